@@ -1,0 +1,272 @@
+import type { ChatMessageRecord } from '../../shared/events';
+import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
+import { AgentTimeout, errorMessage, errorName } from '../errors';
+import type { Span } from '../events/span';
+import type { ChatModel, ChatResponse } from '../llm/chatModel';
+import { ContextWindowExceeded, ModelCallAborted, ToolsUnsupported } from '../llm/errors';
+import type { ToolUse } from '../tools/policyGate';
+import { toChatSchema } from '../tools/registry';
+import { matchName } from './fuzzyMatch';
+import { callModel } from './modelCall';
+import { EMPTY_REPLY_NUDGE, FORCE_FINAL_ANSWER, humanFeedbackPrompt, systemPrompt, type AgentIdentity, type ToolMode } from './prompt';
+import { formatErrorObservation, parseActionInput, parseReact } from './reactParser';
+import type { RunContext } from './runContext';
+import { summariseConversation } from './summarise';
+
+export interface AgentSettings extends AgentIdentity {
+  id: string;
+  maxIter: number;
+  maxExecutionTimeMs?: number;
+  respectContextWindow: boolean;
+  cache: boolean;
+}
+
+export interface AgentExecution {
+  agent: AgentSettings;
+  model: ChatModel;
+  tools: ToolUse[];
+  taskId: string;
+  /** The user message: task, context and everything else the agent should know. */
+  prompt: string;
+  /** Ask a human to review the final answer until they accept it. */
+  humanInput: boolean;
+  /** What the reviewer is shown as the task. */
+  reviewPrompt?: string;
+  delegatedBy?: string;
+}
+
+export interface AgentResult {
+  output: string;
+  iterations: number;
+  usage: TokenUsage;
+}
+
+const MAX_SUMMARIES_IN_A_ROW = 3;
+
+/** Runs one agent on one task: the model/tool loop, forced answer, summarisation and human review. */
+export async function executeAgent(ctx: RunContext, parent: Span, exec: AgentExecution): Promise<AgentResult> {
+  const span = parent.child();
+  const started = performance.now();
+  const { signal, dispose, timedOut } = executionSignal(ctx.signal, exec.agent.maxExecutionTimeMs);
+  const run = new AgentLoop(ctx, span, exec, signal);
+  span.emit({
+    type: 'agent.started',
+    agentId: exec.agent.id,
+    role: exec.agent.role,
+    taskId: exec.taskId,
+    tools: exec.tools.map((u) => u.tool.name),
+    model: `${exec.model.provider}:${exec.model.model}`,
+    mode: run.mode,
+    delegatedBy: exec.delegatedBy,
+  });
+  try {
+    const output = await run.execute();
+    const durationMs = Math.round(performance.now() - started);
+    span.emit({ type: 'agent.completed', role: exec.agent.role, output, iterations: run.iterations, tokenUsage: run.usage, durationMs });
+    return { output, iterations: run.iterations, usage: run.usage };
+  } catch (caught) {
+    const error = timedOut() && caught instanceof ModelCallAborted ? new AgentTimeout(exec.agent.role, exec.agent.maxExecutionTimeMs ?? 0) : caught;
+    span.emit({
+      type: 'agent.failed',
+      role: exec.agent.role,
+      error: errorMessage(error),
+      errorName: errorName(error),
+      durationMs: Math.round(performance.now() - started),
+    });
+    throw error;
+  } finally {
+    dispose();
+  }
+}
+
+class AgentLoop {
+  mode: ToolMode;
+  iterations = 0;
+  usage: TokenUsage = emptyUsage();
+  private messages: ChatMessageRecord[];
+  private readonly schemas;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly span: Span,
+    private readonly exec: AgentExecution,
+    private readonly signal: AbortSignal,
+  ) {
+    this.schemas = exec.tools.map((u) => toChatSchema(u.tool));
+    this.mode = exec.tools.length === 0 ? 'none' : exec.model.supportsNativeTools ? 'native' : 'react';
+    this.messages = [
+      { role: 'system', content: systemPrompt(exec.agent, this.mode, this.schemas) },
+      { role: 'user', content: exec.prompt },
+    ];
+  }
+
+  async execute(): Promise<string> {
+    for (;;) {
+      const answer = await this.untilAnswer();
+      if (!this.exec.humanInput) return answer;
+      const feedback = await this.review(answer);
+      if (feedback.trim() === '') return answer;
+      this.messages.push({ role: 'assistant', content: answer }, { role: 'user', content: humanFeedbackPrompt(feedback) });
+    }
+  }
+
+  /** Iterates until a final answer, or forces one when maxIter is reached. */
+  private async untilAnswer(): Promise<string> {
+    let steps = 0;
+    let summariesInARow = 0;
+    while (steps < this.exec.agent.maxIter) {
+      let response: ChatResponse;
+      try {
+        response = await this.ask(this.mode === 'native');
+        summariesInARow = 0;
+      } catch (error) {
+        if (error instanceof ToolsUnsupported && this.mode === 'native') {
+          this.switchToReact();
+          continue;
+        }
+        if (error instanceof ContextWindowExceeded && this.exec.agent.respectContextWindow && summariesInARow < MAX_SUMMARIES_IN_A_ROW) {
+          summariesInARow += 1;
+          await this.summarise(error);
+          continue;
+        }
+        if (error instanceof ContextWindowExceeded) {
+          throw new ContextWindowExceeded(
+            `the conversation no longer fits the model's context window and ${this.exec.agent.respectContextWindow ? 'summarising it did not help' : 'respectContextWindow is off'}: ${error.message}`,
+            error.status,
+            error.code,
+          );
+        }
+        throw error;
+      }
+      steps += 1;
+      this.iterations += 1;
+      const answer = this.mode === 'react' ? await this.reactStep(response) : await this.nativeStep(response);
+      if (answer !== undefined) return answer;
+    }
+    return this.forceAnswer();
+  }
+
+  private async nativeStep(response: ChatResponse): Promise<string | undefined> {
+    if (response.toolCalls.length === 0) {
+      if (response.content.trim() !== '') return response.content.trim();
+      this.messages.push({ role: 'assistant', content: '' }, { role: 'user', content: EMPTY_REPLY_NUDGE });
+      return undefined;
+    }
+    this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
+    let answer: string | undefined;
+    for (const call of response.toolCalls) {
+      const args = parseActionInput(call.arguments);
+      const outcome =
+        args === undefined
+          ? await this.failedCall(call.name, call.arguments, call.id, `the arguments are not a valid JSON object: ${call.arguments}`)
+          : await this.useTool(call.name, args, call.id);
+      this.messages.push({ role: 'tool', toolCallId: call.id, content: outcome.observation });
+      if (outcome.resultAsAnswer && answer === undefined) answer = outcome.observation;
+    }
+    return answer;
+  }
+
+  private async reactStep(response: ChatResponse): Promise<string | undefined> {
+    const step = parseReact(response.content);
+    if (step.kind === 'final') return step.answer;
+    if (step.kind === 'invalid') {
+      this.messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: formatErrorObservation(step.error) });
+      return undefined;
+    }
+    const outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'));
+    this.messages.push({ role: 'assistant', content: step.text }, { role: 'user', content: `Observation: ${outcome.observation}` });
+    return outcome.resultAsAnswer ? outcome.observation : undefined;
+  }
+
+  private async useTool(name: string, args: Record<string, unknown>, callId: string): Promise<{ observation: string; resultAsAnswer: boolean }> {
+    const use = matchName(name, this.exec.tools, (u) => u.tool.name);
+    if (use === undefined) {
+      const available = this.exec.tools.map((u) => u.tool.name).join(', ');
+      return this.failedCall(name, args, callId, `tool "${name}" does not exist. Available tools: ${available}`);
+    }
+    const outcome = await this.ctx.gate.call(
+      { use, args, callId, agentRole: this.exec.agent.role, taskId: this.exec.taskId, cache: this.exec.agent.cache },
+      this.span,
+      this.signal,
+    );
+    return outcome;
+  }
+
+  /** A call that never reached a tool (unknown name, unreadable arguments) still shows in the trace. */
+  private async failedCall(name: string, args: unknown, callId: string, problem: string): Promise<{ observation: string; resultAsAnswer: boolean }> {
+    const span = this.span.child();
+    span.emit({ type: 'tool.started', tool: name, args, agentRole: this.exec.agent.role, callId });
+    span.emit({ type: 'tool.failed', tool: name, error: problem, durationMs: 0 });
+    return { observation: `Error: ${problem}`, resultAsAnswer: false };
+  }
+
+  private async forceAnswer(): Promise<string> {
+    this.messages.push({ role: 'user', content: FORCE_FINAL_ANSWER });
+    const response = await this.ask(false, 'forced_answer');
+    this.iterations += 1;
+    if (this.mode === 'react') {
+      const step = parseReact(response.content);
+      if (step.kind === 'final') return step.answer;
+    }
+    return response.content.trim();
+  }
+
+  private async review(answer: string): Promise<string> {
+    const requestId = this.ctx.newId('h');
+    const prompt = this.exec.reviewPrompt ?? this.exec.prompt;
+    this.span.emit({ type: 'human.requested', requestId, kind: 'task_review', taskId: this.exec.taskId, agentRole: this.exec.agent.role, prompt, output: answer });
+    const feedback = await this.ctx.human.reviewTask(
+      { requestId, taskId: this.exec.taskId, agentRole: this.exec.agent.role, prompt, output: answer },
+      this.signal,
+    );
+    this.span.emit({ type: 'human.answered', requestId, kind: 'task_review', feedback });
+    return feedback;
+  }
+
+  private switchToReact(): void {
+    this.mode = 'react';
+    this.messages[0] = { role: 'system', content: systemPrompt(this.exec.agent, 'react', this.schemas) };
+    // Native tool-call turns cannot be replayed to a model without tool support.
+    this.messages = this.messages.filter((m) => m.role !== 'tool' && !(m.role === 'assistant' && m.toolCalls?.length));
+  }
+
+  private async summarise(cause: ContextWindowExceeded): Promise<void> {
+    const [system, task, ...rest] = this.messages;
+    if (rest.length === 0) throw cause;
+    const summary = await summariseConversation(this.ctx, this.span, this.exec.model, rest, {
+      taskId: this.exec.taskId,
+      agentRole: this.exec.agent.role,
+      signal: this.signal,
+      onUsage: (u) => (this.usage = addUsage(this.usage, u)),
+    });
+    this.messages = [system, task, { role: 'user', content: `Summary of your work on this task so far:\n${summary}\n\nContinue the task from here.` }];
+  }
+
+  private async ask(withTools: boolean, purpose: 'agent' | 'forced_answer' = 'agent'): Promise<ChatResponse> {
+    const response = await callModel(
+      this.ctx,
+      this.span,
+      this.exec.model,
+      { purpose, taskId: this.exec.taskId, agentRole: this.exec.agent.role },
+      {
+        messages: [...this.messages],
+        tools: withTools ? this.schemas : undefined,
+        stop: this.mode === 'react' ? ['\nObservation:'] : undefined,
+        signal: this.signal,
+      },
+    );
+    this.usage = addUsage(this.usage, response.usage);
+    return response;
+  }
+}
+
+function executionSignal(outer: AbortSignal, limitMs: number | undefined): { signal: AbortSignal; dispose: () => void; timedOut: () => boolean } {
+  if (limitMs === undefined) return { signal: outer, dispose: () => {}, timedOut: () => false };
+  const timer = new AbortController();
+  let fired = false;
+  const handle = setTimeout(() => {
+    fired = true;
+    timer.abort(new Error(`maximum execution time of ${limitMs} ms exceeded`));
+  }, limitMs);
+  return { signal: AbortSignal.any([outer, timer.signal]), dispose: () => clearTimeout(handle), timedOut: () => fired };
+}

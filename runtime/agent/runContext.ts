@@ -1,0 +1,16 @@
+import type { Span } from '../events/span';
+import type { HumanChannel } from '../human/humanChannel';
+import type { PolicyGate } from '../tools/policyGate';
+import type { UsageMeter } from './usageMeter';
+
+/** What every part of one run shares: where it works, how it is stopped, and its gate and meter. */
+export interface RunContext {
+  runId: string;
+  workspace: string;
+  signal: AbortSignal;
+  gate: PolicyGate;
+  human: HumanChannel;
+  meter: UsageMeter;
+  newId(prefix: string): string;
+  root: Span;
+}

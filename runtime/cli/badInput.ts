@@ -1,0 +1,19 @@
+import { DocumentInvalid, MissingInput, RunNotFound, TaskNotFound } from '../errors';
+import { ModelConfigInvalid } from '../llm/resolveModel';
+import { ScriptInvalid } from '../llm/script';
+import { ToolUnavailable } from '../crew/roster';
+import { UsageError } from './usage';
+
+/** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
+export function isBadInput(error: unknown): error is Error {
+  return (
+    error instanceof DocumentInvalid ||
+    error instanceof MissingInput ||
+    error instanceof ModelConfigInvalid ||
+    error instanceof ScriptInvalid ||
+    error instanceof ToolUnavailable ||
+    error instanceof RunNotFound ||
+    error instanceof TaskNotFound ||
+    error instanceof UsageError
+  );
+}

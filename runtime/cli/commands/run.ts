@@ -1,0 +1,22 @@
+import { dirname, resolve } from 'node:path';
+import { loadCrewFile } from '../../document/loadDocument';
+import { parseInputs, parseOptions } from '../options';
+import { runInTerminal } from '../session';
+import { UsageError } from '../usage';
+
+export async function runCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    input: { type: 'string', multiple: true, short: 'i' },
+    inputs: { type: 'string' },
+    model: { type: 'string' },
+    workspace: { type: 'string', short: 'w' },
+    json: { type: 'boolean', default: false },
+  });
+  if (positionals.length !== 1) throw new UsageError('run needs exactly one crew file');
+  const file = resolve(positionals[0]);
+  const inputs = parseInputs(values.input, values.inputs);
+  return runInTerminal(
+    { workspace: values.workspace ?? dirname(file), json: values.json ?? false, forceProfile: values.model },
+    (runtime, run) => runtime.runCrew(loadCrewFile(file), { ...run, inputs, documentPath: file }),
+  );
+}

@@ -1,0 +1,120 @@
+import { resolve } from 'node:path';
+import { RunNotFound } from '../../errors';
+import { SqliteRunStore } from '../../store/sqliteRunStore';
+import type { RunRecord, RunStatus, RunSummary } from '../../store/types';
+import { formatCount, formatDuration, formatTime, oneLine } from '../format';
+import { LiveTree } from '../liveTree';
+import { parseOptions } from '../options';
+import { colorFor, createStyle, type Style } from '../style';
+import { EXIT, UsageError } from '../usage';
+
+export async function runsCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    workspace: { type: 'string', short: 'w' },
+    json: { type: 'boolean', default: false },
+    limit: { type: 'string' },
+    after: { type: 'string' },
+  });
+  const [sub, runId, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const store = SqliteRunStore.open(resolve(values.workspace ?? process.cwd()));
+  const style = createStyle(!values.json && colorFor(process.stdout));
+  const json = values.json ?? false;
+  try {
+    switch (sub) {
+      case 'list':
+        return list(store, json, style, positiveInt(values.limit, 'limit') ?? 20);
+      case 'show':
+        return show(store, requireRun(store, runId), json, style);
+      case 'events':
+        return events(store, requireRun(store, runId), json, style, positiveInt(values.after, 'after') ?? 0);
+      default:
+        throw new UsageError(sub === undefined ? 'runs needs a subcommand: list, show or events' : `unknown subcommand "runs ${sub}"; use list, show or events`);
+    }
+  } catch (error) {
+    if (!(error instanceof RunNotFound)) throw error;
+    process.stderr.write(`${style.red('error:')} ${error.message}\n`);
+    return EXIT.badInput;
+  } finally {
+    store.close();
+  }
+}
+
+function requireRun(store: SqliteRunStore, runId: string | undefined): RunRecord {
+  if (!runId) throw new UsageError('a run id is needed (see `crewdeck runs list`)');
+  const run = store.getRun(runId);
+  if (!run) throw new RunNotFound(runId);
+  return run;
+}
+
+function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
+function statusText(status: RunStatus, style: Style): string {
+  const colour = { completed: style.green, failed: style.red, cancelled: style.yellow, interrupted: style.yellow, running: style.cyan }[status];
+  return colour(status.padEnd(11));
+}
+
+function list(store: SqliteRunStore, json: boolean, style: Style, limit: number): number {
+  const runs = store.listRuns({ limit });
+  if (json) {
+    process.stdout.write(`${JSON.stringify(runs)}\n`);
+    return EXIT.ok;
+  }
+  if (runs.length === 0) {
+    process.stdout.write('No runs in this workspace yet. Start one with `crewdeck run <file.crew.json>`.\n');
+    return EXIT.ok;
+  }
+  const rows = runs.map((r: RunSummary) => [
+    r.id,
+    statusText(r.status, style),
+    formatTime(r.startedAt),
+    r.durationMs === undefined ? '—' : formatDuration(r.durationMs),
+    formatCount(r.tokenUsage.totalTokens),
+    oneLine(r.name, 40) + (r.replayOf ? style.dim(` (replay of ${r.replayOf.runId})`) : ''),
+  ]);
+  const header = ['RUN', 'STATUS', 'STARTED (UTC)', 'TIME', 'TOKENS', 'CREW'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => stripAnsi(row[i]).length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i] - stripAnsi(c).length))).join('  ');
+  process.stdout.write(`${style.bold(line(header))}\n${rows.map(line).join('\n')}\n`);
+  return EXIT.ok;
+}
+
+function show(store: SqliteRunStore, run: RunRecord, json: boolean, style: Style): number {
+  const outputs = store.taskOutputs(run.id);
+  if (json) {
+    const { document: _document, ...rest } = run;
+    process.stdout.write(`${JSON.stringify({ ...rest, tasks: outputs })}\n`);
+    return EXIT.ok;
+  }
+  const tree = new LiveTree({ out: process.stdout, style, spinner: false });
+  for (const event of store.events(run.id)) {
+    if (event.type !== 'llm.chunk') tree.handle(event);
+  }
+  process.stdout.write(`\n${style.bold('Run')} ${run.id} · ${statusText(run.status, style).trim()} · ${run.name}\n`);
+  if (Object.keys(run.inputs).length) process.stdout.write(`${style.bold('Inputs')} ${JSON.stringify(run.inputs)}\n`);
+  if (run.error) process.stdout.write(`${style.bold('Error')} ${run.error}\n`);
+  if (run.output !== undefined) process.stdout.write(`\n${style.bold('Output')}\n${run.output}\n`);
+  return EXIT.ok;
+}
+
+function events(store: SqliteRunStore, run: RunRecord, json: boolean, style: Style, after: number): number {
+  for (const event of store.events(run.id, after)) {
+    if (json) {
+      process.stdout.write(`${JSON.stringify(event)}\n`);
+    } else {
+      const { type, seq, ts, spanId, parentSpanId, runId: _runId, ...payload } = event;
+      process.stdout.write(`${style.dim(String(seq).padStart(5))} ${style.dim(formatTime(ts))} ${style.cyan(type.padEnd(20))} ${style.dim(`${spanId}${parentSpanId ? `<${parentSpanId}` : ''}`.padEnd(10))} ${oneLine(payload, 120)}\n`);
+    }
+  }
+  return EXIT.ok;
+}
+
+function stripAnsi(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\x1b\[[0-9;]*m/g, '');
+}

@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { validateCrewFile } from '../../document/loadDocument';
+import { parseOptions } from '../options';
+import { colorFor, createStyle } from '../style';
+import { EXIT, UsageError } from '../usage';
+
+export async function validateCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean', default: false } });
+  if (positionals.length === 0) throw new UsageError('validate needs at least one crew file');
+  const style = createStyle(colorFor(process.stdout));
+  let invalid = 0;
+  const report: { file: string; problems: { path: string; message: string }[] }[] = [];
+  for (const name of positionals) {
+    const problems = validateCrewFile(resolve(name));
+    report.push({ file: name, problems });
+    if (problems.length > 0) invalid += 1;
+    if (values.json) continue;
+    if (problems.length === 0) {
+      process.stdout.write(`${style.green('✓')} ${name} is valid\n`);
+    } else {
+      process.stderr.write(`${style.red('✗')} ${name}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
+      for (const p of problems) process.stdout.write(`${p.path}: ${p.message}\n`);
+    }
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(positionals.length === 1 ? report[0] : report)}\n`);
+  return invalid > 0 ? EXIT.badInput : EXIT.ok;
+}

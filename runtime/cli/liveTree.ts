@@ -1,0 +1,208 @@
+import type { RuntimeEvent } from '../../shared/events';
+import { formatDuration, formatTokens, formatUsageLine, oneLine } from './format';
+import type { Style } from './style';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export interface LiveTreeOptions {
+  out: NodeJS.WritableStream;
+  style: Style;
+  /** Redraw a spinner line for what is running now (terminals only). */
+  spinner: boolean;
+  now?: () => number;
+}
+
+/**
+ * Renders the event stream as an indented tree: task → agent → model / tool / delegation / guardrail.
+ * Lines are printed as things happen; on a terminal a spinner line at the bottom shows what is running.
+ */
+export class LiveTree {
+  private readonly depth = new Map<string, number>();
+  private readonly active = new Map<string, { label: string; since: number }>();
+  private taskCount = 0;
+  private frame = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private statusShown = false;
+  private paused = false;
+  private readonly now: () => number;
+
+  constructor(private readonly options: LiveTreeOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    if (this.options.spinner && !this.timer) {
+      this.timer = setInterval(() => this.drawStatus(), 80);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.clearStatus();
+  }
+
+  /** Stops drawing while someone types an answer at the terminal. */
+  pause(): void {
+    this.paused = true;
+    this.clearStatus();
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
+  handle(event: RuntimeEvent): void {
+    const depth = event.parentSpanId === undefined ? 0 : (this.depth.get(event.parentSpanId) ?? 0) + 1;
+    if (!this.depth.has(event.spanId)) this.depth.set(event.spanId, depth);
+    const line = this.describe(event);
+    this.track(event);
+    if (line !== undefined) this.print(this.depth.get(event.spanId) ?? depth, line);
+  }
+
+  private print(depth: number, text: string): void {
+    this.clearStatus();
+    const indent = '  '.repeat(Math.max(0, depth - 1));
+    this.options.out.write(`${indent}${text}\n`);
+  }
+
+  private describe(e: RuntimeEvent): string | undefined {
+    const s = this.options.style;
+    const took = (ms: number) => s.dim(formatDuration(ms));
+    switch (e.type) {
+      case 'run.started':
+        this.taskCount = e.taskIds.length;
+        return `${s.bold(`▶ ${e.crewName}`)} ${s.dim(`· ${e.process} · ${e.taskIds.length} task${e.taskIds.length === 1 ? '' : 's'} · ${e.runId}`)}${
+          e.replayOf ? s.dim(` · replay of ${e.replayOf.runId} from task ${e.replayOf.fromTaskId}`) : ''
+        }`;
+      case 'run.completed':
+        return `${s.green('✓ completed')} in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
+      case 'run.failed':
+        return `${s.red('✗ failed')} after ${formatDuration(e.durationMs)}: ${e.error}`;
+      case 'run.cancelled':
+        return `${s.yellow('■ cancelled')} after ${formatDuration(e.durationMs)}: ${e.reason}`;
+      case 'planning.started':
+        return undefined;
+      case 'planning.completed':
+        return `${s.cyan('✎ planned')} ${Object.keys(e.plans).length} task(s)`;
+      case 'task.started':
+        return `${s.bold(`▸ task ${e.index + 1}/${this.taskCount} ${e.taskId}`)}${e.taskName ? ` ${s.dim(e.taskName)}` : ''} ${s.dim('—')} ${e.agentRole}${e.async ? s.dim(' (async)') : ''}`;
+      case 'task.completed':
+        if (e.restoredFrom) return `${s.blue('↺')} task ${e.taskId} ${s.dim(`restored from ${e.restoredFrom}: ${oneLine(e.raw, 60)}`)}`;
+        return `${s.green('✓')} task ${e.taskId} ${took(e.durationMs)} ${s.dim(formatTokens(e.tokenUsage))}${e.outputFile ? s.dim(` → ${e.outputFile}`) : ''}`;
+      case 'task.failed':
+        return `${s.red('✗')} task ${e.taskId} failed: ${e.error}`;
+      case 'task.skipped':
+        return `${s.yellow('⤼')} task ${e.taskId} skipped ${s.dim(`— ${e.reason}`)}`;
+      case 'task.retrying':
+        return `${s.yellow('↻')} retry ${e.attempt - 1}/${e.maxRetries} ${s.dim(`— ${oneLine(e.reason, 100)}`)}`;
+      case 'agent.started':
+        return `${s.magenta('●')} ${e.role} ${s.dim(`(${e.model}${e.tools.length ? `, ${e.mode} tools: ${e.tools.join(', ')}` : ''})`)}${e.delegatedBy ? s.dim(` ← from ${e.delegatedBy}`) : ''}`;
+      case 'agent.completed':
+        return `${s.dim('○')} ${e.role} answered ${took(e.durationMs)} ${s.dim(`${e.iterations} step${e.iterations === 1 ? '' : 's'} · ${formatTokens(e.tokenUsage)}`)}`;
+      case 'agent.failed':
+        return `${s.red('✗')} ${e.role} failed: ${e.error}`;
+      case 'llm.started':
+      case 'llm.chunk':
+        return undefined;
+      case 'llm.completed': {
+        const calls = e.toolCalls.length ? ` → ${e.toolCalls.map((c) => c.name).join(', ')}` : '';
+        return s.dim(`· model ${e.model} ${formatDuration(e.latencyMs)} ${formatTokens(e.usage)}${calls}`);
+      }
+      case 'llm.failed':
+        return e.willRetry
+          ? `${s.yellow('!')} model error${e.status ? ` ${e.status}` : ''}: ${oneLine(e.error, 80)} ${s.dim(`(retrying, attempt ${e.attempt})`)}`
+          : `${s.red('✗')} model call failed: ${oneLine(e.error, 120)}`;
+      case 'tool.started':
+        return undefined;
+      case 'tool.completed':
+        return `${s.cyan('⚒')} ${e.tool} ${s.dim('→')} ${oneLine(e.result, 70)} ${took(e.durationMs)}`;
+      case 'tool.cached':
+        return `${s.cyan('⚒')} ${e.tool} ${s.dim('→')} ${oneLine(e.result, 70)} ${s.dim('(cached)')}`;
+      case 'tool.failed':
+        return `${s.red('✗')} ${e.tool}: ${oneLine(e.error, 100)}`;
+      case 'tool.blocked':
+        return `${s.yellow('⊘')} ${e.tool} blocked ${s.dim(`(${e.by})`)}: ${oneLine(e.reason, 90)}`;
+      case 'delegation.started':
+        return `${s.blue('⇢')} ${e.manager} ${e.kind === 'ask' ? 'asks' : 'delegates to'} ${s.bold(e.coworker)}: ${s.dim(`"${oneLine(e.task, 70)}"`)}`;
+      case 'delegation.completed':
+        return `${s.blue('⇠')} ${e.coworker} answered ${took(e.durationMs)}`;
+      case 'delegation.failed':
+        return `${s.red('✗')} delegation to "${e.requestedCoworker}" failed: ${oneLine(e.error, 100)}`;
+      case 'guardrail.started':
+        return undefined;
+      case 'guardrail.passed':
+        return `${s.green('✓')} guardrail ${e.guardrailType}${e.replaced ? s.dim(' (replaced the output)') : ''}`;
+      case 'guardrail.failed':
+        return `${s.red('✗')} guardrail ${e.guardrailType}: ${oneLine(e.reason, 100)}`;
+      case 'human.requested':
+        return `${s.yellow('?')} ${e.kind === 'tool_approval' ? `approval needed for ${e.tool}` : 'waiting for human review'}`;
+      case 'human.answered':
+        if (e.kind === 'tool_approval') return `${s.yellow('✓')} human: ${e.decision}`;
+        return e.feedback?.trim() ? `${s.yellow('✎')} human feedback: ${s.dim(`"${oneLine(e.feedback, 70)}"`)}` : `${s.green('✓')} human accepted`;
+    }
+  }
+
+  private track(e: RuntimeEvent): void {
+    const start = (label: string): void => void this.active.set(e.spanId, { label, since: e.ts });
+    switch (e.type) {
+      case 'planning.started':
+        return start('planning');
+      case 'task.started':
+        return start(`task ${e.taskId}`);
+      case 'agent.started':
+        return start(e.role);
+      case 'llm.started':
+        return start(`${e.agentRole ?? e.purpose} · ${e.model}`);
+      case 'tool.started':
+        return start(`${e.agentRole} · ${e.tool}`);
+      case 'delegation.started':
+        return start(`${e.coworker} working for ${e.manager}`);
+      case 'guardrail.started':
+        return start(`guardrail ${e.guardrailType}`);
+      case 'human.requested':
+        return start('waiting for a human');
+      case 'human.answered':
+      case 'planning.completed':
+      case 'task.completed':
+      case 'task.failed':
+      case 'agent.completed':
+      case 'agent.failed':
+      case 'llm.completed':
+      case 'tool.completed':
+      case 'tool.failed':
+      case 'tool.blocked':
+      case 'tool.cached':
+      case 'delegation.completed':
+      case 'delegation.failed':
+      case 'guardrail.passed':
+      case 'guardrail.failed':
+        this.active.delete(e.spanId);
+        return;
+      case 'llm.failed':
+        if (!e.willRetry) this.active.delete(e.spanId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private drawStatus(): void {
+    if (this.paused || this.active.size === 0) return this.clearStatus();
+    const entries = [...this.active.values()];
+    const current = entries[entries.length - 1];
+    this.frame = (this.frame + 1) % FRAMES.length;
+    const more = entries.length > 1 ? this.options.style.dim(` (+${entries.length - 1} running)`) : '';
+    const line = `${this.options.style.cyan(FRAMES[this.frame])} ${current.label} ${this.options.style.dim(formatDuration(this.now() - current.since))}${more}`;
+    this.options.out.write(`\r\x1b[2K${line}`);
+    this.statusShown = true;
+  }
+
+  private clearStatus(): void {
+    if (this.statusShown) {
+      this.options.out.write('\r\x1b[2K');
+      this.statusShown = false;
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { HELP, UsageError, EXIT } from './usage';
+
+type Command = (args: string[]) => Promise<number>;
+
+/** Commands load on demand, so `crewdeck --help` starts without the runtime's dependencies. */
+const commands: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./commands/run')).runCommand,
+  replay: async () => (await import('./commands/replay')).replayCommand,
+  validate: async () => (await import('./commands/validate')).validateCommand,
+  runs: async () => (await import('./commands/runs')).runsCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(HELP);
+    return name === undefined ? EXIT.badInput : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    const { createRequire } = await import('node:module');
+    process.stdout.write(`${createRequire(import.meta.url)('../../package.json').version}\n`);
+    return EXIT.ok;
+  }
+  const load = commands[name];
+  if (!load) {
+    process.stderr.write(`crewdeck: unknown command "${name}"\n\n${HELP}`);
+    return EXIT.badInput;
+  }
+  try {
+    return await (await load())(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`crewdeck ${name}: ${error.message}\nRun \`crewdeck --help\` for usage.\n`);
+      return EXIT.badInput;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,91 @@
+import { resolve } from 'node:path';
+import type { RuntimeEvent } from '../../shared/events';
+import { DocumentInvalid, errorMessage } from '../errors';
+import type { CrewRunResult } from '../crew/kickoff';
+import { loadWorkspaceSettings } from '../document/loadDocument';
+import { createRuntime, type Runtime } from '../runtime';
+import { SqliteRunStore } from '../store/sqliteRunStore';
+import { isBadInput } from './badInput';
+import { formatUsageLine } from './format';
+import { LiveTree } from './liveTree';
+import { colorFor, createStyle } from './style';
+import { TerminalHuman } from './terminalHuman';
+import { EXIT } from './usage';
+
+export interface SessionOptions {
+  workspace: string;
+  json: boolean;
+  forceProfile?: string;
+}
+
+/**
+ * Runs one crew run from the terminal: opens the workspace, shows the live tree (or stays quiet with
+ * --json), asks the human at the terminal, cancels on Ctrl-C, prints the result, returns the exit code.
+ */
+export async function runInTerminal(
+  options: SessionOptions,
+  start: (runtime: Runtime, run: { signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult>,
+): Promise<number> {
+  const out = process.stdout;
+  const style = createStyle(!options.json && colorFor(out));
+  const tree = new LiveTree({ out, style, spinner: !options.json && Boolean(out.isTTY) });
+  const human = new TerminalHuman(options.json ? process.stderr : out, createStyle(colorFor(options.json ? process.stderr : out)), tree);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    process.stderr.write('\nCancelling the run (Ctrl-C again to quit at once)…\n');
+    controller.abort(new Error('cancelled from the terminal'));
+  };
+  process.on('SIGINT', onSigint);
+
+  let store: SqliteRunStore | undefined;
+  try {
+    const workspace = resolve(options.workspace);
+    const settings = loadWorkspaceSettings(workspace);
+    store = SqliteRunStore.open(workspace);
+    const runtime = createRuntime({ workspace, store, human, settings, forceProfile: options.forceProfile });
+    tree.start();
+    const result = await start(runtime, { signal: controller.signal, onEvent: options.json ? () => {} : (e) => tree.handle(e) });
+    tree.stop();
+    printResult(result, options.json, style);
+    return result.status === 'completed' ? EXIT.ok : EXIT.runFailed;
+  } catch (error) {
+    tree.stop();
+    if (!isBadInput(error)) throw error;
+    if (options.json) {
+      const problems = error instanceof DocumentInvalid ? error.problems : undefined;
+      out.write(`${JSON.stringify({ status: 'invalid', error: errorMessage(error), ...(problems ? { problems } : {}) })}\n`);
+    } else {
+      process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
+    }
+    return EXIT.badInput;
+  } finally {
+    process.off('SIGINT', onSigint);
+    human.close();
+    store?.close();
+  }
+}
+
+function printResult(result: CrewRunResult, json: boolean, style: ReturnType<typeof createStyle>): void {
+  if (json) {
+    const body = {
+      runId: result.runId,
+      status: result.status === 'completed' ? 'completed' : 'failed',
+      output: result.output,
+      tasks: result.tasks,
+      tokenUsage: result.tokenUsage,
+      ...(result.error ? { error: result.status === 'cancelled' ? `run cancelled: ${result.error.message}` : result.error.message } : {}),
+    };
+    process.stdout.write(`${JSON.stringify(body)}\n`);
+    return;
+  }
+  if (result.status === 'completed') {
+    process.stdout.write(`\n${style.bold('Output')}\n${result.output}\n\n${style.dim(`run ${result.runId} · ${formatUsageLine(result.tokenUsage)}`)}\n`);
+    process.stdout.write(style.dim(`See it again: crewdeck runs show ${result.runId}\n`));
+  } else {
+    process.stdout.write(`\n${style.red(result.status === 'cancelled' ? 'Run cancelled' : 'Run failed')}: ${result.error?.message ?? ''}\n`);
+    process.stdout.write(style.dim(`Events: crewdeck runs events ${result.runId}\n`));
+  }
+}

@@ -1,0 +1,28 @@
+/** Bad command-line usage: exit code 2 with this message. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const EXIT = { ok: 0, runFailed: 1, badInput: 2 } as const;
+
+export const HELP = `crewdeck — build, run and inspect multi-agent crews
+
+Usage:
+  crewdeck run <file.crew.json> [--input k=v]... [--inputs JSON] [--model PROFILE] [--workspace DIR] [--json]
+  crewdeck replay <runId> --from-task <taskId> [--workspace DIR] [--json]
+  crewdeck validate <file.crew.json>
+  crewdeck runs list [--limit N] [--workspace DIR] [--json]
+  crewdeck runs show <runId> [--workspace DIR] [--json]
+  crewdeck runs events <runId> [--after SEQ] [--workspace DIR] [--json]
+
+The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept
+in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the
+openai provider reads OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL.
+
+Exit codes: 0 success · 1 the run failed · 2 bad input (invalid document, missing input, unknown run)
+
+Examples:
+  crewdeck run examples/research.crew.json --input topic="solar power"
+  crewdeck runs list
+  crewdeck replay run_… --from-task write
+`;

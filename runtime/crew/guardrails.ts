@@ -1,0 +1,67 @@
+import type { Guardrail } from '../../shared/model/guardrail';
+import type { ModelRef } from '../../shared/model/modelRef';
+import type { Span } from '../events/span';
+import type { ChatModel } from '../llm/chatModel';
+import { callModel } from '../agent/modelCall';
+import type { RunContext } from '../agent/runContext';
+import { checkJsonOutput, extractJson } from './taskOutput';
+
+export type GuardrailVerdict = { pass: true; replacement?: string } | { pass: false; reason: string };
+
+export interface GuardrailScope {
+  ctx: RunContext;
+  span: Span;
+  taskId: string;
+  /** Resolves the judge model of an `llm` guardrail (its own `llm`, else the agent's). */
+  judge: (ref: ModelRef | undefined) => ChatModel;
+}
+
+type Check<G extends Guardrail> = (guardrail: G, output: string, scope: GuardrailScope) => GuardrailVerdict | Promise<GuardrailVerdict>;
+
+/**
+ * One checker per guardrail kind. A failure message states the requirement in words, with the
+ * pattern, text or limits, because it is all the agent sees when it retries.
+ */
+const checks: { [K in Guardrail['type']]: Check<Extract<Guardrail, { type: K }>> } = {
+  regex: (g, output) =>
+    new RegExp(g.pattern, g.flags).test(output) ? { pass: true } : { pass: false, reason: `output must match /${g.pattern}/${g.flags ?? ''}` },
+  length: (g, output) => {
+    const n = output.length;
+    if (g.min !== undefined && n < g.min) return { pass: false, reason: `output must be at least ${g.min} characters long (it has ${n})` };
+    if (g.max !== undefined && n > g.max) return { pass: false, reason: `output must be at most ${g.max} characters long (it has ${n})` };
+    return { pass: true };
+  },
+  contains: (g, output) => (output.includes(g.text) ? { pass: true } : { pass: false, reason: `output must contain "${g.text}"` }),
+  not_contains: (g, output) => (output.includes(g.text) ? { pass: false, reason: `output must not contain "${g.text}"` } : { pass: true }),
+  json_schema: (g, output) => {
+    const result = checkJsonOutput(output, g.schema);
+    return result.ok ? { pass: true } : { pass: false, reason: result.reason };
+  },
+  llm: (g, output, scope) => judgeWithModel(g.criterion, output, scope.judge(g.llm), scope),
+};
+
+export function checkGuardrail(guardrail: Guardrail, output: string, scope: GuardrailScope): Promise<GuardrailVerdict> {
+  const check = checks[guardrail.type] as Check<Guardrail>;
+  return Promise.resolve(check(guardrail, output, scope));
+}
+
+async function judgeWithModel(criterion: string, output: string, model: ChatModel, scope: GuardrailScope): Promise<GuardrailVerdict> {
+  const response = await callModel(scope.ctx, scope.span, model, { purpose: 'guardrail', taskId: scope.taskId }, {
+    messages: [
+      {
+        role: 'system',
+        content:
+          'You check whether an answer meets a criterion. Reply with JSON only: {"pass": true|false, "reason": "<one sentence>"}.',
+      },
+      { role: 'user', content: `Criterion: ${criterion}\n\nAnswer to check:\n${output}` },
+    ],
+    responseFormat: { type: 'json_object' },
+  });
+  const parsed = extractJson(response.content);
+  const verdict = parsed.ok ? (parsed.value as { pass?: unknown; reason?: unknown }) : undefined;
+  if (!verdict || typeof verdict.pass !== 'boolean') {
+    return { pass: false, reason: `the judge model's reply could not be read as {"pass", "reason"}: ${response.content.slice(0, 200)}` };
+  }
+  const reason = typeof verdict.reason === 'string' ? verdict.reason : '';
+  return verdict.pass ? { pass: true } : { pass: false, reason: `output must satisfy "${criterion}"${reason ? `: ${reason}` : ''}` };
+}

@@ -1,0 +1,190 @@
+import type { CrewDocument, Task } from '../../shared/model/crew';
+import type { ModelRef } from '../../shared/model/modelRef';
+import type { TaskOutputRecord } from '../../shared/events';
+import type { TokenUsage } from '../../shared/usage';
+import type { RunContext } from '../agent/runContext';
+import { UsageMeter } from '../agent/usageMeter';
+import { errorMessage, errorName, RunCancelled } from '../errors';
+import { RunEventLog, type EventListener } from '../events/span';
+import type { HumanChannel } from '../human/humanChannel';
+import type { ModelResolver } from '../llm/resolveModel';
+import { ModelCallAborted } from '../llm/errors';
+import type { RunStore, StoredTaskOutput } from '../store/types';
+import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
+import type { ToolRegistry } from '../tools/registry';
+import { crewOutput, toRecord } from './crewOutput';
+import { delegationTools } from './delegationTools';
+import { interpolateCrew } from './interpolate';
+import { planTasks } from './planning';
+import { buildRoster, resolveToolRefs, type Roster } from './roster';
+import { runTaskList } from './scheduler';
+import type { TaskAssignment } from './taskRunner';
+
+export interface CrewRunResult {
+  runId: string;
+  status: 'completed' | 'failed' | 'cancelled';
+  /** The last non-empty task output ('' when the run did not complete). */
+  output: string;
+  json?: unknown;
+  tasks: TaskOutputRecord[];
+  tokenUsage: TokenUsage;
+  usageByTask: Record<string, TokenUsage>;
+  usageByAgent: Record<string, TokenUsage>;
+  error?: { name: string; message: string };
+}
+
+export interface KickoffRequest {
+  runId: string;
+  /** The document as written (placeholders intact); it is what the store keeps. */
+  doc: CrewDocument;
+  inputs: Record<string, string>;
+  documentPath?: string;
+  workspace: string;
+  models: ModelResolver;
+  tools: ToolRegistry;
+  human: HumanChannel;
+  store?: RunStore;
+  hooks?: { before?: BeforeToolHook[]; after?: AfterToolHook[] };
+  signal?: AbortSignal;
+  onEvent?: EventListener;
+  now: () => number;
+  replay?: { runId: string; fromTaskId: string; fromIndex: number; outputs: Map<string, StoredTaskOutput> };
+}
+
+/**
+ * Runs a crew: validate and interpolate, open the run, plan (optional), run the task list, assemble
+ * the crew output. Problems found before the run opens (missing input, unknown model or tool) throw;
+ * everything after is reported in the result and the events.
+ */
+export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
+  let doc = interpolateCrew(req.doc, req.inputs);
+  const roster = buildRoster(doc, req.models, req.tools);
+
+  const log = new RunEventLog(req.runId, req.now);
+  if (req.store) {
+    const store = req.store;
+    log.listen((e) => store.appendEvent(e));
+  }
+  if (req.onEvent) log.listen(req.onEvent);
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(req.signal?.reason ?? new RunCancelled());
+  req.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const meter = new UsageMeter();
+  let requestCounter = 0;
+  const root = log.root();
+  const ctx: RunContext = {
+    runId: req.runId,
+    workspace: req.workspace,
+    signal: controller.signal,
+    meter,
+    human: req.human,
+    root,
+    newId: (prefix) => `${req.runId}:${prefix}${++requestCounter}`,
+    gate: new PolicyGate({
+      workspace: req.workspace,
+      human: req.human,
+      before: req.hooks?.before,
+      after: req.hooks?.after,
+      newRequestId: () => `${req.runId}:h${++requestCounter}`,
+    }),
+  };
+
+  const started = req.now();
+  req.store?.createRun({
+    id: req.runId,
+    kind: 'crew',
+    documentId: req.doc.id,
+    name: req.doc.name,
+    document: req.doc,
+    documentPath: req.documentPath,
+    inputs: req.inputs,
+    replayOf: req.replay ? { runId: req.replay.runId, fromTaskId: req.replay.fromTaskId } : undefined,
+    startedAt: started,
+  });
+  root.emit({
+    type: 'run.started',
+    crewId: doc.id,
+    crewName: doc.name,
+    process: doc.process,
+    inputs: req.inputs,
+    taskIds: doc.tasks.map((t) => t.id),
+    replayOf: req.replay ? { runId: req.replay.runId, fromTaskId: req.replay.fromTaskId } : undefined,
+  });
+
+  const finished: TaskOutputRecord[] = [];
+  try {
+    if (doc.planning?.enabled) doc = await planTasks(ctx, root, doc, req.models.resolve(doc.planning.llm));
+    const outputs = await runTaskList(ctx, root, {
+      doc,
+      assign: (task, index, context) => assignTask(ctx, doc, roster, req, task, index, context),
+      restored: req.replay ? { fromRunId: req.replay.runId, fromIndex: req.replay.fromIndex, outputs: req.replay.outputs } : undefined,
+      onOutput: (index, output) => {
+        finished.push(toRecord(output));
+        req.store?.saveTaskOutput({
+          runId: req.runId,
+          taskId: output.taskId,
+          index,
+          agentRole: output.agentRole,
+          raw: output.raw,
+          json: output.json,
+          skipped: output.skipped ?? false,
+          tokenUsage: output.tokenUsage,
+        });
+      },
+    });
+    const result = crewOutput(outputs, meter);
+    const durationMs = req.now() - started;
+    root.emit({ type: 'run.completed', output: result.raw, tokenUsage: meter.total, durationMs });
+    req.store?.finishRun(req.runId, { status: 'completed', output: result.raw, tokenUsage: meter.total, endedAt: req.now() });
+    return { runId: req.runId, status: 'completed', output: result.raw, json: result.json, tasks: result.tasks, tokenUsage: meter.total, usageByTask: result.usageByTask, usageByAgent: result.usageByAgent };
+  } catch (caught) {
+    const cancelled = controller.signal.aborted && (caught instanceof ModelCallAborted || caught instanceof RunCancelled || req.signal?.aborted);
+    const error = cancelled ? new RunCancelled(errorMessage(controller.signal.reason ?? caught)) : caught;
+    const durationMs = req.now() - started;
+    if (cancelled) root.emit({ type: 'run.cancelled', reason: errorMessage(error), durationMs });
+    else root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: meter.total, durationMs });
+    req.store?.finishRun(req.runId, {
+      status: cancelled ? 'cancelled' : 'failed',
+      error: errorMessage(error),
+      tokenUsage: meter.total,
+      endedAt: req.now(),
+    });
+    return {
+      runId: req.runId,
+      status: cancelled ? 'cancelled' : 'failed',
+      output: '',
+      tasks: finished,
+      tokenUsage: meter.total,
+      usageByTask: Object.fromEntries(meter.byTask),
+      usageByAgent: Object.fromEntries(meter.byAgent),
+      error: { name: errorName(error), message: errorMessage(error) },
+    };
+  } finally {
+    controller.abort(new RunCancelled('run ended'));
+    req.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** Who performs a task and with which tools (SPEC §3: manager in hierarchical crews, delegation tools). */
+function assignTask(ctx: RunContext, doc: CrewDocument, roster: Roster, req: KickoffRequest, task: Task, index: number, context: string): TaskAssignment {
+  const assigned = task.agentId ? roster.byId.get(task.agentId) : undefined;
+  const hierarchical = doc.process === 'hierarchical';
+  const performer = hierarchical ? roster.manager! : assigned!;
+  const ownTools = task.tools ? resolveToolRefs(task.tools, req.tools, `tasks.${index}.tools`) : performer.tools;
+  let recipients: typeof roster.workers = [];
+  if (hierarchical) {
+    const delegateTo = doc.manager?.delegateTo ?? 'assigned';
+    recipients = assigned && delegateTo === 'assigned' ? [assigned] : roster.workers;
+  } else if (performer.agent.allowDelegation) {
+    recipients = roster.workers.filter((w) => w !== performer);
+  }
+  return {
+    task,
+    index,
+    performer,
+    context,
+    tools: [...ownTools, ...delegationTools({ ctx, taskId: task.id, delegator: performer, recipients, everyone: roster.workers })],
+    judge: (ref: ModelRef | undefined) => (ref === undefined ? performer.model : req.models.resolve(ref)),
+  };
+}

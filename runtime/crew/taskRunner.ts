@@ -1,0 +1,140 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Task } from '../../shared/model/crew';
+import type { ModelRef } from '../../shared/model/modelRef';
+import type { TaskOutputRecord } from '../../shared/events';
+import type { TokenUsage } from '../../shared/usage';
+import { executeAgent } from '../agent/executor';
+import { guardrailRetryNote, taskPrompt } from '../agent/prompt';
+import type { RunContext } from '../agent/runContext';
+import { errorMessage, errorName, GuardrailExhausted } from '../errors';
+import type { Span } from '../events/span';
+import type { ChatModel } from '../llm/chatModel';
+import { resolveInWorkspace } from '../tools/workspacePath';
+import type { ToolUse } from '../tools/policyGate';
+import { checkGuardrail, type GuardrailScope } from './guardrails';
+import { checkJsonOutput } from './taskOutput';
+import type { CrewMember } from './roster';
+
+export interface TaskAssignment {
+  task: Task;
+  index: number;
+  /** Who executes it: the assigned agent, or the manager in a hierarchical crew. */
+  performer: CrewMember;
+  tools: ToolUse[];
+  context: string;
+  /** Resolves a judge model for `llm` guardrails. */
+  judge: (ref: ModelRef | undefined) => ChatModel;
+}
+
+export interface CompletedTask extends TaskOutputRecord {
+  tokenUsage: TokenUsage;
+}
+
+/**
+ * Runs one task: the agent, then the output checks and guardrails (retrying with the failure
+ * message and the rejected output), then the output file, then `task.completed`.
+ */
+export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment): Promise<CompletedTask> {
+  const { task, performer } = a;
+  const span = parent.child();
+  const started = performance.now();
+  const role = performer.agent.role;
+  span.emit({
+    type: 'task.started',
+    taskId: task.id,
+    taskName: task.name,
+    index: a.index,
+    agentRole: role,
+    description: task.description,
+    expectedOutput: task.expectedOutput,
+    async: task.async,
+    context: a.context,
+  });
+  try {
+    const { raw, json } = await produceAcceptedOutput(ctx, span, a);
+    if (task.outputFile) await writeOutputFile(ctx.workspace, task.outputFile, raw);
+    const tokenUsage = ctx.meter.task(task.id);
+    span.emit({
+      type: 'task.completed',
+      taskId: task.id,
+      agentRole: role,
+      raw,
+      json,
+      tokenUsage,
+      durationMs: Math.round(performance.now() - started),
+      outputFile: task.outputFile,
+    });
+    return { taskId: task.id, agentRole: role, raw, json, tokenUsage };
+  } catch (error) {
+    span.emit({
+      type: 'task.failed',
+      taskId: task.id,
+      agentRole: role,
+      error: errorMessage(error),
+      errorName: errorName(error),
+      durationMs: Math.round(performance.now() - started),
+    });
+    throw error;
+  }
+}
+
+async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignment): Promise<{ raw: string; json?: unknown }> {
+  const { task, performer } = a;
+  const basePrompt = taskPrompt({
+    description: task.description,
+    expectedOutput: task.expectedOutput,
+    outputSchema: task.output?.schema,
+    outputFormat: task.output?.format,
+    context: a.context,
+  });
+  const scope: GuardrailScope = { ctx, span, taskId: task.id, judge: a.judge };
+  let retryNote: string | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const result = await executeAgent(ctx, span, {
+      agent: performer.settings,
+      model: performer.model,
+      tools: a.tools,
+      taskId: task.id,
+      prompt: retryNote ? `${basePrompt}\n\n${retryNote}` : basePrompt,
+      humanInput: task.humanInput,
+      reviewPrompt: task.description,
+    });
+    let raw = result.output;
+    let json: unknown;
+    let failure: string | undefined;
+
+    if (task.output?.format === 'json') {
+      const checked = checkJsonOutput(raw, task.output.schema);
+      if (checked.ok) json = checked.value;
+      failure = checked.ok ? undefined : checked.reason;
+      if (failure) {
+        span.emit({ type: 'guardrail.started', taskId: task.id, index: -1, guardrailType: 'output_json', attempt });
+        span.emit({ type: 'guardrail.failed', taskId: task.id, index: -1, guardrailType: 'output_json', attempt, reason: failure });
+      }
+    }
+    for (let i = 0; failure === undefined && i < task.guardrails.length; i++) {
+      const guardrail = task.guardrails[i];
+      const gSpan = span.child();
+      gSpan.emit({ type: 'guardrail.started', taskId: task.id, index: i, guardrailType: guardrail.type, attempt });
+      const verdict = await checkGuardrail(guardrail, raw, { ...scope, span: gSpan });
+      if (verdict.pass) {
+        if (verdict.replacement !== undefined) raw = verdict.replacement;
+        gSpan.emit({ type: 'guardrail.passed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, replaced: verdict.replacement !== undefined });
+      } else {
+        failure = verdict.reason;
+        gSpan.emit({ type: 'guardrail.failed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, reason: failure });
+      }
+    }
+    if (failure === undefined) return { raw, json };
+    if (attempt > task.guardrailMaxRetries) throw new GuardrailExhausted(task.id, attempt, failure);
+    span.emit({ type: 'task.retrying', taskId: task.id, attempt: attempt + 1, maxRetries: task.guardrailMaxRetries, reason: failure, rejectedOutput: raw });
+    retryNote = guardrailRetryNote(failure, raw);
+  }
+}
+
+async function writeOutputFile(workspace: string, path: string, content: string): Promise<void> {
+  const target = await resolveInWorkspace(workspace, path);
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, content, 'utf8');
+}

@@ -1,0 +1,69 @@
+import type { EventInput, RuntimeEvent } from '../../shared/events';
+
+export type EventListener = (event: RuntimeEvent) => void;
+
+/**
+ * Assigns the envelope (seq, ts, span ids) and hands every event to the listeners in order.
+ * The store is one listener, so an event is persisted the moment it happens.
+ */
+export class RunEventLog {
+  private seq = 0;
+  private spanCounter = 0;
+  private readonly listeners: EventListener[] = [];
+
+  constructor(
+    readonly runId: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  listen(listener: EventListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  nextSpanId(): string {
+    this.spanCounter += 1;
+    return `s${this.spanCounter}`;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  emit(input: EventInput, spanId: string, parentSpanId: string | undefined): RuntimeEvent {
+    this.seq += 1;
+    const event = { ...input, runId: this.runId, seq: this.seq, ts: this.now(), spanId, parentSpanId } as RuntimeEvent;
+    if (parentSpanId === undefined) delete (event as { parentSpanId?: string }).parentSpanId;
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  /** The run's root span. */
+  root(): Span {
+    return new Span(this, this.nextSpanId(), undefined);
+  }
+}
+
+/** A node of the trace tree. Events emitted on a span carry its id; children nest under it. */
+export class Span {
+  constructor(
+    readonly log: RunEventLog,
+    readonly id: string,
+    readonly parentId: string | undefined,
+  ) {}
+
+  emit(input: EventInput): RuntimeEvent {
+    return this.log.emit(input, this.id, this.parentId);
+  }
+
+  child(): Span {
+    return new Span(this.log, this.log.nextSpanId(), this.id);
+  }
+
+  get runId(): string {
+    return this.log.runId;
+  }
+}

@@ -1,0 +1,51 @@
+import type { ChatMessageRecord, ToolCallRecord } from '../../shared/events';
+import type { TokenUsage } from '../../shared/usage';
+
+export interface ChatToolSchema {
+  name: string;
+  description: string;
+  /** JSON Schema (an object schema) for the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown> };
+
+export interface RetryNotice {
+  attempt: number;
+  status?: number;
+  error: string;
+  delayMs: number;
+}
+
+export interface ChatRequest {
+  messages: ChatMessageRecord[];
+  tools?: ChatToolSchema[];
+  stop?: string[];
+  responseFormat?: ResponseFormat;
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  /** Streaming deltas of the reply's text, when the provider streams. */
+  onChunk?: (delta: string) => void;
+  /** Called before each retry of a failed call (429, 5xx, network). */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+export interface ChatResponse {
+  content: string;
+  toolCalls: ToolCallRecord[];
+  finishReason: string;
+  usage: TokenUsage;
+}
+
+/** One interface for every model provider. */
+export interface ChatModel {
+  readonly provider: string;
+  readonly model: string;
+  /** False makes agents use the ReAct text protocol instead of native tool calls. */
+  readonly supportsNativeTools: boolean;
+  chat(request: ChatRequest): Promise<ChatResponse>;
+}

@@ -1,0 +1,227 @@
+import OpenAI, { APIConnectionTimeoutError } from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageToolCall,
+} from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import type { ToolCallRecord } from '../../shared/events';
+import type { TokenUsage } from '../../shared/usage';
+import { abortableSleep, type Sleep } from './abortableSleep';
+import type { ChatModel, ChatRequest, ChatResponse } from './chatModel';
+import { ModelCallAborted, ModelCallFailed } from './errors';
+import { describeAttemptFailure, finalError } from './openaiErrors';
+import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
+import { retryDelayMs } from './retryPolicy';
+
+export interface OpenAIChatModelOptions {
+  model: string;
+  /** Any OpenAI-compatible server (Ollama, LM Studio, vLLM…). Defaults to OPENAI_BASE_URL, then api.openai.com. */
+  baseUrl?: string;
+  /** Defaults to OPENAI_API_KEY. A local server reached through `baseUrl` may need none. */
+  apiKey?: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** Default true. */
+  nativeTools?: boolean;
+  /** Default true. */
+  stream?: boolean;
+  /** Per attempt, covering the whole reply (streamed or not). Default 120 000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. Default 3. */
+  maxRetries?: number;
+  /** Injectable wait between retries (tests). Must reject or resolve promptly on abort. */
+  sleep?: Sleep;
+  /** Where OPENAI_API_KEY / OPENAI_BASE_URL are read from. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** Sent to keyless local servers: the SDK refuses to start without some key. */
+const PLACEHOLDER_API_KEY = 'not-needed';
+
+type BaseParams = Omit<ChatCompletionCreateParamsBase, 'stream' | 'stream_options'>;
+
+/** The `openai` provider: OpenAI and any OpenAI-compatible server, through the official SDK. */
+export class OpenAIChatModel implements ChatModel {
+  readonly provider = 'openai';
+  readonly model: string;
+  readonly supportsNativeTools: boolean;
+  private readonly stream: boolean;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly sleep: Sleep;
+  private client?: OpenAI;
+
+  constructor(private readonly options: OpenAIChatModelOptions) {
+    this.model = options.model;
+    this.supportsNativeTools = options.nativeTools ?? true;
+    this.stream = options.stream ?? true;
+    this.timeoutMs = options.timeoutMs ?? 120_000;
+    this.maxRetries = options.maxRetries ?? 3;
+    this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    const client = this.getClient();
+    const params = this.buildParams(request);
+    const maxAttempts = this.maxRetries + 1;
+    for (let attempt = 1; ; attempt++) {
+      if (request.signal?.aborted) throw new ModelCallAborted();
+      try {
+        return await this.attempt(client, params, request);
+      } catch (error) {
+        if (error instanceof ModelCallAborted) throw error;
+        if (request.signal?.aborted) throw new ModelCallAborted();
+        const failure = describeAttemptFailure(error);
+        if (!failure.retryable || attempt >= maxAttempts) throw finalError(failure, attempt);
+        const delayMs = retryDelayMs(attempt, failure.headers);
+        request.onRetry?.({ attempt, status: failure.status, error: failure.message, delayMs });
+        await this.sleep(delayMs, request.signal);
+      }
+    }
+  }
+
+  private getClient(): OpenAI {
+    if (this.client) return this.client;
+    const env = this.options.env ?? process.env;
+    const apiKey = this.options.apiKey || env.OPENAI_API_KEY || undefined;
+    const baseURL = this.options.baseUrl || env.OPENAI_BASE_URL || undefined;
+    if (!apiKey && !baseURL) {
+      throw new ModelCallFailed(
+        `No API key for OpenAI model "${this.model}": set the OPENAI_API_KEY environment variable ` +
+          '(or apiKeyEnv in the model settings), or set a baseUrl for a local server that needs no key.',
+      );
+    }
+    this.client = new OpenAI({
+      apiKey: apiKey ?? PLACEHOLDER_API_KEY,
+      baseURL: baseURL ?? OPENAI_BASE_URL,
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+    });
+    return this.client;
+  }
+
+  private buildParams(request: ChatRequest): BaseParams {
+    const params: BaseParams = { model: this.model, messages: toOpenAIMessages(request.messages) };
+    if (request.tools && request.tools.length > 0) params.tools = toOpenAITools(request.tools);
+    if (request.responseFormat) params.response_format = toOpenAIResponseFormat(request.responseFormat);
+    if (request.stop && request.stop.length > 0) params.stop = request.stop;
+    const temperature = request.temperature ?? this.options.temperature;
+    if (temperature !== undefined) params.temperature = temperature;
+    const maxTokens = request.maxTokens ?? this.options.maxTokens;
+    if (maxTokens !== undefined) {
+      // OpenAI's newer models reject `max_tokens`; most compatible servers only know `max_tokens`.
+      if (this.isOpenAIItself()) params.max_completion_tokens = maxTokens;
+      else params.max_tokens = maxTokens;
+    }
+    return params;
+  }
+
+  private isOpenAIItself(): boolean {
+    const baseURL = this.client?.baseURL ?? OPENAI_BASE_URL;
+    return /^https:\/\/api\.openai\.com(\/|$)/.test(baseURL);
+  }
+
+  /** One HTTP call, bounded by the timeout and the caller's signal. */
+  private async attempt(client: OpenAI, params: BaseParams, request: ChatRequest): Promise<ChatResponse> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const onAbort = () => controller.abort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    try {
+      const response = this.stream
+        ? await this.streamed(client, params, controller.signal, request.onChunk)
+        : await this.single(client, params, controller.signal);
+      // The SDK ends an aborted stream quietly instead of throwing.
+      if (controller.signal.aborted) throw new Error('aborted');
+      return response;
+    } catch (error) {
+      if (request.signal?.aborted) throw new ModelCallAborted();
+      if (timedOut) throw new APIConnectionTimeoutError({ message: `no complete reply within ${this.timeoutMs} ms` });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async single(client: OpenAI, params: BaseParams, signal: AbortSignal): Promise<ChatResponse> {
+    const completion: ChatCompletion = await client.chat.completions.create({ ...params, stream: false }, { signal });
+    const choice = completion.choices?.[0];
+    return {
+      content: choice?.message?.content ?? '',
+      toolCalls: (choice?.message?.tool_calls ?? []).map(toToolCallRecord),
+      finishReason: choice?.finish_reason ?? 'stop',
+      usage: toUsage(completion.usage),
+    };
+  }
+
+  private async streamed(
+    client: OpenAI,
+    params: BaseParams,
+    signal: AbortSignal,
+    onChunk: ((delta: string) => void) | undefined,
+  ): Promise<ChatResponse> {
+    const stream = await client.chat.completions.create(
+      { ...params, stream: true, stream_options: { include_usage: true } },
+      { signal },
+    );
+    let content = '';
+    let finishReason = '';
+    let usage: CompletionUsage | undefined;
+    const calls = new Map<number, ToolCallRecord>();
+    for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+      if (chunk.usage) usage = chunk.usage;
+      const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+      if (!choice) continue;
+      const text = choice.delta?.content;
+      if (text) {
+        content += text;
+        onChunk?.(text);
+      }
+      for (const delta of choice.delta?.tool_calls ?? []) accumulateToolCall(calls, delta);
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+    const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+    return { content, toolCalls, finishReason: finishReason || 'stop', usage: toUsage(usage) };
+  }
+}
+
+function accumulateToolCall(calls: Map<number, ToolCallRecord>, delta: ChatCompletionChunk.Choice.Delta.ToolCall): void {
+  const index = delta.index ?? calls.size;
+  let call = calls.get(index);
+  if (!call) {
+    call = { id: '', name: '', arguments: '' };
+    calls.set(index, call);
+  }
+  if (delta.id) call.id = delta.id;
+  const name = delta.function?.name;
+  // Name arrives whole in the first delta; some servers repeat it in later ones.
+  if (name && call.name !== name) call.name += name;
+  if (delta.function?.arguments) call.arguments += delta.function.arguments;
+  if (!call.id) call.id = `call_${index}`;
+}
+
+function toToolCallRecord(call: ChatCompletionMessageToolCall, index: number): ToolCallRecord {
+  const id = call.id || `call_${index}`;
+  if (call.type === 'custom') return { id, name: call.custom.name, arguments: call.custom.input };
+  return { id, name: call.function.name, arguments: call.function.arguments ?? '' };
+}
+
+function toUsage(usage: CompletionUsage | null | undefined): TokenUsage {
+  const promptTokens = usage?.prompt_tokens ?? 0;
+  const completionTokens = usage?.completion_tokens ?? 0;
+  return {
+    promptTokens,
+    completionTokens,
+    cachedPromptTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    totalTokens: usage?.total_tokens ?? promptTokens + completionTokens,
+    requests: 1,
+  };
+}

@@ -1,0 +1,97 @@
+import { dirname, relative, resolve } from 'node:path';
+import { CrewDocumentSchema, type CrewDocument } from '../shared/model/crew';
+import type { WorkspaceSettings } from '../shared/model/workspace';
+import { RunNotFound, TaskNotFound, DocumentInvalid } from './errors';
+import type { EventListener } from './events/span';
+import { unattendedHuman, type HumanChannel } from './human/humanChannel';
+import { ModelResolver } from './llm/resolveModel';
+import type { RunStore } from './store/types';
+import type { AfterToolHook, BeforeToolHook } from './tools/policyGate';
+import { createBuiltinRegistry, type ToolRegistry } from './tools/registry';
+import { kickoffCrew, type CrewRunResult } from './crew/kickoff';
+import { resolveInputs } from './crew/interpolate';
+import { newRunId } from './runId';
+import { problemsFromZod } from '../shared/model/problems';
+
+/** Everything with a side effect is passed in, so tests and hosts choose their own. */
+export interface RuntimeOptions {
+  workspace: string;
+  store?: RunStore;
+  human?: HumanChannel;
+  settings?: WorkspaceSettings;
+  env?: NodeJS.ProcessEnv;
+  /** Use this model profile for every model reference. */
+  forceProfile?: string;
+  tools?: ToolRegistry;
+  hooks?: { before?: BeforeToolHook[]; after?: AfterToolHook[] };
+  now?: () => number;
+}
+
+export interface RunCrewOptions {
+  inputs?: Record<string, string>;
+  /** Absolute path of the crew file; relative paths in it (scripts) resolve from its folder. */
+  documentPath?: string;
+  signal?: AbortSignal;
+  onEvent?: EventListener;
+  runId?: string;
+}
+
+export interface Runtime {
+  runCrew(doc: CrewDocument, options?: RunCrewOptions): Promise<CrewRunResult>;
+  /** Re-runs a stored run from a task; earlier tasks' stored outputs are reused, not re-run. */
+  replay(runId: string, fromTaskId: string, options?: Omit<RunCrewOptions, 'inputs' | 'documentPath'>): Promise<CrewRunResult>;
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const workspace = resolve(options.workspace);
+  const tools = options.tools ?? createBuiltinRegistry();
+  const human = options.human ?? unattendedHuman;
+  const now = options.now ?? Date.now;
+  const resolverFor = (documentPath: string | undefined) =>
+    new ModelResolver({
+      settings: options.settings,
+      env: options.env,
+      baseDir: documentPath ? dirname(documentPath) : workspace,
+      forceProfile: options.forceProfile,
+    });
+  const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now };
+
+  return {
+    runCrew(doc, run = {}) {
+      return kickoffCrew({
+        ...base,
+        runId: run.runId ?? newRunId(now()),
+        doc,
+        inputs: resolveInputs(doc, run.inputs ?? {}),
+        documentPath: run.documentPath ? relative(workspace, run.documentPath) : undefined,
+        models: resolverFor(run.documentPath),
+        signal: run.signal,
+        onEvent: run.onEvent,
+      });
+    },
+
+    async replay(runId, fromTaskId, run = {}) {
+      const store = options.store;
+      const previous = store?.getRun(runId);
+      if (!store || !previous) throw new RunNotFound(runId);
+      const parsed = CrewDocumentSchema.safeParse(previous.document);
+      if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
+      const doc = parsed.data;
+      const fromIndex = doc.tasks.findIndex((t) => t.id === fromTaskId);
+      if (fromIndex < 0) throw new TaskNotFound(fromTaskId, doc.tasks.map((t) => t.id));
+      const outputs = new Map(store.taskOutputs(runId).map((o) => [o.taskId, o]));
+      const documentPath = previous.documentPath ? resolve(workspace, previous.documentPath) : undefined;
+      return kickoffCrew({
+        ...base,
+        runId: run.runId ?? newRunId(now()),
+        doc,
+        inputs: previous.inputs,
+        documentPath: previous.documentPath,
+        models: resolverFor(documentPath),
+        signal: run.signal,
+        onEvent: run.onEvent,
+        replay: { runId, fromTaskId, fromIndex, outputs },
+      });
+    },
+  };
+}

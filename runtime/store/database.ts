@@ -1,0 +1,30 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { migrate } from './migrations';
+
+/** Where a workspace keeps its runs, events and outputs. */
+export function workspaceDatabasePath(workspace: string): string {
+  return join(workspace, '.crewdeck', 'crewdeck.db');
+}
+
+/**
+ * Opens (creating if needed) a Crewdeck database and brings its schema up to date.
+ * WAL with `synchronous = NORMAL`: every commit reaches the OS before the call returns, so a killed
+ * process loses nothing it committed (only a power loss can drop the last commits).
+ */
+export function openDatabase(file: string): Database.Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

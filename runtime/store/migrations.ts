@@ -1,0 +1,102 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Schema history of `.crewdeck/crewdeck.db`. Append only: never edit a migration that has shipped;
+ * add the next one. `PRAGMA user_version` holds the number of migrations applied.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'runs, events and task outputs',
+    sql: `
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        document_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        document TEXT NOT NULL,
+        document_path TEXT,
+        inputs TEXT NOT NULL,
+        replay_of_run_id TEXT,
+        replay_from_task_id TEXT,
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        output TEXT,
+        error TEXT,
+        token_usage TEXT,
+        pid INTEGER,
+        host TEXT
+      );
+      CREATE INDEX runs_started_at ON runs (started_at DESC);
+
+      CREATE TABLE events (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        span_id TEXT NOT NULL,
+        parent_span_id TEXT,
+        payload TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+      CREATE INDEX events_type ON events (type);
+
+      CREATE TABLE task_outputs (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        task_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        agent_role TEXT NOT NULL,
+        raw TEXT NOT NULL,
+        json TEXT,
+        skipped INTEGER NOT NULL DEFAULT 0,
+        token_usage TEXT,
+        PRIMARY KEY (run_id, task_id)
+      );
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The database was written by a newer Crewdeck; opening it with this one could corrupt it. */
+export class DatabaseTooNew extends Error {
+  override name = 'DatabaseTooNew';
+  constructor(
+    readonly foundVersion: number,
+    readonly supportedVersion: number,
+  ) {
+    super(`database schema version ${foundVersion} is newer than this Crewdeck supports (${supportedVersion}); upgrade Crewdeck`);
+  }
+}
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Applies the pending migrations, each in its own IMMEDIATE transaction together with its
+ * `user_version` bump, so two processes opening the same file at once cannot both apply one.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration "${m.name}" has version ${m.version}, expected ${i + 1}`);
+  });
+  const latest = migrations.length;
+  const current = schemaVersion(db);
+  if (current > latest) throw new DatabaseTooNew(current, latest);
+  for (const migration of migrations.slice(current)) {
+    db.transaction(() => {
+      // Re-read under the write lock: another process may have applied it meanwhile.
+      if (schemaVersion(db) >= migration.version) return;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}

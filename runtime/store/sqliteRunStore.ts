@@ -1,0 +1,249 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { hostname } from 'node:os';
+import type { RuntimeEvent } from '../../shared/events';
+import { emptyUsage, type TokenUsage } from '../../shared/usage';
+import { openDatabase, workspaceDatabasePath } from './database';
+import type { NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
+
+/** finishRun was called for a run that was never created. */
+export class RunNotFound extends Error {
+  override name = 'RunNotFound';
+  constructor(readonly runId: string) {
+    super(`run "${runId}" not found`);
+  }
+}
+
+interface RunRow {
+  id: string;
+  kind: 'crew';
+  document_id: string;
+  name: string;
+  status: RunStatus;
+  document: string;
+  document_path: string | null;
+  inputs: string;
+  replay_of_run_id: string | null;
+  replay_from_task_id: string | null;
+  started_at: number;
+  ended_at: number | null;
+  output: string | null;
+  error: string | null;
+  token_usage: string | null;
+  pid: number | null;
+  host: string | null;
+}
+
+type EventRow = [seq: number, type: string, ts: number, spanId: string, parentSpanId: string | null, payload: string];
+
+interface TaskOutputRow {
+  run_id: string;
+  task_id: string;
+  idx: number;
+  agent_role: string;
+  raw: string;
+  json: string | null;
+  skipped: number;
+  token_usage: string | null;
+}
+
+const DEFAULT_LIST_LIMIT = 50;
+
+/**
+ * The run store on better-sqlite3. Every write is its own autocommit statement, so each event is
+ * durable against a process kill the moment `appendEvent` returns.
+ */
+export class SqliteRunStore implements RunStore {
+  private readonly host = hostname();
+  private readonly insertRun: Statement<unknown[], void>;
+  private readonly insertEvent: Statement<unknown[], void>;
+  private readonly upsertTaskOutput: Statement<unknown[], void>;
+  private readonly updateRunEnd: Statement<unknown[], void>;
+  private readonly selectRun: Statement<[string], RunRow>;
+  private readonly selectRuns: Statement<[number, number], RunRow>;
+  private readonly selectEvents: Statement<[string, number], EventRow>;
+  private readonly selectTaskOutputs: Statement<[string], TaskOutputRow>;
+  private readonly markInterrupted: Statement<[string, string], { ended_at: number }>;
+
+  /** Takes ownership of `db`: `close()` closes it. The schema must be migrated (see `openDatabase`). */
+  constructor(private readonly db: Database) {
+    this.insertRun = db.prepare(`
+      INSERT INTO runs (id, kind, document_id, name, status, document, document_path, inputs,
+                        replay_of_run_id, replay_from_task_id, started_at, pid, host)
+      VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.insertEvent = db.prepare(
+      'INSERT INTO events (run_id, seq, type, ts, span_id, parent_span_id, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.upsertTaskOutput = db.prepare(`
+      INSERT INTO task_outputs (run_id, task_id, idx, agent_role, raw, json, skipped, token_usage)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (run_id, task_id) DO UPDATE SET
+        idx = excluded.idx, agent_role = excluded.agent_role, raw = excluded.raw, json = excluded.json,
+        skipped = excluded.skipped, token_usage = excluded.token_usage`);
+    this.updateRunEnd = db.prepare(
+      'UPDATE runs SET status = ?, output = ?, error = ?, token_usage = ?, ended_at = ? WHERE id = ?',
+    );
+    this.selectRun = db.prepare('SELECT * FROM runs WHERE id = ?');
+    this.selectRuns = db.prepare('SELECT * FROM runs ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?');
+    this.selectEvents = db
+      .prepare<[string, number], EventRow>(
+        'SELECT seq, type, ts, span_id, parent_span_id, payload FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',
+      )
+      .raw(true);
+    this.selectTaskOutputs = db.prepare('SELECT * FROM task_outputs WHERE run_id = ? ORDER BY idx, task_id');
+    // A dead run ends at its last event (or its start, if it emitted none).
+    this.markInterrupted = db.prepare(`
+      UPDATE runs SET status = 'interrupted', error = ?,
+        ended_at = COALESCE((SELECT MAX(ts) FROM events WHERE run_id = runs.id), started_at)
+      WHERE id = ? AND status = 'running'
+      RETURNING ended_at`);
+  }
+
+  static open(workspace: string): SqliteRunStore {
+    return new SqliteRunStore(openDatabase(workspaceDatabasePath(workspace)));
+  }
+
+  createRun(run: NewRun): void {
+    this.insertRun.run(
+      run.id,
+      run.kind,
+      run.documentId,
+      run.name,
+      JSON.stringify(run.document),
+      run.documentPath ?? null,
+      JSON.stringify(run.inputs),
+      run.replayOf?.runId ?? null,
+      run.replayOf?.fromTaskId ?? null,
+      run.startedAt,
+      process.pid,
+      this.host,
+    );
+  }
+
+  appendEvent(event: RuntimeEvent): void {
+    const { type, runId, seq, ts, spanId, parentSpanId, ...payload } = event;
+    this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, JSON.stringify(payload));
+  }
+
+  saveTaskOutput(output: StoredTaskOutput): void {
+    this.upsertTaskOutput.run(
+      output.runId,
+      output.taskId,
+      output.index,
+      output.agentRole,
+      output.raw,
+      output.json === undefined ? null : JSON.stringify(output.json),
+      output.skipped ? 1 : 0,
+      JSON.stringify(output.tokenUsage),
+    );
+  }
+
+  finishRun(runId: string, end: RunEnd): void {
+    const result = this.updateRunEnd.run(
+      end.status,
+      end.output ?? null,
+      end.error ?? null,
+      JSON.stringify(end.tokenUsage),
+      end.endedAt,
+      runId,
+    );
+    if (result.changes === 0) throw new RunNotFound(runId);
+  }
+
+  getRun(runId: string): RunRecord | undefined {
+    const row = this.selectRun.get(runId);
+    if (!row) return undefined;
+    const current = this.checkAlive(row);
+    const record: RunRecord = {
+      ...toSummary(current),
+      document: JSON.parse(current.document),
+      inputs: JSON.parse(current.inputs) as Record<string, string>,
+    };
+    if (current.document_path !== null) record.documentPath = current.document_path;
+    if (current.output !== null) record.output = current.output;
+    return record;
+  }
+
+  listRuns(options: { limit?: number; offset?: number } = {}): RunSummary[] {
+    const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIST_LIMIT));
+    const offset = Math.max(0, Math.floor(options.offset ?? 0));
+    return this.selectRuns.all(limit, offset).map((row) => toSummary(this.checkAlive(row)));
+  }
+
+  events(runId: string, afterSeq = 0): RuntimeEvent[] {
+    return this.selectEvents.all(runId, afterSeq).map(([seq, type, ts, spanId, parentSpanId, payload]) => {
+      // Same key order as the event log builds them: type, payload, envelope.
+      const event = { type, ...(JSON.parse(payload) as object), runId, seq, ts, spanId } as RuntimeEvent;
+      if (parentSpanId !== null) event.parentSpanId = parentSpanId;
+      return event;
+    });
+  }
+
+  taskOutputs(runId: string): StoredTaskOutput[] {
+    return this.selectTaskOutputs.all(runId).map((row) => {
+      const output: StoredTaskOutput = {
+        runId: row.run_id,
+        taskId: row.task_id,
+        index: row.idx,
+        agentRole: row.agent_role,
+        raw: row.raw,
+        skipped: row.skipped !== 0,
+        tokenUsage: parseUsage(row.token_usage),
+      };
+      if (row.json !== null) output.json = JSON.parse(row.json);
+      return output;
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /**
+   * A run still marked running whose process on this host has died (killed, crashed) will never
+   * finish: record it as interrupted, keeping its events.
+   */
+  private checkAlive(row: RunRow): RunRow {
+    if (row.status !== 'running' || row.pid === null || row.host !== this.host || row.pid === process.pid) return row;
+    if (!processGone(row.pid)) return row;
+    const error = `process ${row.pid} on ${row.host} exited before the run finished`;
+    const updated = this.markInterrupted.get(error, row.id);
+    // Another process may have marked it first; read back what is stored.
+    if (!updated) return this.selectRun.get(row.id) ?? row;
+    return { ...row, status: 'interrupted', error, ended_at: updated.ended_at };
+  }
+}
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function toSummary(row: RunRow): RunSummary {
+  const summary: RunSummary = {
+    id: row.id,
+    kind: row.kind,
+    documentId: row.document_id,
+    name: row.name,
+    status: row.status,
+    startedAt: row.started_at,
+    tokenUsage: parseUsage(row.token_usage),
+  };
+  if (row.ended_at !== null) {
+    summary.endedAt = row.ended_at;
+    summary.durationMs = row.ended_at - row.started_at;
+  }
+  if (row.replay_of_run_id !== null && row.replay_from_task_id !== null) {
+    summary.replayOf = { runId: row.replay_of_run_id, fromTaskId: row.replay_from_task_id };
+  }
+  if (row.error !== null) summary.error = row.error;
+  return summary;
+}
+
+function parseUsage(text: string | null): TokenUsage {
+  return text === null ? emptyUsage() : { ...emptyUsage(), ...(JSON.parse(text) as Partial<TokenUsage>) };
+}

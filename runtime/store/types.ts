@@ -1,0 +1,73 @@
+import type { RuntimeEvent } from '../../shared/events';
+import type { TokenUsage } from '../../shared/usage';
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+
+export interface NewRun {
+  id: string;
+  kind: 'crew';
+  documentId: string;
+  name: string;
+  /** The document exactly as it was run (after defaults), for history and replay. */
+  document: unknown;
+  /** Path of the document relative to the workspace, when it came from a file. */
+  documentPath?: string;
+  inputs: Record<string, string>;
+  replayOf?: { runId: string; fromTaskId: string };
+  startedAt: number;
+}
+
+export interface RunSummary {
+  id: string;
+  kind: 'crew';
+  documentId: string;
+  name: string;
+  status: RunStatus;
+  startedAt: number;
+  endedAt?: number;
+  durationMs?: number;
+  tokenUsage: TokenUsage;
+  replayOf?: { runId: string; fromTaskId: string };
+  error?: string;
+}
+
+export interface RunRecord extends RunSummary {
+  document: unknown;
+  documentPath?: string;
+  inputs: Record<string, string>;
+  output?: string;
+}
+
+export interface StoredTaskOutput {
+  runId: string;
+  taskId: string;
+  index: number;
+  agentRole: string;
+  raw: string;
+  json?: unknown;
+  skipped: boolean;
+  tokenUsage: TokenUsage;
+}
+
+export interface RunEnd {
+  status: Exclude<RunStatus, 'running' | 'interrupted'>;
+  output?: string;
+  error?: string;
+  tokenUsage: TokenUsage;
+  endedAt: number;
+}
+
+/** Persistent record of runs, their events and task outputs. */
+export interface RunStore {
+  createRun(run: NewRun): void;
+  /** Appended synchronously, so a crash keeps every event up to it. */
+  appendEvent(event: RuntimeEvent): void;
+  saveTaskOutput(output: StoredTaskOutput): void;
+  finishRun(runId: string, end: RunEnd): void;
+  getRun(runId: string): RunRecord | undefined;
+  listRuns(options?: { limit?: number; offset?: number }): RunSummary[];
+  /** Events with seq > afterSeq, in order. */
+  events(runId: string, afterSeq?: number): RuntimeEvent[];
+  taskOutputs(runId: string): StoredTaskOutput[];
+  close(): void;
+}

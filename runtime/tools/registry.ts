@@ -1,0 +1,62 @@
+import type { BuiltinToolName } from '../../shared/model/tool';
+import { calculatorTool } from './calculator';
+import { currentTimeTool } from './currentTime';
+import { httpRequestTool } from './httpRequest';
+import { listDirectoryTool } from './listDirectory';
+import { readFileTool } from './readFile';
+import type { Tool } from './tool';
+import { writeFileTool } from './writeFile';
+
+export class DuplicateToolError extends Error {
+  override name = 'DuplicateToolError';
+  constructor(readonly toolName: string) {
+    super(`a tool named "${toolName}" is already registered`);
+  }
+}
+
+/** Tools by name. Names are unique; registration order is kept. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  register(tool: Tool): this {
+    if (this.tools.has(tool.name)) throw new DuplicateToolError(tool.name);
+    this.tools.set(tool.name, tool);
+    return this;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+}
+
+export const BUILTIN_TOOL_IMPLEMENTATIONS = {
+  read_file: readFileTool,
+  write_file: writeFileTool,
+  list_directory: listDirectoryTool,
+  http_request: httpRequestTool,
+  calculator: calculatorTool,
+  current_time: currentTimeTool,
+} satisfies Record<BuiltinToolName, Tool>;
+
+export function createBuiltinRegistry(): ToolRegistry {
+  const registry = new ToolRegistry();
+  for (const tool of Object.values(BUILTIN_TOOL_IMPLEMENTATIONS)) registry.register(tool);
+  return registry;
+}
+
+/** The shape chat models take in their `tools` list. */
+export function toChatSchema(tool: Tool): { name: string; description: string; parameters: Record<string, unknown> } {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}

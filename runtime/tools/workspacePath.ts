@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ToolError } from './tool';
+
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Resolves a path given by an agent to an absolute path inside the workspace, or throws a ToolError.
+ * Relative paths resolve against the workspace; absolute paths must already be inside it; `..` escapes
+ * are refused; so are symbolic links (anywhere on the path, dangling or not) that lead outside.
+ */
+export function resolveInWorkspace(workspace: string, userPath: string): string {
+  if (typeof userPath !== 'string') throw new ToolError('path must be a string');
+  if (userPath.includes('\0')) throw new ToolError(`path ${JSON.stringify(userPath)} contains a NUL character`);
+
+  const lexicalRoot = path.resolve(workspace);
+  const realRoot = realpathOrSelf(lexicalRoot);
+  const target = path.resolve(lexicalRoot, userPath === '' ? '.' : userPath);
+  const outside = () =>
+    new ToolError(
+      `path ${JSON.stringify(userPath)} is outside the workspace; file tools can only use files under ${lexicalRoot}`,
+    );
+
+  // An absolute path may name the workspace by its real location (e.g. /private/var/… for /var/…).
+  const base = isInside(lexicalRoot, target) ? lexicalRoot : isInside(realRoot, target) ? realRoot : undefined;
+  if (base === undefined) throw outside();
+
+  const real = realPathOfNearestExisting(target, userPath);
+  if (!isInside(realRoot, real)) {
+    throw new ToolError(
+      `path ${JSON.stringify(userPath)} leads outside the workspace through a symbolic link; ` +
+        `file tools can only use files under ${lexicalRoot}`,
+    );
+  }
+  return path.join(lexicalRoot, path.relative(base, target));
+}
+
+/** The path relative to the workspace with forward slashes, for messages ("." for the workspace itself). */
+export function displayPath(workspace: string, absolute: string): string {
+  const rel = path.relative(path.resolve(workspace), absolute);
+  return rel === '' ? '.' : rel.split(path.sep).join('/');
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
+}
+
+function realpathOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * The real path `p` would have: the realpath of its nearest existing ancestor plus the missing tail.
+ * Dangling symbolic links are followed by hand, so a link to a not-yet-existing outside file is caught.
+ */
+function realPathOfNearestExisting(p: string, userPath: string): string {
+  const tail: string[] = [];
+  let current = p;
+  let hops = 0;
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(current), ...tail);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        throw new ToolError(`cannot resolve path ${JSON.stringify(userPath)}: ${(error as Error).message}`);
+      }
+    }
+    const link = readDanglingLink(current);
+    if (link !== undefined) {
+      hops += 1;
+      if (hops > MAX_LINK_HOPS) throw new ToolError(`path ${JSON.stringify(userPath)} has too many symbolic links`);
+      current = path.resolve(path.dirname(current), link);
+      continue;
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return path.join(current, ...tail);
+    tail.unshift(path.basename(current));
+    current = parent;
+  }
+}
+
+function readDanglingLink(p: string): string | undefined {
+  try {
+    return fs.lstatSync(p).isSymbolicLink() ? fs.readlinkSync(p) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,151 @@
+import type { TokenUsage } from './usage';
+
+/**
+ * The one vocabulary for "what happened". The CLI's live output, the run store, the trace panel and
+ * the tests all read these events. Spans nest: run → task → agent → (llm | tool | delegation → agent |
+ * guardrail | human). A `*.started` event opens a span (its `spanId`); the matching end event carries
+ * the same `spanId`; everything inside has that span as `parentSpanId`.
+ */
+export interface EventEnvelope {
+  runId: string;
+  /** 1-based, gap-free within a run. */
+  seq: number;
+  /** Milliseconds since the epoch. */
+  ts: number;
+  spanId: string;
+  parentSpanId?: string;
+}
+
+export interface ChatMessageRecord {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCalls?: ToolCallRecord[];
+  toolCallId?: string;
+}
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  /** Arguments as the model sent them (raw JSON text). */
+  arguments: string;
+}
+export type LlmPurpose = 'agent' | 'forced_answer' | 'summarise' | 'guardrail' | 'planning';
+export type HumanRequestKind = 'task_review' | 'tool_approval';
+export type ToolApprovalDecision = 'approve' | 'deny' | 'always';
+
+export interface TaskOutputRecord {
+  taskId: string;
+  agentRole: string;
+  raw: string;
+  json?: unknown;
+  skipped?: boolean;
+}
+
+export interface EventPayloads {
+  'run.started': {
+    crewId: string;
+    crewName: string;
+    process: 'sequential' | 'hierarchical';
+    inputs: Record<string, string>;
+    taskIds: string[];
+    replayOf?: { runId: string; fromTaskId: string };
+  };
+  'run.completed': { output: string; tokenUsage: TokenUsage; durationMs: number };
+  'run.failed': { error: string; errorName: string; tokenUsage: TokenUsage; durationMs: number };
+  'run.cancelled': { reason: string; durationMs: number };
+
+  'planning.started': { model: string };
+  'planning.completed': { plans: Record<string, string> };
+
+  'task.started': {
+    taskId: string;
+    taskName?: string;
+    index: number;
+    agentRole: string;
+    description: string;
+    expectedOutput: string;
+    async: boolean;
+    context: string;
+  };
+  'task.completed': {
+    taskId: string;
+    agentRole: string;
+    raw: string;
+    json?: unknown;
+    tokenUsage: TokenUsage;
+    durationMs: number;
+    outputFile?: string;
+    /** Replay: output restored from the earlier run, no model called. */
+    restoredFrom?: string;
+  };
+  'task.failed': { taskId: string; agentRole: string; error: string; errorName: string; durationMs: number };
+  'task.skipped': { taskId: string; index: number; reason: string };
+  'task.retrying': { taskId: string; attempt: number; maxRetries: number; reason: string; rejectedOutput: string };
+
+  'agent.started': {
+    agentId: string;
+    role: string;
+    taskId: string;
+    tools: string[];
+    model: string;
+    mode: 'native' | 'react' | 'none';
+    delegatedBy?: string;
+  };
+  'agent.completed': { role: string; output: string; iterations: number; tokenUsage: TokenUsage; durationMs: number };
+  'agent.failed': { role: string; error: string; errorName: string; durationMs: number };
+
+  'llm.started': {
+    model: string;
+    provider: string;
+    purpose: LlmPurpose;
+    agentRole?: string;
+    messages: ChatMessageRecord[];
+    tools: { name: string; description: string; parameters: unknown }[];
+  };
+  'llm.chunk': { delta: string };
+  'llm.completed': {
+    model: string;
+    content: string;
+    toolCalls: ToolCallRecord[];
+    finishReason: string;
+    usage: TokenUsage;
+    latencyMs: number;
+  };
+  'llm.failed': { model: string; error: string; status?: number; willRetry: boolean; attempt: number };
+
+  'tool.started': { tool: string; args: unknown; agentRole: string; callId: string };
+  'tool.completed': { tool: string; result: string; durationMs: number; resultAsAnswer: boolean };
+  'tool.failed': { tool: string; error: string; durationMs: number };
+  'tool.blocked': { tool: string; reason: string; by: 'hook' | 'approval' | 'usage_limit' };
+  'tool.cached': { tool: string; result: string };
+
+  'delegation.started': { kind: 'delegate' | 'ask'; manager: string; coworker: string; requestedCoworker: string; task: string; context: string };
+  'delegation.completed': { kind: 'delegate' | 'ask'; manager: string; coworker: string; result: string; durationMs: number };
+  'delegation.failed': { kind: 'delegate' | 'ask'; manager: string; requestedCoworker: string; error: string; validRoles: string[] };
+
+  'guardrail.started': { taskId: string; index: number; guardrailType: string; attempt: number };
+  'guardrail.passed': { taskId: string; index: number; guardrailType: string; attempt: number; replaced: boolean };
+  'guardrail.failed': { taskId: string; index: number; guardrailType: string; attempt: number; reason: string };
+
+  'human.requested': {
+    requestId: string;
+    kind: HumanRequestKind;
+    taskId?: string;
+    agentRole: string;
+    prompt: string;
+    output?: string;
+    tool?: string;
+    args?: unknown;
+  };
+  'human.answered': { requestId: string; kind: HumanRequestKind; feedback?: string; decision?: ToolApprovalDecision };
+}
+
+export type RuntimeEventType = keyof EventPayloads;
+export type RuntimeEvent = { [K in RuntimeEventType]: EventEnvelope & { type: K } & EventPayloads[K] }[RuntimeEventType];
+export type EventOf<K extends RuntimeEventType> = Extract<RuntimeEvent, { type: K }>;
+/** What an emitter is given; it adds the envelope. */
+export type EventInput = { [K in RuntimeEventType]: { type: K } & EventPayloads[K] }[RuntimeEventType];
+
+export const RUN_END_EVENTS = ['run.completed', 'run.failed', 'run.cancelled'] as const;
+export function isRunEnd(e: RuntimeEvent): boolean {
+  return (RUN_END_EVENTS as readonly string[]).includes(e.type);
+}

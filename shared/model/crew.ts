@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { ModelRefSchema } from './modelRef';
+import { GuardrailSchema } from './guardrail';
+import { TaskConditionSchema } from './condition';
+import { ToolRefSchema, BUILTIN_TOOLS } from './tool';
+
+export const CREW_DOCUMENT_VERSION = 1;
+
+const id = z.string().regex(/^[A-Za-z0-9_-]+$/, 'ids may only contain letters, digits, _ and -');
+
+/** Knowledge sources are declared here; ingestion belongs to the knowledge module. */
+export const KnowledgeSourceSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text'), name: z.string().min(1), text: z.string().min(1) }),
+  z.strictObject({ type: z.literal('file'), path: z.string().min(1) }),
+  z.strictObject({ type: z.literal('url'), url: z.string().url() }),
+]);
+export type KnowledgeSource = z.infer<typeof KnowledgeSourceSchema>;
+
+export const SkillRefSchema = z.union([
+  z.string().min(1),
+  z.strictObject({ name: z.string().min(1), description: z.string().default(''), instructions: z.string().min(1) }),
+]);
+
+export const AgentSchema = z.strictObject({
+  id,
+  role: z.string().min(1),
+  goal: z.string().min(1),
+  backstory: z.string().default(''),
+  llm: ModelRefSchema.optional(),
+  tools: z.array(ToolRefSchema).default([]),
+  allowDelegation: z.boolean().default(false),
+  maxIter: z.number().int().positive().default(25),
+  maxRpm: z.number().int().positive().optional(),
+  maxExecutionTimeMs: z.number().int().positive().optional(),
+  /** Defaults to the crew's memory setting. */
+  memory: z.boolean().optional(),
+  cache: z.boolean().default(true),
+  respectContextWindow: z.boolean().default(true),
+  skills: z.array(SkillRefSchema).optional(),
+  knowledge: z.array(KnowledgeSourceSchema).optional(),
+});
+export type Agent = z.infer<typeof AgentSchema>;
+
+export const TaskOutputSpecSchema = z.strictObject({
+  format: z.enum(['text', 'json', 'markdown']).default('text'),
+  schema: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const TaskSchema = z.strictObject({
+  id,
+  name: z.string().optional(),
+  description: z.string().min(1),
+  expectedOutput: z.string().min(1),
+  agentId: id.optional(),
+  /** Omitted: all prior task outputs. A list: those tasks' outputs. "none": no context. */
+  context: z.union([z.array(id), z.literal('none')]).optional(),
+  async: z.boolean().default(false),
+  humanInput: z.boolean().default(false),
+  guardrails: z.array(GuardrailSchema).default([]),
+  guardrailMaxRetries: z.number().int().min(0).default(3),
+  output: TaskOutputSpecSchema.optional(),
+  outputFile: z.string().min(1).optional(),
+  condition: TaskConditionSchema.optional(),
+  tools: z.array(ToolRefSchema).optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+export const ManagerSchema = z.union([
+  z.strictObject({
+    llm: ModelRefSchema.optional(),
+    delegateTo: z.enum(['assigned', 'all']).default('assigned'),
+  }),
+  z.strictObject({
+    agentId: id,
+    delegateTo: z.enum(['assigned', 'all']).default('assigned'),
+  }),
+]);
+export type Manager = z.infer<typeof ManagerSchema>;
+
+export const CrewInputSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'input names may only contain letters, digits, _ and -'),
+  description: z.string().optional(),
+  default: z.string().optional(),
+});
+
+const CrewObjectSchema = z.strictObject({
+    kind: z.literal('crew'),
+    version: z.literal(CREW_DOCUMENT_VERSION),
+    id,
+    name: z.string().min(1),
+    description: z.string().optional(),
+    process: z.enum(['sequential', 'hierarchical']).default('sequential'),
+    manager: ManagerSchema.optional(),
+    agents: z.array(AgentSchema).min(1, 'a crew needs at least one agent'),
+    tasks: z.array(TaskSchema).min(1, 'a crew needs at least one task'),
+    memory: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        scope: z.string().optional(),
+        commit: z.enum(['after-guardrail', 'immediate']).default('after-guardrail'),
+      })
+      .optional(),
+    knowledge: z.array(KnowledgeSourceSchema).optional(),
+    inputs: z.array(CrewInputSchema).optional(),
+    maxRpm: z.number().int().positive().optional(),
+    planning: z.strictObject({ enabled: z.boolean().default(true), llm: ModelRefSchema.optional() }).optional(),
+    layout: z.record(z.string(), z.strictObject({ x: z.number(), y: z.number() })).optional(),
+});
+
+// References are checked even when the shape has problems, so `validate` reports everything at once.
+export const CrewDocumentSchema = CrewObjectSchema.superRefine((doc, ctx) => checkCrewReferences(doc, ctx), { when: () => true });
+
+export type CrewDocument = z.infer<typeof CrewDocumentSchema>;
+export type CrewDocumentInput = z.input<typeof CrewDocumentSchema>;
+
+function isKnownTool(name: unknown): boolean {
+  return typeof name === 'string' && ((BUILTIN_TOOLS as readonly string[]).includes(name) || /^mcp:[^/\s]+\/\S+$/.test(name));
+}
+
+type Loose = Record<string, unknown>;
+const list = (v: unknown): Loose[] => (Array.isArray(v) ? v.map((x) => (x !== null && typeof x === 'object' ? (x as Loose) : {})) : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * Cross-references a shape check cannot see: ids, roles, tools, context order, the manager. Runs on
+ * possibly invalid input, so it reads defensively.
+ */
+function checkCrewReferences(input: unknown, ctx: z.RefinementCtx): void {
+  const crew = (input ?? {}) as Loose;
+  const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  const agents = list(crew.agents);
+  const tasks = list(crew.tasks);
+  const process = str(crew.process) ?? 'sequential';
+  const manager = crew.manager !== null && typeof crew.manager === 'object' ? (crew.manager as Loose) : undefined;
+
+  const checkTools = (refs: unknown, path: (string | number)[]) =>
+    list(refs).forEach((ref, j) => {
+      if (typeof ref.tool === 'string' && !isKnownTool(ref.tool)) {
+        issue([...path, j, 'tool'], `unknown tool "${ref.tool}"; built-in tools are ${BUILTIN_TOOLS.join(', ')}`);
+      }
+    });
+
+  const agentIds = new Set<string>();
+  const roles = new Set<string>();
+  agents.forEach((agent, i) => {
+    const id = str(agent.id);
+    if (id !== undefined && agentIds.has(id)) issue(['agents', i, 'id'], `duplicate agent id "${id}"`);
+    if (id !== undefined) agentIds.add(id);
+    const role = str(agent.role)?.trim().toLowerCase();
+    if (role && roles.has(role)) issue(['agents', i, 'role'], `duplicate role "${agent.role}" (roles identify coworkers)`);
+    if (role) roles.add(role);
+    checkTools(agent.tools, ['agents', i, 'tools']);
+  });
+
+  const managerAgentId = manager ? str(manager.agentId) : undefined;
+  if (managerAgentId !== undefined && !agentIds.has(managerAgentId)) issue(['manager', 'agentId'], `no agent with id "${managerAgentId}"`);
+  if (manager && process !== 'hierarchical') issue(['manager'], 'a manager is only used by the hierarchical process');
+
+  const allTaskIds = new Set(tasks.map((t) => str(t.id)).filter((id): id is string => id !== undefined));
+  const seen = new Set<string>();
+  tasks.forEach((task, i) => {
+    const id = str(task.id);
+    if (id !== undefined && seen.has(id)) issue(['tasks', i, 'id'], `duplicate task id "${id}"`);
+    const agentId = str(task.agentId);
+    if (agentId !== undefined) {
+      if (!agentIds.has(agentId)) issue(['tasks', i, 'agentId'], `no agent with id "${agentId}"`);
+      else if (agentId === managerAgentId) issue(['tasks', i, 'agentId'], `"${agentId}" is the manager; assign the task to a worker agent`);
+    } else if (task.agentId === undefined && process === 'sequential') {
+      issue(['tasks', i, 'agentId'], 'a sequential crew needs an agent for every task');
+    }
+    if (Array.isArray(task.context)) {
+      task.context.forEach((ref, j) => {
+        if (typeof ref !== 'string') return;
+        if (ref === id) issue(['tasks', i, 'context', j], 'a task cannot be its own context');
+        else if (!seen.has(ref)) {
+          issue(['tasks', i, 'context', j], allTaskIds.has(ref) ? `task "${ref}" runs later; context may only name earlier tasks` : `no task with id "${ref}"`);
+        }
+      });
+    }
+    if (i === 0 && task.condition !== undefined) issue(['tasks', i, 'condition'], 'the first task has no previous output to test');
+    const output = task.output !== null && typeof task.output === 'object' ? (task.output as Loose) : undefined;
+    if (output?.schema !== undefined && output.format !== 'json') issue(['tasks', i, 'output', 'format'], 'an output schema needs format "json"');
+    checkTools(task.tools, ['tasks', i, 'tools']);
+    if (id !== undefined) seen.add(id);
+  });
+}

@@ -1,0 +1,22 @@
+/** Token usage as reported by model servers, summed over calls. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedPromptTokens: number;
+  totalTokens: number;
+  requests: number;
+}
+
+export function emptyUsage(): TokenUsage {
+  return { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, totalTokens: 0, requests: 0 };
+}
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    cachedPromptTokens: a.cachedPromptTokens + b.cachedPromptTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+    requests: a.requests + b.requests,
+  };
+}

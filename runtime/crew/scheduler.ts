@@ -22,7 +22,7 @@ export interface ScheduleOptions {
 /**
  * Runs the task list in order (both processes: in a hierarchical crew the manager is the performer).
  * Async tasks start and the scheduler moves on; a synchronous task first waits for the pending async
- * tasks it may depend on. Conditions read the previous task's output.
+ * tasks it may depend on. Conditions read the output of the latest earlier task that was not skipped.
  */
 export async function runTaskList(ctx: RunContext, span: Span, options: ScheduleOptions): Promise<(CompletedTask | undefined)[]> {
   const { doc } = options;
@@ -52,9 +52,9 @@ export async function runTaskList(ctx: RunContext, span: Span, options: Schedule
     }
 
     if (task.condition) {
-      const previous = doc.tasks[index - 1];
-      await waitFor([previous.id]);
-      const previousRaw = outputs[index - 1]?.raw ?? '';
+      // The previous task that ran: a skipped task has no output for a condition to read.
+      await waitFor(doc.tasks.slice(0, index).map((t) => t.id));
+      const previousRaw = outputs.slice(0, index).reverse().find((o) => o && !o.skipped)?.raw ?? '';
       if (!(await evaluateCondition(task.condition, previousRaw))) {
         span.child().emit({ type: 'task.skipped', taskId: task.id, index, reason: `condition not met: ${describeCondition(task.condition)}` });
         finish(index, { taskId: task.id, agentRole: '', raw: '', skipped: true, tokenUsage: emptyUsage() });

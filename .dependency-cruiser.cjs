@@ -1,0 +1,47 @@
+/**
+ * The dependency rule of ARCHITECTURE.md, checked in `npm test`:
+ * renderer → shared; electron → runtime/host → runtime → shared.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'shared-is-pure',
+      comment: 'shared/ is pure TypeScript: no Node built-ins, no other folder of the repo',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { pathNot: ['^shared/', '^node_modules/zod/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'shared-no-node',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'runtime-no-ui',
+      comment: 'runtime/ never imports Electron, React, React Flow or the renderer',
+      severity: 'error',
+      from: { path: '^runtime/' },
+      to: { path: ['^renderer/', '^electron/', '^node_modules/(electron|react|react-dom|@xyflow)/'] },
+    },
+    {
+      name: 'renderer-only-shared',
+      comment: 'the renderer reaches the runtime only through the host API in shared/',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { path: ['^runtime/', '^electron/'] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.runtime.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json'] },
+  },
+};

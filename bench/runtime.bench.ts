@@ -1,0 +1,239 @@
+/**
+ * `npm run bench:runtime`: framework overhead of the crew runtime.
+ *
+ * Crews run on the `scripted` provider with no delay, so model time is zero by construction and the
+ * wall time of a run is framework time: prompt assembly, the agent loop, the policy gate and tools,
+ * guardrails, delegation, the event log and the SQLite run store (a real file in a temp workspace).
+ *
+ * Options (after `npm run bench:runtime --`): --runs N (measured, default 10), --warmup N (default 2),
+ * --only <scenario id>, --no-write (do not update docs/PERFORMANCE.md).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CrewDocument } from '../shared/model/crew';
+import type { RuntimeEvent } from '../shared/events';
+import { createRuntime } from '../runtime/runtime';
+import { SqliteRunStore } from '../runtime/store/sqliteRunStore';
+import { hierarchicalCrew, sequentialCrew, type Expectations } from './crews';
+import { writeRuntimeSection, type BenchReport, type ScenarioResult } from './performanceDoc';
+import { median, MiB, percentile, RssSampler } from './stats';
+
+const TARGET_MS_PER_TASK = 1;
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    only: { type: 'string' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const measuredRuns = Number(args.runs);
+const warmupRuns = Number(args.warmup);
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) {
+  console.error('Run with --expose-gc (npm run bench:runtime does).');
+  process.exit(2);
+}
+
+interface Scenario {
+  id: string;
+  label: string;
+  /** Counted against the target (the diagnostic scenario is reported but not judged). */
+  judged: boolean;
+  build: () => { doc: CrewDocument; expect: Expectations };
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    id: 'sequential-200',
+    label: 'sequential, 200 tasks (context: previous task)',
+    judged: true,
+    build: () => sequentialCrew({ tasks: 200, context: 'previous' }),
+  },
+  {
+    id: 'hierarchical-20',
+    label: 'hierarchical, 20 tasks (manager delegates each)',
+    judged: true,
+    build: () => hierarchicalCrew(20),
+  },
+  {
+    id: 'sequential-200-allctx',
+    label: 'sequential, 200 tasks (default context: all earlier outputs)',
+    judged: false,
+    build: () => sequentialCrew({ tasks: 200, context: 'all' }),
+  },
+];
+
+async function runScenario(scenario: Scenario, sampler: RssSampler): Promise<ScenarioResult> {
+  const { doc, expect } = scenario.build();
+  const dir = mkdtempSync(join(tmpdir(), `crewdeck-bench-${scenario.id}-`));
+  const store = SqliteRunStore.open(dir);
+  const runtime = createRuntime({ workspace: dir, store });
+  const perTaskMs: number[] = [];
+  const wallMs: number[] = [];
+  const taskTsMs: number[] = [];
+  const taskHrMs: number[] = [];
+  const heapAfterGc: number[] = [];
+  let events = 0;
+  let eventBytes = 0;
+  const peakBefore = sampler.peak;
+  sampler.peak = 0;
+  sampler.sample();
+
+  try {
+    for (let run = 0; run < warmupRuns + measuredRuns; run++) {
+      const measured = run >= warmupRuns;
+      const startedAt = new Map<string, number>();
+      const hr: number[] = [];
+      let delivered = 0;
+      const onEvent = (e: RuntimeEvent) => {
+        delivered++;
+        if ((delivered & 31) === 0) sampler.sample();
+        if (e.type === 'task.started') startedAt.set(e.taskId, performance.now());
+        else if (e.type === 'task.completed') hr.push(performance.now() - (startedAt.get(e.taskId) ?? NaN));
+      };
+
+      gc!();
+      const t0 = performance.now();
+      const result = await runtime.runCrew(doc, { onEvent });
+      const elapsed = performance.now() - t0;
+      sampler.sample();
+
+      if (result.status !== 'completed') throw new Error(`${scenario.id} run ${run + 1} ${result.status}: ${result.error?.message}`);
+      const stored = store.events(result.runId);
+      check(scenario.id, stored, delivered, expect);
+      if (!measured) continue;
+
+      wallMs.push(elapsed);
+      perTaskMs.push(elapsed / expect.tasks);
+      taskHrMs.push(...hr);
+      taskTsMs.push(...taskDurationsFromTs(stored));
+      events += stored.length;
+      for (const e of stored) eventBytes += JSON.stringify(e).length;
+      gc!();
+      heapAfterGc.push(process.memoryUsage().heapUsed);
+    }
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const peakRss = sampler.peak;
+  sampler.peak = Math.max(peakBefore, peakRss);
+
+  const medianPerTask = median(perTaskMs);
+  return {
+    id: scenario.id,
+    label: scenario.label,
+    judged: scenario.judged,
+    tasks: expect.tasks,
+    runs: measuredRuns,
+    perTaskMedianMs: medianPerTask,
+    perTaskP95Ms: percentile(perTaskMs, 95),
+    perTaskMinMs: Math.min(...perTaskMs),
+    runWallMedianMs: median(wallMs),
+    taskTsMedianMs: median(taskTsMs),
+    taskTsP95Ms: percentile(taskTsMs, 95),
+    taskHrMedianMs: median(taskHrMs),
+    taskHrP95Ms: percentile(taskHrMs, 95),
+    eventsPerTask: events / measuredRuns / expect.tasks,
+    eventKiBPerTask: eventBytes / measuredRuns / expect.tasks / 1024,
+    peakRssMiB: peakRss / MiB,
+    heapAfterGcMiB: Math.max(...heapAfterGc) / MiB,
+    met: medianPerTask <= TARGET_MS_PER_TASK,
+  };
+}
+
+/** Every run must really take the path the bench claims to measure, and persist every event. */
+function check(id: string, stored: RuntimeEvent[], delivered: number, expect: Expectations): void {
+  const count = (type: RuntimeEvent['type']) => stored.filter((e) => e.type === type).length;
+  const problems: string[] = [];
+  if (stored.length !== delivered) problems.push(`${delivered} events delivered but ${stored.length} stored`);
+  if (count('task.completed') !== expect.tasks) problems.push(`${count('task.completed')} task.completed, expected ${expect.tasks}`);
+  if (count('tool.completed') !== expect.toolCalls + expect.delegations) {
+    problems.push(`${count('tool.completed')} tool.completed, expected ${expect.toolCalls + expect.delegations}`);
+  }
+  if (count('task.retrying') !== expect.guardrailRetries) problems.push(`${count('task.retrying')} task.retrying, expected ${expect.guardrailRetries}`);
+  if (count('delegation.completed') !== expect.delegations) problems.push(`${count('delegation.completed')} delegation.completed, expected ${expect.delegations}`);
+  if (problems.length > 0) throw new Error(`${id}: the run did not take the expected path: ${problems.join('; ')}`);
+}
+
+/** task.started → task.completed, from the stored events' `ts` (whole milliseconds: Date.now). */
+function taskDurationsFromTs(events: RuntimeEvent[]): number[] {
+  const started = new Map<string, number>();
+  const out: number[] = [];
+  for (const e of events) {
+    if (e.type === 'task.started') started.set(e.taskId, e.ts);
+    else if (e.type === 'task.completed') out.push(e.ts - (started.get(e.taskId) ?? NaN));
+  }
+  return out;
+}
+
+function machine(): BenchReport['machine'] {
+  const cpu = cpus();
+  return { cores: cpu.length, cpuModel: cpu[0]?.model.trim() ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, memoryGiB: totalmem() / 1024 ** 3 };
+}
+
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+function printTable(report: BenchReport): void {
+  const m = report.machine;
+  console.log(`\nCrewdeck runtime benchmark — ${report.date}`);
+  console.log(`${m.cores} cores (${m.cpuModel}), ${fmt(m.memoryGiB, 1)} GiB, Node ${m.node}, ${m.platform}`);
+  console.log(`scripted model, zero latency (model time = 0 by construction); events persisted to SQLite (WAL)`);
+  console.log(`${report.warmup} warm-up + ${report.runs} measured runs per crew; target: median ≤ ${TARGET_MS_PER_TASK} ms of framework overhead per task\n`);
+  const header = ['scenario', 'tasks', 'overhead/task med', 'p95', 'run wall med', 'task dur (ts) med/p95', 'task dur (hr) med/p95', 'events/task', 'KiB events/task', 'peak RSS', 'heap after gc', 'target'];
+  const rows = report.scenarios.map((s) => [
+    s.id,
+    String(s.tasks),
+    `${fmt(s.perTaskMedianMs, 3)} ms`,
+    `${fmt(s.perTaskP95Ms, 3)} ms`,
+    `${fmt(s.runWallMedianMs, 1)} ms`,
+    `${fmt(s.taskTsMedianMs, 0)} / ${fmt(s.taskTsP95Ms, 0)} ms`,
+    `${fmt(s.taskHrMedianMs, 3)} / ${fmt(s.taskHrP95Ms, 3)} ms`,
+    fmt(s.eventsPerTask, 1),
+    fmt(s.eventKiBPerTask, 1),
+    `${fmt(s.peakRssMiB, 0)} MiB`,
+    `${fmt(s.heapAfterGcMiB, 1)} MiB`,
+    s.judged ? (s.met ? 'met' : `MISSED ×${fmt(s.perTaskMedianMs / TARGET_MS_PER_TASK, 1)}`) : 'info',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  console.log(`\nprocess max RSS (OS high-water mark, whole process): ${fmt(report.processMaxRssMiB, 0)} MiB`);
+}
+
+async function main(): Promise<void> {
+  const chosen = args.only ? SCENARIOS.filter((s) => s.id === args.only) : SCENARIOS;
+  if (chosen.length === 0) throw new Error(`no scenario "${args.only}"; scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  const sampler = new RssSampler();
+  sampler.start();
+  const scenarios: ScenarioResult[] = [];
+  for (const scenario of chosen) {
+    process.stderr.write(`running ${scenario.id} (${warmupRuns} warm-up + ${measuredRuns} measured)…\n`);
+    scenarios.push(await runScenario(scenario, sampler));
+  }
+  sampler.stop();
+  const report: BenchReport = {
+    date: new Date().toISOString().slice(0, 10),
+    command: 'npm run bench:runtime',
+    machine: machine(),
+    runs: measuredRuns,
+    warmup: warmupRuns,
+    targetMsPerTask: TARGET_MS_PER_TASK,
+    processMaxRssMiB: process.resourceUsage().maxRSS / 1024,
+    scenarios,
+  };
+  printTable(report);
+  if (!args['no-write'] && !args.only) {
+    const file = writeRuntimeSection(report);
+    console.log(`\nwrote ${file}`);
+  }
+}
+
+await main();

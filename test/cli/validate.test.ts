@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeResult, examplesDir, runCli, tempDir, type TempWorkspace } from './cliHarness';
+
+let ws: TempWorkspace | undefined;
+afterEach(() => {
+  ws?.remove();
+  ws = undefined;
+});
+
+/** One document with many independent problems; `validate` must report every one of them. */
+const BROKEN_CREW = {
+  kind: 'crew',
+  version: 1,
+  id: 'bad crew!',
+  name: 'Broken crew',
+  agents: [{ id: 'writer', role: 'Writer', goal: 'Write', tools: [{ tool: 'telepathy' }] }],
+  tasks: [
+    { id: 'first', description: 'Draft', expectedOutput: 'A draft', agentId: 'ghost', context: ['last'] },
+    {
+      id: 'last',
+      description: 'Polish',
+      expectedOutput: 'A polished text',
+      agentId: 'writer',
+      guardrails: [{ type: 'regex', pattern: '(unclosed' }],
+      retries: 3,
+    },
+  ],
+};
+
+/** Expected `path: message` lines (path exact, message by pattern). */
+const EXPECTED_PROBLEMS: [path: string, message: RegExp][] = [
+  ['id', /ids may only contain/],
+  ['agents.0.tools.0.tool', /unknown tool "telepathy"/],
+  ['tasks.0.agentId', /no agent with id "ghost"/],
+  ['tasks.0.context.0', /"last" runs later/],
+  ['tasks.1.guardrails.0.pattern', /not a valid regular expression/],
+  ['tasks.1', /retries/],
+];
+
+describe('crewdeck validate', () => {
+  it('lists every problem of an invalid crew as `path: message` lines and exits 2', async () => {
+    ws = tempDir();
+    const file = ws.write('broken.crew.json', BROKEN_CREW);
+    const r = await runCli(['validate', file], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+
+    const lines = r.stdout.split('\n').filter((line) => line !== '');
+    for (const [path, message] of EXPECTED_PROBLEMS) {
+      const line = lines.find((l) => l.startsWith(`${path}: `) && message.test(l));
+      expect(line, `a line "${path}: ${message.source}" in:\n${r.stdout}`).toBeDefined();
+    }
+    // Every stdout line is a `path: message` line, and nothing else is reported.
+    for (const line of lines) expect(line).toMatch(/^[^\s:]+: \S/);
+    expect(lines).toHaveLength(EXPECTED_PROBLEMS.length);
+    expect(r.stderr).toContain(`${EXPECTED_PROBLEMS.length} problems`);
+  });
+
+  it('--json reports the same problems as data', async () => {
+    ws = tempDir();
+    const file = ws.write('broken.crew.json', BROKEN_CREW);
+    const r = await runCli(['validate', file, '--json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    const report = JSON.parse(r.stdout);
+    const paths = (report.problems as { path: string }[]).map((p) => p.path).sort();
+    expect(paths).toEqual(EXPECTED_PROBLEMS.map(([path]) => path).sort());
+  });
+
+  it('invalid JSON syntax exits 2 with a clear message and position', async () => {
+    ws = tempDir();
+    const file = ws.write('syntax.crew.json', '{\n  "kind": "crew",\n  "version": 1,\n}\n');
+    const r = await runCli(['validate', file], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stdout).toMatch(/invalid JSON at line 4, column 1/);
+  });
+
+  it('a missing file exits 2', async () => {
+    ws = tempDir();
+    const r = await runCli(['validate', ws.path('does-not-exist.crew.json')], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stdout).toContain('file not found');
+  });
+
+  it('no file at all is a usage error (exit 2)', async () => {
+    const r = await runCli(['validate']);
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stderr).toMatch(/validate needs/);
+  });
+
+  it('both examples are valid (exit 0)', async () => {
+    const r = await runCli(['validate', 'research-brief.crew.json', 'product-launch.crew.json'], { cwd: examplesDir });
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(r.stdout).toContain('research-brief.crew.json is valid');
+    expect(r.stdout).toContain('product-launch.crew.json is valid');
+  });
+
+  it('one invalid file among valid ones still exits 2', async () => {
+    ws = tempDir();
+    const broken = ws.write('broken.crew.json', BROKEN_CREW);
+    const r = await runCli(['validate', `${examplesDir}/research-brief.crew.json`, broken], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stdout).toContain('research-brief.crew.json is valid');
+    expect(r.stdout).toContain('tasks.0.agentId: ');
+  });
+
+  it('run refuses an invalid crew with exit 2 and lists the problems', async () => {
+    ws = tempDir();
+    const file = ws.write('broken.crew.json', BROKEN_CREW);
+    const r = await runCli(['run', file, '--json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    const body = JSON.parse(r.stdout);
+    expect(body.status).not.toBe('completed');
+    expect((body.problems as { path: string }[]).map((p) => p.path)).toContain('tasks.0.context.0');
+  });
+});

@@ -58,7 +58,14 @@ export class TerminalHuman implements HumanChannel {
     this.rl?.close();
   }
 
-  private readLine(signal: AbortSignal): Promise<string | undefined> {
+  /** A line of input; piped answers are echoed so the transcript reads like a typed session. */
+  private async readLine(signal: AbortSignal): Promise<string | undefined> {
+    const line = await this.nextLine(signal);
+    if (!(this.input as { isTTY?: boolean }).isTTY) this.output.write(`${line ?? ''}\n`);
+    return line;
+  }
+
+  private nextLine(signal: AbortSignal): Promise<string | undefined> {
     this.ensureReader();
     const queued = this.lines.shift();
     if (queued !== undefined) return Promise.resolve(queued);

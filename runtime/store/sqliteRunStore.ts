@@ -2,16 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 import { hostname } from 'node:os';
 import type { RuntimeEvent } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
+import { RunNotFound } from '../errors';
 import { openDatabase, workspaceDatabasePath } from './database';
 import type { NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
 
-/** finishRun was called for a run that was never created. */
-export class RunNotFound extends Error {
-  override name = 'RunNotFound';
-  constructor(readonly runId: string) {
-    super(`run "${runId}" not found`);
-  }
-}
 
 interface RunRow {
   id: string;

@@ -27,14 +27,15 @@ export function scripted(script: Script | Record<string, unknown>, model = 'test
 }
 
 /** Parses a crew through the real schema (defaults applied), failing loudly on problems. */
-export function crew(input: CrewDocumentInput | Record<string, unknown>): CrewDocument {
-  return CrewDocumentSchema.parse({ kind: 'crew', version: 1, id: 'test-crew', name: 'Test crew', ...input });
+export function crew(input: Partial<CrewDocumentInput> | Record<string, unknown>): CrewDocument {
+  const defaults = { kind: 'crew', version: 1, id: 'test-crew', name: 'Test crew' };
+  return CrewDocumentSchema.parse(Object.assign(defaults, input));
 }
 
 /** Runs a crew in a fresh workspace and returns the result plus every event. */
 export async function runCrew(
   doc: CrewDocument,
-  options: Partial<RuntimeOptions> & { inputs?: Record<string, string>; workspace?: ReturnType<typeof tempWorkspace> } = {},
+  options: Partial<Omit<RuntimeOptions, 'workspace'>> & { inputs?: Record<string, string>; workspace?: ReturnType<typeof tempWorkspace> } = {},
 ) {
   const { workspace, inputs, ...runtimeOptions } = options;
   const ws = workspace ?? tempWorkspace();

@@ -90,3 +90,13 @@ export function errorName(error: unknown): string {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Replay would need the output of a task that never finished in the original run. */
+export class ReplayNotPossible extends Error {
+  override name = 'ReplayNotPossible';
+}
+
+/** The workspace folder does not exist or is not a folder. */
+export class WorkspaceInvalid extends Error {
+  override name = 'WorkspaceInvalid';
+}

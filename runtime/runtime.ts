@@ -1,7 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { CrewDocumentSchema, type CrewDocument } from '../shared/model/crew';
 import type { WorkspaceSettings } from '../shared/model/workspace';
-import { RunNotFound, TaskNotFound, DocumentInvalid } from './errors';
+import { DocumentInvalid, ReplayNotPossible, RunNotFound, TaskNotFound } from './errors';
 import type { EventListener } from './events/span';
 import { unattendedHuman, type HumanChannel } from './human/humanChannel';
 import { ModelResolver } from './llm/resolveModel';
@@ -80,6 +80,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const fromIndex = doc.tasks.findIndex((t) => t.id === fromTaskId);
       if (fromIndex < 0) throw new TaskNotFound(fromTaskId, doc.tasks.map((t) => t.id));
       const outputs = new Map(store.taskOutputs(runId).map((o) => [o.taskId, o]));
+      const unfinished = doc.tasks.slice(0, fromIndex).find((t) => !outputs.has(t.id));
+      if (unfinished) {
+        throw new ReplayNotPossible(
+          `task "${unfinished.id}" did not finish in run ${runId}, so there is no output of it to reuse; replay from "${unfinished.id}" or an earlier task`,
+        );
+      }
       const documentPath = previous.documentPath ? resolve(workspace, previous.documentPath) : undefined;
       return kickoffCrew({
         ...base,

@@ -1,4 +1,4 @@
-import { DocumentInvalid, MissingInput, RunNotFound, TaskNotFound } from '../errors';
+import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, TaskNotFound, WorkspaceInvalid } from '../errors';
 import { ModelConfigInvalid } from '../llm/resolveModel';
 import { ScriptInvalid } from '../llm/script';
 import { ToolUnavailable } from '../crew/roster';
@@ -14,6 +14,8 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof ToolUnavailable ||
     error instanceof RunNotFound ||
     error instanceof TaskNotFound ||
+    error instanceof ReplayNotPossible ||
+    error instanceof WorkspaceInvalid ||
     error instanceof UsageError
   );
 }

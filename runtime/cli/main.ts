@@ -21,6 +21,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${createRequire(import.meta.url)('../../package.json').version}\n`);
     return EXIT.ok;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(HELP);
+    return EXIT.ok;
+  }
   const load = commands[name];
   if (!load) {
     process.stderr.write(`crewdeck: unknown command "${name}"\n\n${HELP}`);

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { RuntimeEvent } from '../../shared/events';
 import { DocumentInvalid, errorMessage } from '../errors';
 import type { CrewRunResult } from '../crew/kickoff';
@@ -10,6 +9,7 @@ import { formatUsageLine } from './format';
 import { LiveTree } from './liveTree';
 import { colorFor, createStyle } from './style';
 import { TerminalHuman } from './terminalHuman';
+import { workspaceDir } from './workspaceDir';
 import { EXIT } from './usage';
 
 export interface SessionOptions {
@@ -42,7 +42,7 @@ export async function runInTerminal(
 
   let store: SqliteRunStore | undefined;
   try {
-    const workspace = resolve(options.workspace);
+    const workspace = workspaceDir(options.workspace);
     const settings = loadWorkspaceSettings(workspace);
     store = SqliteRunStore.open(workspace);
     const runtime = createRuntime({ workspace, store, human, settings, forceProfile: options.forceProfile });

@@ -102,10 +102,11 @@ function contextText(tasks: Task[], outputs: (CompletedTask | undefined)[], ids:
 }
 
 function restoreOutput(span: Span, task: Task, index: number, restored: NonNullable<ScheduleOptions['restored']>): CompletedTask {
-  const stored = restored.outputs.get(task.id);
-  if (!stored || stored.skipped) {
-    span.child().emit({ type: 'task.skipped', taskId: task.id, index, reason: `restored from run ${restored.fromRunId}, where it was skipped` });
-    return { taskId: task.id, agentRole: stored?.agentRole ?? '', raw: '', skipped: true, tokenUsage: emptyUsage() };
+  // Replay checks up front that every earlier task finished in the original run.
+  const stored = restored.outputs.get(task.id)!;
+  if (stored.skipped) {
+    span.child().emit({ type: 'task.skipped', taskId: task.id, index, reason: `skipped in run ${restored.fromRunId}` });
+    return { taskId: task.id, agentRole: stored.agentRole, raw: '', skipped: true, tokenUsage: emptyUsage() };
   }
   span.child().emit({
     type: 'task.completed',

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { RuntimeEvent } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
@@ -94,6 +95,12 @@ export class SqliteRunStore implements RunStore {
 
   static open(workspace: string): SqliteRunStore {
     return new SqliteRunStore(openDatabase(workspaceDatabasePath(workspace)));
+  }
+
+  /** The workspace's store if it has one; never creates `.crewdeck/` (for read-only commands). */
+  static openExisting(workspace: string): SqliteRunStore | undefined {
+    const file = workspaceDatabasePath(workspace);
+    return existsSync(file) ? new SqliteRunStore(openDatabase(file)) : undefined;
   }
 
   createRun(run: NewRun): void {

@@ -1,4 +1,4 @@
-import { all, create } from 'mathjs';
+import type { MathJsInstance } from 'mathjs';
 import { defineTool, ToolError } from './tool';
 
 /**
@@ -6,22 +6,30 @@ import { defineTool, ToolError } from './tool';
  * (https://mathjs.org/docs/expressions/security.html): those that change the instance (import,
  * createUnit, reviver) and those that parse or manipulate expression trees (evaluate, parse, compile,
  * simplify, derivative, resolve). Expressions are parsed by mathjs itself; nothing reaches eval.
+ * mathjs takes about a second to load, so it is loaded on the first calculation, not at startup.
  */
-const math = create(all, {});
-const limitedEvaluate = math.evaluate;
+let instance: Promise<{ math: MathJsInstance; evaluate: MathJsInstance['evaluate'] }> | undefined;
 
-const DISABLED = ['import', 'createUnit', 'reviver', 'evaluate', 'parse', 'compile', 'simplify', 'derivative', 'resolve'];
-math.import(
-  Object.fromEntries(
-    DISABLED.map((name) => [
-      name,
-      () => {
-        throw new Error(`Function ${name} is disabled`);
-      },
-    ]),
-  ),
-  { override: true },
-);
+function limitedMath() {
+  instance ??= import('mathjs').then(({ all, create }) => {
+    const math = create(all, {});
+    const evaluate = math.evaluate;
+    const DISABLED = ['import', 'createUnit', 'reviver', 'evaluate', 'parse', 'compile', 'simplify', 'derivative', 'resolve'];
+    math.import(
+      Object.fromEntries(
+        DISABLED.map((name) => [
+          name,
+          () => {
+            throw new Error(`Function ${name} is disabled`);
+          },
+        ]),
+      ),
+      { override: true },
+    );
+    return { math, evaluate };
+  });
+  return instance;
+}
 
 const FORMAT = { precision: 14 };
 
@@ -41,17 +49,18 @@ export const calculatorTool = defineTool({
   },
   async execute(args) {
     const expression = args.expression as string;
+    const { math, evaluate } = await limitedMath();
     let result: unknown;
     try {
-      result = limitedEvaluate(expression);
+      result = evaluate(expression);
     } catch (error) {
       throw new ToolError(`cannot evaluate ${JSON.stringify(expression)}: ${(error as Error).message}`);
     }
-    return formatResult(result, expression);
+    return formatResult(math, result, expression);
   },
 });
 
-function formatResult(result: unknown, expression: string): string {
+function formatResult(math: MathJsInstance, result: unknown, expression: string): string {
   if (result === undefined) throw new ToolError(`${JSON.stringify(expression)} has no value`);
   if (typeof result === 'function') {
     throw new ToolError(`${JSON.stringify(expression)} defines a function; give an expression with a value`);

@@ -59,6 +59,52 @@ describe('crewdeck run --json', () => {
   });
 });
 
+describe('crewdeck run --json task records', () => {
+  it('carries json for JSON tasks and skipped for a task whose condition is false', async () => {
+    ws = tempDir();
+    const verdict = '{"verdict":"no","score":2}';
+    const file = ws.write(
+      'gate.crew.json',
+      scriptedCrew({
+        agents: [
+          {
+            id: 'judge',
+            role: 'Judge',
+            goal: 'Judge ideas',
+            llm: { provider: 'scripted', model: 's', script: { rules: [{ when: { last: 'Rate the idea' }, reply: verdict }], default: 'should never be asked' } },
+          },
+        ],
+        tasks: [
+          {
+            id: 'rate',
+            description: 'Rate the idea',
+            expectedOutput: 'A verdict',
+            agentId: 'judge',
+            output: { format: 'json', schema: { type: 'object', required: ['verdict'], properties: { verdict: { type: 'string' }, score: { type: 'number' } } } },
+          },
+          {
+            id: 'build',
+            description: 'Build it',
+            expectedOutput: 'A plan',
+            agentId: 'judge',
+            condition: { type: 'json_field', path: 'verdict', op: 'eq', value: 'yes' },
+          },
+        ],
+      }),
+    );
+    const r = await runCli(['run', file, '--json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(0);
+    const body = parseSingleJson(r);
+    expect(body.status).toBe('completed');
+    expect(body.output).toBe(verdict); // the last non-empty raw: the skipped task has none
+    expect(body.tasks).toHaveLength(2);
+    expect(body.tasks[0]).toEqual({ taskId: 'rate', agentRole: 'Judge', raw: verdict, json: { verdict: 'no', score: 2 } });
+    expect(body.tasks[1]).toMatchObject({ taskId: 'build', skipped: true });
+    expect(body.tasks[1].json).toBeUndefined();
+    expect(body.tokenUsage.requests).toBe(1);
+  });
+});
+
 describe('crewdeck run inputs', () => {
   const descriptionOf = async (workspace: string, runId: string, taskId: string) => {
     const started = (await runEvents(workspace, runId)).filter((e) => e.type === 'task.started' && e.taskId === taskId);
@@ -215,6 +261,65 @@ describe('human output', () => {
     expect(r.stdout).toMatch(/⇢ Crew Manager delegates to Market Analyst/);
     expect(r.stdout).toMatch(/⇢ Crew Manager delegates to Copywriter/);
     expect(r.stdout).toMatch(/✓ completed in /);
+  });
+});
+
+describe('a human at the terminal (piped stdin)', () => {
+  const reviewedCrew = () =>
+    scriptedCrew({
+      agents: [
+        {
+          id: 'c',
+          role: 'Checker',
+          goal: 'Check sums',
+          tools: [{ tool: 'calculator', requiresApproval: true }],
+          llm: {
+            provider: 'scripted',
+            model: 's',
+            script: {
+              rules: [
+                { when: { last: 'A human reviewed your final answer' }, reply: 'The result is two.' },
+                { when: { lastRole: 'user', last: 'Current task' }, reply: { toolCalls: [{ name: 'calculator', arguments: { expression: '1 + 1' } }] } },
+                { when: { lastRole: 'tool' }, reply: 'Result is 2' },
+              ],
+            },
+          },
+        },
+      ],
+      tasks: [{ id: 'sum', description: 'Add one and one', expectedOutput: 'The sum', agentId: 'c', humanInput: true }],
+    });
+
+  it('approves a tool and gives review feedback from stdin; --json keeps stdout to one object', async () => {
+    ws = tempDir();
+    const file = ws.write('reviewed.crew.json', reviewedCrew());
+    const r = await runCli(['run', file, '--json'], { cwd: ws.dir, stdin: 'y\nSay it in words\n\n' });
+    expect(r.code, describeResult(r)).toBe(0);
+    const body = parseSingleJson(r);
+    expect(body.output).toBe('The result is two.');
+    expect(r.stderr).toContain('Checker wants to use calculator');
+    expect(r.stderr).toContain('Review the answer of Checker');
+
+    const events = await runEvents(ws.dir, body.runId);
+    const answered = events.filter((e) => e.type === 'human.answered') as { kind: string; decision?: string; feedback?: string }[];
+    expect(answered.map((e) => [e.kind, e.decision ?? e.feedback])).toEqual([
+      ['tool_approval', 'approve'],
+      ['task_review', 'Say it in words'],
+      ['task_review', ''],
+    ]);
+    expect(events.some((e) => e.type === 'tool.completed' && e.result === '2')).toBe(true);
+  });
+
+  it('at end of input, approvals are denied and reviews accepted', async () => {
+    ws = tempDir();
+    const file = ws.write('reviewed.crew.json', reviewedCrew());
+    const r = await runCli(['run', file, '--json'], { cwd: ws.dir, stdin: '' });
+    expect(r.code, describeResult(r)).toBe(0);
+    const body = parseSingleJson(r);
+    expect(body.output).toBe('Result is 2');
+    const events = await runEvents(ws.dir, body.runId);
+    const blocked = events.filter((e) => e.type === 'tool.blocked') as { tool: string; by: string }[];
+    expect(blocked.map((e) => [e.tool, e.by])).toEqual([['calculator', 'approval']]);
+    expect(events.some((e) => e.type === 'tool.completed')).toBe(false);
   });
 });
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertGapFree,
@@ -147,8 +148,28 @@ describe('crewdeck runs', () => {
     const empty = tempDir();
     try {
       expect(await listRuns(empty.dir)).toEqual([]);
+      // Reading does not create a workspace database.
+      expect(existsSync(empty.path('.crewdeck'))).toBe(false);
+      const show = await runCli(['runs', 'show', 'run_x', '--workspace', empty.dir]);
+      expect(show.code).toBe(2);
+      expect(existsSync(empty.path('.crewdeck'))).toBe(false);
     } finally {
       empty.remove();
+    }
+  });
+
+  it('a workspace that is missing or not a folder is bad input (exit 2), for runs and run alike', async () => {
+    const dir = tempDir();
+    try {
+      const file = dir.write('afile', 'hi');
+      const missing = await runCli(['runs', 'list', '--workspace', dir.path('nowhere')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('does not exist');
+      const notFolder = await runCli(['run', ws.path('research-brief.crew.json'), '--workspace', file, '--json']);
+      expect(notFolder.code).toBe(2);
+      expect(parseSingleJson(notFolder).error).toContain('is not a folder');
+    } finally {
+      dir.remove();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RunNotFound, TaskNotFound } from '../../runtime/errors';
+import { ReplayNotPossible, RunNotFound, TaskNotFound } from '../../runtime/errors';
 import { crew, ofType, runCrew, scripted, tempWorkspace } from '../support/crewHarness';
 import type { RuntimeEvent } from '../../shared/events';
 
@@ -49,5 +49,24 @@ describe('replay', () => {
     cleanups.push(ws.remove);
     await expect(runtime.replay('run_nope', 'only')).rejects.toBeInstanceOf(RunNotFound);
     await expect(runtime.replay(result.runId, 'missing')).rejects.toThrow(new TaskNotFound('missing', ['only']).message);
+  });
+
+  it('refuses to replay past a task that never finished, and says where to start instead', async () => {
+    const llm = scripted({ default: 'draft' });
+    const doc = crew({
+      agents: [{ id: 'a', role: 'A', goal: 'g', llm }],
+      tasks: [
+        { id: 'one', description: 'd', expectedOutput: 'x', agentId: 'a' },
+        { id: 'two', description: 'd', expectedOutput: 'x', agentId: 'a', guardrails: [{ type: 'contains', text: 'NEVER' }], guardrailMaxRetries: 0 },
+        { id: 'three', description: 'd', expectedOutput: 'x', agentId: 'a' },
+      ],
+    });
+    const { result, runtime, ws } = await runCrew(doc);
+    cleanups.push(ws.remove);
+    expect(result.status).toBe('failed');
+    const attempt = runtime.replay(result.runId, 'three');
+    await expect(attempt).rejects.toBeInstanceOf(ReplayNotPossible);
+    await expect(attempt).rejects.toThrow('task "two" did not finish');
+    expect(ws.store.listRuns()).toHaveLength(1); // nothing was started
   });
 });

@@ -1,5 +1,4 @@
-import { resolve } from 'node:path';
-import { RunNotFound } from '../../errors';
+import { RunNotFound, WorkspaceInvalid } from '../../errors';
 import { SqliteRunStore } from '../../store/sqliteRunStore';
 import type { RunRecord, RunStatus, RunSummary } from '../../store/types';
 import { formatCount, formatDuration, formatTime, oneLine } from '../format';
@@ -7,6 +6,7 @@ import { LiveTree } from '../liveTree';
 import { parseOptions } from '../options';
 import { colorFor, createStyle, type Style } from '../style';
 import { EXIT, UsageError } from '../usage';
+import { workspaceDir } from '../workspaceDir';
 
 export async function runsCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -17,10 +17,20 @@ export async function runsCommand(args: string[]): Promise<number> {
   });
   const [sub, runId, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  const store = SqliteRunStore.open(resolve(values.workspace ?? process.cwd()));
+  if (!['list', 'show', 'events'].includes(sub ?? '')) {
+    throw new UsageError(sub === undefined ? 'runs needs a subcommand: list, show or events' : `unknown subcommand "runs ${sub}"; use list, show or events`);
+  }
   const style = createStyle(!values.json && colorFor(process.stdout));
   const json = values.json ?? false;
+  let store: SqliteRunStore | undefined;
   try {
+    // Reading never creates a workspace database: an empty workspace simply has no runs.
+    store = SqliteRunStore.openExisting(workspaceDir(values.workspace ?? process.cwd()));
+    if (!store) {
+      if (sub !== 'list') throw new RunNotFound(runId ?? '');
+      process.stdout.write(json ? '[]\n' : 'No runs in this workspace yet. Start one with `crewdeck run <file.crew.json>`.\n');
+      return EXIT.ok;
+    }
     switch (sub) {
       case 'list':
         return list(store, json, style, positiveInt(values.limit, 'limit') ?? 20);
@@ -29,14 +39,14 @@ export async function runsCommand(args: string[]): Promise<number> {
       case 'events':
         return events(store, requireRun(store, runId), json, style, positiveInt(values.after, 'after') ?? 0);
       default:
-        throw new UsageError(sub === undefined ? 'runs needs a subcommand: list, show or events' : `unknown subcommand "runs ${sub}"; use list, show or events`);
+        throw new UsageError(`unknown subcommand "runs ${sub}"`);
     }
   } catch (error) {
-    if (!(error instanceof RunNotFound)) throw error;
+    if (!(error instanceof RunNotFound || error instanceof WorkspaceInvalid)) throw error;
     process.stderr.write(`${style.red('error:')} ${error.message}\n`);
     return EXIT.badInput;
   } finally {
-    store.close();
+    store?.close();
   }
 }
 

@@ -49,7 +49,8 @@ export function summarise(profile: Profile, top = 25): string {
   for (const [id, us] of self) {
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     const name = functionName || '(anonymous)';
-    const key = url ? `${name}  ${short(url)}:${lineNumber + 1}` : name;
+    // Line numbers of our TypeScript files are those of the tsx output, so they are left out.
+    const key = !url ? name : url.includes("node_modules/") || url.startsWith("node:") ? `${name}  ${short(url)}:${lineNumber + 1}` : `${name}  ${short(url)}`;
     fn.set(key, (fn.get(key) ?? 0) + us);
     const a = area(url, name);
     areas.set(a, (areas.get(a) ?? 0) + us);

@@ -11,7 +11,6 @@ export interface ScenarioResult {
   runs: number;
   perTaskMedianMs: number;
   perTaskP95Ms: number;
-  perTaskMinMs: number;
   runWallMedianMs: number;
   taskTsMedianMs: number;
   taskTsP95Ms: number;
@@ -19,9 +18,14 @@ export interface ScenarioResult {
   taskHrP95Ms: number;
   eventsPerTask: number;
   eventKiBPerTask: number;
+  /** Highest RSS sampled during this crew's runs. */
   peakRssMiB: number;
+  /** getrusage maxRSS after this crew's runs: the kernel's high-water mark for the whole process so far. */
+  maxRssSoFarMiB: number;
   heapAfterGcMiB: number;
   met: boolean;
+  /** Time spent sampling RSS during the measured runs (it may fall inside them), % of their wall time. */
+  samplingPct: number;
 }
 
 export interface BenchReport {
@@ -32,6 +36,10 @@ export interface BenchReport {
   warmup: number;
   targetMsPerTask: number;
   processMaxRssMiB: number;
+  /** 1-minute load average before and after the benchmark: other work on the machine skews the figures. */
+  loadAverage1m: [number, number];
+  /** Before the first run: modules loaded (mathjs, ajv, zod, better-sqlite3, tsx), after a GC. */
+  baseline: { rssMiB: number; heapMiB: number };
   scenarios: ScenarioResult[];
 }
 
@@ -48,18 +56,19 @@ export function renderRuntimeFigures(r: BenchReport): string {
   const lines = [
     `- **Date:** ${r.date}`,
     `- **Machine:** ${m.cores} cores (${m.cpuModel}), ${fmt(m.memoryGiB, 1)} GiB RAM, ${m.platform}, Node ${m.node}`,
-    `- **Command:** \`${r.command}\` (${r.warmup} warm-up + ${r.runs} measured runs per crew, \`--expose-gc\`, a full GC before each run)`,
+    `- **Load:** 1-minute load average ${fmt(r.loadAverage1m[0])} before, ${fmt(r.loadAverage1m[1])} after (other processes on the machine included; above ~1 on 2 cores the figures are inflated)`,
+    `- **Command:** \`${r.command}\` (${r.warmup} warm-up + ${r.runs} measured runs per crew; \`--expose-gc\` is used only to measure heapUsed after each crew's runs, never between runs)`,
     `- **Model:** \`scripted\`, inline script, no \`delayMs\`: model time is zero by construction, so the wall time of a run is framework overhead`,
-    `- **Store:** every event appended to a real SQLite file (\`SqliteRunStore.open(tempdir)\`, WAL, synchronous=NORMAL) as it happens`,
+    `- **Store:** every event persisted to a real SQLite file (\`SqliteRunStore.open(tempdir)\`, WAL, synchronous=NORMAL; events grouped per event-loop turn, see below)`,
     `- **Target:** median ≤ ${r.targetMsPerTask} ms of framework overhead per task`,
     '',
-    '| crew | tasks | overhead / task, median | p95 | run wall time, median | task duration from events (`ts`), median / p95 | task duration, high-res, median / p95 | events / task | event JSON / task | peak RSS | heapUsed after GC | target |',
+    '| crew | tasks | overhead / task, median | p95 | run wall time, median | task duration from events (`ts`), median / p95 | task duration, high-res, median / p95 | events / task | event JSON / task | peak RSS, sampled / kernel maxRSS so far | heapUsed after GC | target |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
     ...r.scenarios.map(
       (s) =>
         `| ${s.label} | ${s.tasks} | ${fmt(s.perTaskMedianMs, 3)} ms | ${fmt(s.perTaskP95Ms, 3)} ms | ${fmt(s.runWallMedianMs, 1)} ms | ` +
         `${fmt(s.taskTsMedianMs, 0)} / ${fmt(s.taskTsP95Ms, 0)} ms | ${fmt(s.taskHrMedianMs, 3)} / ${fmt(s.taskHrP95Ms, 3)} ms | ` +
-        `${fmt(s.eventsPerTask, 1)} | ${fmt(s.eventKiBPerTask, 1)} KiB | ${fmt(s.peakRssMiB, 0)} MiB | ${fmt(s.heapAfterGcMiB, 1)} MiB | ` +
+        `${fmt(s.eventsPerTask, 1)} | ${fmt(s.eventKiBPerTask, 1)} KiB | ${fmt(s.peakRssMiB, 0)} / ${fmt(s.maxRssSoFarMiB, 0)} MiB | ${fmt(s.heapAfterGcMiB, 1)} MiB | ` +
         `${s.judged ? (s.met ? '**met**' : `**missed** (×${fmt(s.perTaskMedianMs / r.targetMsPerTask, 1)})`) : 'not judged (diagnostic)'} |`,
     ),
     '',
@@ -76,7 +85,10 @@ export function renderRuntimeFigures(r: BenchReport): string {
       .filter((s) => !s.judged)
       .map((s) => `- ${s.label}: ${fmt(s.perTaskMedianMs, 3)} ms per task (diagnostic, not judged against the target).`),
     '',
-    `Process max RSS (OS high-water mark for the whole benchmark process): ${fmt(r.processMaxRssMiB, 0)} MiB.`,
+    `RSS is sampled before and after every run, on every 1024th event and by a 5 ms timer; the sampling inside the timed runs took at most ${fmt(Math.max(...r.scenarios.map((s) => s.samplingPct)), 2)}% of their wall time.`,
+    '',
+    `Memory before the first run (modules loaded, after GC): RSS ${fmt(r.baseline.rssMiB, 0)} MiB, heapUsed ${fmt(r.baseline.heapMiB, 1)} MiB. ` +
+      `Process max RSS (OS high-water mark for the whole benchmark process): ${fmt(r.processMaxRssMiB, 0)} MiB.`,
   ];
   return lines.join('\n');
 }

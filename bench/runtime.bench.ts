@@ -6,10 +6,13 @@
  * guardrails, delegation, the event log and the SQLite run store (a real file in a temp workspace).
  *
  * Options (after `npm run bench:runtime --`): --runs N (measured, default 10), --warmup N (default 2),
- * --only <scenario id>, --no-write (do not update docs/PERFORMANCE.md).
+ * --only <scenario id>, --no-write (do not update docs/PERFORMANCE.md), --profile <file.cpuprofile>
+ * (with --only: a CPU profile of the measured runs only, 100 µs sampling; summarise it with
+ * `node --import tsx bench/cpuProfileSummary.ts <file>`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CrewDocument } from '../shared/model/crew';
@@ -28,6 +31,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     only: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const measuredRuns = Number(args.runs);
@@ -42,8 +46,10 @@ if (!gc) {
 interface Scenario {
   id: string;
   label: string;
-  /** Counted against the target (the diagnostic scenario is reported but not judged). */
+  /** Counted against the target (diagnostic scenarios are reported but not judged). */
   judged: boolean;
+  /** 'none' runs the same crew without a run store, to show what persistence costs. */
+  store: 'sqlite' | 'none';
   build: () => { doc: CrewDocument; expect: Expectations };
 }
 
@@ -52,73 +58,135 @@ const SCENARIOS: Scenario[] = [
     id: 'sequential-200',
     label: 'sequential, 200 tasks (context: previous task)',
     judged: true,
+    store: 'sqlite',
     build: () => sequentialCrew({ tasks: 200, context: 'previous' }),
   },
   {
     id: 'hierarchical-20',
     label: 'hierarchical, 20 tasks (manager delegates each)',
     judged: true,
+    store: 'sqlite',
     build: () => hierarchicalCrew(20),
   },
   {
     id: 'sequential-200-allctx',
-    label: 'sequential, 200 tasks (default context: all earlier outputs)',
+    label: 'diagnostic: sequential, 200 tasks, default context (all earlier outputs)',
     judged: false,
+    store: 'sqlite',
     build: () => sequentialCrew({ tasks: 200, context: 'all' }),
+  },
+  {
+    id: 'sequential-200-nostore',
+    label: 'diagnostic: sequential, 200 tasks, no run store',
+    judged: false,
+    store: 'none',
+    build: () => sequentialCrew({ tasks: 200, context: 'previous' }),
+  },
+  {
+    id: 'hierarchical-20-nostore',
+    label: 'diagnostic: hierarchical, 20 tasks, no run store',
+    judged: false,
+    store: 'none',
+    build: () => hierarchicalCrew(20),
   },
 ];
 
-async function runScenario(scenario: Scenario, sampler: RssSampler): Promise<ScenarioResult> {
+/** CPU profile of the measured runs only (start-up, module loading and warm-ups excluded). */
+class MeasuredRunsProfiler {
+  private session: Session | undefined;
+  constructor(private readonly file: string | undefined) {}
+
+  async start(): Promise<void> {
+    if (!this.file || this.session) return;
+    this.session = new Session();
+    this.session.connect();
+    await this.session.post('Profiler.enable');
+    await this.session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await this.session.post('Profiler.start');
+  }
+
+  async stop(): Promise<void> {
+    if (!this.file || !this.session) return;
+    const { profile } = await this.session.post('Profiler.stop');
+    writeFileSync(this.file, JSON.stringify(profile));
+    this.session.disconnect();
+    process.stderr.write(`CPU profile of the measured runs: ${this.file}\n`);
+  }
+}
+
+async function runScenario(scenario: Scenario, sampler: RssSampler, profiler: MeasuredRunsProfiler): Promise<ScenarioResult> {
   const { doc, expect } = scenario.build();
   const dir = mkdtempSync(join(tmpdir(), `crewdeck-bench-${scenario.id}-`));
-  const store = SqliteRunStore.open(dir);
+  const store = scenario.store === 'sqlite' ? SqliteRunStore.open(dir) : undefined;
   const runtime = createRuntime({ workspace: dir, store });
   const perTaskMs: number[] = [];
   const wallMs: number[] = [];
   const taskTsMs: number[] = [];
   const taskHrMs: number[] = [];
-  const heapAfterGc: number[] = [];
+  let heapEnd = NaN;
+  let samplingMs = 0;
   let events = 0;
   let eventBytes = 0;
   const peakBefore = sampler.peak;
   sampler.peak = 0;
   sampler.sample();
+  // RSS is read before and after every run, on every 1024th event and by a 5 ms timer (which rarely
+  // gets a turn during a zero-latency run). Reading it costs ~10-100 µs on this VM, so not more often;
+  // getrusage's maxRSS (the kernel's own high-water mark, per process) is reported as a cross-check.
+  // No GC is forced between runs: a full GC right before a run made that run's scavenges several
+  // times slower (15-20 ms instead of 2-3 ms) and inflated the figures. The heap is measured once,
+  // after all of a crew's runs.
 
+  // Runs go back to back; reading back and checking the stored events happens after the last one,
+  // so it neither sits between measured runs nor shows in the --profile.
+  const finished: { runId: string; delivered: number; events: RuntimeEvent[] }[] = [];
   try {
     for (let run = 0; run < warmupRuns + measuredRuns; run++) {
       const measured = run >= warmupRuns;
       const startedAt = new Map<string, number>();
       const hr: number[] = [];
+      const seen: RuntimeEvent[] = [];
       let delivered = 0;
       const onEvent = (e: RuntimeEvent) => {
         delivered++;
-        if ((delivered & 31) === 0) sampler.sample();
+        if (!store) seen.push(e);
+        if ((delivered & 1023) === 0) sampler.sample();
         if (e.type === 'task.started') startedAt.set(e.taskId, performance.now());
         else if (e.type === 'task.completed') hr.push(performance.now() - (startedAt.get(e.taskId) ?? NaN));
       };
 
-      gc!();
+      if (run === warmupRuns) await profiler.start();
+      sampler.sample();
+      const samplingBefore = sampler.spentMs;
       const t0 = performance.now();
       const result = await runtime.runCrew(doc, { onEvent });
       const elapsed = performance.now() - t0;
+      if (measured) samplingMs += sampler.spentMs - samplingBefore;
       sampler.sample();
 
       if (result.status !== 'completed') throw new Error(`${scenario.id} run ${run + 1} ${result.status}: ${result.error?.message}`);
-      const stored = store.events(result.runId);
-      check(scenario.id, stored, delivered, expect);
+      finished.push({ runId: result.runId, delivered, events: seen });
       if (!measured) continue;
-
       wallMs.push(elapsed);
       perTaskMs.push(elapsed / expect.tasks);
       taskHrMs.push(...hr);
+    }
+    await profiler.stop();
+
+    finished.forEach((f, run) => {
+      // With a store, the figures come from what was persisted; without one, from what was emitted.
+      const stored = store ? store.events(f.runId) : f.events;
+      check(scenario.id, stored, f.delivered, expect);
+      if (run < warmupRuns) return;
       taskTsMs.push(...taskDurationsFromTs(stored));
       events += stored.length;
       for (const e of stored) eventBytes += JSON.stringify(e).length;
-      gc!();
-      heapAfterGc.push(process.memoryUsage().heapUsed);
-    }
+    });
+    finished.length = 0;
+    gc!();
+    heapEnd = process.memoryUsage().heapUsed;
   } finally {
-    store.close();
+    store?.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const peakRss = sampler.peak;
@@ -133,7 +201,6 @@ async function runScenario(scenario: Scenario, sampler: RssSampler): Promise<Sce
     runs: measuredRuns,
     perTaskMedianMs: medianPerTask,
     perTaskP95Ms: percentile(perTaskMs, 95),
-    perTaskMinMs: Math.min(...perTaskMs),
     runWallMedianMs: median(wallMs),
     taskTsMedianMs: median(taskTsMs),
     taskTsP95Ms: percentile(taskTsMs, 95),
@@ -142,8 +209,10 @@ async function runScenario(scenario: Scenario, sampler: RssSampler): Promise<Sce
     eventsPerTask: events / measuredRuns / expect.tasks,
     eventKiBPerTask: eventBytes / measuredRuns / expect.tasks / 1024,
     peakRssMiB: peakRss / MiB,
-    heapAfterGcMiB: Math.max(...heapAfterGc) / MiB,
+    maxRssSoFarMiB: process.resourceUsage().maxRSS / 1024,
+    heapAfterGcMiB: heapEnd / MiB,
     met: medianPerTask <= TARGET_MS_PER_TASK,
+    samplingPct: (100 * samplingMs) / wallMs.reduce((a, b) => a + b, 0),
   };
 }
 
@@ -183,9 +252,10 @@ function printTable(report: BenchReport): void {
   const m = report.machine;
   console.log(`\nCrewdeck runtime benchmark — ${report.date}`);
   console.log(`${m.cores} cores (${m.cpuModel}), ${fmt(m.memoryGiB, 1)} GiB, Node ${m.node}, ${m.platform}`);
+  console.log(`1-minute load average (other processes included): ${fmt(report.loadAverage1m[0])} before, ${fmt(report.loadAverage1m[1])} after`);
   console.log(`scripted model, zero latency (model time = 0 by construction); events persisted to SQLite (WAL)`);
   console.log(`${report.warmup} warm-up + ${report.runs} measured runs per crew; target: median ≤ ${TARGET_MS_PER_TASK} ms of framework overhead per task\n`);
-  const header = ['scenario', 'tasks', 'overhead/task med', 'p95', 'run wall med', 'task dur (ts) med/p95', 'task dur (hr) med/p95', 'events/task', 'KiB events/task', 'peak RSS', 'heap after gc', 'target'];
+  const header = ['scenario', 'tasks', 'overhead/task med', 'p95', 'run wall med', 'task dur (ts) med/p95', 'task dur (hr) med/p95', 'events/task', 'KiB events/task', 'peak RSS (sampled / maxRSS)', 'heap after gc', 'target'];
   const rows = report.scenarios.map((s) => [
     s.id,
     String(s.tasks),
@@ -196,7 +266,7 @@ function printTable(report: BenchReport): void {
     `${fmt(s.taskHrMedianMs, 3)} / ${fmt(s.taskHrP95Ms, 3)} ms`,
     fmt(s.eventsPerTask, 1),
     fmt(s.eventKiBPerTask, 1),
-    `${fmt(s.peakRssMiB, 0)} MiB`,
+    `${fmt(s.peakRssMiB, 0)} / ${fmt(s.maxRssSoFarMiB, 0)} MiB`,
     `${fmt(s.heapAfterGcMiB, 1)} MiB`,
     s.judged ? (s.met ? 'met' : `MISSED ×${fmt(s.perTaskMedianMs / TARGET_MS_PER_TASK, 1)}`) : 'info',
   ]);
@@ -205,18 +275,25 @@ function printTable(report: BenchReport): void {
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
-  console.log(`\nprocess max RSS (OS high-water mark, whole process): ${fmt(report.processMaxRssMiB, 0)} MiB`);
+  console.log(`\nRSS sampling cost inside the timed runs (timer + every 1024th event), % of their wall time: ${report.scenarios.map((s) => `${s.id} ${fmt(s.samplingPct, 2)}%`).join(", ")}`);
+  console.log(`before the first run (modules loaded, after GC): RSS ${fmt(report.baseline.rssMiB, 0)} MiB, heapUsed ${fmt(report.baseline.heapMiB, 1)} MiB`);
+  console.log(`process max RSS (OS high-water mark, whole process): ${fmt(report.processMaxRssMiB, 0)} MiB`);
 }
 
 async function main(): Promise<void> {
   const chosen = args.only ? SCENARIOS.filter((s) => s.id === args.only) : SCENARIOS;
   if (chosen.length === 0) throw new Error(`no scenario "${args.only}"; scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  if (args.profile && !args.only) throw new Error('--profile needs --only <scenario id>');
+  const profiler = new MeasuredRunsProfiler(args.profile);
+  const loadBefore = loadavg()[0];
+  gc!();
+  const baseline = { rssMiB: process.memoryUsage.rss() / MiB, heapMiB: process.memoryUsage().heapUsed / MiB };
   const sampler = new RssSampler();
   sampler.start();
   const scenarios: ScenarioResult[] = [];
   for (const scenario of chosen) {
     process.stderr.write(`running ${scenario.id} (${warmupRuns} warm-up + ${measuredRuns} measured)…\n`);
-    scenarios.push(await runScenario(scenario, sampler));
+    scenarios.push(await runScenario(scenario, sampler, profiler));
   }
   sampler.stop();
   const report: BenchReport = {
@@ -227,6 +304,8 @@ async function main(): Promise<void> {
     warmup: warmupRuns,
     targetMsPerTask: TARGET_MS_PER_TASK,
     processMaxRssMiB: process.resourceUsage().maxRSS / 1024,
+    loadAverage1m: [loadBefore, loadavg()[0]],
+    baseline,
     scenarios,
   };
   printTable(report);

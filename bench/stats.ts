@@ -28,6 +28,8 @@ export function mean(values: readonly number[]): number {
 export class RssSampler {
   peak = 0;
   samples = 0;
+  /** Time spent sampling, so its cost on the measured runs can be checked. */
+  spentMs = 0;
   private timer: NodeJS.Timeout | undefined;
 
   start(intervalMs = 5): void {
@@ -37,7 +39,9 @@ export class RssSampler {
   }
 
   sample(): void {
+    const t0 = performance.now();
     const rss = process.memoryUsage.rss();
+    this.spentMs += performance.now() - t0;
     this.samples++;
     if (rss > this.peak) this.peak = rss;
   }

@@ -46,7 +46,6 @@ export const MIGRATIONS: readonly Migration[] = [
         payload TEXT NOT NULL,
         PRIMARY KEY (run_id, seq)
       );
-      CREATE INDEX events_type ON events (type);
 
       CREATE TABLE task_outputs (
         run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,

@@ -60,7 +60,10 @@ export interface RunEnd {
 /** Persistent record of runs, their events and task outputs. */
 export interface RunStore {
   createRun(run: NewRun): void;
-  /** Appended synchronously, so a crash keeps every event up to it. */
+  /**
+   * Persists an event. Implementations may group the events of one event-loop turn into one commit,
+   * but must commit them before the turn ends, before any other call, and at process exit.
+   */
   appendEvent(event: RuntimeEvent): void;
   saveTaskOutput(output: StoredTaskOutput): void;
   finishRun(runId: string, end: RunEnd): void;

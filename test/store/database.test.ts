@@ -51,7 +51,7 @@ describe('openDatabase', () => {
     const schema = tableNames(db);
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
-    expect(schema).toEqual(expect.arrayContaining(['runs', 'events', 'task_outputs', 'runs_started_at', 'events_type']));
+    expect(schema).toEqual(expect.arrayContaining(['runs', 'events', 'task_outputs', 'runs_started_at']));
     db.prepare("INSERT INTO runs (id, kind, document_id, name, status, document, inputs, started_at) VALUES ('r', 'crew', 'd', 'n', 'running', '{}', '{}', 1)").run();
     db.close();
 
@@ -73,7 +73,6 @@ describe('openDatabase', () => {
       const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join('\n');
       expect(plan('SELECT * FROM runs ORDER BY started_at DESC LIMIT 50')).toMatch(/runs_started_at/);
       expect(plan("SELECT * FROM events WHERE run_id = 'r' AND seq > 3 ORDER BY seq")).toMatch(/sqlite_autoindex_events_1 \(run_id=\? AND seq>\?\)/);
-      expect(plan("SELECT * FROM events WHERE type = 'llm.completed'")).toMatch(/events_type/);
     } finally {
       db.close();
     }

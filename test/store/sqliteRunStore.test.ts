@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,8 +103,27 @@ describe('SqliteRunStore', () => {
     store.createRun(sampleRun('r1'));
     const [first] = emitSampleRun(sampleLog('r1'), 1);
     store.appendEvent(first);
-    expect(() => store.appendEvent(first)).toThrow(/UNIQUE|PRIMARY KEY/);
-    expect(() => store.appendEvent({ ...first, runId: 'ghost' })).toThrow(/FOREIGN KEY/);
+    store.flush();
+    store.appendEvent(first);
+    expect(() => store.flush()).toThrow(/UNIQUE|PRIMARY KEY/);
+    store.appendEvent({ ...first, runId: 'ghost' });
+    expect(() => store.events('r1')).toThrow(/FOREIGN KEY/); // any later call reports a failed commit
+    expect(store.events('r1')).toHaveLength(1);
+  });
+
+  it('commits the events of one event-loop turn together, before the next turn', async () => {
+    store.createRun(sampleRun('r1'));
+    const events = emitSampleRun(sampleLog('r1'), 1);
+    for (const e of events) store.appendEvent(e);
+    const reader = new Database(workspaceDatabasePath(workspace), { readonly: true });
+    const stored = () => (reader.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
+    try {
+      expect(stored()).toBe(0); // still pending in this turn
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(stored()).toBe(events.length);
+    } finally {
+      reader.close();
+    }
   });
 
   it('lists runs newest first with limit and offset', () => {

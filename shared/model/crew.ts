@@ -84,27 +84,27 @@ export const CrewInputSchema = z.strictObject({
 });
 
 const CrewObjectSchema = z.strictObject({
-    kind: z.literal('crew'),
-    version: z.literal(CREW_DOCUMENT_VERSION),
-    id,
-    name: z.string().min(1),
-    description: z.string().optional(),
-    process: z.enum(['sequential', 'hierarchical']).default('sequential'),
-    manager: ManagerSchema.optional(),
-    agents: z.array(AgentSchema).min(1, 'a crew needs at least one agent'),
-    tasks: z.array(TaskSchema).min(1, 'a crew needs at least one task'),
-    memory: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        scope: z.string().optional(),
-        commit: z.enum(['after-guardrail', 'immediate']).default('after-guardrail'),
-      })
-      .optional(),
-    knowledge: z.array(KnowledgeSourceSchema).optional(),
-    inputs: z.array(CrewInputSchema).optional(),
-    maxRpm: z.number().int().positive().optional(),
-    planning: z.strictObject({ enabled: z.boolean().default(true), llm: ModelRefSchema.optional() }).optional(),
-    layout: z.record(z.string(), z.strictObject({ x: z.number(), y: z.number() })).optional(),
+  kind: z.literal('crew'),
+  version: z.literal(CREW_DOCUMENT_VERSION),
+  id,
+  name: z.string().min(1),
+  description: z.string().optional(),
+  process: z.enum(['sequential', 'hierarchical']).default('sequential'),
+  manager: ManagerSchema.optional(),
+  agents: z.array(AgentSchema).min(1, 'a crew needs at least one agent'),
+  tasks: z.array(TaskSchema).min(1, 'a crew needs at least one task'),
+  memory: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      scope: z.string().optional(),
+      commit: z.enum(['after-guardrail', 'immediate']).default('after-guardrail'),
+    })
+    .optional(),
+  knowledge: z.array(KnowledgeSourceSchema).optional(),
+  inputs: z.array(CrewInputSchema).optional(),
+  maxRpm: z.number().int().positive().optional(),
+  planning: z.strictObject({ enabled: z.boolean().default(true), llm: ModelRefSchema.optional() }).optional(),
+  layout: z.record(z.string(), z.strictObject({ x: z.number(), y: z.number() })).optional(),
 });
 
 // References are checked even when the shape has problems, so `validate` reports everything at once.

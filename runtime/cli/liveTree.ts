@@ -20,6 +20,8 @@ export class LiveTree {
   private readonly depth = new Map<string, number>();
   private readonly active = new Map<string, { label: string; since: number }>();
   private taskCount = 0;
+  /** A failure is shown once, where it happened; enclosing spans that fail with it just say so. */
+  private lastError = '';
   private frame = 0;
   private timer: NodeJS.Timeout | undefined;
   private statusShown = false;
@@ -79,7 +81,7 @@ export class LiveTree {
       case 'run.completed':
         return `${s.green('✓ completed')} in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
       case 'run.failed':
-        return `${s.red('✗ failed')} after ${formatDuration(e.durationMs)}: ${e.error}`;
+        return `${s.red('✗ failed')} after ${formatDuration(e.durationMs)}${this.reason(e.error)}`;
       case 'run.cancelled':
         return `${s.yellow('■ cancelled')} after ${formatDuration(e.durationMs)}: ${e.reason}`;
       case 'planning.started':
@@ -92,7 +94,7 @@ export class LiveTree {
         if (e.restoredFrom) return `${s.blue('↺')} task ${e.taskId} ${s.dim(`restored from ${e.restoredFrom}: ${oneLine(e.raw, 60)}`)}`;
         return `${s.green('✓')} task ${e.taskId} ${took(e.durationMs)} ${s.dim(formatTokens(e.tokenUsage))}${e.outputFile ? s.dim(` → ${e.outputFile}`) : ''}`;
       case 'task.failed':
-        return `${s.red('✗')} task ${e.taskId} failed: ${e.error}`;
+        return `${s.red('✗')} task ${e.taskId} failed${this.reason(e.error)}`;
       case 'task.skipped':
         return `${s.yellow('⤼')} task ${e.taskId} skipped ${s.dim(`— ${e.reason}`)}`;
       case 'task.retrying':
@@ -102,7 +104,7 @@ export class LiveTree {
       case 'agent.completed':
         return `${s.dim('○')} ${e.role} answered ${took(e.durationMs)} ${s.dim(`${e.iterations} step${e.iterations === 1 ? '' : 's'} · ${formatTokens(e.tokenUsage)}`)}`;
       case 'agent.failed':
-        return `${s.red('✗')} ${e.role} failed: ${e.error}`;
+        return `${s.red('✗')} ${e.role} failed${this.reason(e.error)}`;
       case 'llm.started':
       case 'llm.chunk':
         return undefined;
@@ -113,7 +115,7 @@ export class LiveTree {
       case 'llm.failed':
         return e.willRetry
           ? `${s.yellow('!')} model error${e.status ? ` ${e.status}` : ''}: ${oneLine(e.error, 80)} ${s.dim(`(retrying, attempt ${e.attempt})`)}`
-          : `${s.red('✗')} model call failed: ${oneLine(e.error, 120)}`;
+          : `${s.red('✗')} model call failed${this.reason(e.error)}`;
       case 'tool.started':
         return undefined;
       case 'tool.completed':
@@ -142,6 +144,12 @@ export class LiveTree {
         if (e.kind === 'tool_approval') return `${s.yellow('✓')} human: ${e.decision}`;
         return e.feedback?.trim() ? `${s.yellow('✎')} human feedback: ${s.dim(`"${oneLine(e.feedback, 70)}"`)}` : `${s.green('✓')} human accepted`;
     }
+  }
+
+  private reason(error: string): string {
+    if (error === this.lastError) return '';
+    this.lastError = error;
+    return `: ${error}`;
   }
 
   private track(e: RuntimeEvent): void {

@@ -113,7 +113,16 @@ export class ModelResolver {
   }
 
   private apiKey(settings: InlineModel): string | undefined {
-    if (settings.apiKeyEnv === undefined) return undefined; // the provider falls back to OPENAI_API_KEY
+    if (settings.apiKeyEnv === undefined) {
+      // The provider falls back to OPENAI_API_KEY; a local server (base URL) may need no key at all.
+      if (!this.env.OPENAI_API_KEY && !settings.baseUrl && !this.env.OPENAI_BASE_URL) {
+        throw new ModelConfigInvalid(
+          `Model ${settings.provider}:${settings.model} needs an API key: set OPENAI_API_KEY, or give the model ` +
+            'a baseUrl for a local OpenAI-compatible server (Ollama, LM Studio…), or pick another profile with --model',
+        );
+      }
+      return undefined;
+    }
     const key = this.env[settings.apiKeyEnv];
     if (!key) {
       throw new ModelConfigInvalid(

@@ -120,9 +120,11 @@ describe('ModelResolver', () => {
   });
 
   it('uses its own environment for the OpenAI fallback', async () => {
-    const keyless = new ModelResolver({ baseDir: dir, env: {} }).resolve(undefined);
-    await expect(keyless.chat(ask)).rejects.toThrow(ModelCallFailed);
-    await expect(keyless.chat(ask)).rejects.toThrow(/OPENAI_API_KEY/);
+    // No key and no local server: refused when the model is resolved, before any run starts.
+    const keyless = new ModelResolver({ baseDir: dir, env: {} });
+    expect(() => keyless.resolve(undefined)).toThrow(ModelConfigInvalid);
+    expect(() => keyless.resolve(undefined)).toThrow(/needs an API key: set OPENAI_API_KEY/);
+    expect(keyless.describe(undefined)).toBe('openai:gpt-4.1-mini');
     server.enqueue({ content: 'env model' });
     const env = { OPENAI_API_KEY: 'k2', OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'env-model' };
     const model = new ModelResolver({ baseDir: dir, env }).resolve(undefined);

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
-import { ModelCallFailed } from '../../runtime/llm/errors';
 import { OpenAIChatModel } from '../../runtime/llm/openaiProvider';
 import { ModelConfigInvalid, ModelProfileNotFound, ModelResolver } from '../../runtime/llm/resolveModel';
 import { ScriptInvalid } from '../../runtime/llm/script';

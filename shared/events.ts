@@ -55,6 +55,7 @@ export interface EventPayloads {
 
   'planning.started': { model: string };
   'planning.completed': { plans: Record<string, string> };
+  'planning.failed': { error: string };
 
   'task.started': {
     taskId: string;

@@ -3,7 +3,7 @@ import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
 import { AgentTimeout, errorMessage, errorName } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel, ChatResponse } from '../llm/chatModel';
-import { ContextWindowExceeded, ModelCallAborted, ToolsUnsupported } from '../llm/errors';
+import { ContextWindowExceeded, ToolsUnsupported } from '../llm/errors';
 import type { ToolUse } from '../tools/policyGate';
 import { toChatSchema } from '../tools/registry';
 import { matchName } from './fuzzyMatch';
@@ -65,7 +65,8 @@ export async function executeAgent(ctx: RunContext, parent: Span, exec: AgentExe
     span.emit({ type: 'agent.completed', role: exec.agent.role, output, iterations: run.iterations, tokenUsage: run.usage, durationMs });
     return { output, iterations: run.iterations, usage: run.usage };
   } catch (caught) {
-    const error = timedOut() && caught instanceof ModelCallAborted ? new AgentTimeout(exec.agent.role, exec.agent.maxExecutionTimeMs ?? 0) : caught;
+    // Whatever was interrupted (a model call, a tool, a human), a fired timer means the agent timed out.
+    const error = timedOut() && !ctx.signal.aborted ? new AgentTimeout(exec.agent.role, exec.agent.maxExecutionTimeMs ?? 0) : caught;
     span.emit({
       type: 'agent.failed',
       role: exec.agent.role,
@@ -214,12 +215,13 @@ class AgentLoop {
   private async review(answer: string): Promise<string> {
     const requestId = this.ctx.newId('h');
     const prompt = this.exec.reviewPrompt ?? this.exec.prompt;
-    this.span.emit({ type: 'human.requested', requestId, kind: 'task_review', taskId: this.exec.taskId, agentRole: this.exec.agent.role, prompt, output: answer });
+    const span = this.span.child();
+    span.emit({ type: 'human.requested', requestId, kind: 'task_review', taskId: this.exec.taskId, agentRole: this.exec.agent.role, prompt, output: answer });
     const feedback = await this.ctx.human.reviewTask(
       { requestId, taskId: this.exec.taskId, agentRole: this.exec.agent.role, prompt, output: answer },
       this.signal,
     );
-    this.span.emit({ type: 'human.answered', requestId, kind: 'task_review', feedback });
+    span.emit({ type: 'human.answered', requestId, kind: 'task_review', feedback });
     return feedback;
   }
 

@@ -88,6 +88,8 @@ export class LiveTree {
         return undefined;
       case 'planning.completed':
         return `${s.cyan('✎ planned')} ${Object.keys(e.plans).length} task(s)`;
+      case 'planning.failed':
+        return `${s.red('✗')} planning failed${this.reason(e.error)}`;
       case 'task.started':
         return `${s.bold(`▸ task ${e.index + 1}/${this.taskCount} ${e.taskId}`)}${e.taskName ? ` ${s.dim(e.taskName)}` : ''} ${s.dim('—')} ${e.agentRole}${e.async ? s.dim(' (async)') : ''}`;
       case 'task.completed':
@@ -173,6 +175,7 @@ export class LiveTree {
         return start('waiting for a human');
       case 'human.answered':
       case 'planning.completed':
+      case 'planning.failed':
       case 'task.completed':
       case 'task.failed':
       case 'agent.completed':

@@ -1,9 +1,11 @@
 import type { RuntimeEvent } from '../../shared/events';
-import { DocumentInvalid, errorMessage } from '../errors';
+import { DocumentInvalid, errorMessage, WorkspaceInvalid } from '../errors';
+import { workspaceDatabasePath } from '../store/database';
 import type { CrewRunResult } from '../crew/kickoff';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { createRuntime, type Runtime } from '../runtime';
-import { SqliteRunStore } from '../store/sqliteRunStore';
+import type { SqliteRunStore } from '../store/sqliteRunStore';
+import { openStore } from './openStore';
 import { isBadInput } from './badInput';
 import { formatUsageLine } from './format';
 import { LiveTree } from './liveTree';
@@ -16,16 +18,17 @@ export interface SessionOptions {
   workspace: string;
   json: boolean;
   forceProfile?: string;
+  /** Create the workspace's run store if it has none (run: yes; replay: there is nothing to replay). */
+  createStore: boolean;
 }
+
+type Start = (runtime: Runtime, run: { signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult>;
 
 /**
  * Runs one crew run from the terminal: opens the workspace, shows the live tree (or stays quiet with
  * --json), asks the human at the terminal, cancels on Ctrl-C, prints the result, returns the exit code.
  */
-export async function runInTerminal(
-  options: SessionOptions,
-  start: (runtime: Runtime, run: { signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult>,
-): Promise<number> {
+export async function runInTerminal(options: SessionOptions, prepare: () => Start): Promise<number> {
   const out = process.stdout;
   const style = createStyle(!options.json && colorFor(out));
   const tree = new LiveTree({ out, style, spinner: !options.json && Boolean(out.isTTY) });
@@ -44,7 +47,10 @@ export async function runInTerminal(
   try {
     const workspace = workspaceDir(options.workspace);
     const settings = loadWorkspaceSettings(workspace);
-    store = SqliteRunStore.open(workspace);
+    // Bad input (an invalid document…) is found before anything is written to the workspace.
+    const start = prepare();
+    store = openStore(workspace, options.createStore);
+    if (!store) throw new WorkspaceInvalid(`there are no runs in ${workspace} (no ${workspaceDatabasePath(workspace)}); use --workspace`);
     const runtime = createRuntime({ workspace, store, human, settings, forceProfile: options.forceProfile });
     tree.start();
     const result = await start(runtime, { signal: controller.signal, onEvent: options.json ? () => {} : (e) => tree.handle(e) });

@@ -8,8 +8,11 @@ export interface CrewOutput {
   raw: string;
   json?: unknown;
   tasks: TaskOutputRecord[];
+  /** Every model call of the run. */
   tokenUsage: TokenUsage;
+  /** Calls made for a task: its agent, delegated coworkers, guardrail judges, summaries. */
   usageByTask: Record<string, TokenUsage>;
+  /** Calls made by or for each agent (a judge counts for the agent it judged). Planning is in neither. */
   usageByAgent: Record<string, TokenUsage>;
 }
 

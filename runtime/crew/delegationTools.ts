@@ -106,9 +106,9 @@ async function runCoworker(
     span.emit({ type: 'delegation.completed', kind, manager, coworker: coworker.agent.role, result: result.output, durationMs: Math.round(performance.now() - started) });
     return result.output;
   } catch (error) {
-    if (signal.aborted) throw error;
-    const message = `coworker "${coworker.agent.role}" could not finish: ${errorMessage(error)}`;
+    const message = signal.aborted ? `stopped: ${errorMessage(signal.reason ?? error)}` : `coworker "${coworker.agent.role}" could not finish: ${errorMessage(error)}`;
     span.emit({ type: 'delegation.failed', kind, manager, requestedCoworker: requested, error: message, validRoles: setup.recipients.map((r) => r.agent.role) });
+    if (signal.aborted) throw error;
     throw new ToolError(message);
   }
 }

@@ -12,6 +12,8 @@ export interface GuardrailScope {
   ctx: RunContext;
   span: Span;
   taskId: string;
+  /** Whose output is judged: the judge's tokens count for that agent. */
+  agentRole: string;
   /** Resolves the judge model of an `llm` guardrail (its own `llm`, else the agent's). */
   judge: (ref: ModelRef | undefined) => ChatModel;
 }
@@ -46,7 +48,7 @@ export function checkGuardrail(guardrail: Guardrail, output: string, scope: Guar
 }
 
 async function judgeWithModel(criterion: string, output: string, model: ChatModel, scope: GuardrailScope): Promise<GuardrailVerdict> {
-  const response = await callModel(scope.ctx, scope.span, model, { purpose: 'guardrail', taskId: scope.taskId }, {
+  const response = await callModel(scope.ctx, scope.span, model, { purpose: 'guardrail', taskId: scope.taskId, agentRole: scope.agentRole }, {
     messages: [
       {
         role: 'system',

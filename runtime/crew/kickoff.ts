@@ -10,13 +10,14 @@ import type { HumanChannel } from '../human/humanChannel';
 import type { ModelResolver } from '../llm/resolveModel';
 import { ModelCallAborted } from '../llm/errors';
 import type { RunStore, StoredTaskOutput } from '../store/types';
-import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
+import { PolicyGate, type AfterToolHook, type BeforeToolHook, type ToolUse } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
 import { crewOutput, toRecord } from './crewOutput';
 import { delegationTools } from './delegationTools';
 import { interpolateCrew } from './interpolate';
 import { planTasks } from './planning';
-import { buildRoster, resolveToolRefs, type Roster } from './roster';
+import { preflight } from './preflight';
+import { buildRoster, type Roster } from './roster';
 import { runTaskList } from './scheduler';
 import type { TaskAssignment } from './taskRunner';
 
@@ -59,6 +60,7 @@ export interface KickoffRequest {
 export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   let doc = interpolateCrew(req.doc, req.inputs);
   const roster = buildRoster(doc, req.models, req.tools);
+  const taskTools = preflight(doc, req.models, req.tools, req.documentPath ?? `crew "${doc.id}"`);
 
   const log = new RunEventLog(req.runId, req.now);
   if (req.store) {
@@ -117,7 +119,8 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
     if (doc.planning?.enabled) doc = await planTasks(ctx, root, doc, req.models.resolve(doc.planning.llm));
     const outputs = await runTaskList(ctx, root, {
       doc,
-      assign: (task, index, context) => assignTask(ctx, doc, roster, req, task, index, context),
+      assign: (task, index, context) => assignTask(ctx, doc, roster, taskTools, req, task, index, context),
+      abort: (reason) => controller.abort(reason),
       restored: req.replay ? { fromRunId: req.replay.runId, fromIndex: req.replay.fromIndex, outputs: req.replay.outputs } : undefined,
       onOutput: (index, output) => {
         finished.push(toRecord(output));
@@ -144,12 +147,18 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
     const durationMs = req.now() - started;
     if (cancelled) root.emit({ type: 'run.cancelled', reason: errorMessage(error), durationMs });
     else root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: meter.total, durationMs });
-    req.store?.finishRun(req.runId, {
-      status: cancelled ? 'cancelled' : 'failed',
-      error: errorMessage(error),
-      tokenUsage: meter.total,
-      endedAt: req.now(),
-    });
+    let recorded = '';
+    try {
+      req.store?.finishRun(req.runId, {
+        status: cancelled ? 'cancelled' : 'failed',
+        error: errorMessage(error),
+        tokenUsage: meter.total,
+        endedAt: req.now(),
+      });
+    } catch (storeError) {
+      // The run's outcome is still reported to the caller, with why it could not be recorded.
+      recorded = ` (and the run could not be recorded: ${errorMessage(storeError)})`;
+    }
     return {
       runId: req.runId,
       status: cancelled ? 'cancelled' : 'failed',
@@ -158,7 +167,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       tokenUsage: meter.total,
       usageByTask: Object.fromEntries(meter.byTask),
       usageByAgent: Object.fromEntries(meter.byAgent),
-      error: { name: errorName(error), message: errorMessage(error) },
+      error: { name: errorName(error), message: `${errorMessage(error)}${recorded}` },
     };
   } finally {
     controller.abort(new RunCancelled('run ended'));
@@ -167,11 +176,20 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
 }
 
 /** Who performs a task and with which tools (SPEC §3: manager in hierarchical crews, delegation tools). */
-function assignTask(ctx: RunContext, doc: CrewDocument, roster: Roster, req: KickoffRequest, task: Task, index: number, context: string): TaskAssignment {
+function assignTask(
+  ctx: RunContext,
+  doc: CrewDocument,
+  roster: Roster,
+  taskTools: Map<string, ToolUse[]>,
+  req: KickoffRequest,
+  task: Task,
+  index: number,
+  context: string,
+): TaskAssignment {
   const assigned = task.agentId ? roster.byId.get(task.agentId) : undefined;
   const hierarchical = doc.process === 'hierarchical';
   const performer = hierarchical ? roster.manager! : assigned!;
-  const ownTools = task.tools ? resolveToolRefs(task.tools, req.tools, `tasks.${index}.tools`) : performer.tools;
+  const ownTools = taskTools.get(task.id) ?? performer.tools;
   let recipients: typeof roster.workers = [];
   if (hierarchical) {
     const delegateTo = doc.manager?.delegateTo ?? 'assigned';
@@ -185,6 +203,7 @@ function assignTask(ctx: RunContext, doc: CrewDocument, roster: Roster, req: Kic
     performer,
     context,
     tools: [...ownTools, ...delegationTools({ ctx, taskId: task.id, delegator: performer, recipients, everyone: roster.workers })],
-    judge: (ref: ModelRef | undefined) => (ref === undefined ? performer.model : req.models.resolve(ref)),
+    // Judges follow the model rule of SPEC §9: their own `llm`, else the workspace default.
+    judge: (ref: ModelRef | undefined) => req.models.resolve(ref),
   };
 }

@@ -4,6 +4,7 @@ import type { RunContext } from '../agent/runContext';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
 import { extractJson } from './taskOutput';
+import { errorMessage } from '../errors';
 
 /**
  * Before kickoff, a planner model writes a step plan for every task; each plan is appended to its
@@ -19,7 +20,7 @@ export async function planTasks(ctx: RunContext, parent: Span, doc: CrewDocument
       return `Task ${i + 1} (id "${t.id}")\nDescription: ${t.description}\nExpected output: ${t.expectedOutput}${agent ? `\nAgent: ${agent.role} — goal: ${agent.goal}` : ''}`;
     })
     .join('\n\n');
-  const response = await callModel(ctx, span, planner, { purpose: 'planning' }, {
+  const ask = callModel(ctx, span, planner, { purpose: 'planning' }, {
     messages: [
       { role: 'system', content: 'You are a planning expert. You write concise step-by-step plans for the tasks of an AI agent crew.' },
       {
@@ -29,6 +30,13 @@ export async function planTasks(ctx: RunContext, parent: Span, doc: CrewDocument
     ],
     responseFormat: { type: 'json_object' },
   });
+  let response: Awaited<typeof ask>;
+  try {
+    response = await ask;
+  } catch (error) {
+    span.emit({ type: 'planning.failed', error: errorMessage(error) });
+    throw error;
+  }
   const parsed = extractJson(response.content);
   const plans: Record<string, string> = {};
   const list = parsed.ok ? (parsed.value as { plans?: unknown }).plans : undefined;

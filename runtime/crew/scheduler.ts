@@ -17,6 +17,8 @@ export interface ScheduleOptions {
   restored?: { fromRunId: string; fromIndex: number; outputs: Map<string, StoredTaskOutput> };
   /** Called once per finished task (completed, skipped or restored), in completion order. */
   onOutput: (index: number, output: CompletedTask) => void;
+  /** Stops the run's remaining work after a task failed (the run's abort). */
+  abort: (reason: unknown) => void;
 }
 
 /**
@@ -41,48 +43,63 @@ export async function runTaskList(ctx: RunContext, span: Span, options: Schedule
     }
   };
 
-  for (let index = 0; index < doc.tasks.length; index++) {
-    const task = doc.tasks[index];
-    if (failures.length > 0) break;
-
-    const restored = options.restored;
-    if (restored && index < restored.fromIndex) {
-      finish(index, restoreOutput(span, task, index, restored));
-      continue;
-    }
-
-    if (task.condition) {
-      // The previous task that ran: a skipped task has no output for a condition to read.
-      await waitFor(doc.tasks.slice(0, index).map((t) => t.id));
-      const previousRaw = outputs.slice(0, index).reverse().find((o) => o && !o.skipped)?.raw ?? '';
-      if (!(await evaluateCondition(task.condition, previousRaw))) {
-        span.child().emit({ type: 'task.skipped', taskId: task.id, index, reason: `condition not met: ${describeCondition(task.condition)}` });
-        finish(index, { taskId: task.id, agentRole: '', raw: '', skipped: true, tokenUsage: emptyUsage() });
-        continue;
-      }
-    }
-
-    const contextIds = contextTaskIds(doc.tasks, index, task);
-    if (!task.async) await waitFor(task.context === undefined ? [...pending.keys()] : contextIds);
-    else await waitFor(contextIds.filter((id) => task.context !== undefined && pending.has(id)));
-    const context = contextText(doc.tasks, outputs, contextIds);
-    const assignment = options.assign(task, index, context);
-
-    if (task.async) {
-      const promise = runTask(ctx, span, assignment).then((out) => {
-        finish(index, out);
-        pending.delete(task.id);
-        return out;
-      });
-      promise.catch((error) => failures.push(error));
-      pending.set(task.id, promise);
-    } else {
-      finish(index, await runTask(ctx, span, assignment));
-    }
+  try {
+    await runInOrder();
+  } catch (error) {
+    failures.push(error);
+  }
+  if (failures.length > 0) {
+    // Stop what is still running and let it close its spans before the run reports its end.
+    options.abort(failures[0]);
   }
   await Promise.allSettled([...pending.values()]);
   if (failures.length > 0) throw failures[0];
   return outputs;
+
+  async function runInOrder(): Promise<void> {
+    for (let index = 0; index < doc.tasks.length; index++) {
+      const task = doc.tasks[index];
+      if (failures.length > 0) break;
+
+      const restored = options.restored;
+      if (restored && index < restored.fromIndex) {
+        finish(index, restoreOutput(span, task, index, restored));
+        continue;
+      }
+
+      if (task.condition) {
+        // The previous task that ran: a skipped task has no output for a condition to read.
+        await waitFor(doc.tasks.slice(0, index).map((t) => t.id));
+        const previousRaw = outputs.slice(0, index).reverse().find((o) => o && !o.skipped)?.raw ?? '';
+        if (!(await evaluateCondition(task.condition, previousRaw))) {
+          span.child().emit({ type: 'task.skipped', taskId: task.id, index, reason: `condition not met: ${describeCondition(task.condition)}` });
+          finish(index, { taskId: task.id, agentRole: '', raw: '', skipped: true, tokenUsage: emptyUsage() });
+          continue;
+        }
+      }
+
+      const contextIds = contextTaskIds(doc.tasks, index, task);
+      if (!task.async) await waitFor(task.context === undefined ? [...pending.keys()] : contextIds);
+      else await waitFor(contextIds.filter((id) => task.context !== undefined && pending.has(id)));
+      const context = contextText(doc.tasks, outputs, contextIds);
+      const assignment = options.assign(task, index, context);
+
+      if (task.async) {
+        const promise = runTask(ctx, span, assignment).then((out) => {
+          finish(index, out);
+          pending.delete(task.id);
+          return out;
+        });
+        promise.catch((error) => {
+          failures.push(error);
+          options.abort(error);
+        });
+        pending.set(task.id, promise);
+      } else {
+        finish(index, await runTask(ctx, span, assignment));
+      }
+    }
+  }
 }
 
 /** Omitted: every earlier task. A list: those tasks. "none": nothing. */

@@ -88,7 +88,7 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
     outputFormat: task.output?.format,
     context: a.context,
   });
-  const scope: GuardrailScope = { ctx, span, taskId: task.id, judge: a.judge };
+  const scope: GuardrailScope = { ctx, span, taskId: task.id, agentRole: performer.agent.role, judge: a.judge };
   let retryNote: string | undefined;
   for (let attempt = 1; ; attempt++) {
     const result = await executeAgent(ctx, span, {
@@ -109,15 +109,23 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
       if (checked.ok) json = checked.value;
       failure = checked.ok ? undefined : checked.reason;
       if (failure) {
-        span.emit({ type: 'guardrail.started', taskId: task.id, index: -1, guardrailType: 'output_json', attempt });
-        span.emit({ type: 'guardrail.failed', taskId: task.id, index: -1, guardrailType: 'output_json', attempt, reason: failure });
+        const check = span.child();
+        check.emit({ type: 'guardrail.started', taskId: task.id, index: -1, guardrailType: 'output_json', attempt });
+        check.emit({ type: 'guardrail.failed', taskId: task.id, index: -1, guardrailType: 'output_json', attempt, reason: failure });
       }
     }
     for (let i = 0; failure === undefined && i < task.guardrails.length; i++) {
       const guardrail = task.guardrails[i];
       const gSpan = span.child();
       gSpan.emit({ type: 'guardrail.started', taskId: task.id, index: i, guardrailType: guardrail.type, attempt });
-      const verdict = await checkGuardrail(guardrail, raw, { ...scope, span: gSpan });
+      let verdict: Awaited<ReturnType<typeof checkGuardrail>>;
+      try {
+        verdict = await checkGuardrail(guardrail, raw, { ...scope, span: gSpan });
+      } catch (error) {
+        // The check itself broke (e.g. its judge model failed): close the span, then fail the task.
+        gSpan.emit({ type: 'guardrail.failed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, reason: `could not be checked: ${errorMessage(error)}` });
+        throw error;
+      }
       if (verdict.pass) {
         if (verdict.replacement !== undefined) raw = verdict.replacement;
         gSpan.emit({ type: 'guardrail.passed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, replaced: verdict.replacement !== undefined });

@@ -5,6 +5,7 @@ import type { CrewDocument } from '../../shared/model/crew';
 import { WorkspaceSettingsSchema, WORKSPACE_SETTINGS_FILE, type WorkspaceSettings } from '../../shared/model/workspace';
 import { problemsFromZod, type Problem } from '../../shared/model/problems';
 import { DocumentInvalid } from '../errors';
+import { schemaProblems } from './schemaProblems';
 
 /** Reads a JSON file; unreadable files and JSON syntax errors become DocumentInvalid with a position. */
 export function readJsonFile(file: string): unknown {
@@ -40,11 +41,10 @@ export function loadCrewFile(file: string): CrewDocument {
   return parsed.value;
 }
 
-/** Problems of a crew file, without throwing (for `crewdeck validate`). */
+/** Problems of a crew file, without throwing (for `crewdeck validate`): its shape, references and schemas. */
 export function validateCrewFile(file: string): Problem[] {
   try {
-    loadCrewFile(file);
-    return [];
+    return schemaProblems(loadCrewFile(file));
   } catch (error) {
     if (error instanceof DocumentInvalid) return error.problems;
     throw error;

@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionTimeoutError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError } from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -188,8 +188,13 @@ export class OpenAIChatModel implements ChatModel {
       for (const delta of choice.delta?.tool_calls ?? []) accumulateToolCall(calls, delta);
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
+    // A stream that stops without a finish reason was cut off (proxy, server crash): retry it
+    // rather than take half a reply for a whole one.
+    if (!finishReason && !signal.aborted) {
+      throw new APIConnectionError({ message: 'the reply stream ended before the model finished (no finish_reason)' });
+    }
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-    return { content, toolCalls, finishReason: finishReason || 'stop', usage: toUsage(usage) };
+    return { content, toolCalls, finishReason, usage: toUsage(usage) };
   }
 }
 

@@ -43,6 +43,11 @@ interface TaskOutputRow {
 
 const DEFAULT_LIST_LIMIT = 50;
 
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
 /** Stores with events not yet committed are flushed when the process exits (crash included). */
 const openStores = new Set<SqliteRunStore>();
 process.on('exit', () => {
@@ -79,7 +84,8 @@ export class SqliteRunStore implements RunStore {
     try {
       this.flush();
     } catch (error) {
-      this.failure = error;
+      if (isBusy(error)) this.retryLater();
+      else this.failure = error;
     }
   };
   private readonly insertEvents: (events: RuntimeEvent[]) => void;
@@ -116,10 +122,14 @@ export class SqliteRunStore implements RunStore {
       }
     });
     openStores.add(this);
-    // A dead run ends at its last event (or its start, if it emitted none).
+    // A dead run ends at its last event (or its start, if it emitted none); its token usage is what
+    // its completed model calls reported.
+    const usageSum = (field: string) => `'${field}', COALESCE(SUM(json_extract(payload, '$.usage.${field}')), 0)`;
     this.markInterrupted = db.prepare(`
       UPDATE runs SET status = 'interrupted', error = ?,
-        ended_at = COALESCE((SELECT MAX(ts) FROM events WHERE run_id = runs.id), started_at)
+        ended_at = COALESCE((SELECT MAX(ts) FROM events WHERE run_id = runs.id), started_at),
+        token_usage = (SELECT json_object(${['promptTokens', 'completionTokens', 'cachedPromptTokens', 'totalTokens', 'requests'].map(usageSum).join(', ')})
+                       FROM events WHERE run_id = runs.id AND type = 'llm.completed')
       WHERE id = ? AND status = 'running'
       RETURNING ended_at`);
   }
@@ -177,7 +187,20 @@ export class SqliteRunStore implements RunStore {
     if (this.pending.length === 0 || !this.db.open) return;
     const batch = this.pending;
     this.pending = [];
-    this.insertEvents(batch);
+    try {
+      this.insertEvents(batch);
+    } catch (error) {
+      // Another process holding the write lock past busy_timeout: keep the events for the next try.
+      // Anything else (a constraint broken by a bug) drops the batch rather than block every later event.
+      if (isBusy(error)) this.pending = batch.concat(this.pending);
+      throw error;
+    }
+  }
+
+  private retryLater(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setTimeout(this.flushPending, 100).unref();
   }
 
   saveTaskOutput(output: StoredTaskOutput): void {

@@ -45,7 +45,7 @@ export const httpRequestTool = defineTool({
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([ctx.signal, timeout]);
     try {
-      const response = await fetch(url, { method, headers, body, signal, redirect: 'follow' });
+      const response = await fetchFollowingAllowedRedirects(url, { method, headers, body, signal }, ctx.config.allowedHosts);
       const text = method === 'HEAD' ? '' : await readLimited(response);
       return `HTTP ${response.status} ${response.statusText}\n\n${text}`;
     } catch (error) {
@@ -55,6 +55,35 @@ export const httpRequestTool = defineTool({
     }
   },
 });
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * Follows redirects by hand so that every hop is checked against `allowedHosts`: a redirect must not
+ * carry a request to a host the configuration does not allow. 303 (and 301/302 after a POST) become GET.
+ */
+async function fetchFollowingAllowedRedirects(
+  start: URL,
+  init: { method: string; headers: Headers; body?: string; signal: AbortSignal },
+  allowedHosts: unknown,
+): Promise<Response> {
+  let url = start;
+  let { method, body } = init;
+  for (let hop = 0; ; hop++) {
+    const response = await fetch(url, { method, headers: init.headers, body, signal: init.signal, redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || !location) return response;
+    if (hop >= MAX_REDIRECTS) throw new ToolError(`request to ${start.href} was redirected more than ${MAX_REDIRECTS} times`);
+    await response.body?.cancel().catch(() => undefined);
+    const next = parseUrl(new URL(location, url).href);
+    checkAllowedHost(next, allowedHosts);
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+    }
+    url = next;
+  }
+}
 
 function parseUrl(raw: string): URL {
   let url: URL;

@@ -147,6 +147,9 @@ export class PolicyGate {
     if (hit !== undefined) return this.complete(call, args, hit, span, started, 'cached');
 
     this.usage.set(usageKey, used + 1);
+    // A tool that is not cacheable may change the world (write a file, post a request, run a
+    // coworker): results cached before it may be stale afterwards.
+    if (tool.cacheable === false) this.cache.clear();
     const output = await tool.execute(args, {
       workspace: this.options.workspace,
       signal,
@@ -196,7 +199,8 @@ export class PolicyGate {
     const { agentRole, taskId } = call;
     const tool = call.use.tool.name;
     const shownArgs = truncate(JSON.stringify(args), 500);
-    span.emit({
+    const request = span.child();
+    request.emit({
       type: 'human.requested',
       requestId,
       kind: 'tool_approval',
@@ -207,7 +211,7 @@ export class PolicyGate {
       prompt: `${agentRole} wants to use the tool "${tool}" with arguments ${shownArgs}. Allow this call?`,
     });
     const decision = await this.options.human.approveTool({ requestId, agentRole, taskId, tool, args }, signal);
-    span.emit({ type: 'human.answered', requestId, kind: 'tool_approval', decision });
+    request.emit({ type: 'human.answered', requestId, kind: 'tool_approval', decision });
     return decision;
   }
 

@@ -7,7 +7,8 @@ const MAX_LINK_HOPS = 40;
 /**
  * Resolves a path given by an agent to an absolute path inside the workspace, or throws a ToolError.
  * Relative paths resolve against the workspace; absolute paths must already be inside it; `..` escapes
- * are refused; so are symbolic links (anywhere on the path, dangling or not) that lead outside.
+ * are refused; so are symbolic links (anywhere on the path, dangling or not) that lead outside, and
+ * anything inside the workspace's `.crewdeck/` data folder.
  */
 export function resolveInWorkspace(workspace: string, userPath: string): string {
   if (typeof userPath !== 'string') throw new ToolError('path must be a string');
@@ -32,8 +33,15 @@ export function resolveInWorkspace(workspace: string, userPath: string): string 
         `file tools can only use files under ${lexicalRoot}`,
     );
   }
-  return path.join(lexicalRoot, path.relative(base, target));
+  const relative = path.relative(base, target);
+  if (relative.split(path.sep)[0] === DATA_FOLDER) {
+    throw new ToolError(`path ${JSON.stringify(userPath)} is inside ${DATA_FOLDER}/, Crewdeck's own data folder, which tools may not touch`);
+  }
+  return path.join(lexicalRoot, relative);
 }
+
+/** Runs, events and memory live here; agents must not read or overwrite them. */
+const DATA_FOLDER = '.crewdeck';
 
 /** The path relative to the workspace with forward slashes, for messages ("." for the workspace itself). */
 export function displayPath(workspace: string, absolute: string): string {

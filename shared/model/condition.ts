@@ -1,16 +1,11 @@
 import { z } from 'zod';
+import { checkRegex, regexFields } from './regex';
 
 /** A rule over the previous task's output; false skips the task. */
 export const TaskConditionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('contains'), text: z.string().min(1) }),
   z.strictObject({ type: z.literal('not_contains'), text: z.string().min(1) }),
-  z.strictObject({
-    type: z.literal('regex'),
-    pattern: z.string().min(1).refine((p) => {
-      try { new RegExp(p); return true; } catch { return false; }
-    }, 'is not a valid regular expression'),
-    flags: z.string().regex(/^[dgimsuvy]*$/).optional(),
-  }),
+  z.strictObject({ type: z.literal('regex'), ...regexFields() }).superRefine(checkRegex),
   z.strictObject({
     type: z.literal('json_field'),
     /** Dotted path into the previous output parsed as JSON, e.g. "verdict" or "items.0.score". */

@@ -3,6 +3,7 @@ import { ModelRefSchema } from './modelRef';
 import { GuardrailSchema } from './guardrail';
 import { TaskConditionSchema } from './condition';
 import { ToolRefSchema, BUILTIN_TOOLS } from './tool';
+import { WorkspacePathSchema } from './workspacePath';
 
 export const CREW_DOCUMENT_VERSION = 1;
 
@@ -59,7 +60,7 @@ export const TaskSchema = z.strictObject({
   guardrails: z.array(GuardrailSchema).default([]),
   guardrailMaxRetries: z.number().int().min(0).default(3),
   output: TaskOutputSpecSchema.optional(),
-  outputFile: z.string().min(1).optional(),
+  outputFile: WorkspacePathSchema.optional(),
   condition: TaskConditionSchema.optional(),
   tools: z.array(ToolRefSchema).optional(),
 });

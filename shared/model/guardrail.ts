@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { ModelRefSchema } from './modelRef';
+import { checkRegex, regexFields } from './regex';
 
-const regexSource = z.string().min(1).refine((p) => {
-  try { new RegExp(p); return true; } catch { return false; }
-}, 'is not a valid regular expression');
-
-export const RegexGuardrailSchema = z.strictObject({
-  type: z.literal('regex'),
-  pattern: regexSource,
-  flags: z.string().regex(/^[dgimsuvy]*$/, 'regex flags may only use d g i m s u v y').optional(),
-});
+export const RegexGuardrailSchema = z
+  .strictObject({ type: z.literal('regex'), ...regexFields() })
+  .superRefine(checkRegex);
 export const LengthGuardrailSchema = z
   .strictObject({
     type: z.literal('length'),

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crew, ofType, runCrew, scripted } from '../support/crewHarness';
 import { ScriptedHuman } from '../support/scriptedHuman';
@@ -187,6 +189,23 @@ describe('agent executor', () => {
     expect(result.status).toBe('failed');
     expect(ofType(events, 'agent.failed')[0]).toMatchObject({ errorName: 'AgentTimeout' });
     expect(result.error?.message).toContain('maximum execution time of 100 ms');
+  });
+
+  it('reports AgentTimeout when the time runs out during a tool call', async () => {
+    const server = http.createServer((_req, res) => setTimeout(() => res.end('slow answer'), 3000));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const llm = scripted({ default: { toolCalls: [{ name: 'http_request', arguments: { url } }] } });
+    const started = Date.now();
+    const { result, events, ws } = await runCrew(oneTask(llm, { maxExecutionTimeMs: 200, tools: [{ tool: 'http_request' }] }));
+    cleanups.push(ws.remove);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.error).toEqual({ name: 'AgentTimeout', message: 'agent "Solver" exceeded its maximum execution time of 200 ms' });
+    expect(ofType(events, 'tool.failed')[0]).toMatchObject({ tool: 'http_request' });
   });
 
   it('loops on human feedback until the human accepts', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   describeResult,
@@ -357,5 +357,20 @@ describe('crewdeck command line', () => {
     const r = await runCli(['run', ws.path('nope.crew.json'), '--json'], { cwd: ws.dir });
     expect(r.code, describeResult(r)).toBe(2);
     expect(parseSingleJson(r).error).toContain('file not found');
+    expect(existsSync(ws.path('.crewdeck')), 'nothing is written for a bad document').toBe(false);
+  });
+
+  it('a run store that cannot be opened is exit 2 with a message naming it', async () => {
+    ws = tempExamples();
+    writeFileSync(ws.path('.crewdeck'), 'not a folder');
+    const r = await runCli(['run', ws.path('research-brief.crew.json'), '--json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(parseSingleJson(r).error).toMatch(/cannot open the run store .*crewdeck\.db/);
+  });
+
+  it('--help after a command prints the usage', async () => {
+    const r = await runCli(['run', '--help']);
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(r.stdout).toContain('crewdeck run <file.crew.json>');
   });
 });

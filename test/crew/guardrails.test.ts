@@ -65,11 +65,14 @@ describe('guardrails', () => {
     expect(result.output).toBe('Great news! SHIP IT');
     expect(ofType(events, 'guardrail.failed')[0].reason).toBe('output must satisfy "the note is upbeat": it is not upbeat');
     expect(ofType(events, 'llm.started').filter((e) => e.purpose === 'guardrail')).toHaveLength(2);
+    // The judge's tokens count for the task and for the agent it judged, so the parts add up.
+    expect(result.usageByAgent.Writer).toEqual(result.tokenUsage);
+    expect(result.usageByTask.post).toEqual(result.tokenUsage);
   });
 
   it('states every built-in requirement in words', async () => {
     const check = (g: unknown, output: string) =>
-      checkGuardrail(GuardrailSchema.parse(g) as Guardrail, output, { ctx: undefined as never, span: undefined as never, taskId: 't', judge: undefined as never });
+      checkGuardrail(GuardrailSchema.parse(g) as Guardrail, output, { ctx: undefined as never, span: undefined as never, taskId: 't', agentRole: 'Writer', judge: undefined as never });
     expect(await check({ type: 'regex', pattern: '^v\\d+', flags: 'i' }, 'release')).toEqual({ pass: false, reason: 'output must match /^v\\d+/i' });
     expect(await check({ type: 'length', min: 10 }, 'short')).toEqual({ pass: false, reason: 'output must be at least 10 characters long (it has 5)' });
     expect(await check({ type: 'length', max: 3 }, 'longer')).toEqual({ pass: false, reason: 'output must be at most 3 characters long (it has 6)' });

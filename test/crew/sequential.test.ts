@@ -1,8 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MissingInput } from '../../runtime/errors';
-import { agentPrompts, crew, ofType, runCrew, scripted } from '../support/crewHarness';
+import { CrewDocumentSchema } from '../../shared/model/crew';
+import { agentPrompts, crew, ofType, runCrew, scripted, tempWorkspace, traceProblems } from '../support/crewHarness';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -74,6 +76,28 @@ describe('sequential crews', () => {
     expect(agentPrompts(events, 'C')[0].match(/done slowly/g)).toHaveLength(2);
   });
 
+  it('when a task fails, async tasks still running are stopped and close their spans before the run ends', async () => {
+    const doc = crew({
+      agents: [
+        { id: 'slow', role: 'Slow', goal: 'g', llm: scripted({ default: { content: 'late', delayMs: 2000 } }) },
+        { id: 'bad', role: 'Bad', goal: 'g', llm: scripted({ default: { error: { status: 400, message: 'broken model' } } }) },
+      ],
+      tasks: [
+        { id: 'background', description: 'b', expectedOutput: 'x', agentId: 'slow', async: true },
+        { id: 'now', description: 'n', expectedOutput: 'x', agentId: 'bad', context: 'none' },
+      ],
+    });
+    const started = Date.now();
+    const { result, events, ws } = await runCrew(doc);
+    cleanups.push(ws.remove);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result.status).toBe('failed');
+    expect(result.error?.message).toBe('broken model');
+    expect(ofType(events, 'task.failed').map((e) => e.taskId).sort()).toEqual(['background', 'now']);
+    expect(traceProblems(events)).toEqual([]);
+    expect(ws.store.events(result.runId)).toEqual(events);
+  });
+
   it('skips a task whose condition is false and makes no model call for it', async () => {
     const doc = crew({
       agents,
@@ -129,12 +153,22 @@ describe('sequential crews', () => {
     expect(readFileSync(file, 'utf8')).toBe('BETA-OUTPUT');
   });
 
-  it('refuses an output file outside the workspace and fails the task', async () => {
-    const doc = crew({ agents, tasks: [{ id: 'a', description: 'a', expectedOutput: 'x', agentId: 'alpha', outputFile: '../escape.md' }] });
-    const { result, events, ws } = await runCrew(doc);
+  it('refuses an output file outside the workspace: statically, and through a symlink at run time', async () => {
+    const outside = crew({ agents, tasks: [{ id: 'a', description: 'a', expectedOutput: 'x', agentId: 'alpha' }] });
+    const escape = CrewDocumentSchema.safeParse({ ...outside, tasks: [{ ...outside.tasks[0], outputFile: '../escape.md' }] });
+    expect(escape.success).toBe(false);
+    expect(escape.error?.issues[0].message).toBe('"../escape.md" leaves the workspace; use a path inside it');
+
+    const ws = tempWorkspace();
     cleanups.push(ws.remove);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'crewdeck-elsewhere-'));
+    cleanups.push(() => rmSync(elsewhere, { recursive: true, force: true }));
+    symlinkSync(elsewhere, join(ws.dir, 'exports'));
+    const doc = crew({ agents, tasks: [{ id: 'a', description: 'a', expectedOutput: 'x', agentId: 'alpha', outputFile: 'exports/report.md' }] });
+    const { result, events } = await runCrew(doc, { workspace: ws });
     expect(result.status).toBe('failed');
-    expect(ofType(events, 'task.failed')[0].error).toContain('outside the workspace');
+    expect(ofType(events, 'task.failed')[0].error).toContain('leads outside the workspace through a symbolic link');
+    expect(existsSync(join(elsewhere, 'report.md'))).toBe(false);
   });
 
   it('interpolates inputs and names a missing input', async () => {

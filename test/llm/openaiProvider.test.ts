@@ -178,6 +178,15 @@ describe('OpenAIChatModel against the scripted server', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
+  it('retries a stream that ends without a finish reason instead of taking half a reply', async () => {
+    server.enqueue({ content: 'Hello world', fault: { kind: 'truncated_stream' } }, { content: 'Hello world' });
+    const notices: RetryNotice[] = [];
+    const reply = await model({ stream: true }).chat({ messages: user('x'), onRetry: (n) => notices.push(n) });
+    expect(reply.content).toBe('Hello world');
+    expect(notices).toHaveLength(1);
+    expect(notices[0].error).toContain('no finish_reason');
+  });
+
   it('retries a 500 with exponential backoff and then succeeds', async () => {
     server.enqueue({ fault: { kind: '500' } }, { fault: { kind: '500' } }, { content: 'recovered' });
     const notices: RetryNotice[] = [];

@@ -89,8 +89,11 @@ describe('a run whose process is killed', () => {
       const run = store.getRun('killed-run')!;
       expect(run.status).toBe('interrupted');
       expect(run.error).toContain(`process ${killed.pid}`);
-      // It ended with its last event.
+      // It ended with its last event, and its tokens are those its completed model calls reported.
       expect(run.endedAt).toBe(events[events.length - 1].ts);
+      const calls = events.filter((e) => e.type === 'llm.completed').length;
+      expect(calls).toBeGreaterThan(0);
+      expect(run.tokenUsage).toEqual({ promptTokens: 12 * calls, completionTokens: 7 * calls, cachedPromptTokens: 2 * calls, totalTokens: 19 * calls, requests: calls });
     } finally {
       store.close();
     }

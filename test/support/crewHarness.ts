@@ -42,6 +42,9 @@ export async function runCrew(
   const events: RuntimeEvent[] = [];
   const runtime = createRuntime({ ...runtimeOptions, workspace: ws.dir, store: ws.store });
   const result = await runtime.runCrew(doc, { inputs, onEvent: (e) => events.push(e) });
+  // Every run these tests make must leave a well-formed trace, whatever else they check.
+  const problems = traceProblems(events);
+  if (problems.length > 0) throw new Error(`malformed trace:\n${problems.join('\n')}`);
   return { result, events, ws, runtime };
 }
 
@@ -54,4 +57,38 @@ export function agentPrompts(events: RuntimeEvent[], role?: string): string[] {
   return ofType(events, 'llm.started')
     .filter((e) => e.purpose === 'agent' && (role === undefined || e.agentRole === role))
     .map((e) => e.messages.find((m) => m.role === 'user')?.content ?? '');
+}
+
+const SPAN_STARTS = new Set(['run.started', 'task.started', 'agent.started', 'llm.started', 'tool.started', 'delegation.started', 'guardrail.started', 'human.requested', 'planning.started']);
+
+function endsSpan(e: RuntimeEvent): boolean {
+  if (e.type === 'llm.failed') return !e.willRetry;
+  return /\.(completed|failed|cancelled|blocked|cached|passed|answered)$/.test(e.type);
+}
+
+/**
+ * Checks the trace's shape: every span that was opened is closed on the same span id, nothing
+ * happens on a span after it closed, children name an open parent, and the run's end is the last event.
+ * Returns the problems found (empty when the trace is well formed).
+ */
+export function traceProblems(events: RuntimeEvent[]): string[] {
+  const problems: string[] = [];
+  const open = new Map<string, string>();
+  const closed = new Set<string>();
+  for (const e of events) {
+    if (closed.has(e.spanId)) problems.push(`#${e.seq} ${e.type} on closed span ${e.spanId}`);
+    if (e.parentSpanId !== undefined && !open.has(e.parentSpanId)) problems.push(`#${e.seq} ${e.type} under span ${e.parentSpanId}, which is not open`);
+    if (SPAN_STARTS.has(e.type)) {
+      if (open.has(e.spanId)) problems.push(`#${e.seq} ${e.type} reopens span ${e.spanId}`);
+      open.set(e.spanId, e.type);
+    } else if (endsSpan(e)) {
+      // An end event on a span never opened is a one-event span (task.skipped, a delegation to nobody).
+      open.delete(e.spanId);
+      closed.add(e.spanId);
+    }
+  }
+  for (const [span, type] of open) problems.push(`span ${span} (${type}) never closed`);
+  const last = events.at(-1);
+  if (last && !/^run\.(completed|failed|cancelled)$/.test(last.type)) problems.push(`last event is ${last.type}, not the run's end`);
+  return problems;
 }

@@ -20,7 +20,9 @@ export type ServerFault =
   /** No content and no tool calls. */
   | { kind: 'empty' }
   /** 400 with code context_length_exceeded. */
-  | { kind: 'context_length' };
+  | { kind: 'context_length' }
+  /** Streaming only: part of the text, then the connection ends cleanly with no finish_reason. */
+  | { kind: 'truncated_stream' };
 
 export interface ServerReply {
   content?: string;
@@ -156,7 +158,15 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     const model = typeof body?.model === 'string' ? body.model : 'scripted-model';
 
     if (body?.stream) {
-      streamReply(res, { id, model, content, toolCalls, finishReason, usage: body.stream_options?.include_usage ? usage : undefined });
+      streamReply(res, {
+        id,
+        model,
+        content,
+        toolCalls,
+        finishReason,
+        usage: body.stream_options?.include_usage ? usage : undefined,
+        truncated: fault?.kind === 'truncated_stream',
+      });
       return;
     }
     sendJson(res, 200, {
@@ -274,6 +284,7 @@ function streamReply(
     toolCalls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
     finishReason: string;
     usage: ReturnType<typeof toWireUsage> | undefined;
+    truncated?: boolean;
   },
 ): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -282,6 +293,11 @@ function streamReply(
   const delta = (d: Record<string, unknown>, finish: string | null = null) => send([{ index: 0, delta: d, finish_reason: finish }]);
 
   delta({ role: 'assistant', content: '' });
+  if (r.truncated) {
+    delta({ content: r.content.slice(0, Math.ceil(r.content.length / 2)) });
+    res.end();
+    return;
+  }
   for (const piece of pieces(r.content, 3)) delta({ content: piece });
   r.toolCalls.forEach((call, index) => {
     delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });

@@ -26,6 +26,12 @@ beforeAll(async () => {
         res.writeHead(201, 'Created', { 'content-type': 'application/json' }).end(JSON.stringify({ got: body }));
       } else if (req.url === '/big') {
         res.writeHead(200).end('x'.repeat(HTTP_MAX_BODY_CHARS * 3));
+      } else if (req.url === '/to-hello') {
+        res.writeHead(302, { location: '/hello' }).end();
+      } else if (req.url?.startsWith('/to-other-host')) {
+        res.writeHead(302, { location: `http://localhost:${port}/hello` }).end();
+      } else if (req.url === '/post-then-see-other') {
+        res.writeHead(303, { location: '/echo' }).end();
       } else if (req.url === '/slow') {
         setTimeout(() => res.writeHead(200).end('late'), 2_000);
       } else {
@@ -82,6 +88,23 @@ describe('http_request', () => {
     ).rejects.toThrow(`host "127.0.0.1:${port}" is not allowed for http_request; allowed hosts: api.example.com`);
     expect(seen.length).toBe(count);
     expect(await httpRequestTool.execute({ url: `${base}/hello` }, ctx({ allowedHosts: ['127.0.0.1'] }))).toContain('hello world');
+  });
+
+  it('follows redirects, but only to allowed hosts', async () => {
+    expect(await httpRequestTool.execute({ url: `${base}/to-hello` }, ctx({ allowedHosts: ['127.0.0.1'] }))).toContain('hello world');
+    await expect(httpRequestTool.execute({ url: `${base}/to-other-host` }, ctx({ allowedHosts: ['127.0.0.1'] }))).rejects.toThrow(
+      'host "localhost:' + port + '" is not allowed',
+    );
+    // Without a list every host is allowed.
+    expect(await httpRequestTool.execute({ url: `${base}/to-other-host` }, ctx())).toContain('hello world');
+    // 303 after a POST becomes a GET without the body.
+    seen.length = 0;
+    const out = await httpRequestTool.execute({ url: `${base}/post-then-see-other`, method: 'POST', body: 'data' }, ctx());
+    expect(out).toMatch(/^HTTP 201/);
+    expect(seen.map((r) => [r.method, r.body])).toEqual([
+      ['POST', 'data'],
+      ['GET', ''],
+    ]);
   });
 
   it('refuses non-http schemes and malformed URLs', async () => {

@@ -201,7 +201,7 @@ describe('PolicyGate', () => {
   });
 
   describe('approval', () => {
-    it('asks the human on the tool span and runs the tool when approved', async () => {
+    it('asks the human in a request span under the tool span and runs the tool when approved', async () => {
       const { tool, calls } = recordingTool();
       const human = new ScriptedHuman(['approve', 'approve']);
       const { call, events } = setup({ human });
@@ -219,9 +219,10 @@ describe('PolicyGate', () => {
         tool: 'lookup',
         args: { word: 'x' },
         prompt: 'Researcher wants to use the tool "lookup" with arguments {"word":"x"}. Allow this call?',
-        spanId,
+        parentSpanId: spanId,
       });
-      expect(events[2]).toMatchObject({ requestId: 'req-1', kind: 'tool_approval', decision: 'approve', spanId });
+      expect(events[2]).toMatchObject({ requestId: 'req-1', kind: 'tool_approval', decision: 'approve', spanId: events[1].spanId });
+      expect(events[3].spanId).toBe(spanId);
       expect(human.requests[0]).toEqual({ requestId: 'req-1', agentRole: 'Researcher', taskId: 't1', tool: 'lookup', args: { word: 'x' } });
 
       // a plain approval is for one call only
@@ -315,6 +316,17 @@ describe('PolicyGate', () => {
       const { call } = setup();
       await call({ tool }, { word: 'x' });
       expect((await call({ tool }, { word: 'x' })).status).toBe('completed');
+      expect(calls).toHaveLength(2);
+    });
+
+    it('forgets cached results once a tool that may change things has run', async () => {
+      const { tool: lookup, calls } = recordingTool();
+      const { tool: writer } = recordingTool({ name: 'writer', cacheable: false });
+      const { call } = setup();
+      await call({ tool: lookup }, { word: 'x' });
+      expect((await call({ tool: lookup }, { word: 'x' })).status).toBe('cached');
+      await call({ tool: writer }, { word: 'y' });
+      expect((await call({ tool: lookup }, { word: 'x' })).status).toBe('completed');
       expect(calls).toHaveLength(2);
     });
 

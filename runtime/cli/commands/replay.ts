@@ -13,7 +13,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   const fromTask = values['from-task'];
   if (!fromTask) throw new UsageError('replay needs --from-task <taskId>');
   return runInTerminal(
-    { workspace: values.workspace ?? process.cwd(), json: values.json ?? false, forceProfile: values.model },
-    (runtime, run) => runtime.replay(positionals[0], fromTask, run),
+    { workspace: values.workspace ?? process.cwd(), json: values.json ?? false, forceProfile: values.model, createStore: false },
+    () => (runtime, run) => runtime.replay(positionals[0], fromTask, run),
   );
 }

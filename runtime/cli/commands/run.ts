@@ -16,7 +16,10 @@ export async function runCommand(args: string[]): Promise<number> {
   const file = resolve(positionals[0]);
   const inputs = parseInputs(values.input, values.inputs);
   return runInTerminal(
-    { workspace: values.workspace ?? dirname(file), json: values.json ?? false, forceProfile: values.model },
-    (runtime, run) => runtime.runCrew(loadCrewFile(file), { ...run, inputs, documentPath: file }),
+    { workspace: values.workspace ?? dirname(file), json: values.json ?? false, forceProfile: values.model, createStore: true },
+    () => {
+      const doc = loadCrewFile(file);
+      return (runtime, run) => runtime.runCrew(doc, { ...run, inputs, documentPath: file });
+    },
   );
 }

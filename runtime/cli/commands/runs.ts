@@ -1,11 +1,12 @@
 import { RunNotFound, WorkspaceInvalid } from '../../errors';
-import { SqliteRunStore } from '../../store/sqliteRunStore';
+import type { SqliteRunStore } from '../../store/sqliteRunStore';
 import type { RunRecord, RunStatus, RunSummary } from '../../store/types';
 import { formatCount, formatDuration, formatTime, oneLine } from '../format';
 import { LiveTree } from '../liveTree';
 import { parseOptions } from '../options';
 import { colorFor, createStyle, type Style } from '../style';
 import { EXIT, UsageError } from '../usage';
+import { openStore } from '../openStore';
 import { workspaceDir } from '../workspaceDir';
 
 export async function runsCommand(args: string[]): Promise<number> {
@@ -25,7 +26,7 @@ export async function runsCommand(args: string[]): Promise<number> {
   let store: SqliteRunStore | undefined;
   try {
     // Reading never creates a workspace database: an empty workspace simply has no runs.
-    store = SqliteRunStore.openExisting(workspaceDir(values.workspace ?? process.cwd()));
+    store = openStore(workspaceDir(values.workspace ?? process.cwd()), false);
     if (!store) {
       if (sub !== 'list') throw new RunNotFound(runId ?? '');
       process.stdout.write(json ? '[]\n' : 'No runs in this workspace yet. Start one with `crewdeck run <file.crew.json>`.\n');

@@ -1,5 +1,4 @@
-import type { CrewDocument, Task } from '../../shared/model/crew';
-import type { ModelRef } from '../../shared/model/modelRef';
+import type { CrewDocument } from '../../shared/model/crew';
 import type { TaskOutputRecord } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
 import type { RunContext } from '../agent/runContext';
@@ -9,17 +8,16 @@ import { RunEventLog, type EventListener } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
 import type { ModelResolver } from '../llm/resolveModel';
 import { ModelCallAborted } from '../llm/errors';
-import type { RunStore, StoredTaskOutput } from '../store/types';
-import { PolicyGate, type AfterToolHook, type BeforeToolHook, type ToolUse } from '../tools/policyGate';
+import type { RunEnd, RunStore, StoredTaskOutput } from '../store/types';
+import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
 import { crewOutput, toRecord } from './crewOutput';
-import { delegationTools } from './delegationTools';
+import { assignTask } from './assignTask';
 import { interpolateCrew } from './interpolate';
 import { planTasks } from './planning';
 import { preflight } from './preflight';
-import { buildRoster, type Roster } from './roster';
+import { buildRoster } from './roster';
 import { runTaskList } from './scheduler';
-import type { TaskAssignment } from './taskRunner';
 
 export interface CrewRunResult {
   runId: string;
@@ -119,7 +117,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
     if (doc.planning?.enabled) doc = await planTasks(ctx, root, doc, req.models.resolve(doc.planning.llm));
     const outputs = await runTaskList(ctx, root, {
       doc,
-      assign: (task, index, context) => assignTask(ctx, doc, roster, taskTools, req, task, index, context),
+      assign: (task, index, context) => assignTask({ ctx, doc, roster, taskTools, models: req.models }, task, index, context),
       abort: (reason) => controller.abort(reason),
       restored: req.replay ? { fromRunId: req.replay.runId, fromIndex: req.replay.fromIndex, outputs: req.replay.outputs } : undefined,
       onOutput: (index, output) => {
@@ -137,28 +135,31 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       },
     });
     const result = crewOutput(outputs, meter);
-    const durationMs = req.now() - started;
-    root.emit({ type: 'run.completed', output: result.raw, tokenUsage: meter.total, durationMs });
-    req.store?.finishRun(req.runId, { status: 'completed', output: result.raw, tokenUsage: meter.total, endedAt: req.now() });
-    return { runId: req.runId, status: 'completed', output: result.raw, json: result.json, tasks: result.tasks, tokenUsage: meter.total, usageByTask: result.usageByTask, usageByAgent: result.usageByAgent };
+    root.emit({ type: 'run.completed', output: result.raw, tokenUsage: meter.total, durationMs: req.now() - started });
+    const unrecorded = recordEnd(req, { status: 'completed', output: result.raw, tokenUsage: meter.total, endedAt: req.now() });
+    return {
+      runId: req.runId,
+      status: 'completed',
+      output: result.raw,
+      json: result.json,
+      tasks: result.tasks,
+      tokenUsage: meter.total,
+      usageByTask: result.usageByTask,
+      usageByAgent: result.usageByAgent,
+      ...(unrecorded ? { error: { name: 'RunNotRecorded', message: `the run completed${unrecorded}` } } : {}),
+    };
   } catch (caught) {
     const cancelled = controller.signal.aborted && (caught instanceof ModelCallAborted || caught instanceof RunCancelled || req.signal?.aborted);
     const error = cancelled ? new RunCancelled(errorMessage(controller.signal.reason ?? caught)) : caught;
     const durationMs = req.now() - started;
     if (cancelled) root.emit({ type: 'run.cancelled', reason: errorMessage(error), durationMs });
     else root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: meter.total, durationMs });
-    let recorded = '';
-    try {
-      req.store?.finishRun(req.runId, {
-        status: cancelled ? 'cancelled' : 'failed',
-        error: errorMessage(error),
-        tokenUsage: meter.total,
-        endedAt: req.now(),
-      });
-    } catch (storeError) {
-      // The run's outcome is still reported to the caller, with why it could not be recorded.
-      recorded = ` (and the run could not be recorded: ${errorMessage(storeError)})`;
-    }
+    const unrecorded = recordEnd(req, {
+      status: cancelled ? 'cancelled' : 'failed',
+      error: errorMessage(error),
+      tokenUsage: meter.total,
+      endedAt: req.now(),
+    });
     return {
       runId: req.runId,
       status: cancelled ? 'cancelled' : 'failed',
@@ -167,7 +168,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       tokenUsage: meter.total,
       usageByTask: Object.fromEntries(meter.byTask),
       usageByAgent: Object.fromEntries(meter.byAgent),
-      error: { name: errorName(error), message: `${errorMessage(error)}${recorded}` },
+      error: { name: errorName(error), message: `${errorMessage(error)}${unrecorded}` },
     };
   } finally {
     controller.abort(new RunCancelled('run ended'));
@@ -175,35 +176,16 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   }
 }
 
-/** Who performs a task and with which tools (SPEC §3: manager in hierarchical crews, delegation tools). */
-function assignTask(
-  ctx: RunContext,
-  doc: CrewDocument,
-  roster: Roster,
-  taskTools: Map<string, ToolUse[]>,
-  req: KickoffRequest,
-  task: Task,
-  index: number,
-  context: string,
-): TaskAssignment {
-  const assigned = task.agentId ? roster.byId.get(task.agentId) : undefined;
-  const hierarchical = doc.process === 'hierarchical';
-  const performer = hierarchical ? roster.manager! : assigned!;
-  const ownTools = taskTools.get(task.id) ?? performer.tools;
-  let recipients: typeof roster.workers = [];
-  if (hierarchical) {
-    const delegateTo = doc.manager?.delegateTo ?? 'assigned';
-    recipients = assigned && delegateTo === 'assigned' ? [assigned] : roster.workers;
-  } else if (performer.agent.allowDelegation) {
-    recipients = roster.workers.filter((w) => w !== performer);
+/**
+ * Writes the run's end to the store. A store that fails here (disk full, database locked for good)
+ * must not turn a finished run into an exception: the caller still gets the result, told why it was
+ * not recorded. Returns that explanation, or ''.
+ */
+function recordEnd(req: KickoffRequest, end: RunEnd): string {
+  try {
+    req.store?.finishRun(req.runId, end);
+    return '';
+  } catch (error) {
+    return ` (but could not be recorded: ${errorMessage(error)})`;
   }
-  return {
-    task,
-    index,
-    performer,
-    context,
-    tools: [...ownTools, ...delegationTools({ ctx, taskId: task.id, delegator: performer, recipients, everyone: roster.workers })],
-    // Judges follow the model rule of SPEC §9: their own `llm`, else the workspace default.
-    judge: (ref: ModelRef | undefined) => req.models.resolve(ref),
-  };
 }

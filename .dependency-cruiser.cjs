@@ -32,6 +32,26 @@ module.exports = {
       to: { path: ['^runtime/', '^electron/'] },
     },
     {
+      name: 'electron-only-host',
+      comment: 'electron/ is a thin transport: it reaches the runtime only through runtime/host',
+      severity: 'error',
+      from: { path: '^electron/' },
+      to: { path: '^runtime/', pathNot: '^runtime/host/' },
+    },
+    {
+      name: 'electron-no-renderer',
+      severity: 'error',
+      from: { path: '^electron/' },
+      to: { path: '^renderer/' },
+    },
+    {
+      name: 'preload-only-shared',
+      comment: 'the preload runs beside untrusted content: it may import shared/ only',
+      severity: 'error',
+      from: { path: '^electron/preload/' },
+      to: { path: '^(runtime|electron/main)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
@@ -42,6 +62,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.runtime.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.json'] },
   },
 };

@@ -8,6 +8,7 @@ const commands: Record<string, () => Promise<Command>> = {
   replay: async () => (await import('./commands/replay')).replayCommand,
   validate: async () => (await import('./commands/validate')).validateCommand,
   runs: async () => (await import('./commands/runs')).runsCommand,
+  serve: async () => (await import('./commands/serve')).serveCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -6,7 +6,7 @@ import { loadWorkspaceSettings } from '../document/loadDocument';
 import { createRuntime, type Runtime } from '../runtime';
 import type { SqliteRunStore } from '../store/sqliteRunStore';
 import { openStore } from './openStore';
-import { isBadInput } from './badInput';
+import { isBadInput } from '../badInput';
 import { formatUsageLine } from './format';
 import { LiveTree } from './liveTree';
 import { colorFor, createStyle } from './style';

@@ -14,6 +14,7 @@ Usage:
   crewdeck runs list [--limit N] [--workspace DIR] [--json]
   crewdeck runs show <runId> [--workspace DIR] [--json]
   crewdeck runs events <runId> [--after SEQ] [--workspace DIR] [--json]
+  crewdeck serve [--port N] [--workspace DIR]     the app in your browser (browser mode)
 
 The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept
 in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the

@@ -1,8 +1,7 @@
-import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, TaskNotFound, WorkspaceInvalid } from '../errors';
-import { ModelConfigInvalid } from '../llm/resolveModel';
-import { ScriptInvalid } from '../llm/script';
-import { ToolUnavailable } from '../crew/roster';
-import { UsageError } from './usage';
+import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, TaskNotFound, WorkspaceInvalid } from './errors';
+import { ModelConfigInvalid } from './llm/resolveModel';
+import { ScriptInvalid } from './llm/script';
+import { ToolUnavailable } from './crew/roster';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -15,7 +14,6 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof RunNotFound ||
     error instanceof TaskNotFound ||
     error instanceof ReplayNotPossible ||
-    error instanceof WorkspaceInvalid ||
-    error instanceof UsageError
+    error instanceof WorkspaceInvalid
   );
 }

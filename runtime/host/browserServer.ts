@@ -1,0 +1,172 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { HostPush, WireMessage } from '../../shared/host-api';
+import type { HostService } from './hostService';
+
+export interface BrowserServerOptions {
+  host: HostService;
+  /** The built renderer (index.html and assets). */
+  rendererDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Fixed token (tests); a random one per start otherwise. */
+  token?: string;
+}
+
+export interface BrowserServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'crewdeck_token';
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+};
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/**
+ * Browser mode: the renderer and the host API (WebSocket at /api) on 127.0.0.1 only. Every HTTP
+ * request and socket needs the per-start token (in the URL, or the cookie set when the page was
+ * opened with it); requests from another Origin or for another Host are refused, so other web pages
+ * and DNS-rebinding tricks cannot reach the workspace.
+ */
+export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const sockets = new Set<WebSocket>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  let port = 0;
+  const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
+
+  const refusal = (req: IncomingMessage): string | undefined => {
+    if (!hosts().includes(req.headers.host ?? '')) return 'unexpected Host header';
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins().includes(origin)) return `requests from ${origin} are not allowed`;
+    if (!hasToken(req, token)) return 'missing or wrong token: open the URL printed by `crewdeck serve`';
+    return undefined;
+  };
+
+  const server: Server = createServer((req, res) => {
+    const why = refusal(req);
+    if (why) return refuse(res, why);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.searchParams.get('token') === token) {
+      res.setHeader('Set-Cookie', `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    }
+    serveFile(options.rendererDir, url.pathname, res);
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const why = url.pathname !== '/api' ? 'not found' : refusal(req);
+    if (why) {
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${why}\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+  });
+
+  const accept = (ws: WebSocket) => {
+    sockets.add(ws);
+    const send = (message: WireMessage) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const unsubscribe = options.host.subscribe((push: HostPush) => send({ push }));
+    ws.on('message', async (data) => {
+      let message: { id?: unknown; channel?: unknown; request?: unknown };
+      try {
+        message = JSON.parse(String(data));
+      } catch {
+        ws.close(1003, 'messages must be JSON');
+        return;
+      }
+      if (typeof message.id !== 'number' || typeof message.channel !== 'string') {
+        ws.close(1003, 'messages must be { id, channel, request }');
+        return;
+      }
+      send({ id: message.id, result: await options.host.handle(message.channel, message.request) });
+    });
+    ws.on('close', () => {
+      unsubscribe();
+      sockets.delete(ws);
+    });
+    ws.on('error', () => ws.terminate());
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : options.port;
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    async close() {
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function hasToken(req: IncomingMessage, token: string): boolean {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const fromCookie = /(?:^|;\s*)crewdeck_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+  return [url.searchParams.get('token'), fromCookie].some((candidate) => candidate != null && sameSecret(candidate, token));
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function serveFile(root: string, pathname: string, res: ServerResponse): void {
+  let relativePath: string;
+  try {
+    relativePath = decodeURIComponent(pathname);
+  } catch {
+    return send(res, 400, 'bad path');
+  }
+  const file = normalize(join(root, relativePath));
+  if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) return send(res, 403, 'outside the app');
+  // Anything that is not a file is the app itself (client-side routes).
+  const target = existsSync(file) && statSync(file).isFile() ? file : join(root, 'index.html');
+  const type = TYPES[extname(target)] ?? 'application/octet-stream';
+  res.writeHead(200, {
+    'Content-Type': type,
+    'Content-Security-Policy': CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+  });
+  createReadStream(target).pipe(res);
+}
+
+function refuse(res: ServerResponse, why: string): void {
+  send(res, 403, `Forbidden: ${why}\n`);
+}
+
+function send(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}

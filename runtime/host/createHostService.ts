@@ -1,0 +1,181 @@
+import { basename, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import {
+  HOST_CHANNELS,
+  isHostChannel,
+  type HostChannel,
+  type HostPush,
+  type HostRequestParsed,
+  type HostResponse,
+  type HostResult,
+} from '../../shared/host-api';
+import { problemsFromZod } from '../../shared/model/problems';
+import type { RuntimeEvent } from '../../shared/events';
+import { SqliteRunStore } from '../store/sqliteRunStore';
+import type { RunRecord, RunSummary } from '../store/types';
+import { HostHuman } from './hostHuman';
+import { HostRuns } from './hostRuns';
+import { HostBadInput, HostConflict, HostNotFound, toHostError } from './hostErrors';
+import type { HostService, HostServiceOptions } from './hostService';
+import { testConnection } from './testConnection';
+import { validateDocument, WorkspaceDocuments } from './workspaceDocuments';
+import { WorkspaceSettingsFile } from './workspaceSettingsFile';
+
+type Handlers = { [C in HostChannel]: (request: HostRequestParsed<C>) => HostResponse<C> | Promise<HostResponse<C>> };
+
+/** The HostService over a workspace folder: documents on disk, runs in its SQLite store. */
+export function createHostService(options: HostServiceOptions): HostService {
+  const workspace = resolve(options.workspace);
+  const env = options.env ?? process.env;
+  const now = Date.now;
+  const listeners = new Set<(push: HostPush) => void>();
+  const push = (message: HostPush) => {
+    for (const listener of listeners) {
+      try {
+        listener(message);
+      } catch {
+        // A broken subscriber (a closed socket) must not stop a run or the other subscribers.
+      }
+    }
+  };
+  const store = SqliteRunStore.open(workspace);
+  const documents = new WorkspaceDocuments(workspace);
+  const settingsFile = new WorkspaceSettingsFile(workspace);
+  const human = new HostHuman(now);
+  const runs = new HostRuns({ workspace, store, human, env, push, now });
+  const changed = <T>(value: T): T => {
+    push({ kind: 'documents.changed' });
+    return value;
+  };
+  const requireRun = (runId: string): RunRecord => {
+    const run = store.getRun(runId);
+    if (!run) throw new HostNotFound(`no run with id "${runId}" in this workspace`);
+    return run;
+  };
+
+  const handlers = {
+    'workspace.info': () => ({ path: workspace, name: basename(workspace), transport: options.transport, version: packageVersion() }),
+
+    'documents.list': () => ({ documents: documents.list() }),
+    'documents.read': ({ path }) => documents.read(path),
+    'documents.create': ({ name }) => changed(documents.create(name)),
+    'documents.save': ({ path, document }) => changed({ path, ...documents.save(path, document) }),
+    'documents.rename': ({ path, newPath }) => {
+      documents.rename(path, newPath);
+      return changed({ path: newPath });
+    },
+    'documents.delete': ({ path }) => {
+      documents.delete(path);
+      return changed({});
+    },
+    'documents.validate': ({ document }) => ({ problems: validateDocument(document) }),
+
+    'runs.start': async ({ path, inputs, model }) => ({ runId: await runs.start(path, inputs, model) }),
+    'runs.cancel': ({ runId }) => ({ cancelled: runs.cancel(runId) }),
+    'runs.list': ({ limit, offset, documentId }) => {
+      const all = store.listRuns({ limit: documentId ? 10_000 : limit, offset: documentId ? 0 : offset });
+      const picked = documentId ? all.filter((r) => r.documentId === documentId).slice(offset, offset + limit) : all;
+      return { runs: picked.map(summary) };
+    },
+    'runs.get': ({ runId }) => {
+      const run = requireRun(runId);
+      return {
+        run: { ...summary(run), document: run.document, inputs: run.inputs, output: run.output, documentPath: run.documentPath },
+        taskOutputs: store.taskOutputs(runId).map(({ runId: _run, ...output }) => output),
+      };
+    },
+    'runs.events': ({ runId, afterSeq, limit }) => {
+      requireRun(runId);
+      const all: RuntimeEvent[] = store.events(runId, afterSeq);
+      const events = all.slice(0, limit);
+      return { events, lastSeq: events.length ? events[events.length - 1].seq : afterSeq, more: all.length > limit };
+    },
+    'runs.replay': async ({ runId, fromTaskId }) => ({ runId: await runs.replay(runId, fromTaskId) }),
+
+    'human.pending': () => ({ requests: human.pending() }),
+    'human.answer': (request) => {
+      const answer = 'feedback' in request ? { feedback: request.feedback } : { decision: request.decision };
+      const outcome = human.answer(request.runId, request.requestId, answer);
+      if (outcome === 'not_waiting') throw new HostConflict(`request ${request.requestId} is not waiting for an answer (answered already, or its run ended)`);
+      if (outcome === 'wrong_kind') {
+        throw new HostBadInput(`request ${request.requestId} needs ${'feedback' in request ? 'a decision (approve, deny or always)' : 'feedback text'}`);
+      }
+      return {};
+    },
+
+    'settings.get': () => {
+      const { settings, problems } = settingsFile.read();
+      return { settings, problems, keys: settingsFile.keyNames(settings).map((name) => ({ name, present: Boolean(env[name]) })) };
+    },
+    'settings.save': ({ settings }) => ({ problems: settingsFile.save(settings) }),
+    'settings.testConnection': ({ model }) => testConnection(model, { settings: settingsFile.read().settings, env, workspace }),
+
+    'secrets.list': () => ({
+      writable: false,
+      names: settingsFile.keyNames(settingsFile.read().settings).map((name) => ({ name, present: Boolean(env[name]), stored: false })),
+    }),
+    'secrets.set': ({ name }) => {
+      throw new HostBadInput(`browser mode reads API keys from environment variables: set ${name} before starting crewdeck serve`);
+    },
+    'secrets.delete': ({ name }) => {
+      throw new HostBadInput(`browser mode reads API keys from environment variables: unset ${name} before starting crewdeck serve`);
+    },
+  } satisfies Handlers;
+
+  return {
+    async handle(channel, request) {
+      if (!isHostChannel(channel)) {
+        return { ok: false, error: { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(String(channel)).slice(0, 100)}` } };
+      }
+      const parsed = HOST_CHANNELS[channel].request.safeParse(request ?? {});
+      if (!parsed.success) {
+        const problems = problemsFromZod(parsed.error);
+        return { ok: false, error: { code: 'invalid_request', message: `invalid ${channel} request: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems } };
+      }
+      try {
+        const handler = handlers[channel] as (request: unknown) => unknown;
+        return { ok: true, response: (await handler(parsed.data)) as HostResponse<HostChannel> } as HostResult<HostChannel>;
+      } catch (error) {
+        return { ok: false, error: toHostError(error) };
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      await runs.closeAll();
+      listeners.clear();
+      store.close();
+    },
+  };
+}
+
+function summary(run: RunSummary & { documentPath?: string }): HostResponse<'runs.list'>['runs'][number] {
+  return {
+    id: run.id,
+    kind: run.kind,
+    documentId: run.documentId,
+    name: run.name,
+    status: run.status,
+    startedAt: run.startedAt,
+    endedAt: run.endedAt,
+    durationMs: run.durationMs,
+    tokenUsage: run.tokenUsage,
+    replayOf: run.replayOf,
+    error: run.error,
+    documentPath: run.documentPath,
+  };
+}
+
+let version: string | undefined;
+function packageVersion(): string {
+  if (version === undefined) {
+    try {
+      version = String(createRequire(import.meta.url)('../../package.json').version);
+    } catch {
+      version = '0.0.0';
+    }
+  }
+  return version;
+}

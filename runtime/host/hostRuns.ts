@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import type { RuntimeEvent } from '../../shared/events';
+import type { HostPush } from '../../shared/host-api';
+import type { CrewRunResult } from '../crew/kickoff';
+import { loadCrewFile, loadWorkspaceSettings } from '../document/loadDocument';
+import { RunCancelled } from '../errors';
+import { newRunId } from '../runId';
+import { createRuntime, type Runtime } from '../runtime';
+import type { RunStore } from '../store/types';
+import type { HostHuman } from './hostHuman';
+
+type StartRun = (runtime: Runtime, run: { runId: string; signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult>;
+
+/**
+ * Runs hosted for the app. A run starts in the background: `start` resolves with its id once it has
+ * opened (its `run.started` event), or rejects with the bad input that kept it from opening. Every
+ * event is pushed to the subscribers as it happens; the store keeps them.
+ */
+export class HostRuns {
+  private readonly active = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+
+  constructor(
+    private readonly options: {
+      workspace: string;
+      store: RunStore;
+      human: HostHuman;
+      env: NodeJS.ProcessEnv;
+      push: (push: HostPush) => void;
+      now: () => number;
+    },
+  ) {}
+
+  start(path: string, inputs: Record<string, string>, model?: string): Promise<string> {
+    const file = join(this.options.workspace, ...path.split('/'));
+    const doc = loadCrewFile(file);
+    return this.launch(model, (runtime, run) => runtime.runCrew(doc, { ...run, inputs, documentPath: file }));
+  }
+
+  replay(runId: string, fromTaskId: string): Promise<string> {
+    return this.launch(undefined, (runtime, run) => runtime.replay(runId, fromTaskId, run));
+  }
+
+  cancel(runId: string): boolean {
+    const run = this.active.get(runId);
+    if (!run) return false;
+    run.controller.abort(new RunCancelled('cancelled from the app'));
+    return true;
+  }
+
+  isActive(runId: string): boolean {
+    return this.active.has(runId);
+  }
+
+  /** Cancels every run and waits until each has recorded its end. */
+  async closeAll(): Promise<void> {
+    const runs = [...this.active.values()];
+    for (const run of runs) run.controller.abort(new RunCancelled('the app is closing'));
+    await Promise.allSettled(runs.map((r) => r.done));
+  }
+
+  private launch(model: string | undefined, startRun: StartRun): Promise<string> {
+    const { workspace, store, human, env, push, now } = this.options;
+    const runId = newRunId(now());
+    const runtime = createRuntime({
+      workspace,
+      store,
+      human: human.forRun(runId),
+      settings: loadWorkspaceSettings(workspace),
+      env,
+      forceProfile: model,
+      now,
+    });
+    const controller = new AbortController();
+    return new Promise<string>((resolve, reject) => {
+      let opened = false;
+      const onEvent = (event: RuntimeEvent) => {
+        if (!opened && event.type === 'run.started') {
+          opened = true;
+          resolve(runId);
+          push({ kind: 'runs.changed' });
+        }
+        push({ kind: 'event', event });
+      };
+      const done = startRun(runtime, { runId, signal: controller.signal, onEvent }).then(
+        () => {
+          if (!opened) reject(new Error('the run ended without starting'));
+        },
+        (error) => {
+          if (!opened) reject(error);
+        },
+      );
+      const settled = done.finally(() => {
+        this.active.delete(runId);
+        if (opened) push({ kind: 'runs.changed' });
+      });
+      this.active.set(runId, { controller, done: settled });
+    });
+  }
+}

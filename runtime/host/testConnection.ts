@@ -1,0 +1,63 @@
+import OpenAI from 'openai';
+import type { ModelRef } from '../../shared/model/modelRef';
+import type { WorkspaceSettings } from '../../shared/model/workspace';
+import { errorMessage } from '../errors';
+import { ModelResolver } from '../llm/resolveModel';
+
+export interface ConnectionTest {
+  ok: boolean;
+  latencyMs: number;
+  models: string[];
+  error?: string;
+}
+
+/**
+ * "Test connection" in settings: for an OpenAI-compatible server, list its models (`GET /models`);
+ * for a scripted model, load and check its script. Never throws; the key never appears in the result.
+ */
+export async function testConnection(
+  ref: ModelRef,
+  options: { settings?: WorkspaceSettings; env: NodeJS.ProcessEnv; workspace: string; timeoutMs?: number },
+): Promise<ConnectionTest> {
+  const started = Date.now();
+  const elapsed = () => Date.now() - started;
+  const resolver = new ModelResolver({ settings: options.settings, env: options.env, baseDir: options.workspace });
+  try {
+    const model = resolver.settingsFor(ref);
+    if (model.provider === 'scripted') {
+      resolver.resolve(ref);
+      return { ok: true, latencyMs: elapsed(), models: [model.model] };
+    }
+    const apiKey = (model.apiKeyEnv ? options.env[model.apiKeyEnv] : options.env.OPENAI_API_KEY) || undefined;
+    const baseURL = model.baseUrl ?? (options.env.OPENAI_BASE_URL || undefined);
+    if (!apiKey && !baseURL) {
+      return { ok: false, latencyMs: elapsed(), models: [], error: `no API key: set ${model.apiKeyEnv ?? 'OPENAI_API_KEY'}` };
+    }
+    if (model.apiKeyEnv && !apiKey) {
+      return { ok: false, latencyMs: elapsed(), models: [], error: `the environment variable ${model.apiKeyEnv} is not set` };
+    }
+    const client = new OpenAI({ apiKey: apiKey ?? 'no-key', baseURL, maxRetries: 0, timeout: options.timeoutMs ?? 10_000 });
+    const models: string[] = [];
+    for await (const m of client.models.list()) {
+      models.push(m.id);
+      if (models.length >= 500) break;
+    }
+    models.sort();
+    const listed = models.length === 0 || models.includes(model.model);
+    return {
+      ok: true,
+      latencyMs: elapsed(),
+      models,
+      ...(listed ? {} : { error: `connected, but the server does not list the model "${model.model}"` }),
+    };
+  } catch (error) {
+    return { ok: false, latencyMs: elapsed(), models: [], error: describe(error) };
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof OpenAI.APIError && error.status) return `the server answered ${error.status}: ${error.message}`;
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the server did not answer in time';
+  if (error instanceof OpenAI.APIConnectionError) return `cannot connect: ${errorMessage(error.cause ?? error)}`;
+  return errorMessage(error);
+}

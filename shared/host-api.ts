@@ -1,0 +1,263 @@
+import { z } from 'zod';
+import { WorkspaceSettingsSchema } from './model/workspace';
+import { InlineModelSchema } from './model/modelRef';
+import type { RuntimeEvent } from './events';
+
+/**
+ * The host contract: everything the renderer may ask of the runtime. Each channel (`domain.verb`) has a
+ * request and a response schema; the host validates every request with them on arrival (the renderer is
+ * untrusted). Two transports carry it — Electron IPC and a WebSocket in browser mode — and the renderer
+ * does not know which one it has. Besides responses, the host pushes `HostPush` messages (live events).
+ */
+
+const ProblemSchema = z.object({ path: z.string(), message: z.string() });
+
+/** A document path relative to the workspace, with forward slashes; never absolute, never `..`. */
+export const DocumentPathSchema = z
+  .string()
+  .min(1)
+  .max(500)
+  .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.includes('\\'), 'must be a path relative to the workspace, with forward slashes')
+  .refine((p) => !p.split('/').some((s) => s === '..' || s === '' || s === '.'), 'must not contain "..", "." or empty segments')
+  .refine((p) => !p.split('/').includes('.crewdeck'), 'must not be inside .crewdeck/')
+  .refine((p) => /\.(crew|flow)\.json$/.test(p), 'must end in .crew.json or .flow.json');
+
+const RunId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, 'not a run id');
+const Id = z.string().regex(/^[A-Za-z0-9_-]{1,120}$/, 'not an id');
+const RequestId = z.string().regex(/^[A-Za-z0-9_:.-]{1,200}$/, 'not a request id');
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,100}$/, 'must be an environment variable name');
+const Inputs = z.record(z.string().max(200), z.string().max(200_000));
+
+const TokenUsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  cachedPromptTokens: z.number(),
+  totalTokens: z.number(),
+  requests: z.number(),
+});
+
+export const DocumentKindSchema = z.enum(['crew', 'flow']);
+export type DocumentKind = z.infer<typeof DocumentKindSchema>;
+
+export const DocumentEntrySchema = z.object({
+  path: z.string(),
+  kind: DocumentKindSchema,
+  /** From the document when it could be read. */
+  id: z.string().optional(),
+  name: z.string(),
+  problemCount: z.number(),
+  modifiedAt: z.number(),
+});
+export type DocumentEntry = z.infer<typeof DocumentEntrySchema>;
+
+export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled', 'interrupted']);
+export type HostRunStatus = z.infer<typeof RunStatusSchema>;
+
+export const RunSummarySchema = z.object({
+  id: z.string(),
+  kind: z.literal('crew'),
+  documentId: z.string(),
+  name: z.string(),
+  status: RunStatusSchema,
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  durationMs: z.number().optional(),
+  tokenUsage: TokenUsageSchema,
+  replayOf: z.object({ runId: z.string(), fromTaskId: z.string() }).optional(),
+  error: z.string().optional(),
+  documentPath: z.string().optional(),
+});
+export type HostRunSummary = z.infer<typeof RunSummarySchema>;
+
+export const TaskOutputSchema = z.object({
+  taskId: z.string(),
+  index: z.number(),
+  agentRole: z.string(),
+  raw: z.string(),
+  json: z.unknown().optional(),
+  skipped: z.boolean(),
+  tokenUsage: TokenUsageSchema,
+});
+
+export const PendingHumanRequestSchema = z.object({
+  requestId: z.string(),
+  runId: z.string(),
+  kind: z.enum(['task_review', 'tool_approval']),
+  taskId: z.string().optional(),
+  agentRole: z.string(),
+  prompt: z.string(),
+  output: z.string().optional(),
+  tool: z.string().optional(),
+  args: z.unknown().optional(),
+  requestedAt: z.number(),
+});
+export type PendingHumanRequest = z.infer<typeof PendingHumanRequestSchema>;
+
+export const ConnectionTestSchema = z.object({
+  ok: z.boolean(),
+  latencyMs: z.number(),
+  /** Models the server lists (openai-compatible `GET /models`), when it lists any. */
+  models: z.array(z.string()),
+  error: z.string().optional(),
+});
+
+const empty = z.strictObject({});
+
+export const HOST_CHANNELS = {
+  'workspace.info': {
+    request: empty,
+    response: z.object({
+      path: z.string(),
+      name: z.string(),
+      /** How the host is reached; the renderer shows browser-only hints with it. */
+      transport: z.enum(['electron', 'websocket']),
+      version: z.string(),
+    }),
+  },
+
+  'documents.list': { request: empty, response: z.object({ documents: z.array(DocumentEntrySchema) }) },
+  'documents.read': {
+    request: z.strictObject({ path: DocumentPathSchema }),
+    response: z.object({
+      path: z.string(),
+      /** The parsed JSON as it is on disk (defaults not applied), or null when the file is not JSON. */
+      document: z.unknown(),
+      /** The file's text, so a document that is not JSON can still be shown and repaired. */
+      text: z.string(),
+      problems: z.array(ProblemSchema),
+      modifiedAt: z.number(),
+    }),
+  },
+  'documents.create': {
+    request: z.strictObject({ kind: z.literal('crew'), name: z.string().min(1).max(200) }),
+    response: z.object({ path: z.string(), document: z.unknown() }),
+  },
+  'documents.save': {
+    /** Saved even when it does not validate: the problems come back and nothing is lost. */
+    request: z.strictObject({ path: DocumentPathSchema, document: z.unknown() }),
+    response: z.object({ path: z.string(), problems: z.array(ProblemSchema), modifiedAt: z.number() }),
+  },
+  'documents.rename': {
+    request: z.strictObject({ path: DocumentPathSchema, newPath: DocumentPathSchema }),
+    response: z.object({ path: z.string() }),
+  },
+  'documents.delete': { request: z.strictObject({ path: DocumentPathSchema }), response: empty },
+  'documents.validate': {
+    request: z.strictObject({ document: z.unknown() }),
+    response: z.object({ problems: z.array(ProblemSchema) }),
+  },
+
+  'runs.start': {
+    request: z.strictObject({ path: DocumentPathSchema, inputs: Inputs.default({}), model: z.string().max(200).optional() }),
+    response: z.object({ runId: z.string() }),
+  },
+  'runs.cancel': { request: z.strictObject({ runId: RunId }), response: z.object({ cancelled: z.boolean() }) },
+  'runs.list': {
+    request: z.strictObject({
+      limit: z.number().int().min(1).max(1000).default(200),
+      offset: z.number().int().min(0).default(0),
+      documentId: Id.optional(),
+    }),
+    response: z.object({ runs: z.array(RunSummarySchema) }),
+  },
+  'runs.get': {
+    request: z.strictObject({ runId: RunId }),
+    response: z.object({
+      run: RunSummarySchema.extend({ document: z.unknown(), inputs: z.record(z.string(), z.string()), output: z.string().optional() }),
+      taskOutputs: z.array(TaskOutputSchema),
+    }),
+  },
+  'runs.events': {
+    request: z.strictObject({ runId: RunId, afterSeq: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(50_000).default(20_000) }),
+    /** `events` are RuntimeEvents (shared/events.ts), in seq order. */
+    response: z.object({ events: z.array(z.unknown()), lastSeq: z.number(), more: z.boolean() }),
+  },
+  'runs.replay': {
+    request: z.strictObject({ runId: RunId, fromTaskId: Id }),
+    response: z.object({ runId: z.string() }),
+  },
+
+  'human.pending': { request: empty, response: z.object({ requests: z.array(PendingHumanRequestSchema) }) },
+  /** Request ids are unique within a run; `human.requested` events carry the same ids. */
+  'human.answer': {
+    request: z.union([
+      z.strictObject({ runId: RunId, requestId: RequestId, feedback: z.string().max(100_000) }),
+      z.strictObject({ runId: RunId, requestId: RequestId, decision: z.enum(['approve', 'deny', 'always']) }),
+    ]),
+    response: empty,
+  },
+
+  'settings.get': {
+    request: empty,
+    response: z.object({
+      settings: WorkspaceSettingsSchema,
+      problems: z.array(ProblemSchema),
+      /** Environment variable names the profiles refer to, and whether each is set (values never leave the host). */
+      keys: z.array(z.object({ name: z.string(), present: z.boolean() })),
+    }),
+  },
+  'settings.save': {
+    request: z.strictObject({ settings: z.unknown() }),
+    response: z.object({ problems: z.array(ProblemSchema) }),
+  },
+  'settings.testConnection': {
+    request: z.strictObject({ model: z.union([z.string().min(1), InlineModelSchema]) }),
+    response: ConnectionTestSchema,
+  },
+
+  /**
+   * API keys. Values go in and never come back out. The desktop app keeps them in the OS keychain
+   * (Electron safeStorage); browser mode and the CLI read environment variables and cannot store keys.
+   */
+  'secrets.list': {
+    request: empty,
+    response: z.object({
+      writable: z.boolean(),
+      names: z.array(z.object({ name: z.string(), present: z.boolean(), stored: z.boolean() })),
+    }),
+  },
+  'secrets.set': {
+    request: z.strictObject({ name: EnvName, value: z.string().min(1).max(10_000) }),
+    response: empty,
+  },
+  'secrets.delete': { request: z.strictObject({ name: EnvName }), response: empty },
+} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
+
+export type HostChannel = keyof typeof HOST_CHANNELS;
+export type HostRequest<C extends HostChannel> = z.input<(typeof HOST_CHANNELS)[C]['request']>;
+export type HostRequestParsed<C extends HostChannel> = z.output<(typeof HOST_CHANNELS)[C]['request']>;
+export type HostResponse<C extends HostChannel> = z.infer<(typeof HOST_CHANNELS)[C]['response']>;
+
+export const HOST_CHANNEL_NAMES = Object.keys(HOST_CHANNELS) as HostChannel[];
+export function isHostChannel(name: unknown): name is HostChannel {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(HOST_CHANNELS, name);
+}
+
+/** Failures cross the boundary as data with a code the renderer can act on. */
+export const HostErrorCodeSchema = z.enum(['invalid_request', 'unknown_channel', 'not_found', 'conflict', 'bad_input', 'internal']);
+export type HostErrorCode = z.infer<typeof HostErrorCodeSchema>;
+export const HostErrorSchema = z.object({
+  code: HostErrorCodeSchema,
+  message: z.string(),
+  problems: z.array(ProblemSchema).optional(),
+});
+export type HostErrorData = z.infer<typeof HostErrorSchema>;
+
+export type HostResult<C extends HostChannel> = { ok: true; response: HostResponse<C> } | { ok: false; error: HostErrorData };
+
+/** Messages the host pushes without being asked: every live event of every run, and change notices. */
+export type HostPush =
+  | { kind: 'event'; event: RuntimeEvent }
+  | { kind: 'documents.changed' }
+  | { kind: 'runs.changed' };
+
+/** WebSocket framing (browser mode). Electron IPC carries the same request/result shapes. */
+export type WireRequest = { id: number; channel: string; request: unknown };
+export type WireMessage = { id: number; result: HostResult<HostChannel> } | { push: HostPush };
+
+/** The renderer's view of the host: one function per channel family, whatever the transport. */
+export interface HostApi {
+  invoke<C extends HostChannel>(channel: C, request: HostRequest<C>): Promise<HostResponse<C>>;
+  /** Returns an unsubscribe function. */
+  subscribe(listener: (push: HostPush) => void): () => void;
+}

@@ -1,0 +1,83 @@
+import { useDocumentStore } from './stores/documentStore';
+import { useRunStore } from './stores/runStore';
+import { useUiStore } from './stores/uiStore';
+
+const SAVE_LABEL = { saved: 'Saved', saving: 'Saving…', unsaved: 'Unsaved changes', error: 'Not saved' } as const;
+
+/** Document title and save state, undo/redo, run/stop, theme and settings. */
+export function Toolbar() {
+  const path = useUiStore((s) => s.documentPath);
+  const view = useUiStore((s) => s.view);
+  const theme = useUiStore((s) => s.theme);
+  const name = useDocumentStore((s) => (s.doc as { name?: unknown } | undefined)?.name);
+  const saveState = useDocumentStore((s) => s.saveState);
+  const saveError = useDocumentStore((s) => s.saveError);
+  const problemCount = useDocumentStore((s) => s.problems.length);
+  const canUndo = useDocumentStore((s) => s.past.length > 0);
+  const canRedo = useDocumentStore((s) => s.future.length > 0);
+  const runStatus = useRunStore((s) => s.status);
+  const running = runStatus === 'running';
+  const ui = useUiStore.getState;
+
+  return (
+    <header className="toolbar">
+      <div className="toolbar-brand">
+        <span className="toolbar-logo" aria-hidden />
+        Crewdeck
+      </div>
+      <div className="toolbar-doc">
+        {path && (
+          <>
+            <span className="toolbar-doc-name">{typeof name === 'string' && name ? name : path}</span>
+            <span className="toolbar-doc-path">{path}</span>
+            <span className="save-state" data-state={saveState} data-testid="save-state" title={saveError}>
+              {SAVE_LABEL[saveState]}
+              {problemCount > 0 ? ` · ${problemCount} problem${problemCount === 1 ? '' : 's'}` : ''}
+            </span>
+          </>
+        )}
+      </div>
+      <div className="toolbar-group">
+        <button className="btn ghost" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={() => useDocumentStore.getState().undo()}>
+          ↶
+        </button>
+        <button className="btn ghost" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={() => useDocumentStore.getState().redo()}>
+          ↷
+        </button>
+        <span className="toolbar-sep" />
+        {runStatus && (
+          <span className="run-badge" data-status={runStatus} data-testid="run-status">
+            {runStatus}
+          </span>
+        )}
+        {running ? (
+          <button className="btn danger" data-testid="stop-run" onClick={() => void useRunStore.getState().cancel()}>
+            ■ Stop
+          </button>
+        ) : (
+          <button
+            className="btn primary"
+            data-testid="run-crew"
+            disabled={!path || problemCount > 0}
+            title={problemCount > 0 ? 'Fix the problems first' : 'Run this crew'}
+            onClick={() => ui().setRunDialogOpen(true)}
+          >
+            ▶ Run
+          </button>
+        )}
+        <span className="toolbar-sep" />
+        <button className="btn ghost" aria-label="Toggle theme" title="Dark / light" onClick={() => ui().setTheme(theme === 'dark' ? 'light' : 'dark')}>
+          {theme === 'dark' ? '☀' : '☾'}
+        </button>
+        <button
+          className="btn ghost"
+          aria-pressed={view === 'settings'}
+          data-testid="open-settings"
+          onClick={() => ui().setView(view === 'settings' ? 'canvas' : 'settings')}
+        >
+          {view === 'settings' ? 'Back to canvas' : 'Settings'}
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,69 @@
+import { create } from 'zustand';
+
+export type Theme = 'dark' | 'light';
+export type BottomTab = 'trace' | 'output' | 'runs';
+export type MainView = 'canvas' | 'settings';
+
+/**
+ * What the person is looking at: open document, selection, shown run, panels, theme. Not undoable and
+ * never saved into documents.
+ */
+export interface UiState {
+  theme: Theme;
+  view: MainView;
+  /** Workspace-relative path of the document on the canvas. */
+  documentPath?: string;
+  /** Canvas node ids (renderer/canvas/nodeIds.ts) currently selected. */
+  selectedNodeIds: string[];
+  /** The run shown in the run panel and overlaid on the canvas. */
+  runId?: string;
+  /** The span selected in the trace panel. */
+  spanId?: string;
+  bottomTab: BottomTab;
+  bottomOpen: boolean;
+  runDialogOpen: boolean;
+
+  setTheme(theme: Theme): void;
+  setView(view: MainView): void;
+  openDocument(path: string | undefined): void;
+  select(nodeIds: string[]): void;
+  showRun(runId: string | undefined): void;
+  selectSpan(spanId: string | undefined): void;
+  setBottomTab(tab: BottomTab): void;
+  toggleBottom(open?: boolean): void;
+  setRunDialogOpen(open: boolean): void;
+}
+
+const THEME_KEY = 'crewdeck.theme';
+
+function initialTheme(): Theme {
+  const saved = typeof localStorage !== 'undefined' ? localStorage.getItem(THEME_KEY) : null;
+  if (saved === 'dark' || saved === 'light') return saved;
+  return typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: light)').matches ? 'light' : 'dark';
+}
+
+export const useUiStore = create<UiState>()((set) => ({
+  theme: initialTheme(),
+  view: 'canvas',
+  selectedNodeIds: [],
+  bottomTab: 'trace',
+  bottomOpen: true,
+  runDialogOpen: false,
+
+  setTheme(theme) {
+    try {
+      localStorage.setItem(THEME_KEY, theme);
+    } catch {
+      // Storage can be unavailable (private windows); the theme still applies for this session.
+    }
+    set({ theme });
+  },
+  setView: (view) => set({ view }),
+  openDocument: (documentPath) => set({ documentPath, selectedNodeIds: [], view: 'canvas' }),
+  select: (selectedNodeIds) => set({ selectedNodeIds }),
+  showRun: (runId) => set({ runId, spanId: undefined }),
+  selectSpan: (spanId) => set({ spanId }),
+  setBottomTab: (bottomTab) => set({ bottomTab, bottomOpen: true }),
+  toggleBottom: (open) => set((s) => ({ bottomOpen: open ?? !s.bottomOpen })),
+  setRunDialogOpen: (runDialogOpen) => set({ runDialogOpen }),
+}));

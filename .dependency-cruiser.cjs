@@ -49,7 +49,14 @@ module.exports = {
       comment: 'the preload runs beside untrusted content: it may import shared/ only',
       severity: 'error',
       from: { path: '^electron/preload/' },
-      to: { path: '^(runtime|electron/main)/' },
+      to: { pathNot: ['^shared/', '^electron/preload/', '^electron/ipcChannels\\.ts$', '^node_modules/electron/'] },
+    },
+    {
+      name: 'electron-main-no-runtime',
+      comment: 'the runtime runs in the utility process (electron/runtime), never in the main process',
+      severity: 'error',
+      from: { path: '^electron/main/' },
+      to: { path: '^runtime/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-circular',

@@ -1,7 +1,47 @@
 import { useEffect } from 'react';
+import type { MenuCommand } from '../shared/menuCommands';
 import { useDocumentStore } from './stores/documentStore';
 import { useRunStore } from './stores/runStore';
 import { useUiStore } from './stores/uiStore';
+
+const EDITABLE = 'input, textarea, select, [contenteditable="true"]';
+
+/**
+ * Undo/redo from the menu: a plain text field (outside the inspector's undo scope, or one that keeps
+ * its own history) undoes its typing; everywhere else the document's history applies — the same rule
+ * as the canvas keys (canvas/useCanvasShortcuts.ts).
+ */
+function historyStep(step: 'undo' | 'redo'): void {
+  const focused = document.activeElement;
+  const ownHistory = focused?.closest(EDITABLE) && (!focused.closest('[data-undo-scope]') || focused.closest('[data-native-undo]'));
+  if (ownHistory) document.execCommand(step);
+  else if (step === 'undo') useDocumentStore.getState().undo();
+  else useDocumentStore.getState().redo();
+}
+
+const HANDLERS = {
+  'new-crew': () => {
+    useUiStore.getState().setView('canvas');
+    document.querySelector<HTMLInputElement>('input[aria-label="New crew name"]')?.focus();
+  },
+  save: () => void useDocumentStore.getState().flushSave(),
+  settings: () => {
+    const ui = useUiStore.getState();
+    ui.setView(ui.view === 'settings' ? 'canvas' : 'settings');
+  },
+  undo: () => historyStep('undo'),
+  redo: () => historyStep('redo'),
+  'toggle-theme': () => {
+    const ui = useUiStore.getState();
+    ui.setTheme(ui.theme === 'dark' ? 'light' : 'dark');
+  },
+  'fit-view': () => useUiStore.getState().requestFitView(),
+  run: () => {
+    const ui = useUiStore.getState();
+    if (ui.documentPath) ui.setRunDialogOpen(true);
+  },
+  stop: () => void useRunStore.getState().cancel(),
+} satisfies Record<MenuCommand, () => void>;
 
 /** Commands from Electron's native menus (browser mode has none; the canvas handles its own keys). */
 export function useMenuCommands(): void {
@@ -9,21 +49,7 @@ export function useMenuCommands(): void {
     const bridge = window.crewdeck;
     if (!bridge) return;
     return bridge.onMenu((command) => {
-      const ui = useUiStore.getState();
-      switch (command) {
-        case 'undo':
-          return useDocumentStore.getState().undo();
-        case 'redo':
-          return useDocumentStore.getState().redo();
-        case 'run':
-          return ui.documentPath && ui.setRunDialogOpen(true);
-        case 'stop':
-          return void useRunStore.getState().cancel();
-        case 'toggle-theme':
-          return ui.setTheme(ui.theme === 'dark' ? 'light' : 'dark');
-        case 'settings':
-          return ui.setView(ui.view === 'settings' ? 'canvas' : 'settings');
-      }
+      if (Object.prototype.hasOwnProperty.call(HANDLERS, command)) HANDLERS[command as MenuCommand]();
     });
   }, []);
 }

@@ -27,5 +27,6 @@ if (!only || only === 'renderer') {
 }
 
 if ((!only || only === 'electron') && existsSync(new URL('./buildElectron.mjs', import.meta.url))) {
-  await import('./buildElectron.mjs');
+  const { buildElectron } = await import('./buildElectron.mjs');
+  await buildElectron();
 }

@@ -22,6 +22,8 @@ export interface UiState {
   bottomTab: BottomTab;
   bottomOpen: boolean;
   runDialogOpen: boolean;
+  /** Bumped to ask the canvas to fit its view (menu command). */
+  fitViewRequest: number;
 
   setTheme(theme: Theme): void;
   setView(view: MainView): void;
@@ -32,6 +34,7 @@ export interface UiState {
   setBottomTab(tab: BottomTab): void;
   toggleBottom(open?: boolean): void;
   setRunDialogOpen(open: boolean): void;
+  requestFitView(): void;
 }
 
 const THEME_KEY = 'crewdeck.theme';
@@ -49,6 +52,7 @@ export const useUiStore = create<UiState>()((set) => ({
   bottomTab: 'trace',
   bottomOpen: true,
   runDialogOpen: false,
+  fitViewRequest: 0,
 
   setTheme(theme) {
     try {
@@ -66,4 +70,5 @@ export const useUiStore = create<UiState>()((set) => ({
   setBottomTab: (bottomTab) => set({ bottomTab, bottomOpen: true }),
   toggleBottom: (open) => set((s) => ({ bottomOpen: open ?? !s.bottomOpen })),
   setRunDialogOpen: (runDialogOpen) => set({ runDialogOpen }),
+  requestFitView: () => set((s) => ({ fitViewRequest: s.fitViewRequest + 1 })),
 }));

@@ -1,0 +1,48 @@
+import { useEffect, useRef } from 'react';
+import { useReactFlow } from '@xyflow/react';
+import { layoutAll } from '../commands/layoutAll';
+import { useDocumentStore } from '../stores/documentStore';
+import { useUiStore } from '../stores/uiStore';
+import type { Size } from './nodeSizes';
+import { FitIcon, LayoutIcon } from './icons';
+
+export const FIT_VIEW_OPTIONS = { padding: 0.18, maxZoom: 1.1 } as const;
+
+/** Auto-layout and zoom-to-fit, floating at the canvas's top right. */
+export function CanvasActions() {
+  const flow = useReactFlow();
+  const autoLayout = () => {
+    const sizes: Record<string, Size> = {};
+    for (const node of flow.getNodes()) {
+      if (node.measured?.width && node.measured.height) sizes[node.id] = { width: node.measured.width, height: node.measured.height };
+    }
+    const result = useDocumentStore.getState().perform(layoutAll(sizes));
+    if (result.ok) requestAnimationFrame(() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 250 }));
+  };
+  // View → Fit View in the desktop app's menu.
+  const fitRequest = useUiStore((s) => s.fitViewRequest);
+  const seenRequest = useRef(fitRequest);
+  useEffect(() => {
+    if (fitRequest === seenRequest.current) return;
+    seenRequest.current = fitRequest;
+    void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 });
+  }, [fitRequest, flow]);
+  return (
+    <div className="canvas-actions" role="toolbar" aria-label="Canvas">
+      <button type="button" className="canvas-action" onClick={autoLayout} title="Arrange tasks in order with their agents beside them" data-testid="canvas-auto-layout">
+        <LayoutIcon />
+        Auto-layout
+      </button>
+      <button
+        type="button"
+        className="canvas-action"
+        onClick={() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 })}
+        title="Zoom to fit"
+        data-testid="canvas-fit-view"
+      >
+        <FitIcon />
+        Fit
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { ReactFlowProvider } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import '../styles/canvas.css';
+import { useDocumentStore } from '../stores/documentStore';
+import { useUiStore } from '../stores/uiStore';
+import { CrewFlow } from './CrewFlow';
+import { UnreadableDocument } from './UnreadableDocument';
+
+/**
+ * The crew canvas for the open document (`uiStore.documentPath`, loaded by the app through
+ * `useDocumentStore.getState().load(path)`). Includes its own ReactFlowProvider.
+ */
+export function CrewCanvas() {
+  const path = useUiStore((s) => s.documentPath);
+  const loadState = useDocumentStore((s) => s.loadState);
+  const loadError = useDocumentStore((s) => s.loadError);
+  const loadedPath = useDocumentStore((s) => s.path);
+  const doc = useDocumentStore((s) => s.doc);
+  const unreadable = useDocumentStore((s) => s.unreadable);
+
+  if (loadState === 'error') {
+    return (
+      <div className="crew-canvas-message" role="alert" data-testid="canvas-load-error">
+        <strong>Could not open {path}</strong>
+        <span>{loadError}</span>
+      </div>
+    );
+  }
+  if (unreadable) return <UnreadableDocument key={`${loadedPath}`} unreadable={unreadable} />;
+  if (loadState !== 'ready' || !doc) return <div className="crew-canvas-message is-loading">Opening…</div>;
+  if ((doc as { kind?: unknown }).kind === 'flow') {
+    return (
+      <div className="crew-canvas-message" data-testid="canvas-flow-document">
+        <strong>This is a flow document</strong>
+        <span>Flows cannot be edited in this version of Crewdeck yet.</span>
+      </div>
+    );
+  }
+  return (
+    <ReactFlowProvider key={loadedPath}>
+      <CrewFlow doc={doc} />
+    </ReactFlowProvider>
+  );
+}

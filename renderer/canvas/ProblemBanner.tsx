@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import type { Problem } from '../../shared/model/problems';
+import { AlertIcon } from './icons';
+
+/** Problems that belong to no node (crew name, inputs, "needs at least one agent"…). */
+export function ProblemBanner({ problems }: { problems: Problem[] }) {
+  const [open, setOpen] = useState(true);
+  if (problems.length === 0) return null;
+  return (
+    <div className="canvas-banner" role="alert" data-testid="canvas-problems">
+      <button type="button" className="canvas-banner-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <AlertIcon size={13} />
+        {problems.length === 1 ? '1 problem in the crew' : `${problems.length} problems in the crew`}
+        <span className="canvas-banner-toggle" aria-hidden>
+          {open ? '▾' : '▸'}
+        </span>
+      </button>
+      {open && (
+        <ul className="canvas-banner-list">
+          {problems.map((p, i) => (
+            <li key={`${p.path}-${i}`}>
+              <code>{p.path}</code> {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { taskNodeId } from '../canvas/nodeIds';
+import type { Command } from './command';
+import { entry, stringField, tasksOf, type CrewDraft, type Position, type TaskDraft } from './crewDraft';
+import { freshId, freshLabel } from './freshId';
+import { nextFreePosition } from './nextFreePosition';
+import { withLayout } from './withLayout';
+
+export const NEW_TASK_DESCRIPTION = 'Describe what this task should do.';
+export const NEW_TASK_EXPECTED_OUTPUT = 'Describe the result you expect.';
+
+/**
+ * A new task at the end of the order, with a unique id and name ("Task 2"). It is not assigned: in a
+ * sequential crew it shows "needs an agent" until a handle is dragged to one.
+ */
+export function addTask(position?: Position): Command {
+  return {
+    label: 'Add task',
+    perform(doc: CrewDraft) {
+      const tasks = tasksOf(doc);
+      const name = freshLabel('Task', tasks.map((t) => stringField(entry(t).name) ?? ''));
+      const id = freshId(name, new Set(tasks.map((t) => stringField(entry(t).id) ?? '')));
+      const task: TaskDraft = { id, name, description: NEW_TASK_DESCRIPTION, expectedOutput: NEW_TASK_EXPECTED_OUTPUT };
+      const at = position ?? nextFreePosition(doc, 'task');
+      return withLayout({ ...doc, tasks: [...tasks, task] }, { [taskNodeId(id)]: at });
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { computeAutoLayout } from '../canvas/autoLayout';
+import type { Size } from '../canvas/nodeSizes';
+import type { Command } from './command';
+import type { CrewDraft } from './crewDraft';
+import { sameValue } from './sameValue';
+
+/** Auto-layout (dagre): rewrites `layout` for every node; `sizes` are the measured node sizes, when known. */
+export function layoutAll(sizes: Readonly<Record<string, Size>> = {}): Command {
+  return {
+    label: 'Auto-layout',
+    perform(doc: CrewDraft) {
+      const layout = computeAutoLayout(doc, sizes);
+      return sameValue(doc.layout, layout) ? doc : { ...doc, layout };
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import { layoutOf, type CrewDraft, type Position } from './crewDraft';
+
+/** The document with layout entries set (a Position) or removed (undefined). */
+export function withLayout(doc: CrewDraft, changes: Record<string, Position | undefined>): CrewDraft {
+  if (doc.layout === undefined && Object.values(changes).every((p) => p === undefined)) return doc;
+  const layout: Record<string, Position> = { ...layoutOf(doc) };
+  for (const [nodeId, position] of Object.entries(changes)) {
+    if (position === undefined) delete layout[nodeId];
+    else layout[nodeId] = { x: Math.round(position.x), y: Math.round(position.y) };
+  }
+  return { ...doc, layout };
+}

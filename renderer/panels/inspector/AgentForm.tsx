@@ -1,0 +1,103 @@
+import { deleteNodes } from '../../commands/deleteNodes';
+import { renameEntity } from '../../commands/renameEntity';
+import { updateEntity } from '../../commands/updateEntity';
+import type { AgentDraft } from '../../commands/crewDraft';
+import { useDocumentStore } from '../../stores/documentStore';
+import { CheckField } from './CheckField';
+import { IdField } from './IdField';
+import { InspectorHeader } from './InspectorHeader';
+import { JsonField } from './JsonField';
+import { ModelRefEditor } from './ModelRefEditor';
+import { NumberField } from './NumberField';
+import { OtherProblems } from './OtherProblems';
+import { Section } from './Section';
+import { SelectField } from './SelectField';
+import { TextField } from './TextField';
+import { ToolRefsEditor } from './ToolRefsEditor';
+
+const FIELDS = ['id', 'role', 'goal', 'backstory', 'llm', 'tools', 'allowDelegation', 'maxIter', 'maxRpm', 'maxExecutionTimeMs', 'memory', 'cache', 'respectContextWindow', 'skills', 'knowledge'];
+
+type Props = { nodeId: string; index: number; agent: Partial<AgentDraft>; profiles: readonly string[]; isManager: boolean };
+
+/** Every field of an agent (SPEC §2.1). */
+export function AgentForm({ nodeId, index, agent, profiles, isManager }: Props) {
+  const path = `agents.${index}`;
+  const perform = useDocumentStore.getState().perform;
+  const set = (field: string, value: unknown, coalesce = true) =>
+    perform(updateEntity(nodeId, { [field]: value }, { coalesceKey: coalesce ? `${nodeId}:${field}` : undefined }));
+  const a = agent as Record<string, unknown>;
+  const role = typeof a.role === 'string' && a.role ? a.role : `Agent ${index + 1}`;
+
+  return (
+    <>
+      <InspectorHeader kind={isManager ? 'manager' : 'agent'} kindLabel={isManager ? 'Manager agent' : 'Agent'} title={role}>
+        <button type="button" className="btn ghost is-danger" onClick={() => perform(deleteNodes([nodeId]))} data-testid="inspector-delete">
+          Delete
+        </button>
+      </InspectorHeader>
+      <OtherProblems prefix={path} fields={FIELDS} />
+      <Section title="Identity">
+        <IdField
+          path={`${path}.id`}
+          value={a.id}
+          testId="field-id"
+          hint="Tasks refer to the agent by id; renaming updates them."
+          onCommit={(next) => {
+            const r = perform(renameEntity(nodeId, next));
+            return r.ok ? undefined : r.reason;
+          }}
+        />
+        <TextField label="Role" path={`${path}.role`} value={a.role} onChange={(v) => set('role', v ?? '')} testId="field-role" hint="Identifies the agent as a coworker; must be unique." />
+        <TextField label="Goal" path={`${path}.goal`} value={a.goal} multiline rows={2} onChange={(v) => set('goal', v ?? '')} testId="field-goal" />
+        <TextField label="Backstory" path={`${path}.backstory`} value={a.backstory} multiline rows={3} optional onChange={(v) => set('backstory', v)} testId="field-backstory" />
+      </Section>
+      <Section title="Model">
+        <ModelRefEditor label="Model" path={`${path}.llm`} value={a.llm} profiles={profiles} onChange={(v) => set('llm', v)} />
+      </Section>
+      <Section title="Tools">
+        <ToolRefsEditor path={`${path}.tools`} value={a.tools} onChange={(v) => set('tools', v.length > 0 ? v : [], false)} />
+      </Section>
+      <Section title="Behaviour">
+        <CheckField label="Can delegate to coworkers" path={`${path}.allowDelegation`} value={a.allowDelegation} defaultValue={false} onChange={(v) => set('allowDelegation', v, false)} testId="field-allowDelegation" />
+        <div className="insp-row">
+          <NumberField label="Max iterations" path={`${path}.maxIter`} value={a.maxIter} min={1} placeholder="25" onChange={(v) => set('maxIter', v)} />
+          <NumberField label="Max requests / min" path={`${path}.maxRpm`} value={a.maxRpm} min={1} placeholder="no limit" onChange={(v) => set('maxRpm', v)} />
+        </div>
+        <NumberField label="Time limit (ms)" path={`${path}.maxExecutionTimeMs`} value={a.maxExecutionTimeMs} min={1} placeholder="no limit" onChange={(v) => set('maxExecutionTimeMs', v)} />
+        <SelectField
+          label="Memory"
+          path={`${path}.memory`}
+          value={a.memory === true ? 'on' : a.memory === false ? 'off' : ''}
+          options={[
+            { value: '', label: 'As the crew (default)' },
+            { value: 'on', label: 'On' },
+            { value: 'off', label: 'Off' },
+          ]}
+          onChange={(v) => set('memory', v === '' ? undefined : v === 'on', false)}
+        />
+        <CheckField label="Cache tool results" path={`${path}.cache`} value={a.cache} defaultValue={true} onChange={(v) => set('cache', v, false)} />
+        <CheckField label="Summarise when the context window is full" path={`${path}.respectContextWindow`} value={a.respectContextWindow} defaultValue={true} onChange={(v) => set('respectContextWindow', v, false)} />
+      </Section>
+      <Section title="Skills and knowledge" defaultOpen={a.skills !== undefined || a.knowledge !== undefined}>
+        <JsonField
+          label="Skills (JSON array)"
+          path={`${path}.skills`}
+          value={a.skills}
+          expect="array"
+          rows={3}
+          placeholder='["skill-name", { "name": "…", "instructions": "…" }]'
+          onChange={(v) => set('skills', v)}
+        />
+        <JsonField
+          label="Knowledge sources (JSON array)"
+          path={`${path}.knowledge`}
+          value={a.knowledge}
+          expect="array"
+          rows={3}
+          placeholder='[{ "type": "file", "path": "docs/notes.md" }]'
+          onChange={(v) => set('knowledge', v)}
+        />
+      </Section>
+    </>
+  );
+}

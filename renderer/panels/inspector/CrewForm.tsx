@@ -1,0 +1,117 @@
+import { updateCrew } from '../../commands/updateCrew';
+import { isRecord, type CrewDraft } from '../../commands/crewDraft';
+import { useDocumentStore } from '../../stores/documentStore';
+import { CheckField } from './CheckField';
+import { IdField } from './IdField';
+import { InputsEditor } from './InputsEditor';
+import { InspectorHeader } from './InspectorHeader';
+import { JsonField } from './JsonField';
+import { ManagerEditor } from './ManagerEditor';
+import { ModelRefEditor } from './ModelRefEditor';
+import { NumberField } from './NumberField';
+import { OtherProblems } from './OtherProblems';
+import { Section } from './Section';
+import { SelectField } from './SelectField';
+import { TextField } from './TextField';
+
+/** Crew-level fields; agents and tasks have their own forms (select a node). */
+const FIELDS = ['id', 'name', 'description', 'process', 'manager', 'inputs', 'memory', 'maxRpm', 'planning', 'knowledge'];
+
+export function CrewForm({ doc, profiles }: { doc: CrewDraft; profiles: readonly string[] }) {
+  const perform = useDocumentStore.getState().perform;
+  const set = (field: string, value: unknown, coalesce = true) => perform(updateCrew({ [field]: value }, { coalesceKey: coalesce ? `crew:${field}` : undefined }));
+  const d = doc as Record<string, unknown>;
+  const memory = isRecord(d.memory) ? d.memory : undefined;
+  const memoryOn = memory !== undefined && memory.enabled !== false;
+  const planning = isRecord(d.planning) ? d.planning : undefined;
+  const planningOn = planning !== undefined && planning.enabled !== false;
+  const patchOf = (current: Record<string, unknown> | undefined, patch: Record<string, unknown>) => {
+    const next: Record<string, unknown> = { ...current };
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) delete next[k];
+      else next[k] = v;
+    }
+    return next;
+  };
+
+  return (
+    <>
+      <InspectorHeader kind="crew" kindLabel="Crew" title={typeof d.name === 'string' && d.name ? d.name : 'Untitled crew'} />
+      <OtherProblems prefix="" fields={[...FIELDS, 'agents', 'tasks', 'layout']} />
+      <Section title="Crew">
+        <TextField label="Name" path="name" value={d.name} onChange={(v) => set('name', v ?? '')} testId="field-crew-name" />
+        <IdField
+          path="id"
+          value={d.id}
+          hint="Runs are filed under this id."
+          testId="field-crew-id"
+          onCommit={(next) => {
+            if (!/^[A-Za-z0-9_-]+$/.test(next)) return 'Ids may only contain letters, digits, _ and -.';
+            perform(updateCrew({ id: next }));
+            return undefined;
+          }}
+        />
+        <TextField label="Description" path="description" value={d.description} multiline rows={2} optional onChange={(v) => set('description', v)} testId="field-crew-description" />
+      </Section>
+      <Section title="Process">
+        <ManagerEditor doc={doc} profiles={profiles} />
+      </Section>
+      <Section title="Inputs">
+        <InputsEditor path="inputs" value={d.inputs} onChange={(v) => set('inputs', v)} />
+      </Section>
+      <Section title="Memory">
+        <div className="insp-check">
+          <input
+            id="insp-memory-enabled"
+            type="checkbox"
+            checked={memoryOn}
+            onChange={(e) => set('memory', e.target.checked ? patchOf(memory, { enabled: true }) : memory ? patchOf(memory, { enabled: false }) : undefined, false)}
+            data-testid="field-memory-enabled"
+          />
+          <label htmlFor="insp-memory-enabled">
+            Crew memory
+            <span className="insp-check-hint">Agents recall and store what they learn</span>
+          </label>
+        </div>
+        {memoryOn && (
+          <>
+            <TextField label="Scope" path="memory.scope" value={memory?.scope} optional mono placeholder={`/crew/${String(d.id ?? '…')}`} onChange={(v) => set('memory', patchOf(memory, { scope: v }))} />
+            <SelectField
+              label="Commit memories"
+              path="memory.commit"
+              value={memory?.commit === 'immediate' ? 'immediate' : 'after-guardrail'}
+              options={[
+                { value: 'after-guardrail', label: 'After guardrails accept the output (default)' },
+                { value: 'immediate', label: 'Immediately (as CrewAI)' },
+              ]}
+              onChange={(v) => set('memory', patchOf(memory, { commit: v === 'after-guardrail' ? undefined : v }), false)}
+            />
+          </>
+        )}
+      </Section>
+      <Section title="Limits and planning">
+        <NumberField label="Max requests / min (crew)" path="maxRpm" value={d.maxRpm} min={1} placeholder="no limit" onChange={(v) => set('maxRpm', v)} />
+        <CheckField
+          label="Plan before kickoff"
+          path="planning.enabled"
+          value={planningOn}
+          defaultValue={false}
+          hint="A planner writes a step plan for every task"
+          onChange={(v) => set('planning', v ? patchOf(planning, { enabled: true }) : undefined, false)}
+        />
+        {planningOn && <ModelRefEditor label="Planner model" path="planning.llm" value={planning?.llm} profiles={profiles} onChange={(v) => set('planning', patchOf(planning, { llm: v }))} />}
+      </Section>
+      <Section title="Knowledge" defaultOpen={d.knowledge !== undefined}>
+        <JsonField
+          label="Knowledge sources (JSON array)"
+          path="knowledge"
+          value={d.knowledge}
+          expect="array"
+          rows={4}
+          placeholder='[{ "type": "file", "path": "docs/handbook.md" }]'
+          onChange={(v) => set('knowledge', v)}
+        />
+      </Section>
+    </>
+  );
+}

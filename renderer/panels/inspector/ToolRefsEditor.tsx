@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import { BUILTIN_TOOLS } from '../../../shared/model/tool';
+import { isRecord } from '../../commands/crewDraft';
+import { CheckField } from './CheckField';
+import { controlId, FieldProblems } from './Field';
+import { JsonField } from './JsonField';
+import { NumberField } from './NumberField';
+import { useProblemsAt } from './problemsContext';
+
+type Props = {
+  path: string;
+  value: unknown;
+  onChange(value: Record<string, unknown>[]): void;
+};
+
+const DESCRIPTIONS: Record<string, string> = {
+  read_file: 'Read a file in the workspace',
+  write_file: 'Write a file in the workspace',
+  list_directory: 'List a workspace folder',
+  http_request: 'Make an HTTP request',
+  calculator: 'Evaluate arithmetic',
+  current_time: 'Current date and time',
+};
+
+/**
+ * ToolRefs: the built-in tools as a checklist; a checked tool shows its options (approval, result as
+ * answer, usage limit, config). Other tools (MCP `mcp:server/tool`) are listed and can be added by name.
+ */
+export function ToolRefsEditor({ path, value, onChange }: Props) {
+  const refs = Array.isArray(value) ? (value as unknown[]) : [];
+  const records = refs.map((r) => (isRecord(r) ? r : {}));
+  const [custom, setCustom] = useState('');
+  const ownProblems = useProblemsAt(path, true);
+
+  const toggle = (tool: string, on: boolean) => {
+    if (on) onChange([...records, { tool }]);
+    else onChange(records.filter((r) => r.tool !== tool));
+  };
+  const patchAt = (index: number, patch: Record<string, unknown>) =>
+    onChange(
+      records.map((r, i) => {
+        if (i !== index) return r;
+        const next: Record<string, unknown> = { ...r };
+        for (const [k, v] of Object.entries(patch)) {
+          if (v === undefined) delete next[k];
+          else next[k] = v;
+        }
+        return next;
+      }),
+    );
+  const others = records.map((r, i) => ({ r, i })).filter(({ r }) => !(BUILTIN_TOOLS as readonly string[]).includes(String(r.tool)));
+
+  return (
+    <div className="insp-tools" data-testid={`${controlId(path)}-tools`}>
+      <FieldProblems messages={ownProblems} />
+      {BUILTIN_TOOLS.map((tool) => {
+        const index = records.findIndex((r) => r.tool === tool);
+        const id = `${controlId(path)}-${tool}`;
+        return (
+          <div key={tool} className="insp-tool" data-on={index >= 0 || undefined}>
+            <div className="insp-tool-head">
+              <input id={id} type="checkbox" checked={index >= 0} onChange={(e) => toggle(tool, e.target.checked)} data-testid={`tool-${tool}`} />
+              <label htmlFor={id}>
+                <span className="insp-tool-name">{tool}</span>
+                <span className="insp-tool-desc">{DESCRIPTIONS[tool]}</span>
+              </label>
+            </div>
+            {index >= 0 && <ToolOptions path={`${path}.${index}`} value={records[index]} onPatch={(p) => patchAt(index, p)} />}
+          </div>
+        );
+      })}
+      {others.map(({ r, i }) => (
+        <div key={`other-${i}`} className="insp-tool" data-on>
+          <div className="insp-tool-head">
+            <span className="insp-tool-name">{String(r.tool ?? '?')}</span>
+            <button type="button" className="insp-link" onClick={() => onChange(records.filter((_, j) => j !== i))} aria-label={`Remove ${String(r.tool)}`}>
+              Remove
+            </button>
+          </div>
+          <ToolOptions path={`${path}.${i}`} value={r} onPatch={(p) => patchAt(i, p)} />
+        </div>
+      ))}
+      <div className="insp-inline-add">
+        <label className="sr-only" htmlFor={`${controlId(path)}-custom`}>
+          Other tool name
+        </label>
+        <input
+          id={`${controlId(path)}-custom`}
+          className="insp-input is-mono"
+          placeholder="mcp:server/tool"
+          value={custom}
+          onChange={(e) => setCustom(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && custom.trim()) {
+              onChange([...records, { tool: custom.trim() }]);
+              setCustom('');
+            }
+          }}
+        />
+        <button
+          type="button"
+          className="btn"
+          disabled={!custom.trim()}
+          onClick={() => {
+            onChange([...records, { tool: custom.trim() }]);
+            setCustom('');
+          }}
+        >
+          Add tool
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ToolOptions({ path, value, onPatch }: { path: string; value: Record<string, unknown>; onPatch(patch: Record<string, unknown>): void }) {
+  const problems = useProblemsAt(`${path}.tool`);
+  return (
+    <div className="insp-tool-options">
+      <FieldProblems messages={problems} />
+      <CheckField label="Ask before each use" path={`${path}.requiresApproval`} value={value.requiresApproval} defaultValue={false} onChange={(v) => onPatch({ requiresApproval: v })} />
+      <CheckField label="Result is the final answer" path={`${path}.resultAsAnswer`} value={value.resultAsAnswer} defaultValue={false} onChange={(v) => onPatch({ resultAsAnswer: v })} />
+      <NumberField label="Max uses" path={`${path}.maxUsageCount`} value={value.maxUsageCount} min={1} placeholder="unlimited" onChange={(v) => onPatch({ maxUsageCount: v })} />
+      <JsonField label="Config (JSON)" path={`${path}.config`} value={value.config} expect="object" rows={3} placeholder="{ }" onChange={(v) => onPatch({ config: v })} />
+    </div>
+  );
+}

@@ -1,0 +1,252 @@
+import { create } from 'zustand';
+import type { Problem } from '../../shared/model/problems';
+import { withFullLayout } from '../canvas/documentToGraph';
+import { copyNodes, type Clipboard } from '../commands/clipboard';
+import { CommandRejected, type Command } from '../commands/command';
+import { isRecord, type CrewDraft } from '../commands/crewDraft';
+import { documentNodeIds } from '../commands/nodeRefs';
+import { pasteNodes } from '../commands/pasteNodes';
+import { host } from '../host/hostContext';
+import { hostOnlyProblems, localProblems, mergeProblems } from './documentProblems';
+import { useUiStore } from './uiStore';
+
+export type SaveState = 'saved' | 'saving' | 'unsaved' | 'error';
+export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
+export type PerformResult = { ok: true; changed: boolean } | { ok: false; reason: string };
+
+/** A file that is not a JSON object: its text and why, so it can be shown and repaired, never overwritten. */
+export type Unreadable = { text: string; error: string };
+
+export interface DocumentState {
+  /** Workspace-relative path of the open document. */
+  path?: string;
+  loadState: LoadState;
+  loadError?: string;
+  /** The crew as saved (possibly invalid). Undefined until loaded, or while the file is not a JSON object. */
+  doc?: CrewDraft;
+  unreadable?: Unreadable;
+  /** Validation problems of `doc` (`path.to.field: message`), checked after every change. */
+  problems: Problem[];
+  /** Undo history: earlier documents, oldest first. Selection and viewport are not recorded. */
+  past: CrewDraft[];
+  future: CrewDraft[];
+  saveState: SaveState;
+  saveError?: string;
+  /** The last command the document refused (e.g. a connection to a later task), for the canvas to show. */
+  rejection?: { message: string; at: number };
+  clipboard?: Clipboard;
+
+  load(path: string): Promise<void>;
+  perform(command: Command): PerformResult;
+  undo(): void;
+  redo(): void;
+  /** Ends the current coalesced edit (a text field lost focus): the next edit is a new undo step. */
+  sealHistory(): void;
+  /** Copies the agents and tasks among `nodeIds`; false when there is nothing to copy. */
+  copy(nodeIds: readonly string[]): boolean;
+  paste(): PerformResult;
+  /** Repairs an unreadable file from edited text: adopted (and saved) once it is a JSON object. */
+  replaceText(text: string): { ok: true } | { ok: false; error: string };
+  /** Saves now if anything is unsaved (or the last save failed); resolves when every save sent so far has answered. */
+  flushSave(): Promise<void>;
+  dismissRejection(): void;
+}
+
+export const selectCanUndo = (s: DocumentState) => s.past.length > 0;
+export const selectCanRedo = (s: DocumentState) => s.future.length > 0;
+
+const HISTORY_LIMIT = 200;
+export const AUTOSAVE_DELAY_MS = 500;
+
+let lastCoalesceKey: string | undefined;
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+let saveChain: Promise<void> = Promise.resolve();
+let loadSeq = 0;
+/** Problems only the host reports for the document last saved or read. */
+let hostExtras: Problem[] = [];
+
+export const useDocumentStore = create<DocumentState>()((set, get) => {
+  const problemsOf = (doc: unknown) => mergeProblems(localProblems(doc), hostExtras);
+
+  const scheduleSave = () => {
+    if (saveTimer !== undefined) clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      void save();
+    }, AUTOSAVE_DELAY_MS);
+  };
+
+  const save = (): Promise<void> => {
+    const { path, doc } = get();
+    if (!path || doc === undefined) return saveChain;
+    set({ saveState: 'saving' });
+    saveChain = saveChain.then(async () => {
+      try {
+        const response = await host().invoke('documents.save', { path, document: doc });
+        if (get().path !== path) return;
+        hostExtras = hostOnlyProblems(response.problems, localProblems(doc));
+        if (get().doc === doc) set({ saveState: 'saved', saveError: undefined, problems: problemsOf(doc) });
+      } catch (error) {
+        if (get().path !== path) return;
+        set({ saveState: 'error', saveError: `Not saved: ${error instanceof Error ? error.message : String(error)}` });
+      }
+    });
+    return saveChain;
+  };
+
+  /** A new current document: history, problems, selection and autosave follow. */
+  const commit = (doc: CrewDraft, history: Pick<DocumentState, 'past' | 'future'>) => {
+    const before = get().doc;
+    set({ doc, ...history, problems: problemsOf(doc), saveState: 'unsaved' });
+    syncSelection(before, doc);
+    scheduleSave();
+  };
+
+  return {
+    loadState: 'idle',
+    problems: [],
+    past: [],
+    future: [],
+    saveState: 'saved',
+
+    async load(path) {
+      const seq = ++loadSeq;
+      await get().flushSave();
+      if (seq !== loadSeq) return;
+      lastCoalesceKey = undefined;
+      hostExtras = [];
+      set({ path, loadState: 'loading', loadError: undefined, doc: undefined, unreadable: undefined, problems: [], past: [], future: [], saveState: 'saved', saveError: undefined, rejection: undefined });
+      try {
+        const response = await host().invoke('documents.read', { path });
+        if (seq !== loadSeq) return;
+        if (!isRecord(response.document)) {
+          const error =
+            response.document === null
+              ? (response.problems[0]?.message ?? 'the file is not JSON')
+              : 'the document is not a JSON object';
+          set({ loadState: 'ready', unreadable: { text: response.text, error }, problems: [{ path: '(document)', message: error }] });
+          return;
+        }
+        const doc = response.document as CrewDraft;
+        hostExtras = hostOnlyProblems(response.problems, localProblems(doc));
+        set({ loadState: 'ready', doc, problems: problemsOf(doc) });
+      } catch (error) {
+        if (seq !== loadSeq) return;
+        set({ loadState: 'error', loadError: error instanceof Error ? error.message : String(error) });
+      }
+    },
+
+    perform(command) {
+      const { doc, past } = get();
+      if (doc === undefined) return { ok: false, reason: 'No crew is open.' };
+      let next: CrewDraft;
+      try {
+        // Nodes placed by the auto-layout keep their place once the person starts editing.
+        const base = withFullLayout(doc);
+        next = command.perform(base);
+        if (next === base) next = doc;
+      } catch (error) {
+        if (error instanceof CommandRejected) {
+          set({ rejection: { message: error.message, at: Date.now() } });
+          return { ok: false, reason: error.message };
+        }
+        throw error;
+      }
+      if (next === doc) return { ok: true, changed: false };
+      const coalesce = command.coalesceKey !== undefined && command.coalesceKey === lastCoalesceKey && past.length > 0;
+      lastCoalesceKey = command.coalesceKey;
+      commit(next, { past: coalesce ? past : [...past, doc].slice(-HISTORY_LIMIT), future: [] });
+      return { ok: true, changed: true };
+    },
+
+    undo() {
+      const { doc, past, future } = get();
+      if (doc === undefined || past.length === 0) return;
+      lastCoalesceKey = undefined;
+      commit(past[past.length - 1], { past: past.slice(0, -1), future: [doc, ...future] });
+    },
+
+    redo() {
+      const { doc, past, future } = get();
+      if (doc === undefined || future.length === 0) return;
+      lastCoalesceKey = undefined;
+      commit(future[0], { past: [...past, doc], future: future.slice(1) });
+    },
+
+    sealHistory() {
+      lastCoalesceKey = undefined;
+    },
+
+    copy(nodeIds) {
+      const { doc } = get();
+      const clipboard = doc ? copyNodes(doc, nodeIds) : undefined;
+      if (!clipboard) return false;
+      pasteCount = 0;
+      set({ clipboard });
+      return true;
+    },
+
+    paste() {
+      const { clipboard } = get();
+      if (!clipboard) return { ok: false, reason: 'Nothing copied yet.' };
+      pasteCount += 1;
+      return get().perform(pasteNodes(clipboard, { x: 40 * pasteCount, y: 40 * pasteCount }));
+    },
+
+    replaceText(text) {
+      if (!get().unreadable) return { ok: false, error: 'The document is already open.' };
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        const message = `invalid JSON: ${(error as Error).message}`;
+        set({ unreadable: { text, error: message }, problems: [{ path: '(document)', message }] });
+        return { ok: false, error: message };
+      }
+      if (!isRecord(value)) {
+        const message = 'the document is not a JSON object';
+        set({ unreadable: { text, error: message }, problems: [{ path: '(document)', message }] });
+        return { ok: false, error: message };
+      }
+      lastCoalesceKey = undefined;
+      set({ unreadable: undefined });
+      commit(value as CrewDraft, { past: [], future: [] });
+      return { ok: true };
+    },
+
+    async flushSave() {
+      const pending = saveTimer !== undefined || get().saveState === 'error';
+      if (saveTimer !== undefined) clearTimeout(saveTimer);
+      saveTimer = undefined;
+      await (pending ? save() : saveChain);
+    },
+
+    dismissRejection() {
+      set({ rejection: undefined });
+    },
+  };
+});
+
+let pasteCount = 0;
+
+/** New nodes (added, pasted, renamed) become the selection; deleted ones leave it. */
+function syncSelection(before: CrewDraft | undefined, after: CrewDraft): void {
+  const ui = useUiStore.getState();
+  const previous = new Set(before ? documentNodeIds(before) : []);
+  const now = documentNodeIds(after);
+  const added = now.filter((id) => !previous.has(id));
+  if (added.length > 0 && before !== undefined) {
+    ui.select(added);
+    return;
+  }
+  const present = new Set(now);
+  const kept = ui.selectedNodeIds.filter((id) => present.has(id));
+  if (kept.length !== ui.selectedNodeIds.length) ui.select(kept);
+}
+
+// A closing window still sends what is pending (the request leaves synchronously).
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeunload', () => {
+    if (saveTimer !== undefined) void useDocumentStore.getState().flushSave();
+  });
+}

@@ -1,0 +1,221 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addAgent } from '../../../renderer/commands/addAgent';
+import { connectNodes } from '../../../renderer/commands/connect';
+import { deleteNodes } from '../../../renderer/commands/deleteNodes';
+import { moveNodes } from '../../../renderer/commands/moveNodes';
+import { updateEntity } from '../../../renderer/commands/updateEntity';
+import { setHost } from '../../../renderer/host/hostContext';
+import { AUTOSAVE_DELAY_MS, useDocumentStore } from '../../../renderer/stores/documentStore';
+import { useUiStore } from '../../../renderer/stores/uiStore';
+import { hierarchicalCrew, sequentialCrew } from './crewFixtures';
+import { MemoryHost } from './memoryHost';
+
+let host: MemoryHost;
+const store = () => useDocumentStore.getState();
+const PATH = 'crews/brief.crew.json';
+
+async function open(path = PATH, content: unknown = sequentialCrew()) {
+  host.files.set(path, typeof content === 'string' ? content : JSON.stringify(content));
+  await store().load(path);
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  host = new MemoryHost();
+  setHost(host);
+  useUiStore.getState().select([]);
+});
+
+afterEach(async () => {
+  await vi.runOnlyPendingTimersAsync();
+  await store().flushSave();
+  vi.useRealTimers();
+});
+
+describe('document store', () => {
+  it('loads a document with its problems and does not write it', async () => {
+    await open();
+    expect(store().loadState).toBe('ready');
+    expect(store().doc?.name).toBe('Research brief');
+    expect(store().problems).toEqual([]);
+    expect(store().saveState).toBe('saved');
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS * 4);
+    expect(host.saves).toEqual([]);
+  });
+
+  it('performs commands with undo and redo of whole documents', async () => {
+    await open();
+    const original = store().doc;
+    expect(store().perform(updateEntity('agent:writer', { role: 'Editor' })).ok).toBe(true);
+    expect(store().perform(deleteNodes(['task:outline']))).toEqual({ ok: true, changed: true });
+    expect(store().past).toHaveLength(2);
+    store().undo();
+    expect(store().doc?.tasks).toHaveLength(3);
+    expect(store().doc?.agents?.[1].role).toBe('Editor');
+    store().undo();
+    expect(store().doc).toBe(original);
+    expect(store().past).toHaveLength(0);
+    expect(store().future).toHaveLength(2);
+    store().redo();
+    store().redo();
+    expect(store().doc?.tasks).toHaveLength(2);
+    expect(store().future).toHaveLength(0);
+    // A new edit after undo drops the redo branch.
+    store().undo();
+    store().perform(addAgent());
+    expect(store().future).toHaveLength(0);
+  });
+
+  it('records a no-op as nothing', async () => {
+    await open();
+    expect(store().perform(updateEntity('agent:writer', { role: 'Writer' }))).toEqual({ ok: true, changed: false });
+    expect(store().past).toHaveLength(0);
+    expect(store().saveState).toBe('saved');
+  });
+
+  it('typing into one field is one undo step until the field is left', async () => {
+    await open();
+    for (const role of ['W', 'Wr', 'Wri']) store().perform(updateEntity('agent:writer', { role }, { coalesceKey: 'agent:writer:role' }));
+    expect(store().past).toHaveLength(1);
+    store().perform(updateEntity('agent:writer', { goal: 'g' }, { coalesceKey: 'agent:writer:goal' }));
+    expect(store().past).toHaveLength(2);
+    store().sealHistory();
+    store().perform(updateEntity('agent:writer', { goal: 'gg' }, { coalesceKey: 'agent:writer:goal' }));
+    expect(store().past).toHaveLength(3);
+    store().undo();
+    store().undo();
+    expect(store().doc?.agents?.[1]).toMatchObject({ role: 'Wri', goal: 'Write briefs' });
+    store().undo();
+    expect(store().doc?.agents?.[1].role).toBe('Writer');
+  });
+
+  it('a refused command changes nothing and says why', async () => {
+    await open();
+    const result = store().perform(connectNodes('task:brief', 'task:research'));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toMatch(/earlier task/);
+    expect(store().rejection?.message).toMatch(/earlier task/);
+    expect(store().past).toHaveLength(0);
+  });
+
+  it('autosaves once, 500 ms after the last change, and reports saved', async () => {
+    await open();
+    store().perform(updateEntity('agent:writer', { role: 'E' }, { coalesceKey: 'k' }));
+    await vi.advanceTimersByTimeAsync(300);
+    store().perform(updateEntity('agent:writer', { role: 'Ed' }, { coalesceKey: 'k' }));
+    expect(store().saveState).toBe('unsaved');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(host.saves).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS);
+    expect(host.saves).toHaveLength(1);
+    expect(store().saveState).toBe('saved');
+    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('Ed');
+  });
+
+  it('saves a document that does not validate, and keeps showing its problems', async () => {
+    await open();
+    store().perform(updateEntity('agent:writer', { role: '' }));
+    expect(store().problems.map((p) => p.path)).toEqual(['agents.1.role']);
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10);
+    expect(store().saveState).toBe('saved');
+    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('');
+    expect(store().problems.map((p) => p.path)).toEqual(['agents.1.role']);
+  });
+
+  it('opens an invalid crew (valid JSON) with its problems', async () => {
+    await open(PATH, { kind: 'crew', version: 1, id: 'x', name: 'X', agents: [], tasks: [{ id: 't' }] });
+    expect(store().doc).toBeDefined();
+    expect(store().problems.map((p) => p.path)).toEqual(expect.arrayContaining(['agents', 'tasks.0.description', 'tasks.0.expectedOutput']));
+  });
+
+  it('never overwrites a file that is not JSON; repaired text is adopted and saved', async () => {
+    await open(PATH, '{ "kind": "crew", oops');
+    expect(store().doc).toBeUndefined();
+    expect(store().unreadable?.text).toBe('{ "kind": "crew", oops');
+    expect(store().unreadable?.error).toMatch(/invalid JSON/);
+    expect(store().problems).toHaveLength(1);
+    expect(store().perform(addAgent()).ok).toBe(false);
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS * 3);
+    await store().flushSave();
+    expect(host.saves).toHaveLength(0);
+    expect(host.files.get(PATH)).toBe('{ "kind": "crew", oops');
+
+    expect(store().replaceText('[1, 2]')).toEqual({ ok: false, error: 'the document is not a JSON object' });
+    expect(store().replaceText('{ "kind": "crew", "name": "Fixed" }')).toEqual({ ok: true });
+    expect(store().doc?.name).toBe('Fixed');
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10);
+    expect(host.saved(PATH)).toEqual({ kind: 'crew', name: 'Fixed' });
+  });
+
+  it('a failed save shows an error and the next save retries', async () => {
+    await open();
+    host.failSaves = 'disk full';
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10);
+    expect(store().saveState).toBe('error');
+    expect(store().saveError).toMatch(/disk full/);
+    host.failSaves = undefined;
+    await store().flushSave();
+    expect(store().saveState).toBe('saved');
+    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
+  });
+
+  it('opening another document first saves pending changes of the current one', async () => {
+    await open();
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    host.files.set('other.crew.json', JSON.stringify(hierarchicalCrew()));
+    await store().load('other.crew.json');
+    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
+    expect(store().path).toBe('other.crew.json');
+    expect(store().past).toHaveLength(0);
+  });
+
+  it('keeps problems that only the host reports', async () => {
+    host.hostOnly = [{ path: 'tasks.0.output.schema', message: 'is not a valid JSON Schema: nope' }];
+    await open();
+    expect(store().problems).toEqual([{ path: 'tasks.0.output.schema', message: 'is not a valid JSON Schema: nope' }]);
+    store().perform(updateEntity('agent:writer', { role: '' }));
+    expect(store().problems.map((p) => p.path)).toEqual(['agents.1.role', 'tasks.0.output.schema']);
+  });
+
+  it('selects what a command adds and drops what it deletes; selection is not history', async () => {
+    await open();
+    store().perform(addAgent({ x: 0, y: 0 }));
+    expect(useUiStore.getState().selectedNodeIds).toEqual(['agent:agent-3']);
+    useUiStore.getState().select(['agent:agent-3', 'task:brief']);
+    expect(store().past).toHaveLength(1);
+    store().perform(deleteNodes(['agent:agent-3']));
+    expect(useUiStore.getState().selectedNodeIds).toEqual(['task:brief']);
+  });
+
+  it('copies and pastes nodes, each paste further offset and selected', async () => {
+    await open();
+    expect(store().copy(['agent:writer', 'manager'])).toBe(true);
+    store().paste();
+    store().paste();
+    const agents = store().doc!.agents!.map((a) => a.id);
+    expect(agents).toEqual(['researcher', 'writer', 'writer-2', 'writer-3']);
+    const layout = store().doc!.layout!;
+    expect(layout['agent:writer-2']).toEqual({ x: 440, y: 190 });
+    expect(layout['agent:writer-3']).toEqual({ x: 480, y: 230 });
+    expect(useUiStore.getState().selectedNodeIds).toEqual(['agent:writer-3']);
+    expect(store().copy(['manager'])).toBe(false);
+  });
+
+  it('gives every node a saved position at the first edit of a document without a layout', async () => {
+    await open(PATH, hierarchicalCrew());
+    expect(store().doc?.layout).toBeUndefined();
+    store().perform(moveNodes({ 'agent:analyst': { x: 1, y: 2 } }));
+    const layout = store().doc!.layout!;
+    expect(Object.keys(layout).sort()).toEqual(['agent:analyst', 'agent:copywriter', 'manager', 'task:announce', 'task:pricing']);
+    expect(layout['agent:analyst']).toEqual({ x: 1, y: 2 });
+    store().undo();
+    expect(store().doc?.layout).toBeUndefined();
+  });
+
+  it('reports a document that cannot be read', async () => {
+    await store().load('missing.crew.json');
+    expect(store().loadState).toBe('error');
+    expect(store().loadError).toMatch(/no document/);
+  });
+});

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -150,16 +150,31 @@ function serveFile(root: string, pathname: string, res: ServerResponse): void {
   const file = normalize(join(root, relativePath));
   if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) return send(res, 403, 'outside the app');
   // Anything that is not a file is the app itself (client-side routes).
-  const target = existsSync(file) && statSync(file).isFile() ? file : join(root, 'index.html');
-  const type = TYPES[extname(target)] ?? 'application/octet-stream';
-  res.writeHead(200, {
-    'Content-Type': type,
-    'Content-Security-Policy': CSP,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+  const target = isFile(file) ? file : join(root, 'index.html');
+  const stream = createReadStream(target);
+  stream.once('error', (error: NodeJS.ErrnoException) => {
+    // The renderer may be rebuilt under a running server: answer, never crash.
+    if (!res.headersSent) send(res, error.code === 'ENOENT' ? 404 : 500, error.code === 'ENOENT' ? 'not found (is the app being rebuilt?)' : 'cannot read the file');
+    else res.destroy();
   });
-  createReadStream(target).pipe(res);
+  stream.once('open', () => {
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(target)] ?? 'application/octet-stream',
+      'Content-Security-Policy': CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+    });
+    stream.pipe(res);
+  });
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function refuse(res: ServerResponse, why: string): void {

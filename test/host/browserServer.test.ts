@@ -109,3 +109,14 @@ describe('browser mode: the token and Origin checks', () => {
     ws.close();
   });
 });
+
+describe('browser mode: a renderer folder that changes under the server', () => {
+  it('answers 404 instead of crashing when the app is missing (a rebuild in progress)', async () => {
+    const renderer = join(dir, 'renderer');
+    rmSync(renderer, { recursive: true, force: true });
+    const res = await get(`/?token=${server.token}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toContain('not found');
+    expect((await get(`/assets/app.js?token=${server.token}`)).status).toBe(404);
+  });
+});

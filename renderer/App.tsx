@@ -108,11 +108,19 @@ function BottomPanel() {
             className="bottom-tab"
             aria-selected={open && tab === t.id}
             data-testid={`tab-${t.id}`}
-            onClick={() => (open && tab === t.id ? useUiStore.getState().toggleBottom(false) : useUiStore.getState().setBottomTab(t.id))}
+            onClick={() => useUiStore.getState().setBottomTab(t.id)}
           >
             {t.label}
           </button>
         ))}
+        <button
+          className="btn ghost small bottom-collapse"
+          aria-label={open ? 'Collapse the run panel' : 'Expand the run panel'}
+          title={open ? 'Collapse' : 'Expand'}
+          onClick={() => useUiStore.getState().toggleBottom()}
+        >
+          {open ? '▾' : '▴'}
+        </button>
       </div>
       {open && (
         <div className="bottom-content" role="tabpanel">

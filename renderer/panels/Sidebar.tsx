@@ -10,7 +10,7 @@ import { formatDuration, formatRelativeTime } from './formatTime';
 export function Sidebar() {
   const info = useWorkspaceStore((s) => s.info);
   const documents = useWorkspaceStore((s) => s.documents);
-  const runs = useWorkspaceStore((s) => s.recentRuns);
+  const runs = useRunStore((s) => s.runs);
   const error = useWorkspaceStore((s) => s.error);
   return (
     <aside className="sidebar" aria-label="Workspace">
@@ -32,7 +32,7 @@ export function Sidebar() {
       <section className="sidebar-section grow">
         <div className="sidebar-header">Recent runs</div>
         <ul className="sidebar-list" data-testid="recent-runs">
-          {runs.map((r) => (
+          {runs.slice(0, 30).map((r) => (
             <RunItem key={r.id} run={r} />
           ))}
           {runs.length === 0 && <li className="sidebar-item-sub" style={{ padding: '4px 8px' }}>No runs yet.</li>}

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import type { HostResponse } from '../../shared/host-api';
+import { host } from '../host/hostContext';
+import { useRunStore } from '../stores/runStore';
+import { useUiStore } from '../stores/uiStore';
+import { Modal } from './Modal';
+
+type RunRecord = HostResponse<'runs.get'>;
+interface ReplayTask {
+  id: string;
+  name?: string;
+  agent?: string;
+  output?: RunRecord['taskOutputs'][number];
+  /** Every earlier task has a stored output, so the replay can start here. */
+  replayable: boolean;
+}
+
+/** Lists a run's tasks with their stored outputs and replays the run from the chosen one. */
+export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): void }) {
+  const [record, setRecord] = useState<RunRecord>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState<string>();
+
+  useEffect(() => {
+    let live = true;
+    host()
+      .invoke('runs.get', { runId })
+      .then((r) => live && setRecord(r))
+      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+
+  const tasks = record ? replayTasks(record) : [];
+
+  const replay = async (taskId: string) => {
+    setBusy(taskId);
+    setError(undefined);
+    try {
+      const path = record?.run.documentPath;
+      if (path && /\.crew\.json$/.test(path) && !path.startsWith('/') && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
+      await useRunStore.getState().replay(taskId, runId);
+      useUiStore.getState().setBottomTab('trace');
+      onClose();
+    } catch (e) {
+      setBusy(undefined);
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <Modal
+      testId="replay-dialog"
+      title="Replay from a task"
+      subtitle={
+        <>
+          {record?.run.name ?? 'Run'} · <code className="dialog-code">{runId}</code>
+        </>
+      }
+      onClose={onClose}
+      width={620}
+    >
+      <div className="dialog-hint">Earlier tasks keep their stored outputs; the chosen task and everything after it run again, as a new run.</div>
+      {!record && !error && <div className="dialog-hint">Loading the run…</div>}
+      <ol className="replay-list">
+        {tasks.map((t, i) => (
+          <li key={t.id} className="replay-item" data-testid="replay-item" data-task-id={t.id}>
+            <span className="replay-index">{i + 1}</span>
+            <div className="replay-main">
+              <div className="replay-name">
+                {t.name ?? t.id} {t.name && <code className="dialog-code">{t.id}</code>}
+              </div>
+              <div className="replay-output">
+                {t.output ? (t.output.skipped ? 'skipped' : t.output.raw.slice(0, 160) || '(empty output)') : 'no stored output'}
+                {t.agent ? ` · ${t.agent}` : ''}
+              </div>
+            </div>
+            <button
+              className="btn small"
+              data-testid="replay-task"
+              data-task-id={t.id}
+              disabled={!t.replayable || busy !== undefined}
+              title={t.replayable ? `Replay from “${t.name ?? t.id}”` : 'An earlier task has no stored output in this run'}
+              onClick={() => void replay(t.id)}
+            >
+              {busy === t.id ? 'Starting…' : 'Replay from here'}
+            </button>
+          </li>
+        ))}
+      </ol>
+      {error && <div className="dialog-error">{error}</div>}
+    </Modal>
+  );
+}
+
+function replayTasks(record: RunRecord): ReplayTask[] {
+  const doc = record.run.document as { tasks?: { id?: unknown; name?: unknown; agentId?: unknown }[] } | null;
+  const outputs = new Map(record.taskOutputs.map((o) => [o.taskId, o]));
+  const list = Array.isArray(doc?.tasks) ? doc.tasks.filter((t) => typeof t?.id === 'string') : [];
+  let earlierStored = true;
+  return list.map((t) => {
+    const id = t.id as string;
+    const output = outputs.get(id);
+    const task: ReplayTask = { id, name: typeof t.name === 'string' ? t.name : undefined, agent: output?.agentRole, output, replayable: earlierStored };
+    earlierStored = earlierStored && output !== undefined;
+    return task;
+  });
+}

@@ -1,0 +1,150 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { host } from '../host/hostContext';
+import { HostCallError } from '../host/hostError';
+import { useRunStore } from '../stores/runStore';
+import { useUiStore } from '../stores/uiStore';
+import { crewInputs, type CrewInput } from './crewInputs';
+import { Modal } from './Modal';
+
+type Loaded = { name: string; inputs: CrewInput[]; profiles: string[]; defaultProfile?: string };
+
+/**
+ * "Run with inputs": opened by `uiStore.runDialogOpen` for the document on the canvas. Reads the saved
+ * document (the run uses the file on disk), asks for its inputs with their defaults, optionally a
+ * model profile to run every agent with, then starts the run and shows it.
+ */
+export function RunInputsDialog() {
+  const open = useUiStore((s) => s.runDialogOpen);
+  const path = useUiStore((s) => s.documentPath);
+  if (!open || !path) return null;
+  return <RunInputsForm key={path} path={path} onClose={() => useUiStore.getState().setRunDialogOpen(false)} />;
+}
+
+function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
+  const [loaded, setLoaded] = useState<Loaded>();
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [model, setModel] = useState('');
+  const [starting, setStarting] = useState(false);
+  const [error, setError] = useState<{ message: string; problems?: { path: string; message: string }[] }>();
+
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      try {
+        const [read, settings] = await Promise.all([
+          host().invoke('documents.read', { path }),
+          host().invoke('settings.get', {}).catch(() => undefined),
+        ]);
+        if (!live) return;
+        const doc = read.document as { name?: unknown } | null;
+        const inputs = crewInputs(doc);
+        setLoaded({
+          name: typeof doc?.name === 'string' ? doc.name : path,
+          inputs,
+          profiles: settings ? Object.keys(settings.settings.models.profiles) : [],
+          defaultProfile: settings?.settings.models.default,
+        });
+        setValues(Object.fromEntries(inputs.map((i) => [i.name, i.default ?? ''])));
+        if (read.problems.length > 0) setError({ message: 'The saved crew has problems; the run will be refused until they are fixed.', problems: read.problems });
+      } catch (e) {
+        if (live) setError({ message: e instanceof Error ? e.message : String(e) });
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [path]);
+
+  const missing = loaded?.inputs.filter((i) => (values[i.name] ?? '').trim() === '' && i.default === undefined) ?? [];
+
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!loaded || starting || missing.length > 0) return;
+    setStarting(true);
+    setError(undefined);
+    try {
+      await useRunStore.getState().start(path, values, model || undefined);
+      useUiStore.getState().setBottomTab('trace');
+      onClose();
+    } catch (caught) {
+      setStarting(false);
+      setError({ message: caught instanceof Error ? caught.message : String(caught), problems: caught instanceof HostCallError ? caught.problems : undefined });
+    }
+  };
+
+  return (
+    <Modal
+      testId="run-dialog"
+      title={loaded ? `Run ${loaded.name}` : 'Run crew'}
+      subtitle={<code className="dialog-code">{path}</code>}
+      onClose={onClose}
+      footer={
+        <>
+          <span className="modal-foot-spacer" />
+          <button className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn primary" data-testid="run-start" disabled={!loaded || starting || missing.length > 0} onClick={() => void submit()}>
+            {starting ? 'Starting…' : '▶ Start run'}
+          </button>
+        </>
+      }
+    >
+      {!loaded && !error && <div className="dialog-hint">Reading the crew…</div>}
+      {loaded && (
+        <form className="dialog-form" onSubmit={(e) => void submit(e)}>
+          {loaded.inputs.length === 0 && <div className="dialog-hint">This crew takes no inputs.</div>}
+          {loaded.inputs.map((input, index) => {
+            const id = `run-input-${input.name}`;
+            const long = (input.default ?? '').length > 80 || (input.default ?? '').includes('\n');
+            return (
+              <div className="dialog-field" key={input.name}>
+                <label htmlFor={id} className="dialog-field-label">
+                  <code>{input.name}</code>
+                  {input.default === undefined && <span className="dialog-required">required</span>}
+                  {input.undeclared && <span className="dialog-note">used in the crew, not declared</span>}
+                </label>
+                {input.description && <div className="dialog-field-help">{input.description}</div>}
+                {long ? (
+                  <textarea id={id} data-testid={id} autoFocus={index === 0} className="dialog-textarea" rows={3} value={values[input.name] ?? ''} onChange={(e) => setValues({ ...values, [input.name]: e.target.value })} />
+                ) : (
+                  <input id={id} data-testid={id} autoFocus={index === 0} className="dialog-input" value={values[input.name] ?? ''} placeholder={input.default} onChange={(e) => setValues({ ...values, [input.name]: e.target.value })} />
+                )}
+              </div>
+            );
+          })}
+          {loaded.profiles.length > 0 && (
+            <div className="dialog-field">
+              <label htmlFor="run-model" className="dialog-field-label">
+                Model
+              </label>
+              <select id="run-model" data-testid="run-model" className="dialog-input" value={model} onChange={(e) => setModel(e.target.value)}>
+                <option value="">As configured in the crew{loaded.defaultProfile ? ` (default: ${loaded.defaultProfile})` : ''}</option>
+                {loaded.profiles.map((p) => (
+                  <option key={p} value={p}>
+                    Every agent uses “{p}”
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <button type="submit" hidden />
+        </form>
+      )}
+      {error && (
+        <div className="dialog-error" data-testid="run-dialog-error">
+          {error.message}
+          {error.problems && error.problems.length > 0 && (
+            <ul className="dialog-problems">
+              {error.problems.map((p, i) => (
+                <li key={i}>
+                  <code>{p.path}</code>: {p.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import type { HostRunSummary } from '../../shared/host-api';
+import { ReplayDialog } from '../dialogs/ReplayDialog';
+import { useRunStore } from '../stores/runStore';
+import { useUiStore } from '../stores/uiStore';
+import '../styles/runs.css';
+import { formatDuration, formatRelativeTime } from './formatTime';
+import { formatCompact } from './trace/formatCount';
+
+/** Run history: status, crew, start, duration, tokens, replay origin; open, replay from a task, stop. */
+export function RunsPanel() {
+  const runs = useRunStore((s) => s.runs);
+  const loaded = useRunStore((s) => s.runsLoaded);
+  const error = useRunStore((s) => s.runsError);
+  const [replayOf, setReplayOf] = useState<string>();
+
+  return (
+    <div className="runs-panel" data-testid="runs-panel">
+      {error && <div className="banner-error">Could not list runs: {error}</div>}
+      {loaded && runs.length === 0 && !error && <div className="runs-empty">No runs yet. Start one with ▶ Run.</div>}
+      {runs.length > 0 && (
+        <div className="runs-scroll">
+          <table className="runs-table">
+            <thead>
+              <tr>
+                <th className="runs-col-status">Status</th>
+                <th>Crew</th>
+                <th>Started</th>
+                <th className="num">Duration</th>
+                <th className="num">Tokens</th>
+                <th>Run</th>
+                <th aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((run) => (
+                <RunRow key={run.id} run={run} onReplay={() => setReplayOf(run.id)} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {replayOf && <ReplayDialog runId={replayOf} onClose={() => setReplayOf(undefined)} />}
+    </div>
+  );
+}
+
+function RunRow({ run, onReplay }: { run: HostRunSummary; onReplay(): void }) {
+  const shown = useUiStore((s) => s.runId === run.id);
+  // The shown run's live status is newer than the list's.
+  const liveStatus = useRunStore((s) => (s.runId === run.id && s.status && s.status !== 'pending' ? s.status : undefined));
+  const status = liveStatus ?? run.status;
+  const open = () => {
+    const path = run.documentPath;
+    if (path && !path.startsWith('/') && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
+    void useRunStore.getState().show(run.id);
+    useUiStore.getState().setBottomTab('trace');
+  };
+  return (
+    <tr className="runs-row" data-testid="runs-row" data-run-id={run.id} data-status={status} aria-selected={shown} onClick={open}>
+      <td className="runs-col-status">
+        <span className="runs-status" data-status={status}>
+          <span className="runs-dot" />
+          {status}
+        </span>
+      </td>
+      <td>
+        <div className="runs-name">
+          <span>{run.name}</span>
+          {run.error && (
+            <span className="runs-error" title={run.error}>
+              {run.error}
+            </span>
+          )}
+        </div>
+      </td>
+      <td title={new Date(run.startedAt).toLocaleString()}>{formatRelativeTime(run.startedAt)}</td>
+      <td className="num">{run.durationMs !== undefined ? formatDuration(run.durationMs) : status === 'running' ? '…' : ''}</td>
+      <td className="num" title={`${run.tokenUsage.totalTokens.toLocaleString('en-US')} tokens · ${run.tokenUsage.requests} requests`}>
+        {formatCompact(run.tokenUsage.totalTokens)}
+      </td>
+      <td className="runs-id">
+        <code>{run.id}</code>
+        {run.replayOf && (
+          <button
+            className="runs-replay-of"
+            title={`Replay of ${run.replayOf.runId} from task ${run.replayOf.fromTaskId}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              void useRunStore.getState().show(run.replayOf!.runId);
+            }}
+          >
+            ↻ from {run.replayOf.fromTaskId}
+          </button>
+        )}
+      </td>
+      <td className="runs-actions" onClick={(e) => e.stopPropagation()}>
+        {status === 'running' ? (
+          <button className="btn small danger" data-testid="runs-cancel" onClick={() => void useRunStore.getState().cancel(run.id)}>
+            Stop
+          </button>
+        ) : (
+          <button className="btn small" data-testid="runs-replay" onClick={onReplay}>
+            Replay from…
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}

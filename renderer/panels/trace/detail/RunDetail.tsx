@@ -1,0 +1,37 @@
+import type { RunView } from '../../../stores/runView';
+import { formatDuration } from '../../formatTime';
+import { Facts, JsonBlock, Section, TextBlock } from './DetailBlocks';
+import { UsageFacts } from './UsageFacts';
+
+/** The run itself: crew, inputs, replay link, output or error, totals. */
+export function RunDetail({ view }: { view: RunView }) {
+  return (
+    <>
+      <Facts
+        items={[
+          ['Run id', <code key="id">{view.runId}</code>],
+          ['Crew', view.crewName],
+          ['Process', view.process],
+          ['Started', view.startedAt ? new Date(view.startedAt).toLocaleString() : undefined],
+          ['Duration', view.durationMs !== undefined ? formatDuration(view.durationMs) : undefined],
+          ['Replay of', view.replayOf ? `${view.replayOf.runId} from task ${view.replayOf.fromTaskId}` : undefined],
+          ['Events', view.eventCount.toLocaleString('en-US')],
+        ]}
+      />
+      {Object.keys(view.inputs).length > 0 && (
+        <Section title="Inputs">
+          <JsonBlock value={view.inputs} />
+        </Section>
+      )}
+      {view.output !== undefined && (
+        <Section title="Output">
+          <TextBlock text={view.output} />
+        </Section>
+      )}
+      {view.error && <TextBlock label={view.status === 'cancelled' ? 'Cancelled' : 'Error'} text={view.error} tone={view.status === 'cancelled' ? 'warn' : 'err'} />}
+      <Section title="Usage">
+        <UsageFacts usage={view.tokenUsage} />
+      </Section>
+    </>
+  );
+}

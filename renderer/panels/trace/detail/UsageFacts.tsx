@@ -1,0 +1,19 @@
+import type { TokenUsage } from '../../../../shared/usage';
+import { Facts } from './DetailBlocks';
+
+/** Token usage as prompt / completion / cached / total / requests. */
+export function UsageFacts({ usage }: { usage: TokenUsage | undefined }) {
+  if (!usage) return null;
+  const n = (v: number) => v.toLocaleString('en-US');
+  return (
+    <Facts
+      items={[
+        ['Prompt tokens', n(usage.promptTokens)],
+        ['Completion tokens', n(usage.completionTokens)],
+        ['Cached prompt tokens', usage.cachedPromptTokens ? n(usage.cachedPromptTokens) : undefined],
+        ['Total tokens', n(usage.totalTokens)],
+        ['Requests', n(usage.requests)],
+      ]}
+    />
+  );
+}

@@ -1,0 +1,188 @@
+import type { RuntimeEvent } from '../../shared/events';
+import type { HostApi } from '../../shared/host-api';
+import { fetchRunEvents } from './fetchRunEvents';
+import { foldRunEvents } from './reduceRunEvent';
+import { emptyRunView, type RunView } from './runView';
+
+/** One run the renderer follows: its folded view, and live events waiting to be folded. */
+interface RunSession {
+  runId: string;
+  view?: RunView;
+  /** Set while stored events are being fetched; live events wait in `queue` meanwhile. */
+  loading?: Promise<void>;
+  error?: string;
+  queue: RuntimeEvent[];
+  lastUsed: number;
+}
+
+const MAX_CACHED = 6;
+const FLUSH_MS = 16;
+const FIRST_PAGE = 1500;
+const NEXT_PAGE = 2500;
+
+/**
+ * Keeps the views of the runs the person has looked at, fed first from the store (`runs.events`,
+ * paged) and then from live pushes — in seq order, with no gaps (a gap is fetched) and no duplicates
+ * (folding ignores events at or below the view's last seq). Live events are folded in batches.
+ */
+export class RunSessions {
+  private readonly sessions = new Map<string, RunSession>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private clock = 0;
+
+  constructor(
+    private readonly api: () => HostApi,
+    /** A followed run's view changed; `partial` while the rest of its stored events are still loading. */
+    private readonly changed: (runId: string, view: RunView | undefined, error?: string, partial?: boolean) => void,
+    private readonly pinned: () => string | undefined,
+  ) {}
+
+  view(runId: string): RunView | undefined {
+    return this.sessions.get(runId)?.view;
+  }
+
+  isLoading(runId: string): boolean {
+    return this.sessions.get(runId)?.loading !== undefined;
+  }
+
+  /** Loads a run (or returns the cached one) and follows it from then on. */
+  async open(runId: string): Promise<void> {
+    let session = this.sessions.get(runId);
+    if (session) {
+      session.lastUsed = ++this.clock;
+      if (session.loading) await session.loading;
+      else if (session.error) {
+        this.sessions.delete(runId);
+        session = undefined;
+      }
+    }
+    if (!session) {
+      session = { runId, queue: [], lastUsed: ++this.clock };
+      this.sessions.set(runId, session);
+      this.evict();
+      await this.load(session);
+    }
+  }
+
+  /** Drops a cached run so the next `open` reads it again from the store. */
+  forget(runId: string): void {
+    this.sessions.delete(runId);
+  }
+
+  /** A live event from the host. Events of runs nobody follows are ignored: `open` reads them from the store. */
+  receive(event: RuntimeEvent): void {
+    const session = this.sessions.get(event.runId);
+    if (!session) return;
+    session.queue.push(event);
+    if (!session.loading) this.scheduleFlush();
+  }
+
+  /** After a reconnect: fetch whatever the followed, unfinished runs missed. */
+  catchUp(): void {
+    for (const session of this.sessions.values()) {
+      if (!session.loading && session.view && (session.view.status === 'running' || session.view.status === 'pending')) void this.fill(session);
+    }
+  }
+
+  /** Folds queued live events now (tests and the end of a batch use it). */
+  flush(): void {
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    for (const session of this.sessions.values()) {
+      if (!session.loading && session.queue.length > 0) this.drain(session);
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer === undefined) this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private async load(session: RunSession): Promise<void> {
+    const task = (async () => {
+      const api = this.api();
+      // The first page is small so a long run shows at once; the rest follows in larger pages.
+      const [{ run }, first] = await Promise.all([
+        api.invoke('runs.get', { runId: session.runId }),
+        api.invoke('runs.events', { runId: session.runId, afterSeq: 0, limit: FIRST_PAGE }),
+      ]);
+      let page = first;
+      let view = emptyRunView(session.runId, run.document);
+      for (;;) {
+        const events = page.events as RuntimeEvent[];
+        view = foldRunEvents(view, events);
+        session.view = view;
+        if (!page.more || events.length === 0) return;
+        if (this.sessions.get(session.runId) === session) this.changed(session.runId, view, undefined, true);
+        page = await api.invoke('runs.events', { runId: session.runId, afterSeq: view.lastSeq, limit: NEXT_PAGE });
+      }
+    })();
+    session.loading = task.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await task;
+      session.error = undefined;
+    } catch (error) {
+      session.error = error instanceof Error ? error.message : String(error);
+    }
+    session.loading = undefined;
+    if (this.sessions.get(session.runId) !== session) return;
+    if (session.error) this.changed(session.runId, undefined, session.error);
+    else this.drain(session);
+  }
+
+  /** Folds the queued events that continue the view; a gap is fetched from the store first. */
+  private drain(session: RunSession): void {
+    const view = session.view;
+    if (!view) return;
+    const queue = session.queue.sort((a, b) => a.seq - b.seq);
+    let next = view.lastSeq + 1;
+    let i = 0;
+    const batch: RuntimeEvent[] = [];
+    for (; i < queue.length; i++) {
+      const e = queue[i];
+      if (e.seq < next) continue;
+      if (e.seq > next) break;
+      batch.push(e);
+      next += 1;
+    }
+    session.queue = queue.slice(i);
+    session.view = foldRunEvents(view, batch);
+    this.changed(session.runId, session.view);
+    if (session.queue.length > 0) void this.fill(session);
+  }
+
+  /** Fetches the events between the view and the live queue (missed while disconnected or loading). */
+  private async fill(session: RunSession): Promise<void> {
+    if (!session.view || session.loading) return;
+    const from = session.view.lastSeq;
+    const task = fetchRunEvents(this.api(), session.runId, from);
+    session.loading = task.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      const missed = await task;
+      if (session.view) session.view = foldRunEvents(session.view, missed);
+    } catch {
+      // Keep what we have; the next live event or reconnect tries again.
+    }
+    session.loading = undefined;
+    if (this.sessions.get(session.runId) !== session) return;
+    const stuck = session.queue.length > 0 && session.queue.every((e) => e.seq > (session.view?.lastSeq ?? 0) + 1);
+    if (stuck && session.view?.lastSeq === from) {
+      // The store has nothing newer yet; the queued events cannot be folded without the gap.
+      this.changed(session.runId, session.view);
+      return;
+    }
+    this.drain(session);
+  }
+
+  private evict(): void {
+    if (this.sessions.size <= MAX_CACHED) return;
+    const keep = this.pinned();
+    const oldest = [...this.sessions.values()].filter((s) => s.runId !== keep && !s.loading).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const s of oldest.slice(0, this.sessions.size - MAX_CACHED)) this.sessions.delete(s.runId);
+  }
+}

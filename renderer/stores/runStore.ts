@@ -1,0 +1,162 @@
+import { create } from 'zustand';
+import { isRunEnd } from '../../shared/events';
+import type { HostPush, HostRunSummary } from '../../shared/host-api';
+import { host } from '../host/hostContext';
+import { useHumanStore } from './humanStore';
+import { RunSessions } from './runSessions';
+import type { ActiveDelegation, NodeCounters, NodeRunStatus, RunView, RunViewStatus } from './runView';
+import { useUiStore } from './uiStore';
+
+export type { ActiveDelegation, NodeCounters, NodeRunStatus, RunView, RunViewStatus } from './runView';
+
+/**
+ * Live state of the run shown in the run panel and overlaid on the canvas (`uiStore.runId`), and the
+ * run history. Node ids are canvas ids (renderer/canvas/nodeIds.ts). Components select narrowly:
+ * `useRunStore(s => s.nodeStatus[id])`.
+ */
+export interface RunState {
+  /** The shown run (mirrors `uiStore.runId`). */
+  runId?: string;
+  view?: RunView;
+  /** Status of the shown run. */
+  status?: RunViewStatus;
+  loading: boolean;
+  error?: string;
+  nodeStatus: Record<string, NodeRunStatus>;
+  nodeCounters: Record<string, NodeCounters>;
+  activeDelegations: ActiveDelegation[];
+
+  /** Run history, newest first (`runs.list`). */
+  runs: HostRunSummary[];
+  runsLoaded: boolean;
+  runsError?: string;
+
+  /** Subscribes to the host's pushes once; returns the unsubscribe function. */
+  attach(): () => void;
+  /** Shows a run: stored events first, then live ones. `undefined` clears the run panel. */
+  show(runId: string | undefined): Promise<void>;
+  /** Starts a run of a workspace document and shows it. Rejects with the host's error (problems included). */
+  start(path: string, inputs: Record<string, string>, model?: string): Promise<string>;
+  cancel(runId?: string): Promise<void>;
+  /** Replays the shown (or given) run from a task and shows the new run. */
+  replay(fromTaskId: string, runId?: string): Promise<string>;
+  refreshRuns(): Promise<void>;
+}
+
+const NO_STATUS: Record<string, NodeRunStatus> = {};
+const NO_COUNTERS: Record<string, NodeCounters> = {};
+const NO_DELEGATIONS: ActiveDelegation[] = [];
+
+let detach: (() => void) | undefined;
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+export const useRunStore = create<RunState>()((set, get) => {
+  const sessions = new RunSessions(
+    () => host(),
+    (runId, view, error, partial) => {
+      if (get().runId !== runId) return;
+      set({ view, loading: partial === true, error, ...overlay(view) });
+    },
+    () => get().runId,
+  );
+
+  const refreshSoon = () => {
+    if (refreshTimer !== undefined) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = undefined;
+      void get().refreshRuns();
+    }, 150);
+  };
+
+  const onPush = (push: HostPush) => {
+    if (push.kind === 'event') {
+      const e = push.event;
+      sessions.receive(e);
+      useHumanStore.getState().receive(e);
+      if (e.type === 'run.started' || isRunEnd(e)) refreshSoon();
+    } else if (push.kind === 'runs.changed') {
+      refreshSoon();
+      // Also sent after a reconnect: fetch what was missed.
+      sessions.catchUp();
+      void useHumanStore.getState().load();
+    }
+  };
+
+  return {
+    loading: false,
+    nodeStatus: NO_STATUS,
+    nodeCounters: NO_COUNTERS,
+    activeDelegations: NO_DELEGATIONS,
+    runs: [],
+    runsLoaded: false,
+
+    attach() {
+      if (detach) return detach;
+      const unsubscribeHost = host().subscribe(onPush);
+      // Whoever sets uiStore.runId (sidebar, runs panel, a test) gets the run shown.
+      const unsubscribeUi = useUiStore.subscribe((ui) => {
+        if (ui.runId !== get().runId) void get().show(ui.runId);
+      });
+      void get().refreshRuns();
+      void useHumanStore.getState().load();
+      const initial = useUiStore.getState().runId;
+      if (initial) void get().show(initial);
+      detach = () => {
+        unsubscribeHost();
+        unsubscribeUi();
+        detach = undefined;
+      };
+      return detach;
+    },
+
+    async show(runId) {
+      if (useUiStore.getState().runId !== runId) useUiStore.getState().showRun(runId);
+      if (!runId) {
+        set({ runId: undefined, view: undefined, loading: false, error: undefined, ...overlay(undefined) });
+        return;
+      }
+      const cached = sessions.view(runId);
+      set({ runId, view: cached, loading: !cached || sessions.isLoading(runId), error: undefined, ...overlay(cached) });
+      await sessions.open(runId);
+      if (get().runId !== runId) return;
+      const view = sessions.view(runId);
+      if (view) set({ view, loading: false, ...overlay(view) });
+    },
+
+    async start(path, inputs, model) {
+      const { runId } = await host().invoke('runs.start', { path, inputs, ...(model ? { model } : {}) });
+      refreshSoon();
+      await get().show(runId);
+      return runId;
+    },
+
+    async cancel(runId) {
+      const id = runId ?? get().runId;
+      if (!id) return;
+      await host().invoke('runs.cancel', { runId: id });
+    },
+
+    async replay(fromTaskId, runId) {
+      const id = runId ?? get().runId;
+      if (!id) throw new Error('no run to replay');
+      const { runId: newRunId } = await host().invoke('runs.replay', { runId: id, fromTaskId });
+      refreshSoon();
+      await get().show(newRunId);
+      return newRunId;
+    },
+
+    async refreshRuns() {
+      try {
+        const { runs } = await host().invoke('runs.list', {});
+        set({ runs, runsLoaded: true, runsError: undefined });
+      } catch (error) {
+        set({ runsLoaded: true, runsError: error instanceof Error ? error.message : String(error) });
+      }
+    },
+  };
+});
+
+function overlay(view: RunView | undefined): Pick<RunState, 'status' | 'nodeStatus' | 'nodeCounters' | 'activeDelegations'> {
+  if (!view) return { status: undefined, nodeStatus: NO_STATUS, nodeCounters: NO_COUNTERS, activeDelegations: NO_DELEGATIONS };
+  return { status: view.status, nodeStatus: view.nodeStatus, nodeCounters: view.nodeCounters, activeDelegations: view.activeDelegations };
+}

@@ -1,0 +1,138 @@
+import type { RuntimeEvent } from '../../shared/events';
+import { emptyUsage, type TokenUsage } from '../../shared/usage';
+import { roleDirectory, type RoleDirectory } from './roleDirectory';
+
+/** What a canvas node shows while (or after) a run touches it. */
+export type NodeRunStatus = 'running' | 'done' | 'failed' | 'waiting' | 'skipped';
+
+export interface NodeCounters {
+  toolCalls: number;
+  retries: number;
+}
+
+/** An open delegation, drawn on the canvas as an animated edge between two node ids. */
+export interface ActiveDelegation {
+  from: string;
+  to: string;
+  spanId: string;
+}
+
+export type SpanKind = 'run' | 'planning' | 'task' | 'agent' | 'llm' | 'tool' | 'delegation' | 'guardrail' | 'human' | 'retry';
+export type SpanStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'waiting' | 'blocked' | 'cached';
+
+/** One row of the trace tree. Immutable once a fold has returned it. */
+export interface TraceSpan {
+  id: string;
+  parentId?: string;
+  kind: SpanKind;
+  label: string;
+  /** Secondary text (agent role, model, tool arguments…). */
+  sublabel?: string;
+  status: SpanStatus;
+  start: number;
+  end?: number;
+  durationMs?: number;
+  /** Tokens of every model call inside this span, inclusive. */
+  tokens: number;
+  depth: number;
+  children: string[];
+  /** The span's own events in order (streamed `llm.chunk`s are folded into `streamed`). */
+  events: RuntimeEvent[];
+  /** The task this span works on (inherited from its ancestors). */
+  taskId?: string;
+  /** Canvas node id of the agent doing this work: the nearest agent span at or above it. */
+  agentNode?: string;
+  streamed?: string;
+}
+
+export interface TaskResult {
+  taskId: string;
+  name?: string;
+  index?: number;
+  agentRole?: string;
+  status: NodeRunStatus;
+  raw?: string;
+  json?: unknown;
+  tokens: number;
+  durationMs?: number;
+  outputFile?: string;
+  restored?: boolean;
+  error?: string;
+  skipReason?: string;
+}
+
+export type RunViewStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** Bookkeeping the node statuses are derived from. */
+export interface RunBook {
+  /** Open agent spans per agent node. */
+  openAgents: Record<string, number>;
+  /** How each agent node's last execution ended. */
+  agentEnd: Record<string, 'done' | 'failed'>;
+  /** Open human requests per node (agent and task). */
+  waiting: Record<string, number>;
+  /** Spans started and not yet ended. */
+  open: Record<string, true>;
+  /** Open delegation span ids, in start order. */
+  delegations: string[];
+  /** Open human requests: requestId → span id. */
+  human: Record<string, string>;
+}
+
+/** Everything the run panel and the canvas overlay show about one run: the fold of its events. */
+export interface RunView {
+  runId: string;
+  status: RunViewStatus;
+  crewId?: string;
+  crewName?: string;
+  process?: 'sequential' | 'hierarchical';
+  inputs: Record<string, string>;
+  taskIds: string[];
+  replayOf?: { runId: string; fromTaskId: string };
+  startedAt?: number;
+  endedAt?: number;
+  durationMs?: number;
+  /** Live sum of model usage; the run's own totals once it ends. */
+  tokenUsage: TokenUsage;
+  output?: string;
+  error?: string;
+  lastSeq: number;
+  /** Timestamp of the latest event folded in. */
+  lastTs?: number;
+  eventCount: number;
+  /** Bumped by every fold that changed something; cheap change detection for memos. */
+  version: number;
+  spans: ReadonlyMap<string, TraceSpan>;
+  rootIds: string[];
+  tasks: Record<string, TaskResult>;
+  nodeStatus: Record<string, NodeRunStatus>;
+  nodeCounters: Record<string, NodeCounters>;
+  activeDelegations: ActiveDelegation[];
+  roles: RoleDirectory;
+  book: RunBook;
+}
+
+/**
+ * An empty view for a run. `document` is the run's stored crew document (`runs.get`), used to map
+ * roles in delegation events to agent ids; without it roles are learnt from `agent.started` events.
+ */
+export function emptyRunView(runId: string, document?: unknown): RunView {
+  return {
+    runId,
+    status: 'pending',
+    inputs: {},
+    taskIds: [],
+    tokenUsage: emptyUsage(),
+    lastSeq: 0,
+    eventCount: 0,
+    version: 0,
+    spans: new Map(),
+    rootIds: [],
+    tasks: {},
+    nodeStatus: {},
+    nodeCounters: {},
+    activeDelegations: [],
+    roles: roleDirectory(document, {}),
+    book: { openAgents: {}, agentEnd: {}, waiting: {}, open: {}, delegations: [], human: {} },
+  };
+}

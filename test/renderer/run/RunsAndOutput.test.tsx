@@ -1,0 +1,99 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HostRunSummary } from '../../../shared/host-api';
+import { emptyUsage } from '../../../shared/usage';
+import { setHost } from '../../../renderer/host/hostContext';
+import { OutputPanel } from '../../../renderer/panels/OutputPanel';
+import { RunsPanel } from '../../../renderer/panels/RunsPanel';
+import { useRunStore } from '../../../renderer/stores/runStore';
+import { useUiStore } from '../../../renderer/stores/uiStore';
+import { FakeHost } from './fakeHost';
+import { exampleDocument, recordedEvents } from './runFixtures';
+
+const failed = recordedEvents('run-failed-guardrail');
+const replay = recordedEvents('run-replay-from-brief');
+
+function summary(id: string, over: Partial<HostRunSummary> = {}): HostRunSummary {
+  return { id, kind: 'crew', documentId: 'research-brief', name: 'Research brief', status: 'completed', startedAt: Date.now() - 5000, durationMs: 748, tokenUsage: { ...emptyUsage(), totalTokens: 1450, requests: 6 }, ...over };
+}
+
+function hostWith(runs: HostRunSummary[]) {
+  const logs: Record<string, typeof failed> = { [failed[0].runId]: failed, [replay[0].runId]: replay };
+  const host = new FakeHost({
+    'runs.list': () => ({ runs }),
+    'runs.get': ({ runId }) => ({ run: { ...summary(runId), document: exampleDocument('research-brief'), inputs: {} }, taskOutputs: [] }),
+    'runs.events': ({ runId }) => ({ events: logs[runId] ?? [], lastSeq: logs[runId]?.length ?? 0, more: false }),
+    'runs.cancel': () => ({ cancelled: true }),
+  });
+  setHost(host);
+  return host;
+}
+
+afterEach(async () => {
+  cleanup();
+  await useRunStore.getState().show(undefined);
+});
+
+describe('RunsPanel', () => {
+  it('lists runs with status, duration, tokens and replay origin, and opens one on click', async () => {
+    const runs = [
+      summary(replay[0].runId, { replayOf: { runId: 'run_mx2wxzox_fe6cad54', fromTaskId: 'brief' } }),
+      summary(failed[0].runId, { status: 'failed', name: 'Failing brief', error: 'task "brief" failed its guardrails' }),
+    ];
+    hostWith(runs);
+    await act(() => useRunStore.getState().refreshRuns());
+    render(<RunsPanel />);
+    const rows = screen.getAllByTestId('runs-row');
+    expect(rows.map((r) => r.dataset.status)).toEqual(['completed', 'failed']);
+    expect(rows[0].textContent).toContain('↻ from brief');
+    expect(rows[0].textContent).toContain('748 ms');
+    expect(rows[0].textContent).toContain('1.4k');
+    expect(rows[1].textContent).toContain('failed its guardrails');
+    fireEvent.click(rows[1]);
+    await waitFor(() => expect(useRunStore.getState().view?.runId).toBe(failed[0].runId));
+    expect(useUiStore.getState().bottomTab).toBe('trace');
+    expect(rows[1].getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('offers Stop for a running run and Replay from… for the others', async () => {
+    const host = hostWith([summary('run_live', { status: 'running', durationMs: undefined }), summary('run_done')]);
+    await act(() => useRunStore.getState().refreshRuns());
+    render(<RunsPanel />);
+    const [live, done] = screen.getAllByTestId('runs-row');
+    fireEvent.click(within(live).getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(host.callsTo('runs.cancel')).toEqual([{ runId: 'run_live' }]));
+    expect(useRunStore.getState().runId).toBeUndefined();
+    fireEvent.click(within(done).getByRole('button', { name: 'Replay from…' }));
+    expect(await screen.findByTestId('replay-dialog')).toBeTruthy();
+  });
+});
+
+describe('OutputPanel', () => {
+  it('shows the final output, each task’s output and the token totals', async () => {
+    hostWith([]);
+    await act(() => useRunStore.getState().show(replay[0].runId));
+    render(<OutputPanel />);
+    const end = replay[replay.length - 1] as Extract<(typeof replay)[number], { type: 'run.completed' }>;
+    expect(screen.getByTestId('final-output').textContent).toContain(end.output);
+    expect(screen.getByTestId('output-tokens').textContent).toContain(end.tokenUsage.totalTokens.toLocaleString('en-US'));
+    const tasks = screen.getAllByTestId('task-output');
+    expect(tasks.map((t) => [t.dataset.taskId, t.dataset.status])).toEqual([
+      ['research', 'done'],
+      ['brief', 'done'],
+    ]);
+    expect(tasks[0].textContent).toContain('restored');
+    expect(tasks[1].textContent).toContain('out/brief.md');
+  });
+
+  it('shows why a run failed and which task failed', async () => {
+    hostWith([]);
+    await act(() => useRunStore.getState().show(failed[0].runId));
+    render(<OutputPanel />);
+    expect(screen.queryByTestId('final-output')).toBeNull();
+    expect(screen.getByTestId('output-panel').textContent).toContain('Run failed');
+    const brief = screen.getAllByTestId('task-output').find((t) => t.dataset.taskId === 'brief')!;
+    expect(brief.dataset.status).toBe('failed');
+    expect(brief.textContent).toContain('must not contain "kWh"');
+  });
+});

@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RuntimeEvent } from '../../../shared/events';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = (path: string) => resolve(repo, path);
+
+/** A recorded event log from test/fixtures (one RuntimeEvent per line, `crewdeck runs events --json`). */
+export function recordedEvents(name: string): RuntimeEvent[] {
+  return readFileSync(root(`test/fixtures/${name}.jsonl`), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as RuntimeEvent);
+}
+
+/** An example crew document as stored with a run (`runs.get` returns it). */
+export function exampleDocument(name: string): unknown {
+  return JSON.parse(readFileSync(root(`examples/${name}.crew.json`), 'utf8'));
+}

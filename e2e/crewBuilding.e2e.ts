@@ -128,4 +128,163 @@ describe('building a crew on the canvas', () => {
     expect(await page.locator('.react-flow__edge').count()).toBeGreaterThanOrEqual(3);
     expect(session.errors).toEqual([]);
   });
+
+  it('runs the drawn crew: nodes turn done, the review dialog is answered, the trace shows the delegation, a tool call and a guardrail retry', async () => {
+    const { page } = session;
+    const tasks = await nodeIds(page, 'task');
+    await page.getByTestId('run-crew').click();
+    await page.getByTestId('run-start').click();
+
+    // Task 2 asks for a review: the canvas is mid-run (task 1 done, task 2 waiting for a person).
+    await page.getByTestId('human-dialog').waitFor();
+    expect(await node(page, tasks[0]).getByTestId('node-status').getAttribute('data-status')).toBe('done');
+    expect(await node(page, tasks[1]).getByTestId('node-status').getAttribute('data-status')).toBe('waiting');
+    expect(await page.getByTestId('human-output').textContent()).toContain('42');
+    await session.shot('run-mid-run-review-dialog');
+    await page.getByTestId('human-dialog').getByRole('button', { name: /later/i }).click().catch(() => undefined);
+    await session.shot('run-mid-run-canvas');
+    await answerReviewsUntilDone(page);
+
+    for (const id of [...tasks, ...(await nodeIds(page, 'agent')), 'manager']) {
+      expect(await node(page, id).getByTestId('node-status').getAttribute('data-status'), id).toBe('done');
+    }
+    // Task 1 made two tool calls: the manager's delegate_work and the researcher's calculator.
+    expect(await node(page, tasks[0]).getByTestId('node-tool-calls').textContent()).toContain('2');
+    expect(await node(page, tasks[1]).getByTestId('node-retries').textContent()).toContain('1');
+
+    // Selecting a node filters the trace to it: task 1 shows its delegation and the calculator call.
+    await page.getByTestId('tab-trace').click();
+    await node(page, tasks[0]).click();
+    await page.getByTestId('trace-filter').waitFor();
+    const rows = page.getByTestId('trace-row');
+    await rows.and(page.locator('[data-kind="delegation"]')).first().click();
+    expect(await page.getByTestId('delegation-task').textContent()).toContain('six times seven');
+    await rows.and(page.locator('[data-kind="tool"]')).last().click();
+    expect(await page.getByTestId('tool-args').textContent()).toContain('6 * 7');
+    expect(await page.getByTestId('tool-result').textContent()).toContain('42');
+
+    // Task 2: the first answer failed its guardrail and was retried.
+    await node(page, tasks[1]).click();
+    await rows.and(page.locator('[data-kind="guardrail"][data-status="failed"]')).first().click();
+    expect(await page.getByTestId('guardrail-reason').textContent()).toContain('SHIP IT');
+    expect(await rows.and(page.locator('[data-kind="retry"]')).count()).toBe(1);
+    await node(page, tasks[0]).click();
+    await rows.and(page.locator('[data-kind="delegation"]')).first().click();
+    await session.shot('run-trace-delegation-detail');
+    expect(session.errors).toEqual([]);
+  });
+
+  it('replays from task 2: task 1 keeps its stored output and only task 2 runs again', async () => {
+    const { page } = session;
+    const tasks = await nodeIds(page, 'task');
+    const secondTask = tasks[1].replace('task:', '');
+    await page.getByTestId('tab-runs').click();
+    const original = await page.getByTestId('runs-row').first().getAttribute('data-run-id');
+    await page.getByTestId('runs-row').first().getByTestId('runs-replay').click();
+    await page.locator(`[data-testid="replay-task"][data-task-id="${secondTask}"]`).click();
+    await answerReviewsUntilDone(page, original);
+    await page.getByTestId('tab-trace').click();
+    const shown = await page.getByTestId('trace-panel').getAttribute('data-run-id');
+    expect(shown).not.toBe(original);
+    // Task 1 was restored from the earlier run (no delegation, no model call); task 2 ran again.
+    await node(page, tasks[0]).click();
+    await page.locator('[data-testid="trace-row"][data-kind="task"]').first().waitFor();
+    expect(await page.locator('[data-testid="trace-row"][data-kind="delegation"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="trace-row"][data-kind="llm"]').count()).toBe(0);
+    await node(page, tasks[1]).click();
+    await page.locator('[data-testid="trace-row"][data-kind="delegation"]').first().waitFor();
+    expect(await page.locator('[data-testid="trace-row"][data-kind="delegation"]').count()).toBeGreaterThanOrEqual(1);
+    await page.getByTestId('tab-runs').click();
+    expect(await page.getByTestId('runs-row').count()).toBe(2);
+    await session.shot('replay-from-task-2');
+  });
+
+  it('undoes and redoes an edit', async () => {
+    const { page } = session;
+    const [researcher] = await nodeIds(page, 'agent');
+    await node(page, researcher).click();
+    await fill(page, 'Role', 'Analyst');
+    await expect.poll(() => node(page, researcher).textContent()).toContain('Analyst');
+    await page.getByTestId('crew-canvas').locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => node(page, researcher).textContent()).toContain('Researcher');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => node(page, researcher).textContent()).toContain('Analyst');
+    await page.locator('[data-testid="save-state"]', { hasText: /^Saved$/ }).waitFor();
+    const saved = JSON.parse(readFileSync(join(workspace, 'number-brief.crew.json'), 'utf8'));
+    expect(saved.agents[0].role).toBe('Analyst');
+  });
 });
+
+describe('documents that need attention', () => {
+  it('opens an invalid document and shows each error on the node at fault', async () => {
+    const { page } = session;
+    writeFileSync(
+      join(workspace, 'broken.crew.json'),
+      JSON.stringify({
+        kind: 'crew',
+        version: 1,
+        id: 'broken',
+        name: 'Broken',
+        agents: [{ id: 'writer', role: 'Writer', goal: '' }],
+        tasks: [
+          { id: 'draft', description: 'Draft it', expectedOutput: 'A draft', agentId: 'writer' },
+          { id: 'polish', description: 'Polish it', expectedOutput: 'Polished', agentId: 'ghost' },
+        ],
+      }),
+    );
+    await page.reload();
+    await page.locator('[data-testid="document-item"][data-path="broken.crew.json"]').click();
+    await node(page, 'task:polish').waitFor();
+    expect(await node(page, 'task:polish').getByTestId('node-problems').textContent()).toContain('no agent with id "ghost"');
+    expect(await node(page, 'agent:writer').getByTestId('node-problems').count()).toBe(1);
+    expect(await node(page, 'task:draft').getByTestId('node-problems').count()).toBe(0);
+    expect(await page.getByTestId('run-crew').isDisabled()).toBe(true);
+    await node(page, 'task:polish').click();
+    expect(await page.getByTestId('inspector').getByTestId('field-problem').first().textContent()).toContain('ghost');
+    await session.shot('invalid-document');
+  });
+
+  it('asks before a tool marked requiresApproval runs, and "always allow" lets the run finish', async () => {
+    const { page } = session;
+    writeFileSync(
+      join(workspace, 'approval.crew.json'),
+      JSON.stringify({
+        kind: 'crew',
+        version: 1,
+        id: 'approval',
+        name: 'Approval',
+        agents: [{ id: 'researcher', role: 'Researcher', goal: 'Compute', tools: [{ tool: 'calculator', requiresApproval: true }] }],
+        tasks: [{ id: 'compute', description: 'Compute six times seven.', expectedOutput: 'A number', agentId: 'researcher' }],
+      }),
+    );
+    await page.reload();
+    await page.locator('[data-testid="document-item"][data-path="approval.crew.json"]').click();
+    await node(page, 'task:compute').waitFor();
+    await page.getByTestId('run-crew').click();
+    await page.getByTestId('run-start').click();
+    await page.getByTestId('approval-dialog').waitFor();
+    expect(await page.getByTestId('approval-args').textContent()).toContain('6 * 7');
+    await session.shot('tool-approval-dialog');
+    await page.getByTestId('approval-always').click();
+    await page.locator('[data-testid="run-status"]', { hasText: 'completed' }).waitFor();
+    await page.getByTestId('tab-trace').click();
+    await page.locator('[data-testid="trace-row"][data-kind="tool"][data-status="done"]').first().waitFor();
+    expect(session.errors).toEqual([]);
+  });
+});
+
+/** Accepts every review the run asks for until it completes (a run other than `previousRun`). */
+async function answerReviewsUntilDone(page: Page, previousRun?: string | null): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  const done = previousRun
+    ? page.locator(`[data-testid="run-status"][data-status="completed"]:not([data-run-id="${previousRun}"])`)
+    : page.locator('[data-testid="run-status"][data-status="completed"]');
+  for (;;) {
+    if ((await done.count()) > 0) return;
+    if (await page.getByTestId('human-accept').isVisible()) await page.getByTestId('human-accept').click();
+    else if (await page.getByTestId('human-pending').isVisible()) await page.getByTestId('human-pending').click();
+    if (Date.now() > deadline) throw new Error('the run did not complete');
+    await page.waitForTimeout(100);
+  }
+}

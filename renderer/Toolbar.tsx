@@ -16,6 +16,7 @@ export function Toolbar() {
   const canUndo = useDocumentStore((s) => s.past.length > 0);
   const canRedo = useDocumentStore((s) => s.future.length > 0);
   const runStatus = useRunStore((s) => s.status);
+  const runId = useRunStore((s) => s.runId);
   const running = runStatus === 'running';
   const ui = useUiStore.getState;
 
@@ -46,7 +47,7 @@ export function Toolbar() {
         </button>
         <span className="toolbar-sep" />
         {runStatus && (
-          <span className="run-badge" data-status={runStatus} data-testid="run-status">
+          <span className="run-badge" data-status={runStatus} data-run-id={runId} data-testid="run-status">
             {runStatus}
           </span>
         )}

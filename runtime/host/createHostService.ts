@@ -18,6 +18,7 @@ import { HostRuns } from './hostRuns';
 import { HostBadInput, HostConflict, HostNotFound, toHostError } from './hostErrors';
 import type { HostService, HostServiceOptions } from './hostService';
 import { testConnection } from './testConnection';
+import { warmUpCalculator } from '../tools/calculator';
 import { validateDocument, WorkspaceDocuments } from './workspaceDocuments';
 import { WorkspaceSettingsFile } from './workspaceSettingsFile';
 
@@ -43,6 +44,8 @@ export function createHostService(options: HostServiceOptions): HostService {
   const settingsFile = new WorkspaceSettingsFile(workspace);
   const human = new HostHuman(now);
   const runs = new HostRuns({ workspace, store, human, env, push, now });
+  // The app lives long: load mathjs (about 2 s on a small machine) before a run needs it.
+  setTimeout(warmUpCalculator, 500).unref();
   const changed = <T>(value: T): T => {
     push({ kind: 'documents.changed' });
     return value;

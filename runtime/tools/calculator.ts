@@ -31,6 +31,11 @@ function limitedMath() {
   return instance;
 }
 
+/** Long-lived hosts (the app) load mathjs in the background, so the first calculation in a run is not slow. */
+export function warmUpCalculator(): void {
+  void limitedMath();
+}
+
 const FORMAT = { precision: 14 };
 
 export const calculatorTool = defineTool({

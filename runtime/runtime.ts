@@ -1,4 +1,4 @@
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { CrewDocumentSchema, type CrewDocument } from '../shared/model/crew';
 import type { WorkspaceSettings } from '../shared/model/workspace';
 import { DocumentInvalid, ReplayNotPossible, RunNotFound, TaskNotFound } from './errors';
@@ -63,7 +63,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         runId: run.runId ?? newRunId(now()),
         doc,
         inputs: resolveInputs(doc, run.inputs ?? {}),
-        documentPath: run.documentPath ? relative(workspace, run.documentPath) : undefined,
+        // Stored with forward slashes on every platform (the host API's document paths).
+        documentPath: run.documentPath ? relative(workspace, run.documentPath).split(sep).join('/') : undefined,
         models: resolverFor(run.documentPath),
         signal: run.signal,
         onEvent: run.onEvent,

@@ -17,15 +17,27 @@ export const DocumentPathSchema = z
   .string()
   .min(1)
   .max(500)
-  .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.includes('\\'), 'must be a path relative to the workspace, with forward slashes')
+  .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.includes('\\') && !p.includes('\0'), 'must be a path relative to the workspace, with forward slashes')
   .refine((p) => !p.split('/').some((s) => s === '..' || s === '' || s === '.'), 'must not contain "..", "." or empty segments')
-  .refine((p) => !p.split('/').includes('.crewdeck'), 'must not be inside .crewdeck/')
+  // Case-insensitive file systems (macOS, Windows) and Windows' trailing dots and spaces would let
+  // `.CrewDeck/` or `.crewdeck./` reach the runtime's own folder.
+  .refine((p) => !p.split('/').some((s) => s.replace(/[. ]+$/, '').toLowerCase() === '.crewdeck'), 'must not be inside .crewdeck/')
+  .refine((p) => !p.split('/').some((s) => /[. ]$/.test(s)), 'segments must not end in a dot or a space')
   .refine((p) => /\.(crew|flow)\.json$/.test(p), 'must end in .crew.json or .flow.json');
+
+/**
+ * Names of API-key variables the app may store and hand to the runtime's environment. Variables that
+ * change how processes load code or where requests go are refused.
+ */
+const EnvName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,100}$/, 'must be an environment variable name')
+  .refine((name) => !/^(NODE_|LD_|DYLD_|ELECTRON_|NPM_|npm_)/i.test(name) && !/^(PATH|HOME|SHELL|TMPDIR|TEMP|TMP)$/i.test(name), 'this variable cannot hold an API key')
+  .refine((name) => !/_(BASE_)?URL$|_PROXY$/i.test(name), 'URLs and proxies are settings, not keys');
 
 const RunId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, 'not a run id');
 const Id = z.string().regex(/^[A-Za-z0-9_-]{1,120}$/, 'not an id');
 const RequestId = z.string().regex(/^[A-Za-z0-9_:.-]{1,200}$/, 'not a request id');
-const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,100}$/, 'must be an environment variable name');
 const Inputs = z.record(z.string().max(200), z.string().max(200_000));
 
 const TokenUsageSchema = z.object({
@@ -134,7 +146,7 @@ export const HOST_CHANNELS = {
   },
   'documents.save': {
     /** Saved even when it does not validate: the problems come back and nothing is lost. */
-    request: z.strictObject({ path: DocumentPathSchema, document: z.unknown() }),
+    request: z.strictObject({ path: DocumentPathSchema, document: z.record(z.string(), z.unknown()) }),
     response: z.object({ path: z.string(), problems: z.array(ProblemSchema), modifiedAt: z.number() }),
   },
   'documents.rename': {

@@ -46,6 +46,8 @@ export class RuntimeConnection {
   private nextId = 1;
   private crashes: number[] = [];
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set while the process stops: requests wait for it instead of starting one on the old workspace. */
+  private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: RuntimeConnectionOptions) {}
 
@@ -62,7 +64,8 @@ export class RuntimeConnection {
     return this.current !== undefined && !this.current.stopping;
   }
 
-  request(channel: HostChannel, request: unknown): Promise<HostResult<HostChannel>> {
+  async request(channel: HostChannel, request: unknown): Promise<HostResult<HostChannel>> {
+    while (this.stopping) await this.stopping;
     const current = this.ensureRunning();
     if (!current) return Promise.resolve(failure('the runtime is not started'));
     const id = this.nextId++;
@@ -83,6 +86,14 @@ export class RuntimeConnection {
 
   /** Asks the process to cancel its runs and close its store; kills it if it takes too long. */
   async stop(): Promise<void> {
+    if (this.stopping) return this.stopping;
+    this.stopping = this.stopNow().finally(() => {
+      this.stopping = undefined;
+    });
+    return this.stopping;
+  }
+
+  private async stopNow(): Promise<void> {
     clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     const current = this.current;

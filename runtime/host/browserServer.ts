@@ -24,7 +24,6 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
-const COOKIE = 'crewdeck_token';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -53,11 +52,13 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
 
+  // One cookie per port: cookies ignore ports, and two `crewdeck serve`s must not overwrite each other's.
+  const cookieName = () => `crewdeck_token_${port}`;
   const refusal = (req: IncomingMessage): string | undefined => {
     if (!hosts().includes(req.headers.host ?? '')) return 'unexpected Host header';
     const origin = req.headers.origin;
     if (origin !== undefined && !origins().includes(origin)) return `requests from ${origin} are not allowed`;
-    if (!hasToken(req, token)) return 'missing or wrong token: open the URL printed by `crewdeck serve`';
+    if (!hasToken(req, token, cookieName())) return 'missing or wrong token: open the URL printed by `crewdeck serve`';
     return undefined;
   };
 
@@ -67,7 +68,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.searchParams.get('token') === token) {
-      res.setHeader('Set-Cookie', `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+      res.setHeader('Set-Cookie', `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
     serveFile(options.rendererDir, url.pathname, res);
   });
@@ -128,9 +129,12 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   };
 }
 
-function hasToken(req: IncomingMessage, token: string): boolean {
+function hasToken(req: IncomingMessage, token: string, cookieName: string): boolean {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const fromCookie = /(?:^|;\s*)crewdeck_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+  const fromCookie = (req.headers.cookie ?? '')
+    .split(';')
+    .map((part) => part.trim().split('='))
+    .find(([name]) => name === cookieName)?.[1];
   return [url.searchParams.get('token'), fromCookie].some((candidate) => candidate != null && sameSecret(candidate, token));
 }
 

@@ -83,15 +83,16 @@ export function createHostService(options: HostServiceOptions): HostService {
     'runs.get': ({ runId }) => {
       const run = requireRun(runId);
       return {
-        run: { ...summary(run), document: run.document, inputs: run.inputs, output: run.output, documentPath: run.documentPath },
+        run: { ...summary(run), document: run.document, inputs: run.inputs, output: run.output },
         taskOutputs: store.taskOutputs(runId).map(({ runId: _run, ...output }) => output),
       };
     },
     'runs.events': ({ runId, afterSeq, limit }) => {
       requireRun(runId);
-      const all: RuntimeEvent[] = store.events(runId, afterSeq);
-      const events = all.slice(0, limit);
-      return { events, lastSeq: events.length ? events[events.length - 1].seq : afterSeq, more: all.length > limit };
+      // One more than asked says whether there are more.
+      const page: RuntimeEvent[] = store.events(runId, afterSeq, limit + 1);
+      const events = page.slice(0, limit);
+      return { events, lastSeq: events.length ? events[events.length - 1].seq : afterSeq, more: page.length > limit };
     },
     'runs.replay': async ({ runId, fromTaskId }) => ({ runId: await runs.replay(runId, fromTaskId) }),
 
@@ -111,7 +112,10 @@ export function createHostService(options: HostServiceOptions): HostService {
       return { settings, problems, keys: settingsFile.keyNames(settings).map((name) => ({ name, present: Boolean(env[name]) })) };
     },
     'settings.save': ({ settings }) => ({ problems: settingsFile.save(settings) }),
-    'settings.testConnection': ({ model }) => testConnection(model, { settings: settingsFile.read().settings, env, workspace }),
+    'settings.testConnection': ({ model }) => {
+      const { settings } = settingsFile.read();
+      return testConnection(model, { settings, env, workspace, keyNames: settingsFile.keyNames(settings) });
+    },
 
     'secrets.list': () => ({
       writable: false,
@@ -154,7 +158,7 @@ export function createHostService(options: HostServiceOptions): HostService {
   };
 }
 
-function summary(run: RunSummary & { documentPath?: string }): HostResponse<'runs.list'>['runs'][number] {
+function summary(run: RunSummary): HostResponse<'runs.list'>['runs'][number] {
   return {
     id: run.id,
     kind: run.kind,

@@ -47,10 +47,6 @@ export class HostRuns {
     return true;
   }
 
-  isActive(runId: string): boolean {
-    return this.active.has(runId);
-  }
-
   /** Cancels every run and waits until each has recorded its end. */
   async closeAll(): Promise<void> {
     const runs = [...this.active.values()];

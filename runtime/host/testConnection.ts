@@ -1,3 +1,4 @@
+import { resolve, sep } from 'node:path';
 import OpenAI from 'openai';
 import type { ModelRef } from '../../shared/model/modelRef';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
@@ -17,13 +18,28 @@ export interface ConnectionTest {
  */
 export async function testConnection(
   ref: ModelRef,
-  options: { settings?: WorkspaceSettings; env: NodeJS.ProcessEnv; workspace: string; timeoutMs?: number },
+  options: {
+    settings?: WorkspaceSettings;
+    env: NodeJS.ProcessEnv;
+    workspace: string;
+    /** Variables an inline model may read its key from (those the workspace's profiles name). */
+    keyNames: readonly string[];
+    timeoutMs?: number;
+  },
 ): Promise<ConnectionTest> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   const resolver = new ModelResolver({ settings: options.settings, env: options.env, baseDir: options.workspace });
   try {
     const model = resolver.settingsFor(ref);
+    // The renderer is untrusted: an inline model must not send an arbitrary variable to an arbitrary
+    // server, nor read a script from outside the workspace.
+    if (typeof ref !== 'string' && ref.apiKeyEnv && !options.keyNames.includes(ref.apiKeyEnv)) {
+      return { ok: false, latencyMs: elapsed(), models: [], error: `${ref.apiKeyEnv} is not named by a saved profile: save the profile, then test it` };
+    }
+    if (typeof ref !== 'string' && typeof ref.script === 'string' && !insideWorkspace(options.workspace, ref.script)) {
+      return { ok: false, latencyMs: elapsed(), models: [], error: 'the script must be a file inside the workspace' };
+    }
     if (model.provider === 'scripted') {
       resolver.resolve(ref);
       return { ok: true, latencyMs: elapsed(), models: [model.model] };
@@ -53,6 +69,11 @@ export async function testConnection(
   } catch (error) {
     return { ok: false, latencyMs: elapsed(), models: [], error: describe(error) };
   }
+}
+
+function insideWorkspace(workspace: string, path: string): boolean {
+  const full = resolve(workspace, path);
+  return full.startsWith(resolve(workspace) + sep);
 }
 
 function describe(error: unknown): string {

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { DocumentEntry, DocumentKind } from '../../shared/host-api';
 import { CREW_DOCUMENT_VERSION } from '../../shared/model/crew';
 import { parseCrewDocument } from '../../shared/model/parse';
 import type { Problem } from '../../shared/model/problems';
 import { schemaProblems } from '../document/schemaProblems';
-import { HostConflict, HostNotFound } from './hostErrors';
+import { HostBadInput, HostConflict, HostNotFound } from './hostErrors';
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.crewdeck', 'dist']);
 const DOCUMENT_FILE = /\.(crew|flow)\.json$/;
@@ -25,7 +25,11 @@ export interface ReadDocument {
  * documents are moved to `.crewdeck/trash/`, not destroyed.
  */
 export class WorkspaceDocuments {
-  constructor(private readonly workspace: string) {}
+  private readonly realWorkspace: string;
+
+  constructor(private readonly workspace: string) {
+    this.realWorkspace = realpathSync(workspace);
+  }
 
   list(): DocumentEntry[] {
     const out: DocumentEntry[] = [];
@@ -42,6 +46,8 @@ export class WorkspaceDocuments {
         let stat;
         try {
           stat = statSync(full);
+          // A symlink may point anywhere; list it only when it stays inside the workspace.
+          if (lstatSync(full).isSymbolicLink() && !this.inside(realpathSync(full))) continue;
         } catch {
           continue;
         }
@@ -129,8 +135,37 @@ export class WorkspaceDocuments {
     }
   }
 
+  /**
+   * The file for a workspace path. The contract already refused `..` and absolute paths; symlinks are
+   * checked here: the file (or, when it does not exist yet, its nearest existing folder) must resolve
+   * to a place inside the workspace.
+   */
   private file(path: string): string {
-    return join(this.workspace, ...path.split('/'));
+    const full = join(this.workspace, ...path.split('/'));
+    let probe = full;
+    for (;;) {
+      try {
+        lstatSync(probe);
+        break;
+      } catch {
+        probe = dirname(probe);
+      }
+    }
+    let real: string;
+    try {
+      real = realpathSync(probe);
+    } catch {
+      throw new HostBadInput(`${path} is a link to nowhere`);
+    }
+    if (!this.inside(real)) throw new HostBadInput(`${path} leads outside the workspace or into .crewdeck/ (through a symbolic link)`);
+    return full;
+  }
+
+  /** Inside the workspace and not in its `.crewdeck/` folder (which a link could also reach). */
+  private inside(real: string): boolean {
+    if (real === this.realWorkspace) return true;
+    if (!real.startsWith(this.realWorkspace + sep)) return false;
+    return relative(this.realWorkspace, real).split(sep)[0].toLowerCase() !== '.crewdeck';
   }
 
   private write(path: string, document: unknown): void {

@@ -72,7 +72,7 @@ export class SqliteRunStore implements RunStore {
   private readonly updateRunEnd: Statement<unknown[], void>;
   private readonly selectRun: Statement<[string], RunRow>;
   private readonly selectRuns: Statement<[number, number], RunRow>;
-  private readonly selectEvents: Statement<[string, number], EventRow>;
+  private readonly selectEvents: Statement<[string, number, number], EventRow>;
   private readonly selectTaskOutputs: Statement<[string], TaskOutputRow>;
   private readonly markInterrupted: Statement<[string, string], { ended_at: number }>;
 
@@ -111,8 +111,8 @@ export class SqliteRunStore implements RunStore {
     this.selectRun = db.prepare('SELECT * FROM runs WHERE id = ?');
     this.selectRuns = db.prepare('SELECT * FROM runs ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?');
     this.selectEvents = db
-      .prepare<[string, number], EventRow>(
-        'SELECT seq, type, ts, span_id, parent_span_id, payload FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',
+      .prepare<[string, number, number], EventRow>(
+        'SELECT seq, type, ts, span_id, parent_span_id, payload FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       )
       .raw(true);
     this.selectTaskOutputs = db.prepare('SELECT * FROM task_outputs WHERE run_id = ? ORDER BY idx, task_id');
@@ -240,7 +240,6 @@ export class SqliteRunStore implements RunStore {
       document: JSON.parse(current.document),
       inputs: JSON.parse(current.inputs) as Record<string, string>,
     };
-    if (current.document_path !== null) record.documentPath = current.document_path;
     if (current.output !== null) record.output = current.output;
     return record;
   }
@@ -252,9 +251,9 @@ export class SqliteRunStore implements RunStore {
     return this.selectRuns.all(limit, offset).map((row) => toSummary(this.checkAlive(row)));
   }
 
-  events(runId: string, afterSeq = 0): RuntimeEvent[] {
+  events(runId: string, afterSeq = 0, limit = -1): RuntimeEvent[] {
     this.flush();
-    return this.selectEvents.all(runId, afterSeq).map(([seq, type, ts, spanId, parentSpanId, payload]) => {
+    return this.selectEvents.all(runId, afterSeq, limit).map(([seq, type, ts, spanId, parentSpanId, payload]) => {
       // Same key order as the event log builds them: type, payload, envelope.
       const event = { type, ...(JSON.parse(payload) as object), runId, seq, ts, spanId } as RuntimeEvent;
       if (parentSpanId !== null) event.parentSpanId = parentSpanId;
@@ -328,6 +327,7 @@ function toSummary(row: RunRow): RunSummary {
     summary.replayOf = { runId: row.replay_of_run_id, fromTaskId: row.replay_from_task_id };
   }
   if (row.error !== null) summary.error = row.error;
+  if (row.document_path !== null) summary.documentPath = row.document_path;
   return summary;
 }
 

@@ -29,11 +29,12 @@ export interface RunSummary {
   tokenUsage: TokenUsage;
   replayOf?: { runId: string; fromTaskId: string };
   error?: string;
+  /** Path of the document relative to the workspace (forward slashes), when it came from a file. */
+  documentPath?: string;
 }
 
 export interface RunRecord extends RunSummary {
   document: unknown;
-  documentPath?: string;
   inputs: Record<string, string>;
   output?: string;
 }
@@ -69,8 +70,8 @@ export interface RunStore {
   finishRun(runId: string, end: RunEnd): void;
   getRun(runId: string): RunRecord | undefined;
   listRuns(options?: { limit?: number; offset?: number }): RunSummary[];
-  /** Events with seq > afterSeq, in order. */
-  events(runId: string, afterSeq?: number): RuntimeEvent[];
+  /** Events with seq > afterSeq, in order; at most `limit` of them (all when omitted or negative). */
+  events(runId: string, afterSeq?: number, limit?: number): RuntimeEvent[];
   taskOutputs(runId: string): StoredTaskOutput[];
   close(): void;
 }

@@ -71,10 +71,12 @@ describe('browser mode: the token and Origin checks', () => {
     expect(page.body).toContain('<title>Crewdeck</title>');
     expect(String(page.headers['content-security-policy'])).toContain("default-src 'self'");
     const cookie = String(page.headers['set-cookie']).split(';')[0];
-    expect(cookie).toBe(`crewdeck_token=${server.token}`);
+    expect(cookie).toBe(`crewdeck_token_${server.port}=${server.token}`);
     const asset = await get('/assets/app.js', { cookie });
     expect(asset).toMatchObject({ status: 200, body: 'console.log(1)' });
-    expect((await get('/assets/app.js', { cookie: 'crewdeck_token=nope' })).status).toBe(403);
+    expect((await get('/assets/app.js', { cookie: `crewdeck_token_${server.port}=nope` })).status).toBe(403);
+    // Another port's cookie (another crewdeck serve) does not get in.
+    expect((await get('/assets/app.js', { cookie: `crewdeck_token_${server.port + 1}=${server.token}` })).status).toBe(403);
   });
 
   it('refuses requests from another Origin or for another Host, even with the token', async () => {

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,6 +98,16 @@ describe('HostService: requests are validated on arrival', () => {
     expect(absolute).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     const internal = await host.handle('documents.save', { path: '.crewdeck/x.crew.json', document: {} });
     expect(internal).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    for (const path of ['.CrewDeck/x.crew.json', '.crewdeck./x.crew.json', 'a/../b.crew.json', 'x.crew.json ', 'notes.txt']) {
+      expect(await host.handle('documents.save', { path, document: {} }), path).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    }
+    for (const document of [null, 'text', [1, 2], undefined]) {
+      expect(await host.handle('documents.save', { path: 'x.crew.json', document }), String(document)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    }
+    expect(existsSync(join(workspace, 'x.crew.json'))).toBe(false);
+    for (const name of ['NODE_OPTIONS', 'LD_PRELOAD', 'PATH', 'OPENAI_BASE_URL', 'HTTPS_PROXY', 'ELECTRON_RUN_AS_NODE', 'not a name']) {
+      expect(await host.handle('secrets.set', { name, value: 'x' }), name).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    }
     const extra = await host.handle('runs.cancel', { runId: 'run_1', sneaky: true });
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     expect(existsSync('/tmp/x.crew.json') && readFileSync('/tmp/x.crew.json', 'utf8') === '{}\n').toBe(false);
@@ -132,6 +142,30 @@ describe('HostService: documents', () => {
     await call('documents.delete', { path: 'crews/renamed.crew.json' });
     expect(existsSync(join(workspace, 'crews/renamed.crew.json'))).toBe(false);
     expect(readdirSync(join(workspace, '.crewdeck/trash')).some((f) => f.endsWith('crews__renamed.crew.json'))).toBe(true);
+  });
+
+  it('refuses documents reached through a symbolic link that leaves the workspace or enters .crewdeck/', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'crewdeck-outside-'));
+    try {
+      writeFileSync(join(outside, 'secret.txt'), 'aws_secret_access_key = hunter2');
+      symlinkSync(join(outside, 'secret.txt'), join(workspace, 'notes.crew.json'));
+      symlinkSync(outside, join(workspace, 'linked'));
+      mkdirSync(join(workspace, '.crewdeck'), { recursive: true });
+      symlinkSync(join(workspace, '.crewdeck'), join(workspace, 'inner'));
+
+      const read = await host.handle('documents.read', { path: 'notes.crew.json' });
+      expect(read).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+      expect(JSON.stringify(read)).not.toContain('hunter2');
+      const write = await host.handle('documents.save', { path: 'linked/evil.crew.json', document: { kind: 'crew' } });
+      expect(write).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+      expect(existsSync(join(outside, 'evil.crew.json'))).toBe(false);
+      const inner = await host.handle('documents.save', { path: 'inner/x.crew.json', document: { kind: 'crew' } });
+      expect(inner).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+      const { documents } = await call('documents.list');
+      expect(documents.map((d: { path: string }) => d.path)).not.toContain('notes.crew.json');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('opens a file that is not JSON with its text and the error, and lists it flagged', async () => {
@@ -172,7 +206,8 @@ describe('HostService: runs', () => {
     const replayed = eventsOf(replay.runId);
     expect(replayed.find((e) => e.type === 'task.completed' && e.taskId === 'research')).toMatchObject({ restoredFrom: runId });
     const { runs } = await call('runs.list', {});
-    expect(runs[0]).toMatchObject({ id: replay.runId, replayOf: { runId, fromTaskId: 'brief' } });
+    expect(runs[0]).toMatchObject({ id: replay.runId, replayOf: { runId, fromTaskId: 'brief' }, documentPath: 'research-brief.crew.json' });
+    expect(runs[1]).toMatchObject({ id: runId, documentPath: 'research-brief.crew.json' });
   });
 
   it('rejects a run that cannot start with the reason, and starts nothing', async () => {
@@ -268,6 +303,11 @@ describe('HostService: settings and keys', () => {
     const down = await call('settings.testConnection', { model: { provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1' } });
     expect(down.ok).toBe(false);
     expect(down.error).toMatch(/cannot connect/);
+    // An inline model may not send an arbitrary variable anywhere, nor read a script outside the workspace.
+    const exfiltrate = await call('settings.testConnection', { model: { provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'AWS_SECRET_ACCESS_KEY' } });
+    expect(exfiltrate).toMatchObject({ ok: false, error: 'AWS_SECRET_ACCESS_KEY is not named by a saved profile: save the profile, then test it' });
+    const outsideScript = await call('settings.testConnection', { model: { provider: 'scripted', model: 'demo', script: '/etc/passwd' } });
+    expect(outsideScript).toMatchObject({ ok: false, error: 'the script must be a file inside the workspace' });
     const unknownProfile = await call('settings.testConnection', { model: 'nope' });
     expect(unknownProfile).toMatchObject({ ok: false });
   });

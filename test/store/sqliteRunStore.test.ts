@@ -97,6 +97,9 @@ describe('SqliteRunStore', () => {
     expect(store.events('r1', 10).map((e) => e.seq)).toEqual(all.slice(10).map((e) => e.seq));
     expect(store.events('r1', all.length)).toEqual([]);
     expect(store.events('unknown')).toEqual([]);
+    // A page: at most `limit` events after the seq.
+    expect(store.events('r1', 3, 4).map((e) => e.seq)).toEqual([4, 5, 6, 7]);
+    expect(store.events('r1', 3, 0)).toEqual([]);
   });
 
   it('rejects a duplicate seq and an event for an unknown run', () => {
@@ -142,6 +145,7 @@ describe('SqliteRunStore', () => {
       endedAt: T0 + 59_500,
       durationMs: 500,
       tokenUsage: emptyUsage(),
+      documentPath: 'crews/research.crew.json',
     });
     expect(page.map((r) => r.startedAt)).toEqual([...page.map((r) => r.startedAt)].sort((a, b) => b - a));
     expect(store.listRuns({ limit: 3, offset: 2 }).map((r) => r.id)).toEqual(['run-57', 'run-56', 'run-55']);

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,21 @@ describe('building a crew on the canvas', () => {
 
     await page.locator('[data-testid="save-state"]', { hasText: /^Saved$/ }).waitFor();
     await session.shot('build-crew-drawn');
+    // The palette's hint line shows whole hints only (at 1440 px not all fit); its tooltip has them all.
+    const hints = await page.getByTestId('palette-hints').evaluate((line) => {
+      const box = line.getBoundingClientRect();
+      return {
+        title: line.getAttribute('title') ?? '',
+        spans: [...line.children].map((span) => {
+          const r = span.getBoundingClientRect();
+          const shown = r.top < box.bottom && r.bottom > box.top;
+          return { shown, clipped: shown && (r.left < box.left - 0.5 || r.right > box.right + 0.5 || span.scrollWidth > span.clientWidth + 1) };
+        }),
+      };
+    });
+    expect(hints.spans.filter((s) => s.shown).length).toBeGreaterThanOrEqual(2);
+    expect(hints.spans.filter((s) => s.clipped)).toEqual([]);
+    expect(hints.title).toContain('copy and paste');
     const saved = JSON.parse(readFileSync(join(workspace, 'number-brief.crew.json'), 'utf8'));
     const [researcherId, writerId] = agents.map((a) => a.replace('agent:', ''));
     const [gatherId, writeId] = tasks.map((t) => t.replace('task:', ''));
@@ -136,12 +151,17 @@ describe('building a crew on the canvas', () => {
     await page.getByTestId('run-start').click();
 
     // Task 2 asks for a review: the canvas is mid-run (task 1 done, task 2 waiting for a person).
+    // (Live events reach the canvas in batches: poll rather than read once.)
     await page.getByTestId('human-dialog').waitFor();
-    expect(await node(page, tasks[0]).getByTestId('node-status').getAttribute('data-status')).toBe('done');
-    expect(await node(page, tasks[1]).getByTestId('node-status').getAttribute('data-status')).toBe('waiting');
+    await expect.poll(() => node(page, tasks[0]).getByTestId('node-status').getAttribute('data-status')).toBe('done');
+    await expect.poll(() => node(page, tasks[1]).getByTestId('node-status').getAttribute('data-status')).toBe('waiting');
     expect(await page.getByTestId('human-output').textContent()).toContain('42');
     await session.shot('run-mid-run-review-dialog');
-    await page.getByTestId('human-dialog').getByRole('button', { name: /later/i }).click().catch(() => undefined);
+    // "Later" tucks the review into the corner pill; the run keeps waiting.
+    await page.getByTestId('human-dialog').getByRole('button', { name: 'Later', exact: true }).click();
+    await page.getByTestId('human-pending').waitFor();
+    expect(await page.getByTestId('human-dialog').count()).toBe(0);
+    expect(await page.getByTestId('human-pending').textContent()).toContain('1 waiting for you');
     await session.shot('run-mid-run-canvas');
     await answerReviewsUntilDone(page);
 
@@ -271,6 +291,61 @@ describe('documents that need attention', () => {
     await page.getByTestId('tab-trace').click();
     await page.locator('[data-testid="trace-row"][data-kind="tool"][data-status="done"]').first().waitFor();
     expect(session.errors).toEqual([]);
+  });
+});
+
+describe('renaming and deleting the open crew', () => {
+  it('renames it in place (it stays open and undoable, edits go to the new file), then moves it to the trash for good', async () => {
+    const { page } = session;
+    const undo = page.getByRole('button', { name: 'Undo', exact: true });
+    await page.getByLabel('New crew name').fill('Scratch pad');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('crew-canvas').waitFor();
+    await page.getByTestId('palette-agent').click();
+    await page.locator('[data-testid="save-state"]', { hasText: /^Saved\b/ }).waitFor();
+    expect(await undo.isEnabled()).toBe(true);
+
+    await page.locator('[data-testid="document-item"][data-path="scratch-pad.crew.json"]').dblclick();
+    await page.getByTestId('rename-input').fill('scratch-renamed.crew.json');
+    await page.getByTestId('rename-input').press('Enter');
+    const renamed = page.locator('[data-testid="document-item"][data-path="scratch-renamed.crew.json"]');
+    await renamed.waitFor();
+    expect(await renamed.getAttribute('aria-current')).toBe('true');
+    expect(await page.locator('[data-testid="document-item"][data-path="scratch-pad.crew.json"]').count()).toBe(0);
+    expect(await nodeIds(page, 'agent')).toHaveLength(1);
+    expect(await undo.isEnabled()).toBe(true);
+
+    // Undo after the rename: saved to the new file; the old name does not come back.
+    await undo.click();
+    await expect.poll(() => nodeIds(page, 'agent')).toHaveLength(0);
+    await page.locator('[data-testid="save-state"]', { hasText: /^Saved\b/ }).waitFor();
+    expect(JSON.parse(readFileSync(join(workspace, 'scratch-renamed.crew.json'), 'utf8')).agents).toEqual([]);
+    expect(existsSync(join(workspace, 'scratch-pad.crew.json'))).toBe(false);
+
+    // Delete asks first (in the app, not a browser prompt), then closes the crew.
+    await renamed.hover();
+    await page.getByRole('button', { name: 'Delete scratch-renamed.crew.json' }).click();
+    await page.getByTestId('delete-dialog').waitFor();
+    await page.getByTestId('confirm-delete').click();
+    await page.getByRole('heading', { name: 'Open a crew' }).waitFor();
+    expect(await page.getByTestId('inspector').textContent()).toContain('Open a crew to inspect it.');
+    expect(await undo.isDisabled()).toBe(true);
+    expect(await renamed.count()).toBe(0);
+    await page.waitForTimeout(1500);
+    expect(existsSync(join(workspace, 'scratch-renamed.crew.json'))).toBe(false);
+    expect(session.errors).toEqual([]);
+  });
+});
+
+describe('losing crewdeck serve', () => {
+  it('says so in a banner while it tries to reconnect', async () => {
+    const { page } = session;
+    expect(await page.getByTestId('connection-banner').count()).toBe(0);
+    await app.stop();
+    const banner = page.getByTestId('connection-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('Lost the connection to crewdeck serve — reconnecting…');
+    await session.shot('connection-lost-banner');
   });
 });
 

@@ -3,9 +3,11 @@ import { CrewCanvas } from './canvas/CrewCanvas';
 import { Palette } from './canvas/Palette';
 import { HumanDialogs } from './dialogs/HumanDialogs';
 import { RunInputsDialog } from './dialogs/RunInputsDialog';
+import { ConnectionBanner } from './panels/ConnectionBanner';
 import { Inspector } from './panels/Inspector';
 import { OutputPanel } from './panels/OutputPanel';
 import { RunsPanel } from './panels/RunsPanel';
+import { SaveErrorBanner } from './panels/SaveErrorBanner';
 import { SettingsPanel } from './panels/SettingsPanel';
 import { Sidebar } from './panels/Sidebar';
 import { TracePanel } from './panels/TracePanel';
@@ -41,7 +43,10 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    if (documentPath) void useDocumentStore.getState().load(documentPath);
+    const documents = useDocumentStore.getState();
+    // A rename, or a switch refused because the open document could not be saved, sets the path the store already holds.
+    if (!documentPath) documents.close();
+    else if (documentPath !== documents.path) void documents.load(documentPath);
   }, [documentPath]);
 
   useMenuCommands();
@@ -57,6 +62,7 @@ export function App() {
           ) : (
             <div className="app-workbench">
               <div className="app-canvas-column">
+                <SaveErrorBanner />
                 {documentPath ? (
                   <>
                     <Palette />
@@ -77,6 +83,7 @@ export function App() {
       </div>
       <RunInputsDialog />
       <HumanDialogs />
+      <ConnectionBanner />
     </div>
   );
 }

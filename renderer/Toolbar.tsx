@@ -1,4 +1,4 @@
-import { useDocumentStore } from './stores/documentStore';
+import { selectCanRedo, selectCanUndo, useDocumentStore } from './stores/documentStore';
 import { useRunStore } from './stores/runStore';
 import { useUiStore } from './stores/uiStore';
 
@@ -13,8 +13,8 @@ export function Toolbar() {
   const saveState = useDocumentStore((s) => s.saveState);
   const saveError = useDocumentStore((s) => s.saveError);
   const problemCount = useDocumentStore((s) => s.problems.length);
-  const canUndo = useDocumentStore((s) => s.past.length > 0);
-  const canRedo = useDocumentStore((s) => s.future.length > 0);
+  const canUndo = useDocumentStore(selectCanUndo);
+  const canRedo = useDocumentStore(selectCanRedo);
   const runStatus = useRunStore((s) => s.status);
   const runId = useRunStore((s) => s.runId);
   const running = runStatus === 'running';

@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
 import type { MenuCommand } from '../shared/menuCommands';
+import { keepsOwnTextHistory } from './commands/textHistory';
 import { useDocumentStore } from './stores/documentStore';
 import { useRunStore } from './stores/runStore';
 import { useUiStore } from './stores/uiStore';
-
-const EDITABLE = 'input, textarea, select, [contenteditable="true"]';
 
 /**
  * Undo/redo from the menu: a plain text field (outside the inspector's undo scope, or one that keeps
@@ -12,9 +11,7 @@ const EDITABLE = 'input, textarea, select, [contenteditable="true"]';
  * as the canvas keys (canvas/useCanvasShortcuts.ts).
  */
 function historyStep(step: 'undo' | 'redo'): void {
-  const focused = document.activeElement;
-  const ownHistory = focused?.closest(EDITABLE) && (!focused.closest('[data-undo-scope]') || focused.closest('[data-native-undo]'));
-  if (ownHistory) document.execCommand(step);
+  if (keepsOwnTextHistory(document.activeElement)) document.execCommand(step);
   else if (step === 'undo') useDocumentStore.getState().undo();
   else useDocumentStore.getState().redo();
 }

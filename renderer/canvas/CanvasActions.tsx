@@ -3,7 +3,7 @@ import { useReactFlow } from '@xyflow/react';
 import { layoutAll } from '../commands/layoutAll';
 import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
-import type { Size } from './nodeSizes';
+import type { Size } from '../model/nodeSizes';
 import { FitIcon, LayoutIcon } from './icons';
 
 export const FIT_VIEW_OPTIONS = { padding: 0.18, maxZoom: 1.1 } as const;

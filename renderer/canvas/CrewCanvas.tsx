@@ -1,6 +1,7 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import '../styles/canvas.css';
+import { isFlowDocument } from '../model/documentKind';
 import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
 import { CrewFlow } from './CrewFlow';
@@ -28,7 +29,7 @@ export function CrewCanvas() {
   }
   if (unreadable) return <UnreadableDocument key={`${loadedPath}`} unreadable={unreadable} />;
   if (loadState !== 'ready' || !doc) return <div className="crew-canvas-message is-loading">Opening…</div>;
-  if ((doc as { kind?: unknown }).kind === 'flow') {
+  if (isFlowDocument(doc)) {
     return (
       <div className="crew-canvas-message" data-testid="canvas-flow-document">
         <strong>This is a flow document</strong>

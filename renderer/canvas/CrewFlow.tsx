@@ -35,7 +35,7 @@ import { EdgeMarkers } from './edges/EdgeMarkers';
 import type { CrewEdge, CrewNode } from './graphTypes';
 import { liveDelegationEdges } from './liveDelegationEdges';
 import { nodeTypes } from './nodeTypes';
-import { NODE_SIZE } from './nodeSizes';
+import { NODE_SIZE } from '../model/nodeSizes';
 import { PALETTE_MIME, type PaletteItem } from './paletteItem';
 import { ProblemBanner } from './ProblemBanner';
 import { reconcileEdges, reconcileNodes } from './reconcile';

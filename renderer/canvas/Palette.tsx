@@ -2,6 +2,7 @@ import type { DragEvent } from 'react';
 import '../styles/canvas.css';
 import { addAgent } from '../commands/addAgent';
 import { addTask } from '../commands/addTask';
+import { isFlowDocument } from '../model/documentKind';
 import { useDocumentStore } from '../stores/documentStore';
 import { AgentIcon, TaskIcon } from './icons';
 import { PALETTE_MIME, type PaletteItem } from './paletteItem';
@@ -11,12 +12,21 @@ const ITEMS: { kind: PaletteItem; label: string; hint: string }[] = [
   { kind: 'task', label: 'Task', hint: 'Drag onto the canvas, or click to add a task at the end of the order' },
 ];
 
+/** Every hint in full, for the tooltip of the hint line (which shows only the hints that fit). */
+const HINTS_TEXT = [
+  'Drag from a task’s ▸ handle to an agent to assign the task',
+  'Drag from a task’s ▾ handle to a later task to give it context',
+  'Del deletes the selection',
+  '⌘/Ctrl+Z undoes, ⌘/Ctrl+Shift+Z redoes',
+  '⌘/Ctrl+C and ⌘/Ctrl+V copy and paste',
+].join('\n');
+
 /**
  * The palette strip above the canvas: drag "Agent" or "Task" onto the canvas (dropped at the cursor),
  * or click to add one under the others.
  */
 export function Palette() {
-  const enabled = useDocumentStore((s) => s.doc !== undefined && (s.doc as { kind?: unknown }).kind !== 'flow');
+  const enabled = useDocumentStore((s) => s.doc !== undefined && !isFlowDocument(s.doc));
   const onDragStart = (event: DragEvent, kind: PaletteItem) => {
     event.dataTransfer.setData(PALETTE_MIME, kind);
     event.dataTransfer.effectAllowed = 'copy';
@@ -43,7 +53,7 @@ export function Palette() {
           {item.label}
         </button>
       ))}
-      <span className="palette-hints" aria-hidden>
+      <span className="palette-hints" aria-hidden title={HINTS_TEXT} data-testid="palette-hints">
         <span>
           <kbd>▸</kbd> task handle → agent: assign
         </span>
@@ -51,7 +61,13 @@ export function Palette() {
           <kbd>▾</kbd> task → later task: context
         </span>
         <span>
-          <kbd>Del</kbd> delete · <kbd>⌘/Ctrl Z</kbd> undo · <kbd>⌘/Ctrl C V</kbd> copy, paste
+          <kbd>Del</kbd> delete
+        </span>
+        <span>
+          <kbd>⌘/Ctrl Z</kbd> undo
+        </span>
+        <span>
+          <kbd>⌘/Ctrl C V</kbd> copy, paste
         </span>
       </span>
     </div>

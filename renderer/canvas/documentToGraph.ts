@@ -1,9 +1,8 @@
 import type { Problem } from '../../shared/model/problems';
-import { MANAGER_NODE_ID } from './nodeIds';
-import { computeAutoLayout } from './autoLayout';
+import { positionsFor } from '../commands/fullLayout';
+import { MANAGER_NODE_ID } from '../model/nodeIds';
 import { conditionLabel } from './conditionLabel';
 import { modelLabel } from './modelLabel';
-import { NODE_SIZE, type Size } from './nodeSizes';
 import { problemsToNodes } from './problemsToNodes';
 import {
   HANDLE,
@@ -15,13 +14,11 @@ import {
   agentsOf,
   entry,
   isRecord,
-  layoutOf,
   managerAgentId,
   managerOf,
   stringField,
   tasksOf,
   type CrewDraft,
-  type Position,
 } from '../commands/crewDraft';
 import { agentNodeIds, managerNodeId, taskNodeIds } from '../commands/nodeRefs';
 
@@ -33,7 +30,6 @@ export type CrewGraph = {
 };
 
 const EXCERPT_LENGTH = 140;
-const PROBLEM_HEIGHT = 44;
 
 /**
  * The crew document (as saved, possibly invalid) drawn as React Flow nodes and edges.
@@ -205,64 +201,4 @@ function toolNames(tools: unknown): string[] {
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1).trimEnd()}…` : flat;
-}
-
-/**
- * The document with a saved position for every node (those it lacked get what the canvas shows).
- * The store applies it before the first edit of a document without a full layout, so nodes do not
- * jump when the structure changes and the auto-layout would place them differently.
- */
-export function withFullLayout(doc: CrewDraft): CrewDraft {
-  const nodeIds = [...agentNodeIds(doc), ...taskNodeIds(doc), ...(managerNodeId(doc) === MANAGER_NODE_ID ? [MANAGER_NODE_ID] : [])];
-  const saved = layoutOf(doc);
-  if (nodeIds.every((id) => saved[id])) return doc;
-  const positions = positionsFor(doc, nodeIds);
-  return { ...doc, layout: { ...(isRecord(doc.layout) ? doc.layout : {}), ...positions } };
-}
-
-let autoCache: { key: string; positions: Record<string, Position> } | undefined;
-
-/** Saved positions, and auto-layout positions for nodes without one (below the saved ones). */
-function positionsFor(doc: CrewDraft, nodeIds: string[], withProblems: readonly string[] = []): Record<string, Position> {
-  const saved = layoutOf(doc);
-  const missing = nodeIds.filter((id) => !saved[id]);
-  if (missing.length === 0) return saved;
-  const auto = cachedAutoLayout(doc, withProblems);
-  const out: Record<string, Position> = { ...saved };
-  const placed = nodeIds.filter((id) => saved[id]).map((id) => saved[id]);
-  let dx = 0;
-  let dy = 0;
-  if (placed.length > 0) {
-    // Keep newcomers clear of what the person arranged: put them under it.
-    const bottom = Math.max(...placed.map((p) => p.y)) + 160;
-    const top = Math.min(...missing.map((id) => auto[id]?.y ?? 0));
-    dx = Math.min(...placed.map((p) => p.x)) - Math.min(...missing.map((id) => auto[id]?.x ?? 0));
-    dy = bottom - top;
-  }
-  for (const id of missing) {
-    const p = auto[id] ?? { x: 0, y: 0 };
-    out[id] = { x: p.x + dx, y: p.y + dy };
-  }
-  return out;
-}
-
-/** Auto-layout depends only on the graph's structure; typing a role must not re-run it. */
-function cachedAutoLayout(doc: CrewDraft, withProblems: readonly string[]): Record<string, Position> {
-  const key = JSON.stringify([
-    withProblems,
-    agentNodeIds(doc),
-    taskNodeIds(doc),
-    managerNodeId(doc) ?? '',
-    tasksOf(doc).map((t) => stringField(entry(t).agentId) ?? ''),
-  ]);
-  if (autoCache?.key !== key) {
-    // Nodes showing problems are taller: leave room for the message.
-    const sizes: Record<string, Size> = {};
-    for (const id of withProblems) {
-      const kind = id === MANAGER_NODE_ID ? 'manager' : id.startsWith('task:') ? 'task' : 'agent';
-      sizes[id] = { width: NODE_SIZE[kind].width, height: NODE_SIZE[kind].height + PROBLEM_HEIGHT };
-    }
-    autoCache = { key, positions: computeAutoLayout(doc, sizes) };
-  }
-  return autoCache.positions;
 }

@@ -4,16 +4,15 @@ import { deleteNodes } from '../commands/deleteNodes';
 import { disconnectEdges, type EdgeRef } from '../commands/disconnect';
 import { documentNodeIds } from '../commands/nodeRefs';
 import { reorderTask } from '../commands/reorderTask';
+import { EDITABLE, keepsOwnTextHistory } from '../commands/textHistory';
 import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
-
-const EDITABLE = 'input, textarea, select, [contenteditable="true"]';
 
 /**
  * Canvas keys: Ctrl/Cmd+Z undo, Ctrl+Shift+Z / Ctrl+Y redo, Ctrl/Cmd+C/X/V copy, cut, paste,
  * Ctrl/Cmd+A select all, Delete/Backspace delete, Alt+↑/↓ move the selected task in the order.
  * Editing keys apply when the focus is on the canvas (or nowhere); undo/redo also from the inspector's
- * fields, where they undo whole field edits. Text boxes marked `data-native-undo` keep their own.
+ * fields, where they undo whole field edits. Text boxes that keep their own history (commands/textHistory.ts) undo their typing.
  */
 export function useCanvasShortcuts(container: RefObject<HTMLElement | null>, selectedEdges: () => EdgeRef[]): void {
   useEffect(() => {
@@ -27,7 +26,7 @@ export function useCanvasShortcuts(container: RefObject<HTMLElement | null>, sel
       const store = useDocumentStore.getState();
 
       if (mod && (key === 'z' || key === 'y')) {
-        if (!(inCanvas || inInspector) || target?.closest('[data-native-undo]')) return;
+        if (!(inCanvas || inInspector) || keepsOwnTextHistory(target)) return;
         event.preventDefault();
         if (key === 'y' || event.shiftKey) store.redo();
         else store.undo();

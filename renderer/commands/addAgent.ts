@@ -1,4 +1,4 @@
-import { agentNodeId } from '../canvas/nodeIds';
+import { agentNodeId } from '../model/nodeIds';
 import type { Command } from './command';
 import { agentsOf, entry, stringField, type AgentDraft, type CrewDraft, type Position } from './crewDraft';
 import { freshId, freshLabel } from './freshId';

@@ -1,4 +1,4 @@
-import { taskNodeId } from '../canvas/nodeIds';
+import { taskNodeId } from '../model/nodeIds';
 import type { Command } from './command';
 import { entry, stringField, tasksOf, type CrewDraft, type Position, type TaskDraft } from './crewDraft';
 import { freshId, freshLabel } from './freshId';

@@ -1,4 +1,4 @@
-import { MANAGER_NODE_ID } from '../canvas/nodeIds';
+import { MANAGER_NODE_ID } from '../model/nodeIds';
 import { agentsOf, entry, stringField, tasksOf, type CrewDraft } from './crewDraft';
 import { managerNodeId, resolveNode } from './nodeRefs';
 

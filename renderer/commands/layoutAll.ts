@@ -1,5 +1,5 @@
-import { computeAutoLayout } from '../canvas/autoLayout';
-import type { Size } from '../canvas/nodeSizes';
+import { computeAutoLayout } from './autoLayout';
+import type { Size } from '../model/nodeSizes';
 import type { Command } from './command';
 import type { CrewDraft } from './crewDraft';
 import { sameValue } from './sameValue';

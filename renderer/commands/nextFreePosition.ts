@@ -1,4 +1,4 @@
-import { NODE_SIZE } from '../canvas/nodeSizes';
+import { NODE_SIZE } from '../model/nodeSizes';
 import { agentNodeIds, taskNodeIds } from './nodeRefs';
 import { layoutOf, type CrewDraft, type Position } from './crewDraft';
 

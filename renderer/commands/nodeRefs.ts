@@ -1,4 +1,4 @@
-import { MANAGER_NODE_ID, agentNodeId, parseNodeId, taskNodeId } from '../canvas/nodeIds';
+import { MANAGER_NODE_ID, agentNodeId, parseNodeId, taskNodeId } from '../model/nodeIds';
 import { agentsOf, entry, isHierarchical, managerAgentId, stringField, tasksOf, type CrewDraft } from './crewDraft';
 
 /**

@@ -1,4 +1,4 @@
-import { agentNodeId, taskNodeId } from '../canvas/nodeIds';
+import { agentNodeId, taskNodeId } from '../model/nodeIds';
 import type { Command } from './command';
 import type { Clipboard } from './clipboard';
 import { agentsOf, entry, isRecord, stringField, tasksOf, withPatch, type CrewDraft, type Position } from './crewDraft';

@@ -1,4 +1,4 @@
-import { agentNodeId, taskNodeId } from '../canvas/nodeIds';
+import { agentNodeId, taskNodeId } from '../model/nodeIds';
 import { CommandRejected, type Command } from './command';
 import { agentsOf, entry, idOf, isRecord, layoutOf, managerOf, replaceAt, tasksOf, withPatch, type CrewDraft, type TaskDraft } from './crewDraft';
 import { ID_PATTERN } from './freshId';

@@ -62,7 +62,7 @@ export function HumanFeedbackDialog({ request, context, onLater }: HumanFeedback
         placeholder="What should the agent change? Leave empty and press Accept to keep the output."
         onChange={(e) => setFeedback(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) answer(feedback);
+          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey) && !answering) answer(feedback);
         }}
       />
       <div className="dialog-hint">Ctrl+Enter sends. Feedback makes the agent revise its answer, then you review it again.</div>

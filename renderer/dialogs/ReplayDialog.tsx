@@ -39,7 +39,7 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
     setError(undefined);
     try {
       const path = record?.run.documentPath;
-      if (path && /\.crew\.json$/.test(path) && !path.startsWith('/') && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
+      if (path && /\.crew\.json$/.test(path) && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
       await useRunStore.getState().replay(taskId, runId);
       useUiStore.getState().setBottomTab('trace');
       onClose();

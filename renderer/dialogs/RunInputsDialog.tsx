@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { host } from '../host/hostContext';
 import { HostCallError } from '../host/hostError';
+import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { crewInputs, type CrewInput } from './crewInputs';
@@ -10,8 +11,9 @@ type Loaded = { name: string; inputs: CrewInput[]; profiles: string[]; defaultPr
 
 /**
  * "Run with inputs": opened by `uiStore.runDialogOpen` for the document on the canvas. Reads the saved
- * document (the run uses the file on disk), asks for its inputs with their defaults, optionally a
- * model profile to run every agent with, then starts the run and shows it.
+ * document (the run uses the file on disk, so pending edits of the open document are saved first),
+ * asks for its inputs with their defaults, optionally a model profile to run every agent with, then
+ * starts the run and shows it.
  */
 export function RunInputsDialog() {
   const open = useUiStore((s) => s.runDialogOpen);
@@ -31,6 +33,11 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
     let live = true;
     (async () => {
       try {
+        const unsaved = await saveOpenDocument(path);
+        if (unsaved) {
+          if (live) setError({ message: unsaved });
+          return;
+        }
         const [read, settings] = await Promise.all([
           host().invoke('documents.read', { path }),
           host().invoke('settings.get', {}).catch(() => undefined),
@@ -63,6 +70,12 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
     setStarting(true);
     setError(undefined);
     try {
+      const unsaved = await saveOpenDocument(path);
+      if (unsaved) {
+        setStarting(false);
+        setError({ message: unsaved });
+        return;
+      }
       await useRunStore.getState().start(path, values, model || undefined);
       useUiStore.getState().setBottomTab('trace');
       onClose();
@@ -147,4 +160,16 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
       )}
     </Modal>
   );
+}
+
+/**
+ * Saves the pending edits of `path` when it is the open document, so the run starts from what the
+ * person sees. Resolves to why it cannot run when they could not be saved.
+ */
+async function saveOpenDocument(path: string): Promise<string | undefined> {
+  if (useDocumentStore.getState().path !== path) return undefined;
+  await useDocumentStore.getState().flushSave();
+  const after = useDocumentStore.getState();
+  if (after.path !== path || after.saveState !== 'error') return undefined;
+  return `The latest changes to ${path} could not be saved, so the crew cannot run with them: ${after.saveError ?? 'unknown error'}`;
 }

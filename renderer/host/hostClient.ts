@@ -1,4 +1,5 @@
 import type { HostApi, HostChannel, HostPush, HostResult, WireMessage } from '../../shared/host-api';
+import { useConnectionStore } from '../stores/connectionStore';
 import { HostCallError } from './hostError';
 import './bridge';
 
@@ -33,6 +34,23 @@ async function connectWebSocket(): Promise<HostApi> {
   let nextId = 1;
   let socket = await open(url);
 
+  const reconnect = (failed: number) => {
+    useConnectionStore.getState().reconnecting(failed);
+    setTimeout(async () => {
+      try {
+        socket = await open(url);
+      } catch {
+        reconnect(failed + 1);
+        return;
+      }
+      attach(socket);
+      useConnectionStore.getState().connected();
+      // Whatever changed meanwhile: subscribers read it again.
+      listeners.forEach((l) => l({ kind: 'runs.changed' }));
+      listeners.forEach((l) => l({ kind: 'documents.changed' }));
+    }, reconnectDelay(failed + 1));
+  };
+
   const attach = (ws: WebSocket) => {
     ws.onmessage = (message) => {
       const data = JSON.parse(String(message.data)) as WireMessage;
@@ -45,17 +63,8 @@ async function connectWebSocket(): Promise<HostApi> {
         settle({ ok: false, error: { code: 'internal', message: 'lost the connection to crewdeck serve' } });
         pending.delete(id);
       }
-      // The host may restart (or the laptop sleep): reconnect, and tell subscribers to refresh.
-      setTimeout(async () => {
-        try {
-          socket = await open(url);
-          attach(socket);
-          listeners.forEach((l) => l({ kind: 'runs.changed' }));
-          listeners.forEach((l) => l({ kind: 'documents.changed' }));
-        } catch {
-          ws.onclose?.(new CloseEvent('close'));
-        }
-      }, 1000);
+      // The host may restart (or the laptop sleep): reconnect with a growing delay.
+      reconnect(0);
     };
   };
   attach(socket);
@@ -78,6 +87,13 @@ async function connectWebSocket(): Promise<HostApi> {
       return () => listeners.delete(listener);
     },
   };
+}
+
+const MAX_RECONNECT_DELAY_MS = 10_000;
+
+/** How long to wait before reconnect attempt `attempt` (1, 2, …): 1 s, 2 s, 4 s, 8 s, then every 10 s. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(1000 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS);
 }
 
 function open(url: string): Promise<WebSocket> {

@@ -1,5 +1,6 @@
 import '../styles/inspector.css';
-import { MANAGER_NODE_ID } from '../canvas/nodeIds';
+import { isFlowDocument } from '../model/documentKind';
+import { MANAGER_NODE_ID } from '../model/nodeIds';
 import { agentsOf, entry, tasksOf } from '../commands/crewDraft';
 import { managerNodeId as managerNodeIdOf, resolveNode } from '../commands/nodeRefs';
 import { useDocumentStore } from '../stores/documentStore';
@@ -28,6 +29,13 @@ export function Inspector() {
   let content;
   if (!doc) {
     content = <div className="insp-placeholder">{unreadable ? 'Repair the file on the canvas to edit the crew.' : 'Open a crew to inspect it.'}</div>;
+  } else if (isFlowDocument(doc)) {
+    // The crew form would write crew fields into the flow: a flow stays as it is on disk.
+    content = (
+      <div className="insp-placeholder" data-testid="inspector-flow-document">
+        This is a flow document. Flows are shown read-only in this version of Crewdeck; edit the file itself to change it.
+      </div>
+    );
   } else if (selected.length > 1) {
     content = <MultiSelection nodeIds={selected} />;
   } else if (selected.length === 1 && selected[0] === MANAGER_NODE_ID && managerNodeIdOf(doc) === MANAGER_NODE_ID) {

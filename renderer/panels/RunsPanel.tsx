@@ -52,7 +52,7 @@ function RunRow({ run, onReplay }: { run: HostRunSummary; onReplay(): void }) {
   const status = liveStatus ?? run.status;
   const open = () => {
     const path = run.documentPath;
-    if (path && !path.startsWith('/') && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
+    if (path && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
     void useRunStore.getState().show(run.id);
     useUiStore.getState().setBottomTab('trace');
   };

@@ -1,9 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
 import type { DocumentEntry, HostRunSummary } from '../../shared/host-api';
+import { Modal } from '../dialogs/Modal';
 import { host } from '../host/hostContext';
+import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { useWorkspaceStore } from '../stores/workspaceStore';
+import '../styles/sidebar.css';
 import { formatDuration, formatRelativeTime } from './formatTime';
 
 /** Workspace sidebar: the crews in the folder, a new-crew box, and the latest runs. */
@@ -72,33 +76,8 @@ function NewCrew() {
 function DocumentItem({ entry }: { entry: DocumentEntry }) {
   const current = useUiStore((s) => s.documentPath === entry.path);
   const [renaming, setRenaming] = useState(false);
-  const [draft, setDraft] = useState(entry.path);
-  const rename = async (e: FormEvent) => {
-    e.preventDefault();
-    setRenaming(false);
-    if (draft === entry.path) return;
-    try {
-      await host().invoke('documents.rename', { path: entry.path, newPath: draft });
-      if (current) useUiStore.getState().openDocument(draft);
-    } catch (err) {
-      alert((err as Error).message);
-      setDraft(entry.path);
-    }
-  };
-  const remove = async () => {
-    if (!confirm(`Move ${entry.path} to the workspace trash (.crewdeck/trash)?`)) return;
-    await host().invoke('documents.delete', { path: entry.path });
-    if (current) useUiStore.getState().openDocument(undefined);
-  };
-  if (renaming) {
-    return (
-      <li>
-        <form onSubmit={rename} className="sidebar-new">
-          <input aria-label="New file name" autoFocus value={draft} onChange={(e) => setDraft(e.target.value)} onBlur={rename} />
-        </form>
-      </li>
-    );
-  }
+  const [deleting, setDeleting] = useState(false);
+  if (renaming) return <RenameItem path={entry.path} onDone={() => setRenaming(false)} />;
   return (
     <li className="sidebar-row">
       <button
@@ -121,10 +100,127 @@ function DocumentItem({ entry }: { entry: DocumentEntry }) {
           </span>
         )}
       </button>
-      <button className="btn ghost sidebar-row-action" aria-label={`Delete ${entry.path}`} title="Move to trash" onClick={remove}>
+      <button className="btn ghost sidebar-row-action" aria-label={`Delete ${entry.path}`} title="Move to trash" onClick={() => setDeleting(true)}>
         ×
       </button>
+      {deleting && createPortal(<DeleteDialog path={entry.path} onClose={() => setDeleting(false)} />, document.body)}
     </li>
+  );
+}
+
+/** Renames a document in place: Enter (or leaving the field) renames, Escape cancels; a refusal shows under the field. */
+function RenameItem({ path, onDone }: { path: string; onDone(): void }) {
+  const [draft, setDraft] = useState(path);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  // Enter, Escape and the blur that may follow must not rename twice (or after a cancel).
+  const settled = useRef(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (error) input.current?.focus();
+  }, [error]);
+  const finish = () => {
+    settled.current = true;
+    onDone();
+  };
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    const newPath = draft.trim();
+    if (busy || settled.current) return;
+    if (newPath === path || newPath === '') return finish();
+    settled.current = true;
+    setBusy(true);
+    try {
+      // The open document moves with its undo history; its pending edits are saved to the old name first.
+      if (useDocumentStore.getState().path === path) await useDocumentStore.getState().renameTo(newPath);
+      else await host().invoke('documents.rename', { path, newPath });
+      void useWorkspaceStore.getState().refreshDocuments();
+      finish();
+    } catch (err) {
+      settled.current = false;
+      setBusy(false);
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <li>
+      <form onSubmit={(e) => void submit(e)} className="sidebar-rename">
+        <input
+          aria-label={`New file name for ${path}`}
+          ref={input}
+          data-testid="rename-input"
+          autoFocus
+          value={draft}
+          disabled={busy}
+          aria-invalid={error !== undefined}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setError(undefined);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              finish();
+            }
+          }}
+          onBlur={() => {
+            if (error === undefined) void submit();
+          }}
+        />
+        {error && (
+          <div className="sidebar-rename-error" role="alert" data-testid="rename-error">
+            {error}
+          </div>
+        )}
+      </form>
+    </li>
+  );
+}
+
+/** Confirms moving a document to the workspace trash; a refusal stays in the dialog. */
+function DeleteDialog({ path, onClose }: { path: string; onClose(): void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const remove = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (useDocumentStore.getState().path === path) await useDocumentStore.getState().deleteDocument();
+      else await host().invoke('documents.delete', { path });
+      if (useUiStore.getState().documentPath === path) useUiStore.getState().openDocument(undefined);
+      void useWorkspaceStore.getState().refreshDocuments();
+      onClose();
+    } catch (err) {
+      setBusy(false);
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <Modal
+      testId="delete-dialog"
+      title="Move to trash?"
+      subtitle={<code className="dialog-code">{path}</code>}
+      width={440}
+      onClose={busy ? undefined : onClose}
+      footer={
+        <>
+          <span className="modal-foot-spacer" />
+          <button className="btn" disabled={busy} onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn primary" data-testid="confirm-delete" disabled={busy} onClick={() => void remove()}>
+            {busy ? 'Moving…' : 'Move to trash'}
+          </button>
+        </>
+      }
+    >
+      <div className="dialog-hint">The file moves to the workspace trash (.crewdeck/trash), from where it can be restored by hand.</div>
+      {error && (
+        <div className="dialog-error" data-testid="delete-error">
+          Could not delete: {error}
+        </div>
+      )}
+    </Modal>
   );
 }
 

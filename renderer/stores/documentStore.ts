@@ -1,12 +1,13 @@
 import { create } from 'zustand';
 import type { Problem } from '../../shared/model/problems';
-import { withFullLayout } from '../canvas/documentToGraph';
+import { withFullLayout } from '../commands/fullLayout';
 import { copyNodes, type Clipboard } from '../commands/clipboard';
 import { CommandRejected, type Command } from '../commands/command';
 import { isRecord, type CrewDraft } from '../commands/crewDraft';
 import { documentNodeIds } from '../commands/nodeRefs';
 import { pasteNodes } from '../commands/pasteNodes';
 import { host } from '../host/hostContext';
+import { isFlowDocument } from '../model/documentKind';
 import { hostOnlyProblems, localProblems, mergeProblems } from './documentProblems';
 import { useUiStore } from './uiStore';
 
@@ -31,12 +32,33 @@ export interface DocumentState {
   past: CrewDraft[];
   future: CrewDraft[];
   saveState: SaveState;
+  /** Why the last save failed (while `saveState` is 'error'); it is retried with a growing delay. */
   saveError?: string;
+  /** A document the person asked to open while this one could not be saved: it stays open until saved or discarded. */
+  blockedOpen?: string;
   /** The last command the document refused (e.g. a connection to a later task), for the canvas to show. */
   rejection?: { message: string; at: number };
   clipboard?: Clipboard;
 
-  load(path: string): Promise<void>;
+  /**
+   * Opens a document, after saving the pending changes of the current one. When they cannot be saved
+   * the current document stays open (with `blockedOpen` set) instead of dropping them; `discard`
+   * skips that save and drops them.
+   */
+  load(path: string, options?: { discard?: boolean }): Promise<void>;
+  /** No document open any more (it was deleted, or the person closed it): nothing pending is saved. */
+  close(): void;
+  /**
+   * Renames the open document on disk and keeps it open with its undo history: pending changes are
+   * saved first (to the old path), later ones go to the new path. Throws when the host refuses.
+   */
+  renameTo(newPath: string): Promise<void>;
+  /** Moves the open document to the workspace trash and closes it; nothing pending is written back. Throws when the host refuses. */
+  deleteDocument(): Promise<void>;
+  /** Saves again now; once saved, opens the document that was waiting (`blockedOpen`), if any. */
+  retrySave(): Promise<void>;
+  /** Drops the unsaved changes: opens the waiting document, or reads the current one again from disk. */
+  discardChanges(): Promise<void>;
   perform(command: Command): PerformResult;
   undo(): void;
   redo(): void;
@@ -57,10 +79,16 @@ export const selectCanRedo = (s: DocumentState) => s.future.length > 0;
 
 const HISTORY_LIMIT = 200;
 export const AUTOSAVE_DELAY_MS = 500;
+/** Delays before saving again after the 1st, 2nd, 3rd… failed save in a row (the last one repeats). */
+export const SAVE_RETRY_DELAYS_MS = [1000, 2000, 5000, 10000];
 
 let lastCoalesceKey: string | undefined;
+/** The next save (autosave after an edit, or a retry after a failure). */
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 let saveChain: Promise<void> = Promise.resolve();
+let failedSaves = 0;
+/** Set while the open document is renamed or deleted: saves wait, then go to wherever it is then (or nowhere). */
+let moving: Promise<void> | undefined;
 let loadSeq = 0;
 /** Problems only the host reports for the document last saved or read. */
 let hostExtras: Problem[] = [];
@@ -68,15 +96,16 @@ let hostExtras: Problem[] = [];
 export const useDocumentStore = create<DocumentState>()((set, get) => {
   const problemsOf = (doc: unknown) => mergeProblems(localProblems(doc), hostExtras);
 
-  const scheduleSave = () => {
-    if (saveTimer !== undefined) clearTimeout(saveTimer);
+  const scheduleSave = (delay = AUTOSAVE_DELAY_MS) => {
+    cancelSave();
     saveTimer = setTimeout(() => {
       saveTimer = undefined;
       void save();
-    }, AUTOSAVE_DELAY_MS);
+    }, delay);
   };
 
   const save = (): Promise<void> => {
+    if (moving) return moving.then(save);
     const { path, doc } = get();
     if (!path || doc === undefined) return saveChain;
     set({ saveState: 'saving' });
@@ -84,14 +113,44 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
       try {
         const response = await host().invoke('documents.save', { path, document: doc });
         if (get().path !== path) return;
+        failedSaves = 0;
         hostExtras = hostOnlyProblems(response.problems, localProblems(doc));
-        if (get().doc === doc) set({ saveState: 'saved', saveError: undefined, problems: problemsOf(doc) });
+        if (get().doc === doc) set({ saveState: 'saved', saveError: undefined, blockedOpen: undefined, problems: problemsOf(doc) });
       } catch (error) {
         if (get().path !== path) return;
-        set({ saveState: 'error', saveError: `Not saved: ${error instanceof Error ? error.message : String(error)}` });
+        failedSaves += 1;
+        set({ saveState: 'error', saveError: error instanceof Error ? error.message : String(error) });
+        // Try again by itself (the disk may come back); a newer edit's autosave counts as the retry.
+        if (saveTimer === undefined) scheduleSave(SAVE_RETRY_DELAYS_MS[Math.min(failedSaves, SAVE_RETRY_DELAYS_MS.length) - 1]);
       }
     });
     return saveChain;
+  };
+
+  /** Forgets the open document's pending state (timers, coalescing, host-only problems). */
+  const reset = () => {
+    loadSeq += 1;
+    cancelSave();
+    failedSaves = 0;
+    lastCoalesceKey = undefined;
+    hostExtras = [];
+  };
+
+  /** Runs a move of the open file on disk; saves wait until `then` has applied its outcome to the store. */
+  const holdSaves = async <T>(task: () => Promise<T>, then: (result: T) => void): Promise<void> => {
+    let release!: () => void;
+    moving = new Promise<void>((resolve) => (release = resolve));
+    try {
+      then(await task());
+    } finally {
+      moving = undefined;
+      release();
+    }
+  };
+
+  /** Makes `path` the open document in the ui too, without clearing the selection. */
+  const showInUi = (path: string | undefined) => {
+    if (useUiStore.getState().documentPath !== path) useUiStore.setState({ documentPath: path });
   };
 
   /** A new current document: history, problems, selection and autosave follow. */
@@ -109,13 +168,35 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
     future: [],
     saveState: 'saved',
 
-    async load(path) {
-      const seq = ++loadSeq;
-      await get().flushSave();
-      if (seq !== loadSeq) return;
-      lastCoalesceKey = undefined;
-      hostExtras = [];
-      set({ path, loadState: 'loading', loadError: undefined, doc: undefined, unreadable: undefined, problems: [], past: [], future: [], saveState: 'saved', saveError: undefined, rejection: undefined });
+    async load(path, options = {}) {
+      let seq = ++loadSeq;
+      if (!options.discard) {
+        await get().flushSave();
+        if (seq !== loadSeq) return;
+        const current = get();
+        if (current.saveState === 'error' && current.path !== undefined && current.doc !== undefined) {
+          // Switching now would drop edits that are on no disk: keep them open, and say so (SaveErrorBanner).
+          if (path !== current.path) set({ blockedOpen: path });
+          showInUi(current.path);
+          return;
+        }
+      }
+      reset();
+      seq = loadSeq;
+      set({
+        path,
+        loadState: 'loading',
+        loadError: undefined,
+        doc: undefined,
+        unreadable: undefined,
+        problems: [],
+        past: [],
+        future: [],
+        saveState: 'saved',
+        saveError: undefined,
+        blockedOpen: undefined,
+        rejection: undefined,
+      });
       try {
         const response = await host().invoke('documents.read', { path });
         if (seq !== loadSeq) return;
@@ -136,9 +217,75 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
       }
     },
 
+    close() {
+      reset();
+      if (useUiStore.getState().selectedNodeIds.length > 0) useUiStore.getState().select([]);
+      set({
+        path: undefined,
+        loadState: 'idle',
+        loadError: undefined,
+        doc: undefined,
+        unreadable: undefined,
+        problems: [],
+        past: [],
+        future: [],
+        saveState: 'saved',
+        saveError: undefined,
+        blockedOpen: undefined,
+        rejection: undefined,
+      });
+    },
+
+    async renameTo(newPath) {
+      const path = get().path;
+      if (path === undefined) throw new Error('No document is open.');
+      await get().flushSave();
+      if (get().path !== path) throw new Error(`${path} is no longer open.`);
+      if (get().saveState === 'error') throw new Error(`${path} could not be saved, so it was not renamed: ${get().saveError}`);
+      await holdSaves(
+        () => host().invoke('documents.rename', { path, newPath }),
+        (response) => {
+          if (get().path !== path) return;
+          set({ path: response.path });
+          showInUi(response.path);
+        },
+      );
+    },
+
+    async deleteDocument() {
+      const path = get().path;
+      if (path === undefined) return;
+      // The trash keeps the latest version (when it can be saved; deleting goes ahead either way).
+      await get().flushSave();
+      await holdSaves(
+        () => host().invoke('documents.delete', { path }),
+        () => {
+          if (get().path !== path) return;
+          get().close();
+          showInUi(undefined);
+        },
+      );
+    },
+
+    async retrySave() {
+      const { path, blockedOpen } = get();
+      await get().flushSave();
+      if (get().saveState === 'error' || get().path !== path || blockedOpen === undefined) return;
+      await get().load(blockedOpen);
+      if (get().path === blockedOpen) useUiStore.getState().openDocument(blockedOpen);
+    },
+
+    async discardChanges() {
+      const target = get().blockedOpen ?? get().path;
+      if (target === undefined) return;
+      await get().load(target, { discard: true });
+      if (get().path === target && useUiStore.getState().documentPath !== target) useUiStore.getState().openDocument(target);
+    },
+
     perform(command) {
       const { doc, past } = get();
       if (doc === undefined) return { ok: false, reason: 'No crew is open.' };
+      if (isFlowDocument(doc)) return { ok: false, reason: 'Flows cannot be edited in this version of Crewdeck.' };
       let next: CrewDraft;
       try {
         // Nodes placed by the auto-layout keep their place once the person starts editing.
@@ -216,9 +363,8 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
 
     async flushSave() {
       const pending = saveTimer !== undefined || get().saveState === 'error';
-      if (saveTimer !== undefined) clearTimeout(saveTimer);
-      saveTimer = undefined;
-      await (pending ? save() : saveChain);
+      cancelSave();
+      await (pending ? save() : (moving ?? saveChain).then(() => saveChain));
     },
 
     dismissRejection() {
@@ -228,6 +374,11 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
 });
 
 let pasteCount = 0;
+
+function cancelSave(): void {
+  if (saveTimer !== undefined) clearTimeout(saveTimer);
+  saveTimer = undefined;
+}
 
 /** New nodes (added, pasted, renamed) become the selection; deleted ones leave it. */
 function syncSelection(before: CrewDraft | undefined, after: CrewDraft): void {

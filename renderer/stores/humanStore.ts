@@ -63,6 +63,8 @@ export const useHumanStore = create<HumanState>()((set, get) => ({
   },
 
   async answer({ runId, requestId }, answer) {
+    // One answer per request: a second (a double click, Ctrl+Enter twice) would only meet a conflict.
+    if (get().answering === requestId) return;
     set({ answering: requestId, error: undefined });
     try {
       await host().invoke('human.answer', { runId, requestId, ...answer });

@@ -1,6 +1,6 @@
 import type { EventOf, RuntimeEvent } from '../../shared/events';
 import { addUsage } from '../../shared/usage';
-import { parseNodeId, taskNodeId } from '../canvas/nodeIds';
+import { parseNodeId, taskNodeId } from '../model/nodeIds';
 import { nodeForAgentId, nodeForRole, normaliseRole, roleDirectory } from './roleDirectory';
 import type { ActiveDelegation, NodeCounters, NodeRunStatus, RunView, SpanKind, SpanStatus, TaskResult, TraceSpan } from './runView';
 

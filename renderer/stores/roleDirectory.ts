@@ -1,4 +1,4 @@
-import { MANAGER_NODE_ID, agentNodeId } from '../canvas/nodeIds';
+import { MANAGER_NODE_ID, agentNodeId } from '../model/nodeIds';
 
 /**
  * Maps the roles that appear in events (delegation manager/coworker, task performer) to canvas node

@@ -64,15 +64,11 @@ export class RunSessions {
     }
   }
 
-  /** Drops a cached run so the next `open` reads it again from the store. */
-  forget(runId: string): void {
-    this.sessions.delete(runId);
-  }
-
   /** A live event from the host. Events of runs nobody follows are ignored: `open` reads them from the store. */
   receive(event: RuntimeEvent): void {
     const session = this.sessions.get(event.runId);
-    if (!session) return;
+    // A run whose stored events could not be read is read again (with these) when it is opened next.
+    if (!session || session.error !== undefined) return;
     session.queue.push(event);
     if (!session.loading) this.scheduleFlush();
   }
@@ -125,6 +121,7 @@ export class RunSessions {
       session.error = undefined;
     } catch (error) {
       session.error = error instanceof Error ? error.message : String(error);
+      session.queue = [];
     }
     session.loading = undefined;
     if (this.sessions.get(session.runId) !== session) return;

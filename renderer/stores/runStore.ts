@@ -11,7 +11,7 @@ export type { ActiveDelegation, NodeCounters, NodeRunStatus, RunView, RunViewSta
 
 /**
  * Live state of the run shown in the run panel and overlaid on the canvas (`uiStore.runId`), and the
- * run history. Node ids are canvas ids (renderer/canvas/nodeIds.ts). Components select narrowly:
+ * run history. Node ids are canvas ids (renderer/model/nodeIds.ts). Components select narrowly:
  * `useRunStore(s => s.nodeStatus[id])`.
  */
 export interface RunState {

@@ -13,7 +13,7 @@ export interface UiState {
   view: MainView;
   /** Workspace-relative path of the document on the canvas. */
   documentPath?: string;
-  /** Canvas node ids (renderer/canvas/nodeIds.ts) currently selected. */
+  /** Canvas node ids (renderer/model/nodeIds.ts) currently selected. */
   selectedNodeIds: string[];
   /** The run shown in the run panel and overlaid on the canvas. */
   runId?: string;

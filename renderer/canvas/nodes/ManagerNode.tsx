@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { MANAGER_NODE_ID } from '../nodeIds';
+import { MANAGER_NODE_ID } from '../../model/nodeIds';
 import { HANDLE, type ManagerNode as ManagerNodeType } from '../graphTypes';
 import { ManagerIcon } from '../icons';
 import { NodeProblems } from './NodeProblems';

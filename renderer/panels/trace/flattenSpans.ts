@@ -1,4 +1,4 @@
-import { parseNodeId } from '../../canvas/nodeIds';
+import { parseNodeId } from '../../model/nodeIds';
 import type { RunView, TraceSpan } from '../../stores/runView';
 
 export interface TraceRow {

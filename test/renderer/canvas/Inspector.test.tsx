@@ -136,4 +136,14 @@ describe('Inspector', () => {
     fireEvent.click(screen.getByTestId('add-input'));
     expect(store().doc?.inputs).toEqual([{ name: 'input1' }]);
   });
+
+  it('shows a flow document read-only: no crew form that could write crew fields into it', async () => {
+    host.files.set('pipeline.flow.json', JSON.stringify({ kind: 'flow', version: 1, id: 'pipeline', name: 'Pipeline', steps: [] }));
+    await act(() => store().load('pipeline.flow.json'));
+    render(<Inspector />);
+    expect(screen.getByTestId('inspector-flow-document').textContent).toContain('flow document');
+    expect(screen.getByTestId('inspector').querySelectorAll('input, textarea, select')).toHaveLength(0);
+    await store().flushSave();
+    expect(host.saves).toEqual([]);
+  });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCrewDocument } from '../../../shared/model/parse';
 import type { Problem } from '../../../shared/model/problems';
-import { documentToGraph, withFullLayout } from '../../../renderer/canvas/documentToGraph';
+import { documentToGraph } from '../../../renderer/canvas/documentToGraph';
+import { withFullLayout } from '../../../renderer/commands/fullLayout';
 import type { CrewDraft } from '../../../renderer/commands/crewDraft';
 import { hierarchicalCrew, sequentialCrew } from '../document/crewFixtures';
 

@@ -90,6 +90,28 @@ describe('HumanDialogs', () => {
     expect(host.callsTo('human.answer')).toEqual([{ runId: 'run_a', requestId: 'h-review', feedback: 'Add the price per kWh.' }]);
   });
 
+  it('sends once however often Ctrl+Enter is pressed while the answer is on its way', async () => {
+    hostWith([review]);
+    await act(() => useHumanStore.getState().load());
+    let release!: () => void;
+    const answered = host.handlers['human.answer']!;
+    host.handlers['human.answer'] = async (req) => {
+      await new Promise<void>((r) => (release = r));
+      return answered(req);
+    };
+    render(<HumanDialogs />);
+    const feedback = screen.getByLabelText('Feedback');
+    fireEvent.change(feedback, { target: { value: 'Shorter, please.' } });
+    fireEvent.keyDown(feedback, { key: 'Enter', ctrlKey: true });
+    fireEvent.keyDown(feedback, { key: 'Enter', ctrlKey: true });
+    fireEvent.keyDown(feedback, { key: 'Enter', metaKey: true });
+    await waitFor(() => expect(host.callsTo('human.answer')).toHaveLength(1));
+    release();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(host.callsTo('human.answer')).toHaveLength(1);
+    expect(useHumanStore.getState().error).toBeUndefined();
+  });
+
   it('asks for tool approval with the arguments and answers with the decision', async () => {
     hostWith([approval]);
     await act(() => useHumanStore.getState().load());

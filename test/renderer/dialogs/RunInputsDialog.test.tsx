@@ -2,9 +2,11 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../../shared/usage';
+import { updateCrew } from '../../../renderer/commands/updateCrew';
 import { RunInputsDialog } from '../../../renderer/dialogs/RunInputsDialog';
 import { setHost } from '../../../renderer/host/hostContext';
 import { HostCallError } from '../../../renderer/host/hostError';
+import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useRunStore } from '../../../renderer/stores/runStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { FakeHost } from '../run/fakeHost';
@@ -100,3 +102,68 @@ describe('RunInputsDialog', () => {
     expect(host.callsTo('runs.start')).toEqual([]);
   });
 });
+
+describe('RunInputsDialog for the open document', () => {
+  /** A host that keeps one document: reads return what was saved last; saves fail while `failSave` is set. */
+  function hostKeeping(initial: unknown) {
+    let stored = initial;
+    const state = { failSave: undefined as string | undefined };
+    hostFor(initial);
+    host.handlers['documents.read'] = ({ path }) => ({ path, document: stored, text: JSON.stringify(stored), problems: [], modifiedAt: 1 });
+    host.handlers['documents.save'] = ({ path, document }) => {
+      if (state.failSave) throw new HostCallError('documents.save', { code: 'internal', message: state.failSave });
+      stored = document;
+      return { path, problems: [], modifiedAt: 2 };
+    };
+    return state;
+  }
+  const channels = () => host.calls.map((c) => c.channel).filter((c) => c.startsWith('documents.') || c === 'runs.start');
+
+  afterEach(() => useDocumentStore.getState().close());
+
+  it('saves the pending edits first, so the dialog and the run use what is on the canvas', async () => {
+    hostKeeping(exampleDocument('research-brief'));
+    await useDocumentStore.getState().load(PATH);
+    useDocumentStore.getState().perform(updateCrew({ inputs: [{ name: 'topic', description: 'What the brief is about', default: 'heat pumps' }] }));
+    expect(useDocumentStore.getState().saveState).toBe('unsaved');
+    render(<RunInputsDialog />);
+    const topic = (await screen.findByLabelText(/topic/)) as HTMLInputElement;
+    expect(topic.value).toBe('heat pumps');
+    expect(channels()).toEqual(['documents.read', 'documents.save', 'documents.read']);
+    // An edit that is still waiting for its autosave when Start is pressed is saved before the run starts.
+    useDocumentStore.getState().perform(updateCrew({ name: 'Heat pump brief' }));
+    fireEvent.click(screen.getByRole('button', { name: /Start run/ }));
+    await waitFor(() => expect(host.callsTo('runs.start')).toHaveLength(1));
+    expect(channels().slice(-2)).toEqual(['documents.save', 'runs.start']);
+    expect(useDocumentStore.getState().saveState).toBe('saved');
+  });
+
+  it('refuses to run when the edits cannot be saved, and says why', async () => {
+    const state = hostKeeping(exampleDocument('research-brief'));
+    await useDocumentStore.getState().load(PATH);
+    state.failSave = 'disk full';
+    useDocumentStore.getState().perform(updateCrew({ name: 'Renamed' }));
+    render(<RunInputsDialog />);
+    const error = await screen.findByTestId('run-dialog-error');
+    expect(error.textContent).toContain('could not be saved');
+    expect(error.textContent).toContain('disk full');
+    expect((screen.getByRole('button', { name: /Start run/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(host.callsTo('runs.start')).toEqual([]);
+    expect(channels()).toEqual(['documents.read', 'documents.save']);
+  });
+
+  it('refuses at Start when a save fails after the dialog opened', async () => {
+    const state = hostKeeping(exampleDocument('research-brief'));
+    await useDocumentStore.getState().load(PATH);
+    render(<RunInputsDialog />);
+    await screen.findByLabelText(/topic/);
+    state.failSave = 'disk full';
+    useDocumentStore.getState().perform(updateCrew({ name: 'Renamed' }));
+    fireEvent.click(screen.getByRole('button', { name: /Start run/ }));
+    const error = await screen.findByTestId('run-dialog-error');
+    expect(error.textContent).toContain('disk full');
+    expect(host.callsTo('runs.start')).toEqual([]);
+    expect(useUiStore.getState().runDialogOpen).toBe(true);
+  });
+});
+

@@ -5,7 +5,7 @@ import { deleteNodes } from '../../../renderer/commands/deleteNodes';
 import { moveNodes } from '../../../renderer/commands/moveNodes';
 import { updateEntity } from '../../../renderer/commands/updateEntity';
 import { setHost } from '../../../renderer/host/hostContext';
-import { AUTOSAVE_DELAY_MS, useDocumentStore } from '../../../renderer/stores/documentStore';
+import { AUTOSAVE_DELAY_MS, SAVE_RETRY_DELAYS_MS, useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { hierarchicalCrew, sequentialCrew } from './crewFixtures';
 import { MemoryHost } from './memoryHost';
@@ -29,6 +29,7 @@ beforeEach(() => {
 afterEach(async () => {
   await vi.runOnlyPendingTimersAsync();
   await store().flushSave();
+  store().close();
   vi.useRealTimers();
 });
 
@@ -219,3 +220,204 @@ describe('document store', () => {
     expect(store().loadError).toMatch(/no document/);
   });
 });
+
+const roleOf = (doc: unknown, i: number) => (doc as { agents: { role: string }[] }).agents[i].role;
+
+describe('closing, renaming and deleting the open document', () => {
+  it('close() drops the document, its history and the pending autosave', async () => {
+    await open();
+    useUiStore.getState().select(['agent:writer']);
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    store().close();
+    expect(store().path).toBeUndefined();
+    expect(store().doc).toBeUndefined();
+    expect(store().past).toEqual([]);
+    expect(store().problems).toEqual([]);
+    expect(store().saveState).toBe('saved');
+    expect(store().loadState).toBe('idle');
+    expect(useUiStore.getState().selectedNodeIds).toEqual([]);
+    store().undo();
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS * 4);
+    await store().flushSave();
+    expect(host.saves).toEqual([]);
+  });
+
+  it('a load that is still reading when the document is closed does not reopen it', async () => {
+    host.files.set(PATH, JSON.stringify(sequentialCrew()));
+    const loading = store().load(PATH);
+    store().close();
+    await loading;
+    expect(store().path).toBeUndefined();
+    expect(store().doc).toBeUndefined();
+  });
+
+  it('deleting the open document saves its last edits to the trash copy, closes it and never writes it back', async () => {
+    await open();
+    useUiStore.getState().openDocument(PATH);
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await store().deleteDocument();
+    expect(host.log.filter((l) => l.startsWith('documents.'))).toEqual([`documents.read ${PATH}`, `documents.save ${PATH}`, `documents.delete ${PATH}`]);
+    expect(host.files.has(PATH)).toBe(false);
+    expect(store().doc).toBeUndefined();
+    expect(store().past).toEqual([]);
+    expect(useUiStore.getState().documentPath).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(SAVE_RETRY_DELAYS_MS.at(-1)! * 2);
+    expect(host.files.has(PATH)).toBe(false);
+  });
+
+  it('a failing save retried during the delete does not bring the file back', async () => {
+    await open();
+    host.failSaves = 'disk full';
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10);
+    expect(store().saveState).toBe('error');
+    host.failSaves = undefined;
+    await store().deleteDocument();
+    await vi.advanceTimersByTimeAsync(SAVE_RETRY_DELAYS_MS.at(-1)! * 2);
+    expect(host.files.has(PATH)).toBe(false);
+  });
+
+  it('renaming the open document keeps it open with its history; later edits go to the new path only', async () => {
+    await open();
+    useUiStore.getState().openDocument(PATH);
+    useUiStore.getState().select(['agent:writer']);
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await store().renameTo('renamed.crew.json');
+    expect(roleOf(host.saved('renamed.crew.json'), 1)).toBe('Editor');
+    expect(host.files.has(PATH)).toBe(false);
+    expect(store().path).toBe('renamed.crew.json');
+    expect(useUiStore.getState().documentPath).toBe('renamed.crew.json');
+    expect(useUiStore.getState().selectedNodeIds).toEqual(['agent:writer']);
+    expect(store().past).toHaveLength(1);
+    store().undo();
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10);
+    expect(roleOf(host.saved('renamed.crew.json'), 1)).toBe('Writer');
+    expect(host.files.has(PATH)).toBe(false);
+    expect(host.saves.map((s) => s.path)).toEqual([PATH, 'renamed.crew.json']);
+  });
+
+  it('an edit made while the rename is on its way is saved to the new path', async () => {
+    await open();
+    let release!: () => void;
+    host.renameGate = new Promise<void>((r) => (release = r));
+    const renaming = store().renameTo('renamed.crew.json');
+    await vi.advanceTimersByTimeAsync(0);
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS * 3);
+    expect(host.saves).toEqual([]);
+    release();
+    await renaming;
+    await store().flushSave();
+    expect(host.files.has(PATH)).toBe(false);
+    expect(roleOf(host.saved('renamed.crew.json'), 1)).toBe('Editor');
+  });
+
+  it('a refused rename leaves the document where it was, and says why', async () => {
+    await open();
+    host.files.set('taken.crew.json', '{}');
+    await expect(store().renameTo('taken.crew.json')).rejects.toThrow(/already exists/);
+    expect(store().path).toBe(PATH);
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10);
+    expect(roleOf(host.saved(PATH), 1)).toBe('Editor');
+  });
+});
+
+describe('a document that cannot be saved', () => {
+  it('retries the save after 1 s, 2 s, 5 s, then every 10 s, until it works', async () => {
+    await open();
+    host.failSaves = 'disk full';
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS);
+    expect(host.saveAttempts).toBe(1);
+    expect(store().saveState).toBe('error');
+    const attemptsAfter = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms);
+      return host.saveAttempts;
+    };
+    expect(await attemptsAfter(999)).toBe(1);
+    expect(await attemptsAfter(1)).toBe(2);
+    expect(await attemptsAfter(1999)).toBe(2);
+    expect(await attemptsAfter(1)).toBe(3);
+    expect(await attemptsAfter(5000)).toBe(4);
+    expect(await attemptsAfter(9999)).toBe(4);
+    expect(await attemptsAfter(1)).toBe(5);
+    expect(await attemptsAfter(10000)).toBe(6);
+    host.failSaves = undefined;
+    expect(await attemptsAfter(10000)).toBe(7);
+    expect(store().saveState).toBe('saved');
+    expect(store().saveError).toBeUndefined();
+    expect(await attemptsAfter(60_000)).toBe(7);
+    expect(roleOf(host.saved(PATH), 1)).toBe('Editor');
+  });
+
+  it('opening another document keeps the unsaved one open instead of dropping its edits', async () => {
+    await open();
+    host.files.set('other.crew.json', JSON.stringify(hierarchicalCrew()));
+    useUiStore.getState().openDocument(PATH);
+    host.failSaves = 'disk full';
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    useUiStore.getState().openDocument('other.crew.json');
+    await store().load('other.crew.json');
+    expect(store().path).toBe(PATH);
+    expect(roleOf(store().doc, 1)).toBe('Editor');
+    expect(store().past).toHaveLength(1);
+    expect(store().saveState).toBe('error');
+    expect(store().saveError).toMatch(/disk full/);
+    expect(store().blockedOpen).toBe('other.crew.json');
+    // The ui shows the document that is really open.
+    expect(useUiStore.getState().documentPath).toBe(PATH);
+  });
+
+  it('"Retry" saves, then opens the document that was waiting', async () => {
+    await open();
+    host.files.set('other.crew.json', JSON.stringify(hierarchicalCrew()));
+    host.failSaves = 'disk full';
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await store().load('other.crew.json');
+    host.failSaves = undefined;
+    await store().retrySave();
+    expect(roleOf(host.saved(PATH), 1)).toBe('Editor');
+    expect(store().path).toBe('other.crew.json');
+    expect(store().blockedOpen).toBeUndefined();
+    expect(useUiStore.getState().documentPath).toBe('other.crew.json');
+  });
+
+  it('"Discard changes" opens the waiting document without saving; without one it reads the file again', async () => {
+    await open();
+    host.files.set('other.crew.json', JSON.stringify(hierarchicalCrew()));
+    host.failSaves = 'disk full';
+    store().perform(updateEntity('agent:writer', { role: 'Editor' }));
+    await store().load('other.crew.json');
+    await store().discardChanges();
+    expect(store().path).toBe('other.crew.json');
+    expect(store().saveState).toBe('saved');
+    expect(useUiStore.getState().documentPath).toBe('other.crew.json');
+    await vi.advanceTimersByTimeAsync(SAVE_RETRY_DELAYS_MS.at(-1)! * 2);
+    expect(host.saves).toEqual([]);
+
+    store().perform(updateEntity('agent:analyst', { role: 'Editor' }));
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS);
+    expect(store().saveState).toBe('error');
+    await store().discardChanges();
+    expect(store().path).toBe('other.crew.json');
+    expect(store().past).toEqual([]);
+    expect(store().saveState).toBe('saved');
+    expect((store().doc as { agents: { id: string; role: string }[] }).agents.find((a) => a.id === 'analyst')?.role).not.toBe('Editor');
+  });
+});
+
+describe('flow documents', () => {
+  it('are opened read-only: no command changes them and nothing is saved', async () => {
+    await open('pipeline.flow.json', { kind: 'flow', version: 1, id: 'pipeline', name: 'Pipeline', steps: [] });
+    expect(store().doc?.kind).toBe('flow');
+    const result = store().perform(addAgent());
+    expect(result.ok).toBe(false);
+    expect(store().perform(updateEntity('agent:x', { role: 'y' })).ok).toBe(false);
+    expect(store().past).toEqual([]);
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS * 4);
+    await store().flushSave();
+    expect(host.saves).toEqual([]);
+  });
+});
+

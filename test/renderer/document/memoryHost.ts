@@ -9,13 +9,20 @@ import { HostCallError } from '../../../renderer/host/hostError';
 export class MemoryHost implements HostApi {
   readonly files = new Map<string, string>();
   readonly saves: { path: string; document: unknown }[] = [];
+  /** Every documents.save request, failed ones included. */
+  saveAttempts = 0;
   failSaves?: string;
+  /** Every call, in order (channel and path), to check what happened before what. */
+  readonly log: string[] = [];
+  /** While set, renames wait for it (to edit during a rename). */
+  renameGate?: Promise<void>;
   profiles: Record<string, unknown> = {};
   /** Problems only the host finds (like JSON Schemas that do not compile), added to every answer. */
   hostOnly: { path: string; message: string }[] = [];
 
   async invoke<C extends HostChannel>(channel: C, request: HostRequest<C>): Promise<HostResponse<C>> {
     const req = request as Record<string, unknown>;
+    this.log.push(`${channel} ${String(req.path ?? '')}`.trim());
     switch (channel) {
       case 'documents.read': {
         const path = req.path as string;
@@ -31,6 +38,7 @@ export class MemoryHost implements HostApi {
         return { path, document, text, problems: [...(parsed.ok ? [] : parsed.problems), ...this.hostOnly], modifiedAt: 1 } as HostResponse<C>;
       }
       case 'documents.save': {
+        this.saveAttempts += 1;
         if (this.failSaves) throw new HostCallError(channel, { code: 'internal', message: this.failSaves });
         const path = req.path as string;
         this.saves.push({ path, document: req.document });
@@ -38,6 +46,32 @@ export class MemoryHost implements HostApi {
         const parsed = parseCrewDocument(req.document);
         return { path, problems: [...(parsed.ok ? [] : parsed.problems), ...this.hostOnly], modifiedAt: 2 } as HostResponse<C>;
       }
+      case 'documents.rename': {
+        await this.renameGate;
+        const from = req.path as string;
+        const to = req.newPath as string;
+        const text = this.files.get(from);
+        if (text === undefined) throw new HostCallError(channel, { code: 'not_found', message: `no document ${from}` });
+        if (this.files.has(to)) throw new HostCallError(channel, { code: 'conflict', message: `${to} already exists` });
+        this.files.delete(from);
+        this.files.set(to, text);
+        return { path: to } as HostResponse<C>;
+      }
+      case 'documents.delete': {
+        const path = req.path as string;
+        if (!this.files.delete(path)) throw new HostCallError(channel, { code: 'not_found', message: `no document ${path}` });
+        return {} as HostResponse<C>;
+      }
+      case 'documents.list':
+        return {
+          documents: [...this.files.keys()].sort().map((path) => ({ path, kind: path.endsWith('.flow.json') ? 'flow' : 'crew', name: path, problemCount: 0, modifiedAt: 1 })),
+        } as HostResponse<C>;
+      case 'workspace.info':
+        return { path: '/workspace', name: 'workspace', transport: 'websocket', version: 'test' } as HostResponse<C>;
+      case 'runs.list':
+        return { runs: [] } as unknown as HostResponse<C>;
+      case 'human.pending':
+        return { requests: [] } as unknown as HostResponse<C>;
       case 'settings.get':
         return { settings: { version: 1, models: { profiles: this.profiles } }, problems: [], keys: [] } as unknown as HostResponse<C>;
       default:

@@ -1,8 +1,8 @@
 import dagre from '@dagrejs/dagre';
-import { MANAGER_NODE_ID } from './nodeIds';
-import { NODE_SIZE, type Size } from './nodeSizes';
-import { agentsOf, entry, managerAgentId, stringField, tasksOf, type CrewDraft, type Position } from '../commands/crewDraft';
-import { agentNodeIds, managerNodeId, taskNodeIds } from '../commands/nodeRefs';
+import { MANAGER_NODE_ID } from '../model/nodeIds';
+import { NODE_SIZE, type Size } from '../model/nodeSizes';
+import { agentsOf, entry, managerAgentId, stringField, tasksOf, type CrewDraft, type Position } from './crewDraft';
+import { agentNodeIds, managerNodeId, taskNodeIds } from './nodeRefs';
 
 const RANK_GAP = 140;
 const NODE_GAP = 28;

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { RuntimeEvent } from '../../../shared/events';
+import { emptyUsage } from '../../../shared/usage';
+import { RunSessions } from '../../../renderer/stores/runSessions';
+import { FakeHost } from './fakeHost';
+import { exampleDocument, recordedEvents } from './runFixtures';
+
+describe('RunSessions', () => {
+  it('a run whose stored events could not be read ignores live events until it is opened again', async () => {
+    const runId = 'run_broken';
+    const events = recordedEvents('run-hierarchical-delegation').map((e) => ({ ...e, runId }));
+    const host = new FakeHost({
+      'runs.get': () => ({
+        run: { id: runId, kind: 'crew', documentId: 'product-launch', name: 'Product launch', status: 'running', startedAt: 1, tokenUsage: emptyUsage(), document: exampleDocument('product-launch'), inputs: {} },
+        taskOutputs: [],
+      }),
+      // The first page arrives, the next one fails.
+      'runs.events': ({ afterSeq = 0 }) => {
+        if (afterSeq > 0) throw new Error('the store is gone');
+        return { events: events.slice(0, 3), lastSeq: 3, more: true };
+      },
+    });
+    const changes: { view: boolean; error?: string }[] = [];
+    const sessions = new RunSessions(
+      () => host,
+      (_id, view, error) => changes.push({ view: view !== undefined, error }),
+      () => runId,
+    );
+    await sessions.open(runId);
+    expect(changes.at(-1)).toEqual({ view: false, error: 'the store is gone' });
+    const reported = changes.length;
+
+    for (const event of events.slice(3, 40) as RuntimeEvent[]) sessions.receive(event);
+    sessions.flush();
+    // Nothing folded over the error (and nothing kept: the next open reads the store again).
+    expect(changes).toHaveLength(reported);
+
+    host.handlers['runs.events'] = ({ afterSeq = 0 }) => {
+      const after = events.filter((e) => e.seq > afterSeq);
+      return { events: after, lastSeq: after.at(-1)?.seq ?? afterSeq, more: false };
+    };
+    await sessions.open(runId);
+    expect(changes.at(-1)).toEqual({ view: true, error: undefined });
+    expect(sessions.view(runId)?.lastSeq).toBe(events.at(-1)!.seq);
+  });
+});

@@ -178,6 +178,8 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
         fitViewOptions={FIT_VIEW_OPTIONS}
         minZoom={0.1}
         maxZoom={2}
+        // Large crews: nodes and edges out of view are not mounted (bench:ui, 300-node crew).
+        onlyRenderVisibleElements
         colorMode={theme}
         proOptions={{ hideAttribution: true }}
       >

@@ -51,10 +51,8 @@ function RunRow({ run, onReplay }: { run: HostRunSummary; onReplay(): void }) {
   const liveStatus = useRunStore((s) => (s.runId === run.id && s.status && s.status !== 'pending' ? s.status : undefined));
   const status = liveStatus ?? run.status;
   const open = () => {
-    const path = run.documentPath;
-    if (path && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
-    void useRunStore.getState().show(run.id);
     useUiStore.getState().setBottomTab('trace');
+    void useRunStore.getState().openRun(run.id, run.documentPath);
   };
   return (
     <tr className="runs-row" data-testid="runs-row" data-run-id={run.id} data-status={status} aria-selected={shown} onClick={open}>

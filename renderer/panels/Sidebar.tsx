@@ -226,10 +226,7 @@ function DeleteDialog({ path, onClose }: { path: string; onClose(): void }) {
 
 function RunItem({ run }: { run: HostRunSummary }) {
   const current = useUiStore((s) => s.runId === run.id);
-  const open = () => {
-    if (run.documentPath && useUiStore.getState().documentPath !== run.documentPath) useUiStore.getState().openDocument(run.documentPath);
-    void useRunStore.getState().show(run.id);
-  };
+  const open = () => void useRunStore.getState().openRun(run.id, run.documentPath);
   return (
     <li>
       <button className="sidebar-item" aria-current={current} data-testid="recent-run" data-run-id={run.id} data-status={run.status} onClick={open}>

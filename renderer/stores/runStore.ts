@@ -35,6 +35,11 @@ export interface RunState {
   attach(): () => void;
   /** Shows a run: stored events first, then live ones. `undefined` clears the run panel. */
   show(runId: string | undefined): Promise<void>;
+  /**
+   * Shows a past run, then opens its crew on the canvas — in that order, so laying out a large crew
+   * does not hold the run's events up.
+   */
+  openRun(runId: string, documentPath?: string): Promise<void>;
   /** Starts a run of a workspace document and shows it. Rejects with the host's error (problems included). */
   start(path: string, inputs: Record<string, string>, model?: string): Promise<string>;
   cancel(runId?: string): Promise<void>;
@@ -121,6 +126,12 @@ export const useRunStore = create<RunState>()((set, get) => {
       if (get().runId !== runId) return;
       const view = sessions.view(runId);
       if (view) set({ view, loading: false, ...overlay(view) });
+    },
+
+    async openRun(runId, documentPath) {
+      await get().show(runId);
+      const ui = useUiStore.getState();
+      if (documentPath && ui.runId === runId && ui.documentPath !== documentPath) ui.openDocument(documentPath);
     },
 
     async start(path, inputs, model) {

@@ -92,9 +92,16 @@ export async function measureCanvasDrags(
     const idle = await stopRecording(page);
 
     if (screenshots) await page.screenshot({ path: join(screenshots, `canvas-${zoomMode}-before.png`) });
-    const candidates = await dragCandidates(page);
+    let candidates = await dragCandidates(page);
+    let refilled = false;
     const next = async (): Promise<Candidate> => {
       for (let c = candidates.shift(); c; c = candidates.shift()) if (await grabbable(page, c)) return c;
+      // Zoomed in, few nodes fit in view: drag the ones in view again (from where they are now).
+      if (!refilled) {
+        refilled = true;
+        candidates = await dragCandidates(page);
+        for (let c = candidates.shift(); c; c = candidates.shift()) if (await grabbable(page, c)) return c;
+      }
       throw new Error(`ran out of nodes to drag in view at zoom ${zoom.toFixed(2)} (${drags + 1} needed)`);
     };
     const warmup = await dragNode(page, await next());

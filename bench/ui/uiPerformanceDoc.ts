@@ -144,29 +144,20 @@ export function renderUiSection(r: UiReport): string {
  * renderer changes and update it here, since the block is regenerated on every run.
  */
 const FINDINGS = [
-  '### Where the time goes (profiles of 2026-11-30)',
+  '### What the profiles showed, and what changed',
   '',
-  'From `npm run bench:ui -- --runs 3 --no-write --profile /tmp/ui-prof` (Chrome trace and sampled JS profile of the first measured repetition of each scenario, load average 2–4; shares are self time on the renderer\'s main thread, profiler start-up included). ' +
-    '`node --import tsx bench/ui/profiler.ts /tmp/ui-prof` prints the summaries again.',
+  'Profiles: `npm run bench:ui -- --runs 3 --no-write --profile /tmp/ui-prof` (Chrome trace and sampled JS profile of one repetition of each scenario; `node --import tsx bench/ui/profiler.ts /tmp/ui-prof` prints the summaries). ' +
+    'The first measurements (2026-11-30, before the changes below) missed three of the four targets: trace open 3.7 s from the sidebar and 0.76 s with the crew open, 27–54 long tasks while scrolling, drags p95 33–50 ms.',
   '',
-  '- **From the sidebar, the open is dominated by the canvas, not the trace.** The click also opens the run\'s 520-task crew, which has no saved layout: the canvas lays it out with dagre (~0.57 s of JS in `@dagrejs/dagre`) and mounts 523 nodes with their edges ' +
-    '(React ~0.46 s, GC ~0.3 s, React Flow\'s resize handler forcing a layout ~0.13 s), in long tasks of 0.8–1.2 s. The first trace rows are still painted after ~0.2 s, but the rest of the run waits behind the canvas.',
-  '- **With the crew already open** the page\'s JS is ~0.26 s: GC ~50 ms, folding events (`reduceRunEvent.ts`) ~40 ms, the virtualizer re-measuring all 5,029 rows for every page (`@tanstack/virtual-core`) ~35 ms, ' +
-    '`JSON.parse` of the pages in `hostClient.ts` ~25 ms, React ~50 ms. The host alone takes ~0.17 s (table above). The long tasks (77–92 ms) are `onmessage` handlers: parse, fold and render one page. ' +
-    'The rest is layout, paint and IPC while 6.6 MB arrive over the WebSocket, with `crewdeck serve` and the browser sharing the two cores.',
-  '- **Scrolling the trace** keeps the main thread ~65–70 % busy: paint and compositing ~32 % (`PaintArtifactCompositor::Update`, `Commit`, `Paint`), layout ~22 %, JS ~24 % (React re-rendering the rows that scroll in: `TraceRow`, `setTextContent`), style ~7 %. ' +
-    'Few tasks pass 50 ms, but frames take two to four vsyncs.',
-  '- **Dragging a canvas node** costs ~20 ms of main-thread work per mouse move at both zooms: JS ~40–50 % (React Flow updates its store on every move, which re-runs the `useStore` / `useSyncExternalStore` selectors of every mounted node and edge: ' +
-    '`with-selector`, zustand `shallow`, React bail-outs), paint and compositing ~20–28 % (`PaintArtifactCompositor::Update`, `Layerize`, `Paint`), input and hit testing ~4–6 %.',
-  '',
-  'Suggestions (not made here: the benchmark does not change renderer code):',
-  '',
-  '- Trace open from the sidebar: show the trace before opening the run\'s crew on the canvas, or take the crew\'s layout off the critical path (saved layout, `startTransition`, or dagre in a worker).',
-  '- Trace loading: `runs.events` reads every remaining event from SQLite and then slices to the page (`runtime/host/createHostService.ts`), so five pages read ~29,000 rows to deliver 10,058 (in process: 140–240 ms of reads for the five pages, ~60 ms for one read of the whole run); a SQL `LIMIT` trims the host\'s part. ' +
-    'In the page, folding all stored pages before the first full render (or rendering only the first page and the last), and not re-measuring every row per page, would cut the long tasks.',
-  '- Trace scrolling: CSS containment on the scroller and rows (`contain: strict` / fixed row boxes) to keep layout and paint inside the tree, and lighter rows.',
-  '- Canvas: `onlyRenderVisibleElements` when zoomed in (at zoom 1.0 only a handful of the 300 nodes are in view — see "fully in view" above — yet all are mounted and subscribed), and fewer per-node store subscriptions that run on every move.',
-  '- All figures are software-rendered (`--disable-gpu`) on a loaded 2-core VM: a desktop GPU takes much of the paint and compositing share away, much less of the JS share.',
+  '- **Opening a run from the sidebar also opened its 520-task crew first**: dagre laying out 523 nodes (~0.57 s of JS) and mounting them held the run\'s events up in 0.8–1.2 s tasks. ' +
+    'Now the trace loads first and the crew opens after it (`runStore.openRun`); the canvas work comes after "interactive" (the "crew painted" row).',
+  '- **`runs.events` read every remaining event and sliced the page** (five pages read ~29,000 rows to deliver 10,058): it now pages with a SQL `LIMIT`.',
+  '- **Scrolling**: trace rows are fixed-size boxes with `contain: layout paint style`, so a row that scrolls in does not lay out or paint the tree; no task over 50 ms remains. ' +
+    'Frames are still two to three vsyncs while scrolling fast in software rendering: paint and compositing ~32 %, layout ~22 %, JS ~24 % (React rendering the rows that scroll in).',
+  '- **Dragging**: every move re-runs React Flow\'s per-node store selectors, and the minimap redraws. The canvas now mounts only what is in view (`onlyRenderVisibleElements`) and hides the minimap by default above 150 nodes ' +
+    '(a *Minimap* button brings it back); at the zoom the crew opens at, drags now meet the target. Zoomed in to 1.0, the ten mounted full-detail nodes still miss it (p95 33 ms): ' +
+    'per move ~40–50 % JS in React Flow\'s selectors and React bail-outs, ~20–28 % paint and compositing of the node cards. Next steps: cheaper node cards at full detail (no shadows or blur, fewer nested elements), and fewer per-node subscriptions.',
+  '- All figures are software-rendered (`--disable-gpu`) on a shared 2-core VM: a desktop GPU takes much of the paint and compositing share away, much less of the JS share.',
 ];
 
 /** Replaces the generated UI block of docs/PERFORMANCE.md (appending it at the end the first time); returns the path. */

@@ -4,13 +4,15 @@ import { layoutAll } from '../commands/layoutAll';
 import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
 import type { Size } from '../model/nodeSizes';
+import { useShowMinimap } from './useShowMinimap';
 import { FitIcon, LayoutIcon } from './icons';
 
 export const FIT_VIEW_OPTIONS = { padding: 0.18, maxZoom: 1.1 } as const;
 
 /** Auto-layout and zoom-to-fit, floating at the canvas's top right. */
-export function CanvasActions() {
+export function CanvasActions({ nodeCount }: { nodeCount: number }) {
   const flow = useReactFlow();
+  const minimapShown = useShowMinimap(nodeCount);
   const autoLayout = () => {
     const sizes: Record<string, Size> = {};
     for (const node of flow.getNodes()) {
@@ -42,6 +44,16 @@ export function CanvasActions() {
       >
         <FitIcon />
         Fit
+      </button>
+      <button
+        type="button"
+        className="canvas-action"
+        aria-pressed={minimapShown}
+        onClick={() => useUiStore.getState().setMinimap(minimapShown ? 'off' : 'on')}
+        title={minimapShown ? 'Hide the minimap' : 'Show the minimap (hidden by default on large crews: it slows dragging)'}
+        data-testid="canvas-minimap"
+      >
+        Minimap
       </button>
     </div>
   );

@@ -27,6 +27,7 @@ import { moveNodes } from '../commands/moveNodes';
 import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
+import { useShowMinimap } from './useShowMinimap';
 import { CanvasActions, FIT_VIEW_OPTIONS } from './CanvasActions';
 import { documentToGraph } from './documentToGraph';
 import { edgeRef } from './edgeRefs';
@@ -67,6 +68,7 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   const [source, setSource] = useState({ graph, selected });
   // Zoom to fit on open; an empty crew keeps the default viewport (fitting would jump at the first drop).
   const [fitOnOpen] = useState(() => graph.nodes.length > 0);
+  const showMinimap = useShowMinimap(graph.nodes.length);
   if (source.graph !== graph || source.selected !== selected) {
     // Derived state, adjusted while rendering (no extra frame with stale nodes).
     setSource({ graph, selected });
@@ -184,10 +186,10 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
         proOptions={{ hideAttribution: true }}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1} className="crew-canvas-background" />
-        <MiniMap pannable zoomable style={MINIMAP_SIZE} nodeColor={(n) => MINIMAP_COLORS[n.type ?? ''] ?? 'var(--muted)'} nodeStrokeWidth={0} className="crew-minimap" ariaLabel="Minimap" />
+        {showMinimap && <MiniMap pannable zoomable style={MINIMAP_SIZE} nodeColor={(n) => MINIMAP_COLORS[n.type ?? ''] ?? 'var(--muted)'} nodeStrokeWidth={0} className="crew-minimap" ariaLabel="Minimap" />}
         <Controls showInteractive={false} fitViewOptions={FIT_VIEW_OPTIONS} className="crew-controls" />
         <Panel position="top-right">
-          <CanvasActions />
+          <CanvasActions nodeCount={graph.nodes.length} />
         </Panel>
         <Panel position="top-left">
           <ProblemBanner problems={graph.generalProblems} />
@@ -204,3 +206,4 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
     </div>
   );
 }
+

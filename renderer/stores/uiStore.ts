@@ -24,6 +24,8 @@ export interface UiState {
   runDialogOpen: boolean;
   /** Bumped to ask the canvas to fit its view (menu command). */
   fitViewRequest: number;
+  /** The canvas minimap: 'auto' shows it for crews small enough to keep dragging smooth. */
+  minimap: 'auto' | 'on' | 'off';
 
   setTheme(theme: Theme): void;
   setView(view: MainView): void;
@@ -35,6 +37,7 @@ export interface UiState {
   toggleBottom(open?: boolean): void;
   setRunDialogOpen(open: boolean): void;
   requestFitView(): void;
+  setMinimap(minimap: 'on' | 'off'): void;
 }
 
 const THEME_KEY = 'crewdeck.theme';
@@ -53,6 +56,7 @@ export const useUiStore = create<UiState>()((set) => ({
   bottomOpen: true,
   runDialogOpen: false,
   fitViewRequest: 0,
+  minimap: 'auto',
 
   setTheme(theme) {
     try {
@@ -71,4 +75,5 @@ export const useUiStore = create<UiState>()((set) => ({
   toggleBottom: (open) => set((s) => ({ bottomOpen: open ?? !s.bottomOpen })),
   setRunDialogOpen: (runDialogOpen) => set({ runDialogOpen }),
   requestFitView: () => set((s) => ({ fitViewRequest: s.fitViewRequest + 1 })),
+  setMinimap: (minimap) => set({ minimap }),
 }));

@@ -50,6 +50,7 @@ export function createHostService(options: HostServiceOptions): HostService {
     push({ kind: 'documents.changed' });
     return value;
   };
+  const sidebarState = new Map<string, string>();
   const requireRun = (runId: string): RunRecord => {
     const run = store.getRun(runId);
     if (!run) throw new HostNotFound(`no run with id "${runId}" in this workspace`);
@@ -62,7 +63,15 @@ export function createHostService(options: HostServiceOptions): HostService {
     'documents.list': () => ({ documents: documents.list() }),
     'documents.read': ({ path }) => documents.read(path),
     'documents.create': ({ name }) => changed(documents.create(name)),
-    'documents.save': ({ path, document }) => changed({ path, ...documents.save(path, document) }),
+    'documents.save': ({ path, document }) => {
+      const saved = { path, ...documents.save(path, document) };
+      // Autosave runs every half second while someone types: tell the sidebars only when what they
+      // show (the name, the problem count) changed.
+      const shown = `${String(document.name)}\u0000${saved.problems.length}`;
+      if (sidebarState.get(path) === shown) return saved;
+      sidebarState.set(path, shown);
+      return changed(saved);
+    },
     'documents.rename': ({ path, newPath }) => {
       documents.rename(path, newPath);
       return changed({ path: newPath });

@@ -312,3 +312,18 @@ describe('HostService: settings and keys', () => {
     expect(unknownProfile).toMatchObject({ ok: false });
   });
 });
+
+describe('HostService: change notices', () => {
+  it('tells subscribers about a save only when the name or the problem count changed', async () => {
+    const doc = JSON.parse(readFileSync(join(workspace, 'research-brief.crew.json'), 'utf8'));
+    const notices = () => pushes.filter((p) => p.kind === 'documents.changed').length;
+    await call('documents.save', { path: 'research-brief.crew.json', document: doc });
+    expect(notices()).toBe(1);
+    await call('documents.save', { path: 'research-brief.crew.json', document: { ...doc, description: 'typing…' } });
+    expect(notices()).toBe(1);
+    await call('documents.save', { path: 'research-brief.crew.json', document: { ...doc, name: 'Renamed brief' } });
+    expect(notices()).toBe(2);
+    await call('documents.save', { path: 'research-brief.crew.json', document: { ...doc, name: 'Renamed brief', agents: [] } });
+    expect(notices()).toBe(3);
+  });
+});

@@ -25,7 +25,13 @@ function collect(issue: z.core.$ZodIssue, prefix: PropertyKey[], out: Problem[])
     for (const inner of best) collect(inner, path, out);
     return;
   }
-  out.push({ path: formatPath(path), message: issue.message });
+  out.push({ path: formatPath(path), message: plainMessage(issue) });
+}
+
+/** Zod's wording where a person would say it more simply (it shows under the field in the app). */
+function plainMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1) return 'must not be empty';
+  return issue.message;
 }
 
 export function formatProblems(problems: Problem[]): string {

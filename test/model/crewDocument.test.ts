@@ -82,3 +82,23 @@ describe('crew document', () => {
     }
   });
 });
+
+describe('problem wording', () => {
+  it('says an empty required text must not be empty (not zod’s "too small")', () => {
+    const parsed = parseCrewDocument({
+      kind: 'crew',
+      version: 1,
+      id: 'c',
+      name: '',
+      agents: [{ id: 'a', role: 'Writer', goal: '' }],
+      tasks: [{ id: 't', description: 'd', expectedOutput: 'e', agentId: 'a' }],
+    });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) {
+      expect(parsed.problems).toEqual([
+        { path: 'name', message: 'must not be empty' },
+        { path: 'agents.0.goal', message: 'must not be empty' },
+      ]);
+    }
+  });
+});

@@ -1,11 +1,14 @@
 import { isRecord } from '../commands/crewDraft';
 
-/** How a ModelRef reads on a node: a profile name, `provider · model`, or the workspace default. */
+/**
+ * How a ModelRef reads on a node: a profile name, the model, or the workspace default. A scripted
+ * model says so (SPEC §9: it is a demo, not a real model).
+ */
 export function modelLabel(llm: unknown): string {
   if (typeof llm === 'string' && llm) return llm;
   if (isRecord(llm)) {
     const model = typeof llm.model === 'string' && llm.model ? llm.model : '?';
-    return llm.provider === 'scripted' ? `scripted · ${model}` : model;
+    return llm.provider === 'scripted' ? `${model} · scripted demo model` : model;
   }
   return 'default model';
 }

@@ -118,7 +118,7 @@ export class ModelResolver {
       if (!this.env.OPENAI_API_KEY && !settings.baseUrl && !this.env.OPENAI_BASE_URL) {
         throw new ModelConfigInvalid(
           `Model ${settings.provider}:${settings.model} needs an API key: set OPENAI_API_KEY, or give the model ` +
-            'a baseUrl for a local OpenAI-compatible server (Ollama, LM Studio…), or pick another profile with --model',
+            'a baseUrl for a local OpenAI-compatible server (Ollama, LM Studio…), or run it on another model profile (--model in the CLI; Settings and the run dialog in the app)',
         );
       }
       return undefined;

@@ -39,7 +39,7 @@ export const AgentNode = memo(function AgentNode({ id, data, selected }: NodePro
       {!lowDetail && (
         <>
           <div className="crew-node-meta">
-            <span className="crew-node-model" title="Model">
+            <span className="crew-node-model" title={`Model: ${data.model}`}>
               {data.model}
             </span>
             {data.allowDelegation && <span className="crew-badge">delegates</span>}

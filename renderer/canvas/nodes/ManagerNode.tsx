@@ -39,7 +39,7 @@ export const ManagerNode = memo(function ManagerNode({ id, data, selected }: Nod
       {!lowDetail && (
         <>
           <div className="crew-node-meta">
-            <span className="crew-node-model" title="Model">
+            <span className="crew-node-model" title={`Model: ${data.model}`}>
               {data.model}
             </span>
           </div>

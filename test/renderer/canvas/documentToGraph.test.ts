@@ -29,7 +29,7 @@ describe('documentToGraph', () => {
     const researcher = node(graph, 'agent:researcher');
     expect(researcher?.type === 'agent' && researcher.data).toMatchObject({ role: 'Researcher', model: 'default model', tools: ['read_file', 'calculator'] });
     const writer = node(graph, 'agent:writer');
-    expect(writer?.type === 'agent' && writer.data.model).toBe('scripted · demo');
+    expect(writer?.type === 'agent' && writer.data.model).toBe('demo · scripted demo model');
 
     const edges = graph.edges.map((e) => `${e.type} ${e.source}→${e.target}`).sort();
     expect(edges).toEqual([
@@ -85,7 +85,7 @@ describe('documentToGraph', () => {
     const graph = documentToGraph(hierarchicalCrew());
     const manager = node(graph, 'manager');
     expect(manager?.type).toBe('manager');
-    expect(manager?.type === 'manager' && manager.data).toMatchObject({ source: 'builtin', model: 'scripted · demo-manager', delegateTo: 'assigned' });
+    expect(manager?.type === 'manager' && manager.data).toMatchObject({ source: 'builtin', model: 'demo-manager · scripted demo model', delegateTo: 'assigned' });
     expect(manager?.deletable).toBe(false);
     expect(graph.edges.filter((e) => e.type === 'delegation').map((e) => `${e.source}→${e.target}`)).toEqual(['manager→agent:analyst', 'manager→agent:copywriter']);
   });

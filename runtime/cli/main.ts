@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<Command>> = {
   validate: async () => (await import('./commands/validate')).validateCommand,
   runs: async () => (await import('./commands/runs')).runsCommand,
   serve: async () => (await import('./commands/serve')).serveCommand,
+  memory: async () => (await import('./commands/memory')).memoryCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

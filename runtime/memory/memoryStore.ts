@@ -1,0 +1,503 @@
+/**
+ * The memory store (SPEC §5): memory records in a LanceDB table `memories` under
+ * `<workspace>/.crewdeck/memory`, with a vector column (sized to the embedder) and a full-text
+ * index on `content`. Recall fuses vector and full-text search (RRF, k = 60) and scores the
+ * candidates by semantic similarity, recency and importance.
+ *
+ * FTS indexing (checked against @lancedb/lancedb 0.31.0): rows added, updated or deleted after the
+ * index was built are still found/hidden correctly — LanceDB searches the unindexed part of the table
+ * by brute force and drops deleted rows — so no re-index is needed for correctness. The index only
+ * gets slower as unindexed rows pile up, so after writes we run `optimize()` (which folds new rows
+ * into the index and compacts files) once `OPTIMIZE_AFTER_UNINDEXED` rows are unindexed.
+ */
+import * as lancedb from '@lancedb/lancedb';
+import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { filterToWhere, matchesFilter, normaliseScope, sqlString, type MemoryFilter } from './memoryFilter';
+import {
+  clamp01,
+  cosineSimilarity,
+  explainMatch,
+  normaliseWeights,
+  reciprocalRankFusion,
+  recencyScore,
+  sharedWords,
+  weightedScore,
+} from './recallScore';
+import type {
+  Embedder,
+  MemoryRecord,
+  MemoryRevision,
+  MemorySource,
+  MemoryStatus,
+  NewMemory,
+  RecallMatch,
+  RecallQuery,
+} from './types';
+
+export const MEMORY_TABLE = 'memories';
+const META_EMBEDDER = 'crewdeck.embedder';
+const META_DIMENSIONS = 'crewdeck.dimensions';
+const FTS_INDEX = 'content_idx';
+export const OPTIMIZE_AFTER_UNINDEXED = 256;
+export const MAX_RECALL_LIMIT = 50;
+export const DEFAULT_RECALL_LIMIT = 5;
+/** Candidates taken from each search, as a multiple of the limit. */
+const CANDIDATE_FACTOR = 4;
+
+/** The store was created with another embedder; its vectors cannot be compared with this one's. */
+export class EmbedderMismatch extends Error {
+  override name = 'EmbedderMismatch';
+  constructor(
+    readonly storedId: string,
+    readonly requestedId: string,
+    readonly storedDimensions: number,
+    readonly requestedDimensions: number,
+  ) {
+    super(
+      `memory store was built with embedder "${storedId}" (${storedDimensions} dimensions) but was opened with ` +
+        `"${requestedId}" (${requestedDimensions} dimensions); reset the memory or use the original embedder`,
+    );
+  }
+}
+
+/** No memory record has this id. */
+export class MemoryNotFound extends Error {
+  override name = 'MemoryNotFound';
+  constructor(readonly id: string) {
+    super(`no memory with id "${id}"`);
+  }
+}
+
+export interface MemoryStoreOptions {
+  /** Clock in epoch ms (tests inject one). */
+  now?: () => number;
+}
+
+export interface ListOptions extends MemoryFilter {
+  limit?: number;
+  offset?: number;
+}
+
+export interface MemoryPatch {
+  content?: string;
+  categories?: string[];
+  importance?: number;
+  private?: boolean;
+  metadata?: Record<string, unknown>;
+  status?: MemoryStatus;
+  /** Why it changed; kept in history when the content changes. */
+  reason: string;
+}
+
+export interface ForgetOptions {
+  ids?: string[];
+  /** This scope and everything below it. */
+  scope?: string;
+}
+
+/** A row as stored (snake_case columns, since DataFusion lower-cases unquoted identifiers). */
+interface MemoryRow {
+  id: string;
+  content: string;
+  vector: number[];
+  scope: string;
+  categories: string;
+  importance: number;
+  created_at: number;
+  updated_at: number;
+  last_accessed_at: number;
+  source: string;
+  is_private: boolean;
+  metadata: string;
+  status: string;
+  history: string;
+}
+
+const RECORD_COLUMNS = [
+  'id',
+  'content',
+  'scope',
+  'categories',
+  'importance',
+  'created_at',
+  'updated_at',
+  'last_accessed_at',
+  'source',
+  'is_private',
+  'metadata',
+  'status',
+  'history',
+];
+
+function memorySchema(embedder: Embedder): Schema {
+  return new Schema(
+    [
+      new Field('id', new Utf8(), false),
+      new Field('content', new Utf8(), false),
+      new Field('vector', new FixedSizeList(embedder.dimensions, new Field('item', new Float32(), true)), false),
+      new Field('scope', new Utf8(), false),
+      new Field('categories', new Utf8(), false),
+      new Field('importance', new Float64(), false),
+      new Field('created_at', new Float64(), false),
+      new Field('updated_at', new Float64(), false),
+      new Field('last_accessed_at', new Float64(), false),
+      new Field('source', new Utf8(), false),
+      new Field('is_private', new Bool(), false),
+      new Field('metadata', new Utf8(), false),
+      new Field('status', new Utf8(), false),
+      new Field('history', new Utf8(), false),
+    ],
+    new Map([
+      [META_EMBEDDER, embedder.id],
+      [META_DIMENSIONS, String(embedder.dimensions)],
+    ]),
+  );
+}
+
+function parseJson<T>(text: unknown, fallback: T): T {
+  if (typeof text !== 'string' || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function rowToRecord(row: Record<string, unknown>): MemoryRecord {
+  return {
+    id: String(row.id),
+    content: String(row.content),
+    scope: String(row.scope),
+    categories: parseJson<string[]>(row.categories, []),
+    importance: Number(row.importance),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    lastAccessedAt: Number(row.last_accessed_at),
+    source: parseJson<MemorySource>(row.source, { kind: 'manual' }),
+    private: Boolean(row.is_private),
+    metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
+    status: (row.status === 'pending_review' ? 'pending_review' : 'active') as MemoryStatus,
+    history: parseJson<MemoryRevision[]>(row.history, []),
+  };
+}
+
+function recordToRow(record: MemoryRecord, vector: number[]): MemoryRow {
+  return {
+    id: record.id,
+    content: record.content,
+    vector,
+    scope: record.scope,
+    categories: JSON.stringify(record.categories),
+    importance: record.importance,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    last_accessed_at: record.lastAccessedAt,
+    source: JSON.stringify(record.source),
+    is_private: record.private,
+    metadata: JSON.stringify(record.metadata),
+    status: record.status,
+    history: JSON.stringify(record.history),
+  };
+}
+
+function toNumbers(vector: unknown): number[] {
+  if (Array.isArray(vector)) return vector as number[];
+  if (vector && typeof (vector as Iterable<number>)[Symbol.iterator] === 'function') {
+    return Array.from(vector as Iterable<number>, Number);
+  }
+  return [];
+}
+
+function clampImportance(value: number | undefined): number {
+  return value === undefined ? 0.5 : clamp01(value);
+}
+
+function uniqueStrings(values: string[] | undefined): string[] {
+  return [...new Set((values ?? []).map((v) => v.trim()).filter((v) => v.length > 0))];
+}
+
+function idIn(ids: string[]): string {
+  return `id IN (${ids.map(sqlString).join(', ')})`;
+}
+
+export class MemoryStore {
+  private writes: Promise<unknown> = Promise.resolve();
+  private hasFtsIndex = false;
+
+  private constructor(
+    private readonly table: lancedb.Table,
+    readonly embedder: Embedder,
+    private readonly now: () => number,
+  ) {}
+
+  /** Opens (creating if needed) the store in `dir`. Throws EmbedderMismatch for another embedder's store. */
+  static async open(dir: string, embedder: Embedder, options: MemoryStoreOptions = {}): Promise<MemoryStore> {
+    mkdirSync(dir, { recursive: true });
+    const db = await lancedb.connect(dir);
+    const names = await db.tableNames();
+    let table: lancedb.Table;
+    if (names.includes(MEMORY_TABLE)) {
+      table = await db.openTable(MEMORY_TABLE);
+      const meta = (await table.schema()).metadata;
+      const storedId = meta.get(META_EMBEDDER) ?? '(unknown)';
+      const storedDims = Number(meta.get(META_DIMENSIONS) ?? NaN);
+      if (storedId !== embedder.id || storedDims !== embedder.dimensions) {
+        table.close();
+        throw new EmbedderMismatch(storedId, embedder.id, storedDims, embedder.dimensions);
+      }
+    } else {
+      table = await db.createEmptyTable(MEMORY_TABLE, memorySchema(embedder));
+    }
+    const store = new MemoryStore(table, embedder, options.now ?? Date.now);
+    store.hasFtsIndex = (await table.listIndices()).some((i) => i.name === FTS_INDEX);
+    return store;
+  }
+
+  close(): void {
+    this.table.close();
+  }
+
+  /** Runs writes one at a time; reads wait for them (`idle`). */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.writes.then(work, work);
+    this.writes = result.catch(() => undefined);
+    return result;
+  }
+
+  private async idle(): Promise<void> {
+    await this.writes;
+  }
+
+  private newId(): string {
+    return `mem_${this.now().toString(36)}_${randomBytes(5).toString('hex')}`;
+  }
+
+  /** Builds the FTS index once there are rows; folds unindexed rows in once there are many. */
+  private async maintainFtsIndex(): Promise<void> {
+    if (!this.hasFtsIndex) {
+      if ((await this.table.countRows()) === 0) return;
+      await this.table.createIndex('content', { config: lancedb.Index.fts(), replace: true });
+      this.hasFtsIndex = true;
+      return;
+    }
+    const stats = await this.table.indexStats(FTS_INDEX);
+    if (stats && stats.numUnindexedRows >= OPTIMIZE_AFTER_UNINDEXED) await this.table.optimize();
+  }
+
+  /** Full-text index coverage (undefined until the first rows create the index). */
+  async ftsIndexStatus(): Promise<{ indexedRows: number; unindexedRows: number } | undefined> {
+    await this.idle();
+    if (!this.hasFtsIndex) return undefined;
+    const stats = await this.table.indexStats(FTS_INDEX);
+    return stats ? { indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows } : undefined;
+  }
+
+  private async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const vectors = await this.embedder.embed(texts);
+    if (vectors.length !== texts.length) {
+      throw new Error(`embedder "${this.embedder.id}" returned ${vectors.length} vectors for ${texts.length} texts`);
+    }
+    for (const v of vectors) {
+      if (v.length !== this.embedder.dimensions) {
+        throw new Error(`embedder "${this.embedder.id}" returned a ${v.length}-d vector, expected ${this.embedder.dimensions}`);
+      }
+    }
+    return vectors;
+  }
+
+  async add(memories: NewMemory[]): Promise<MemoryRecord[]> {
+    if (memories.length === 0) return [];
+    for (const m of memories) {
+      if (typeof m.content !== 'string' || m.content.trim() === '') throw new Error('a memory needs non-empty content');
+    }
+    const vectors = await this.embed(memories.map((m) => m.content));
+    return this.exclusive(async () => {
+      const now = this.now();
+      const records: MemoryRecord[] = memories.map((m) => ({
+        id: this.newId(),
+        content: m.content,
+        scope: normaliseScope(m.scope),
+        categories: uniqueStrings(m.categories),
+        importance: clampImportance(m.importance),
+        createdAt: now,
+        updatedAt: now,
+        lastAccessedAt: now,
+        source: { ...m.source },
+        private: m.private ?? false,
+        metadata: { ...(m.metadata ?? {}) },
+        status: m.status ?? 'active',
+        history: [],
+      }));
+      await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]) as unknown as Record<string, unknown>));
+      await this.maintainFtsIndex();
+      return records;
+    });
+  }
+
+  async get(id: string): Promise<MemoryRecord | undefined> {
+    await this.idle();
+    const rows = await this.table.query().where(`id = ${sqlString(id)}`).select(RECORD_COLUMNS).limit(1).toArray();
+    const record = rows.length > 0 ? rowToRecord(rows[0]) : undefined;
+    return record && record.id === id ? record : undefined;
+  }
+
+  /** Records newest first. Private records are left out unless `includePrivate`. */
+  async list(options: ListOptions = {}): Promise<MemoryRecord[]> {
+    await this.idle();
+    const where = filterToWhere(options);
+    let q = this.table.query().select(RECORD_COLUMNS);
+    if (where) q = q.where(where);
+    const records = (await q.toArray()).map(rowToRecord).filter((r) => matchesFilter(r, options));
+    records.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+    const offset = Math.max(0, options.offset ?? 0);
+    const limit = options.limit === undefined ? undefined : Math.max(0, options.limit);
+    return records.slice(offset, limit === undefined ? undefined : offset + limit);
+  }
+
+  async count(filter?: MemoryFilter): Promise<number> {
+    await this.idle();
+    if (!filter) return this.table.countRows();
+    return (await this.list(filter)).length;
+  }
+
+  /** Changes a record; a new content is re-embedded and the old one goes onto `history`. `source` never changes. */
+  async update(id: string, patch: MemoryPatch): Promise<MemoryRecord> {
+    const before = await this.get(id);
+    if (!before) throw new MemoryNotFound(id);
+    const contentChanged = patch.content !== undefined && patch.content !== before.content;
+    if (contentChanged && patch.content!.trim() === '') throw new Error('a memory needs non-empty content');
+    const newVector = contentChanged ? (await this.embed([patch.content!]))[0] : undefined;
+    return this.exclusive(async () => {
+      const rows = await this.table.query().where(`id = ${sqlString(id)}`).limit(1).toArray();
+      if (rows.length === 0) throw new MemoryNotFound(id);
+      const current = rowToRecord(rows[0]);
+      const now = this.now();
+      const history = contentChanged
+        ? [...current.history, { content: current.content, updatedAt: current.updatedAt, reason: patch.reason }]
+        : current.history;
+      const next: MemoryRecord = {
+        ...current,
+        content: contentChanged ? patch.content! : current.content,
+        categories: patch.categories !== undefined ? uniqueStrings(patch.categories) : current.categories,
+        importance: patch.importance !== undefined ? clamp01(patch.importance) : current.importance,
+        private: patch.private ?? current.private,
+        metadata: patch.metadata !== undefined ? { ...patch.metadata } : current.metadata,
+        status: patch.status ?? current.status,
+        updatedAt: now,
+        history,
+      };
+      const vector = newVector ?? toNumbers(rows[0].vector);
+      await this.table
+        .mergeInsert('id')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute([recordToRow(next, vector) as unknown as Record<string, unknown>]);
+      await this.maintainFtsIndex();
+      return next;
+    });
+  }
+
+  /** Removes records by id and/or scope (both given: ids within the scope); returns how many went. */
+  async forget(options: ForgetOptions): Promise<number> {
+    const parts: string[] = [];
+    if (options.ids !== undefined) {
+      if (options.ids.length === 0) return 0;
+      parts.push(idIn(options.ids));
+    }
+    if (options.scope !== undefined) {
+      const scopeWhere = filterToWhere({ scope: options.scope, includePrivate: true });
+      if (scopeWhere) parts.push(scopeWhere);
+      else if (options.ids === undefined) parts.push('true');
+    }
+    if (parts.length === 0) return 0;
+    const where = parts.join(' AND ');
+    return this.exclusive(async () => {
+      const before = await this.table.countRows();
+      await this.table.delete(where);
+      return before - (await this.table.countRows());
+    });
+  }
+
+  /** Removes every record (the table and its embedder stay). */
+  async reset(): Promise<void> {
+    await this.exclusive(async () => {
+      await this.table.delete('true');
+      await this.table.optimize({ cleanupOlderThan: new Date() }).catch(() => undefined);
+    });
+  }
+
+  async recall(query: RecallQuery): Promise<RecallMatch[]> {
+    const limit = Math.min(MAX_RECALL_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_RECALL_LIMIT)));
+    const weights = normaliseWeights(query.weights);
+    const filter: MemoryFilter = { scope: query.scope, categories: query.categories, includePrivate: query.includePrivate };
+    const where = filterToWhere(filter);
+    const [queryVector] = await this.embed([query.query]);
+    await this.idle();
+    const take = limit * CANDIDATE_FACTOR;
+
+    let vq = this.table.query().nearestTo(queryVector).distanceType('cosine').limit(take);
+    if (where) vq = vq.where(where);
+    const vectorRows = await vq.toArray();
+
+    let textRows: Record<string, unknown>[] = [];
+    if (this.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
+      try {
+        let tq = this.table.query().fullTextSearch(query.query).limit(take);
+        if (where) tq = tq.where(where);
+        textRows = await tq.toArray();
+      } catch {
+        textRows = []; // a query the FTS parser rejects just contributes nothing
+      }
+    }
+
+    const rowsById = new Map<string, Record<string, unknown>>();
+    for (const row of [...vectorRows, ...textRows]) rowsById.set(String(row.id), row);
+    const vectorIds = vectorRows.map((r) => String(r.id));
+    const textIds = textRows.map((r) => String(r.id));
+    const fused = reciprocalRankFusion([vectorIds, textIds]);
+    const candidates = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, take);
+
+    const now = this.now();
+    const matches: (RecallMatch & { fusedScore: number; wordHits: number })[] = [];
+    for (const [id, fusedScore] of candidates) {
+      const row = rowsById.get(id)!;
+      const record = rowToRecord(row);
+      if (!matchesFilter(record, filter)) continue;
+      const vector = toNumbers(row.vector);
+      const lastUsed = record.lastAccessedAt || record.updatedAt;
+      const matchedWords = sharedWords(query.query, record.content);
+      const parts = {
+        semantic: clamp01(cosineSimilarity(queryVector, vector)),
+        recency: recencyScore(lastUsed, now),
+        importance: clamp01(record.importance),
+      };
+      matches.push({
+        record,
+        score: weightedScore(parts, weights),
+        ...parts,
+        fusedScore,
+        wordHits: matchedWords.length,
+        reasons: explainMatch(parts, {
+          fromVector: vectorIds.includes(id),
+          fromText: textIds.includes(id),
+          matchedWords,
+          ageMs: now - lastUsed,
+        }),
+      });
+    }
+    // Ties (equal weighted score) go to the better fused search rank, then to more shared query words.
+    matches.sort((a, b) => b.score - a.score || b.fusedScore - a.fusedScore || b.wordHits - a.wordHits);
+    const top: RecallMatch[] = matches.slice(0, limit).map(({ fusedScore: _fused, wordHits: _hits, ...match }) => match);
+    if (top.length > 0) {
+      await this.exclusive(() =>
+        this.table.update({ where: idIn(top.map((m) => m.record.id)), values: { last_accessed_at: now } }),
+      );
+      for (const m of top) m.record.lastAccessedAt = now;
+    }
+    return top;
+  }
+}
+

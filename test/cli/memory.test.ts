@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeResult, runCli, tempDir, type TempWorkspace } from './cliHarness';
+
+let ws: TempWorkspace;
+beforeEach(() => {
+  ws = tempDir('crewdeck-memory-');
+});
+afterEach(() => ws.remove());
+
+const memory = (...args: string[]) => runCli(['memory', ...args, '--workspace', ws.dir], { timeoutMs: 30_000 });
+const json = async (...args: string[]) => {
+  const r = await memory(...args, '--json');
+  expect(r.code, describeResult(r)).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+describe('crewdeck memory', () => {
+  it('adds, lists, searches, edits and forgets memories, offline', async () => {
+    const solar = await json('add', 'A 10-panel rooftop solar system costs about 10,400 before incentives', '--scope', '/crew/research-brief', '--category', 'pricing', '--importance', '0.9');
+    expect(solar).toMatchObject({ scope: '/crew/research-brief', categories: ['pricing'], importance: 0.9, source: { kind: 'manual' } });
+    await json('add', 'The writer prefers short sentences and numbers first', '--scope', '/crew/research-brief/agent/Writer');
+    await json('add', 'Launch announcements mention the annual price', '--scope', '/crew/product-launch');
+
+    const all = await json('list');
+    expect(all).toHaveLength(3);
+    expect((await json('list', '--scope', '/crew/research-brief')).map((r: { id: string }) => r.id)).toHaveLength(2);
+
+    const found = await json('search', 'how much do solar panels cost');
+    expect(found[0].record.id).toBe(solar.id);
+    expect(found[0].reasons.length).toBeGreaterThan(0);
+
+    const human = await memory('search', 'solar', 'cost');
+    expect(human.code, describeResult(human)).toBe(0);
+    expect(human.stdout).toContain(solar.id);
+
+    const edited = await json('edit', solar.id, '--content', 'A 10-panel rooftop solar system costs about 9,800 after the 2026 price drop');
+    expect(edited.content).toContain('9,800');
+    expect(edited.history[0]).toMatchObject({ content: solar.content, reason: 'edited from the CLI' });
+    expect(edited.source).toEqual(solar.source);
+
+    expect(await json('forget', solar.id)).toEqual({ removed: 1 });
+    expect(await json('forget', '--scope', '/crew/research-brief')).toEqual({ removed: 1 });
+    expect(await json('list')).toHaveLength(1);
+  });
+
+  it('asks before resetting, then removes everything', async () => {
+    await json('add', 'Something worth keeping', '--scope', '/crew/x');
+    const refused = await memory('reset');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect(await json('list')).toHaveLength(1);
+    expect(await json('reset', '--yes')).toEqual({ removed: 1 });
+    expect(await json('list')).toEqual([]);
+  });
+
+  it('names the problem with bad input', async () => {
+    const noScope = await memory('add', 'text');
+    expect(noScope.code).toBe(2);
+    expect(noScope.stderr).toContain('--scope');
+    const badImportance = await memory('add', 'text', '--scope', '/x', '--importance', '3');
+    expect(badImportance.stderr).toContain('--importance must be between 0 and 1');
+    const unknown = await memory('edit', 'mem_nope', '--content', 'x');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('mem_nope');
+  });
+});

@@ -12,6 +12,8 @@ import { kickoffCrew, type CrewRunResult } from './crew/kickoff';
 import { resolveInputs } from './crew/interpolate';
 import { newRunId } from './runId';
 import { problemsFromZod } from '../shared/model/problems';
+import type { MemoryRecall } from './memory/types';
+import { openWorkspaceMemory } from './memory/workspaceMemory';
 
 /** Everything with a side effect is passed in, so tests and hosts choose their own. */
 export interface RuntimeOptions {
@@ -25,6 +27,8 @@ export interface RuntimeOptions {
   tools?: ToolRegistry;
   hooks?: { before?: BeforeToolHook[]; after?: AfterToolHook[] };
   now?: () => number;
+  /** Memory for crews that enable it; by default the workspace's store, opened on first use. */
+  memory?: MemoryRecall;
 }
 
 export interface RunCrewOptions {
@@ -55,11 +59,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       forceProfile: options.forceProfile,
     });
   const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now };
+  let workspaceMemory: Promise<MemoryRecall> | undefined;
+  const memoryFor = async (doc: CrewDocument): Promise<MemoryRecall | undefined> => {
+    if (!doc.memory?.enabled) return undefined;
+    if (options.memory) return options.memory;
+    workspaceMemory ??= openWorkspaceMemory(workspace);
+    return workspaceMemory;
+  };
 
   return {
-    runCrew(doc, run = {}) {
+    async runCrew(doc, run = {}) {
       return kickoffCrew({
         ...base,
+        memory: await memoryFor(doc),
         runId: run.runId ?? newRunId(now()),
         doc,
         inputs: resolveInputs(doc, run.inputs ?? {}),
@@ -90,6 +102,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const documentPath = previous.documentPath ? resolve(workspace, previous.documentPath) : undefined;
       return kickoffCrew({
         ...base,
+        memory: await memoryFor(doc),
         runId: run.runId ?? newRunId(now()),
         doc,
         inputs: previous.inputs,

@@ -81,6 +81,14 @@ export interface EventPayloads {
   'task.failed': { taskId: string; agentRole: string; error: string; errorName: string; durationMs: number };
   'task.skipped': { taskId: string; index: number; reason: string };
   'task.retrying': { taskId: string; attempt: number; maxRetries: number; reason: string; rejectedOutput: string };
+  /** Memories recalled for a task and added to its prompt (on the task's span). */
+  'memory.recall': {
+    taskId: string;
+    agentRole: string;
+    query: string;
+    scope: string;
+    records: { id: string; score: number; content: string; reasons: string[] }[];
+  };
 
   'agent.started': {
     agentId: string;

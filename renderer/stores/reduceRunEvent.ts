@@ -85,6 +85,9 @@ class RunDraft {
         return this.taskSkipped(e);
       case 'task.retrying':
         return this.taskRetrying(e);
+      case 'memory.recall':
+        this.record(e);
+        return;
       case 'agent.started':
         return this.agentStarted(e);
       case 'agent.completed':

@@ -6,6 +6,7 @@ import { UsageMeter } from '../agent/usageMeter';
 import { errorMessage, errorName, RunCancelled } from '../errors';
 import { RunEventLog, type EventListener } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
+import type { MemoryRecall } from '../memory/types';
 import type { ModelResolver } from '../llm/resolveModel';
 import { ModelCallAborted } from '../llm/errors';
 import type { RunEnd, RunStore, StoredTaskOutput } from '../store/types';
@@ -48,6 +49,8 @@ export interface KickoffRequest {
   onEvent?: EventListener;
   now: () => number;
   replay?: { runId: string; fromTaskId: string; fromIndex: number; outputs: Map<string, StoredTaskOutput> };
+  /** The workspace's memory; used when the crew has memory enabled. */
+  memory?: MemoryRecall;
 }
 
 /**
@@ -81,6 +84,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
     human: req.human,
     root,
     newId: (prefix) => `${req.runId}:${prefix}${++requestCounter}`,
+    memory: req.memory && doc.memory?.enabled ? { store: req.memory, scope: doc.memory.scope ?? `/crew/${doc.id}` } : undefined,
     gate: new PolicyGate({
       workspace: req.workspace,
       human: req.human,

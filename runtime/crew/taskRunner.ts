@@ -6,6 +6,7 @@ import type { TaskOutputRecord } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
 import { executeAgent } from '../agent/executor';
 import { guardrailRetryNote, taskPrompt } from '../agent/prompt';
+import { recallForTask } from '../memory/recallForTask';
 import type { RunContext } from '../agent/runContext';
 import { errorMessage, errorName, GuardrailExhausted } from '../errors';
 import type { Span } from '../events/span';
@@ -87,6 +88,7 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
     outputSchema: task.output?.schema,
     outputFormat: task.output?.format,
     context: a.context,
+    extras: await recallForTask(ctx, span, task, performer.agent),
   });
   const scope: GuardrailScope = { ctx, span, taskId: task.id, agentRole: performer.agent.role, judge: a.judge };
   let retryNote: string | undefined;

@@ -90,3 +90,8 @@ export interface RecallMatch {
   /** Why it matched, for people: "similar meaning (0.82)", "shares words: solar, panel", "recent (2 days)". */
   reasons: string[];
 }
+
+/** What recall needs of a memory store (MemoryStore implements it). */
+export interface MemoryRecall {
+  recall(query: RecallQuery): Promise<RecallMatch[]>;
+}

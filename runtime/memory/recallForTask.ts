@@ -1,0 +1,29 @@
+import type { RunContext } from '../agent/runContext';
+import type { Span } from '../events/span';
+
+export const TASK_RECALL_LIMIT = 5;
+
+/**
+ * Before a task: recall the crew's memories by the task description and return them as a prompt
+ * block. The `memory.recall` event lists what was injected (ids and scores), so the trace shows which
+ * memory reached which prompt. Agents with `memory: false` recall nothing.
+ */
+export async function recallForTask(
+  ctx: RunContext,
+  span: Span,
+  task: { id: string; description: string },
+  agent: { role: string; memory?: boolean },
+): Promise<{ heading: string; body: string }[]> {
+  if (!ctx.memory || agent.memory === false) return [];
+  const matches = await ctx.memory.store.recall({ query: task.description, scope: ctx.memory.scope, limit: TASK_RECALL_LIMIT });
+  span.emit({
+    type: 'memory.recall',
+    taskId: task.id,
+    agentRole: agent.role,
+    query: task.description,
+    scope: ctx.memory.scope,
+    records: matches.map((m) => ({ id: m.record.id, score: Number(m.score.toFixed(4)), content: m.record.content, reasons: m.reasons })),
+  });
+  if (matches.length === 0) return [];
+  return [{ heading: 'Relevant memories from earlier work (use them if they help)', body: matches.map((m) => `- ${m.record.content}`).join('\n') }];
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WorkspaceSettingsSchema } from './model/workspace';
 import { InlineModelSchema } from './model/modelRef';
 import type { RuntimeEvent } from './events';
+import { problemsFromZod } from './model/problems';
 
 /**
  * The host contract: everything the renderer may ask of the runtime. Each channel (`domain.verb`) has a
@@ -272,4 +273,26 @@ export interface HostApi {
   invoke<C extends HostChannel>(channel: C, request: HostRequest<C>): Promise<HostResponse<C>>;
   /** Returns an unsubscribe function. */
   subscribe(listener: (push: HostPush) => void): () => void;
+}
+
+export type HostRequestCheck = { ok: true; channel: HostChannel; request: unknown } | { ok: false; error: HostErrorData };
+
+/**
+ * The check every host request gets on arrival (the renderer is untrusted): a contract channel, and a
+ * request that matches its schema. On success `request` is the parsed value (defaults applied; strict
+ * schemas refuse unknown keys). The HostService and Electron's main process both run it.
+ */
+export function checkHostRequest(channel: unknown, request: unknown): HostRequestCheck {
+  if (!isHostChannel(channel)) {
+    return { ok: false, error: { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(String(channel)).slice(0, 100)}` } };
+  }
+  const parsed = HOST_CHANNELS[channel].request.safeParse(request ?? {});
+  if (!parsed.success) {
+    const problems = problemsFromZod(parsed.error);
+    return {
+      ok: false,
+      error: { code: 'invalid_request', message: `invalid ${channel} request: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems },
+    };
+  }
+  return { ok: true, channel, request: parsed.data };
 }

@@ -8,7 +8,7 @@ import type { HostPush } from '../../shared/host-api';
 import { IPC } from '../ipcChannels';
 import { buildMenuTemplate, type MenuCommand } from './appMenu';
 import { installContentSecurityPolicy } from './contentSecurityPolicy';
-import { checkHostRequest } from './hostRequestGate';
+import { checkHostRequest } from '../../shared/host-api';
 import { createMainWindow } from './mainWindow';
 import { guardContents, isPermissionAllowed, sameDocument, externalUrl } from './navigationGuards';
 import { RuntimeConnection } from './runtimeConnection';

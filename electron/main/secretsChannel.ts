@@ -21,7 +21,7 @@ export interface SecretsDeps {
 /**
  * The desktop app answers `secrets.*` itself: keys are encrypted with safeStorage in main and copied
  * into the runtime's environment; values never go back to the renderer or into logs.
- * `request` has already passed the contract's schema (hostRequestGate).
+ * `request` has already passed the contract's schema (checkHostRequest in shared/host-api.ts).
  */
 export async function handleSecretRequest(channel: SecretChannel, request: unknown, deps: SecretsDeps): Promise<HostResult<HostChannel>> {
   try {

@@ -1,5 +1,5 @@
 import { agentsOf, layoutOf, tasksOf, type AgentDraft, type CrewDraft, type Position, type TaskDraft } from './crewDraft';
-import { agentNodeIds, resolveNode, taskNodeIds } from './nodeRefs';
+import { agentNodeIds, selectedIndexes, taskNodeIds } from './nodeRefs';
 
 /** Copied agents and tasks (deep copies, in document order) with their canvas positions. */
 export type Clipboard = {
@@ -12,13 +12,7 @@ export type Clipboard = {
 
 /** What Ctrl/Cmd+C takes from the selection; undefined when it holds no agent or task. */
 export function copyNodes(doc: CrewDraft, nodeIds: readonly string[]): Clipboard | undefined {
-  const agentIndexes = new Set<number>();
-  const taskIndexes = new Set<number>();
-  for (const nodeId of nodeIds) {
-    const ref = resolveNode(doc, nodeId);
-    if (ref?.kind === 'agent') agentIndexes.add(ref.index);
-    if (ref?.kind === 'task') taskIndexes.add(ref.index);
-  }
+  const { agents: agentIndexes, tasks: taskIndexes } = selectedIndexes(doc, nodeIds);
   if (agentIndexes.size === 0 && taskIndexes.size === 0) return undefined;
   const layout = layoutOf(doc);
   const agentNodes = agentNodeIds(doc);

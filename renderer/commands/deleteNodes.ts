@@ -1,6 +1,6 @@
 import type { Command } from './command';
 import { agentsOf, entry, idOf, isRecord, managerOf, stringField, tasksOf, withPatch, type CrewDraft, type TaskDraft } from './crewDraft';
-import { agentNodeIds, resolveNode, taskNodeIds } from './nodeRefs';
+import { agentNodeIds, selectedIndexes, taskNodeIds } from './nodeRefs';
 import { withLayout } from './withLayout';
 
 /**
@@ -13,13 +13,7 @@ export function deleteNodes(nodeIds: readonly string[]): Command {
   return {
     label: nodeIds.length === 1 ? 'Delete node' : `Delete ${nodeIds.length} nodes`,
     perform(doc: CrewDraft) {
-      const agentIndexes = new Set<number>();
-      const taskIndexes = new Set<number>();
-      for (const nodeId of nodeIds) {
-        const ref = resolveNode(doc, nodeId);
-        if (ref?.kind === 'agent') agentIndexes.add(ref.index);
-        if (ref?.kind === 'task') taskIndexes.add(ref.index);
-      }
+      const { agents: agentIndexes, tasks: taskIndexes } = selectedIndexes(doc, nodeIds);
       if (agentIndexes.size === 0 && taskIndexes.size === 0) return doc;
 
       const agents = agentsOf(doc);

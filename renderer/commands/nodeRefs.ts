@@ -51,3 +51,15 @@ export function resolveNode(doc: CrewDraft, nodeId: string): EntityRef | undefin
   const index = ids.indexOf(nodeId);
   return index >= 0 ? { kind: parsed.kind, index } : undefined;
 }
+
+/** The array indexes of the agents and tasks among `nodeIds` (other ids are ignored). */
+export function selectedIndexes(doc: CrewDraft, nodeIds: readonly string[]): { agents: Set<number>; tasks: Set<number> } {
+  const agents = new Set<number>();
+  const tasks = new Set<number>();
+  for (const nodeId of nodeIds) {
+    const ref = resolveNode(doc, nodeId);
+    if (ref?.kind === 'agent') agents.add(ref.index);
+    if (ref?.kind === 'task') tasks.add(ref.index);
+  }
+  return { agents, tasks };
+}

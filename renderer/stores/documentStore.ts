@@ -77,6 +77,19 @@ export interface DocumentState {
 export const selectCanUndo = (s: DocumentState) => s.past.length > 0;
 export const selectCanRedo = (s: DocumentState) => s.future.length > 0;
 
+/** The per-document state before a document is read, or after it is closed. */
+const NO_DOCUMENT = {
+  doc: undefined,
+  unreadable: undefined,
+  problems: [],
+  past: [],
+  future: [],
+  saveState: 'saved',
+  saveError: undefined,
+  blockedOpen: undefined,
+  rejection: undefined,
+} satisfies Partial<DocumentState>;
+
 const HISTORY_LIMIT = 200;
 export const AUTOSAVE_DELAY_MS = 500;
 /** Delays before saving again after the 1st, 2nd, 3rd… failed save in a row (the last one repeats). */
@@ -187,15 +200,7 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
         path,
         loadState: 'loading',
         loadError: undefined,
-        doc: undefined,
-        unreadable: undefined,
-        problems: [],
-        past: [],
-        future: [],
-        saveState: 'saved',
-        saveError: undefined,
-        blockedOpen: undefined,
-        rejection: undefined,
+        ...NO_DOCUMENT,
       });
       try {
         const response = await host().invoke('documents.read', { path });
@@ -224,15 +229,7 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
         path: undefined,
         loadState: 'idle',
         loadError: undefined,
-        doc: undefined,
-        unreadable: undefined,
-        problems: [],
-        past: [],
-        future: [],
-        saveState: 'saved',
-        saveError: undefined,
-        blockedOpen: undefined,
-        rejection: undefined,
+        ...NO_DOCUMENT,
       });
     },
 

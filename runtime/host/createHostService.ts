@@ -1,15 +1,13 @@
 import { basename, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import {
-  HOST_CHANNELS,
-  isHostChannel,
+  checkHostRequest,
   type HostChannel,
   type HostPush,
   type HostRequestParsed,
   type HostResponse,
   type HostResult,
 } from '../../shared/host-api';
-import { problemsFromZod } from '../../shared/model/problems';
 import type { RuntimeEvent } from '../../shared/events';
 import { SqliteRunStore } from '../store/sqliteRunStore';
 import type { RunRecord, RunSummary } from '../store/types';
@@ -140,17 +138,11 @@ export function createHostService(options: HostServiceOptions): HostService {
 
   return {
     async handle(channel, request) {
-      if (!isHostChannel(channel)) {
-        return { ok: false, error: { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(String(channel)).slice(0, 100)}` } };
-      }
-      const parsed = HOST_CHANNELS[channel].request.safeParse(request ?? {});
-      if (!parsed.success) {
-        const problems = problemsFromZod(parsed.error);
-        return { ok: false, error: { code: 'invalid_request', message: `invalid ${channel} request: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems } };
-      }
+      const checked = checkHostRequest(channel, request);
+      if (!checked.ok) return checked;
       try {
-        const handler = handlers[channel] as (request: unknown) => unknown;
-        return { ok: true, response: (await handler(parsed.data)) as HostResponse<HostChannel> } as HostResult<HostChannel>;
+        const handler = handlers[checked.channel] as (request: unknown) => unknown;
+        return { ok: true, response: (await handler(checked.request)) as HostResponse<HostChannel> } as HostResult<HostChannel>;
       } catch (error) {
         return { ok: false, error: toHostError(error) };
       }

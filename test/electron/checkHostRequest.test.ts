@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOST_CHANNEL_NAMES } from '../../shared/host-api';
-import { checkHostRequest } from '../../electron/main/hostRequestGate';
+import { checkHostRequest, HOST_CHANNEL_NAMES } from '../../shared/host-api';
 import { ALLOWED_CHANNELS, isAllowedChannel } from '../../electron/preload/allowedChannel';
 
 describe('checkHostRequest (main validates every request from the window)', () => {

@@ -91,6 +91,18 @@ export async function openBrowser(url: string, options: { width?: number; height
     errors,
     async shot(name) {
       const file = join(screenshotDir, `${name}.png`);
+      // Let entrance animations (dialogs fade in) finish, so the picture shows what a person sees.
+      await page.evaluate(() =>
+        Promise.race([
+          Promise.all(
+            document
+              .getAnimations()
+              .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+              .map((a) => a.finished.catch(() => undefined)),
+          ),
+          new Promise((resolve) => setTimeout(resolve, 1000)),
+        ]),
+      );
       await page.screenshot({ path: file });
       return file;
     },

@@ -2,6 +2,8 @@ import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, TaskNotF
 import { ModelConfigInvalid } from './llm/resolveModel';
 import { ScriptInvalid } from './llm/script';
 import { ToolUnavailable } from './crew/roster';
+import { SkillUnavailable } from './skills/resolveSkills';
+import { EmbedderMismatch, EmbeddingFailed } from './memory/memoryErrors';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -11,9 +13,13 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof ModelConfigInvalid ||
     error instanceof ScriptInvalid ||
     error instanceof ToolUnavailable ||
+    error instanceof SkillUnavailable ||
     error instanceof RunNotFound ||
     error instanceof TaskNotFound ||
     error instanceof ReplayNotPossible ||
-    error instanceof WorkspaceInvalid
+    error instanceof WorkspaceInvalid ||
+    // The workspace's memory cannot be opened: another embedder built it, or the configured one is unreachable.
+    error instanceof EmbedderMismatch ||
+    error instanceof EmbeddingFailed
   );
 }

@@ -12,7 +12,7 @@ import { kickoffCrew, type CrewRunResult } from './crew/kickoff';
 import { resolveInputs } from './crew/interpolate';
 import { newRunId } from './runId';
 import { problemsFromZod } from '../shared/model/problems';
-import type { MemoryRecall } from './memory/types';
+import type { RunMemoryStore } from './memory/runMemory';
 import { openWorkspaceMemory } from './memory/workspaceMemory';
 
 /** Everything with a side effect is passed in, so tests and hosts choose their own. */
@@ -28,7 +28,7 @@ export interface RuntimeOptions {
   hooks?: { before?: BeforeToolHook[]; after?: AfterToolHook[] };
   now?: () => number;
   /** Memory for crews that enable it; by default the workspace's store, opened on first use. */
-  memory?: MemoryRecall;
+  memory?: RunMemoryStore;
 }
 
 export interface RunCrewOptions {
@@ -59,11 +59,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       forceProfile: options.forceProfile,
     });
   const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now };
-  let workspaceMemory: Promise<MemoryRecall> | undefined;
-  const memoryFor = async (doc: CrewDocument): Promise<MemoryRecall | undefined> => {
+  let workspaceMemory: Promise<RunMemoryStore> | undefined;
+  const memoryFor = async (doc: CrewDocument): Promise<RunMemoryStore | undefined> => {
     if (!doc.memory?.enabled) return undefined;
     if (options.memory) return options.memory;
-    workspaceMemory ??= openWorkspaceMemory(workspace);
+    workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env });
     return workspaceMemory;
   };
 

@@ -28,7 +28,11 @@ export interface ToolCallRecord {
   /** Arguments as the model sent them (raw JSON text). */
   arguments: string;
 }
-export type LlmPurpose = 'agent' | 'forced_answer' | 'summarise' | 'guardrail' | 'planning';
+export type LlmPurpose = 'agent' | 'forced_answer' | 'summarise' | 'guardrail' | 'planning' | 'memory_extract' | 'memory_consolidate';
+/** When a task's memories reach the store: after its guardrails accept the output (default), or at once (CrewAI). */
+export type MemoryCommitPolicy = 'after-guardrail' | 'immediate';
+/** What consolidation did with one new memory or one similar existing record. */
+export type MemoryWriteAction = 'insert' | 'update' | 'delete' | 'keep';
 export type HumanRequestKind = 'task_review' | 'tool_approval';
 export type ToolApprovalDecision = 'approve' | 'deny' | 'always';
 
@@ -88,6 +92,48 @@ export interface EventPayloads {
     query: string;
     scope: string;
     records: { id: string; score: number; content: string; reasons: string[] }[];
+  };
+  /**
+   * Opens a memory-write span for one attempt of a task: its output (to be extracted into memories)
+   * and what `save_memory` saved during the attempt wait here until the policy lets them through.
+   */
+  'memory.write.staged': {
+    taskId: string;
+    agentRole: string;
+    attempt: number;
+    policy: MemoryCommitPolicy;
+    scope: string;
+    /** Contents saved with `save_memory` during the attempt. */
+    saved: string[];
+    /** Whether the attempt's output will be extracted into memories. */
+    extract: boolean;
+  };
+  /** A new memory was not written because an equal one exists (cosine ≥ 0.98). */
+  'memory.write.skipped': { taskId: string; content: string; reason: string; duplicateOf: string; similarity: number };
+  /** One consolidation decision, with its reason: for a new memory (insert/keep) or an existing record (update/delete/keep). */
+  'memory.write.decision': {
+    taskId: string;
+    action: MemoryWriteAction;
+    /** The new memory's content, or the existing record's new content for an update. */
+    content: string;
+    /** The record written, changed or removed. */
+    recordId?: string;
+    /** Existing records compared (similarity ≥ 0.85). */
+    similar: { id: string; similarity: number }[];
+    reason: string;
+    decidedBy: 'rule' | 'model' | 'fallback';
+  };
+  'memory.write.committed': { taskId: string; attempt: number; inserted: number; updated: number; deleted: number; skipped: number; recordIds: string[] };
+  /** The attempt's output was rejected: nothing staged for it reaches the store. */
+  'memory.write.discarded': { taskId: string; attempt: number; reason: string; dropped: number };
+  /** Writing failed; the task itself goes on. */
+  'memory.write.failed': { taskId: string; attempt: number; error: string };
+  /** Knowledge chunks retrieved for a task and added to its prompt (on the task's span). */
+  'knowledge.retrieved': {
+    taskId: string;
+    agentRole: string;
+    query: string;
+    chunks: { id: string; source: string; score: number; content: string }[];
   };
 
   'agent.started': {

@@ -4,6 +4,8 @@ export interface AgentIdentity {
   role: string;
   goal: string;
   backstory: string;
+  /** Skills the agent can load with `load_skill` (listed by name and description). */
+  skills?: { name: string; description: string }[];
 }
 
 export type ToolMode = 'native' | 'react' | 'none';
@@ -24,6 +26,7 @@ export function systemPrompt(agent: AgentIdentity, mode: ToolMode, tools: ChatTo
   const lines = [`You are ${agent.role}.`];
   if (agent.backstory.trim()) lines.push(agent.backstory.trim());
   lines.push(`Your personal goal is: ${agent.goal}`);
+  if (agent.skills?.length) lines.push('', skillsSection(agent.skills));
   if (mode === 'native') {
     lines.push(
       '',
@@ -36,6 +39,16 @@ export function systemPrompt(agent: AgentIdentity, mode: ToolMode, tools: ChatTo
     lines.push('', 'Reply with your complete final answer.');
   }
   return lines.join('\n');
+}
+
+/** The agent's skills, for its system prompt: names and descriptions only; `load_skill` gives the instructions. */
+export function skillsSection(skills: { name: string; description: string }[]): string {
+  return `You have these skills. Before you use one, call the load_skill tool with its name to read its instructions:\n${skillList(skills)}`;
+}
+
+/** One `- name — description` line per skill. */
+export function skillList(skills: { name: string; description: string }[]): string {
+  return skills.map((s) => `- ${s.name}${s.description ? ` — ${s.description}` : ''}`).join('\n');
 }
 
 export function reactInstructions(tools: ChatToolSchema[]): string {

@@ -2,7 +2,8 @@ import type { Span } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
 import type { PolicyGate } from '../tools/policyGate';
 import type { UsageMeter } from './usageMeter';
-import type { MemoryRecall } from '../memory/types';
+import type { RunMemoryAccess } from '../memory/types';
+import type { RunKnowledge } from '../knowledge/types';
 
 /** What every part of one run shares: where it works, how it is stopped, and its gate and meter. */
 export interface RunContext {
@@ -14,6 +15,8 @@ export interface RunContext {
   meter: UsageMeter;
   newId(prefix: string): string;
   root: Span;
-  /** The crew's memory, when it has memory enabled: recalled before each task. */
-  memory?: { store: MemoryRecall; scope: string };
+  /** The crew's memory, when it has memory enabled: recalled before each task, written after it. */
+  memory?: RunMemoryAccess;
+  /** The crew's knowledge sources, ingested: searched before each task. */
+  knowledge?: RunKnowledge;
 }

@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<Command>> = {
   runs: async () => (await import('./commands/runs')).runsCommand,
   serve: async () => (await import('./commands/serve')).serveCommand,
   memory: async () => (await import('./commands/memory')).memoryCommand,
+  knowledge: async () => (await import('./commands/knowledge')).knowledgeCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -17,6 +17,7 @@ Usage:
   crewdeck serve [--port N] [--workspace DIR]     the app in your browser (browser mode)
   crewdeck memory list|search <query>|add <text> --scope S|edit <id>|forget <id>...|reset --yes
                   [--scope S] [--category C]... [--importance 0..1] [--private] [--limit N] [--workspace DIR] [--json]
+  crewdeck knowledge ingest <file|url>... [--name N] | list | remove <source>...   [--workspace DIR] [--json]
 
 The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept
 in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the

@@ -24,7 +24,8 @@ export function assignTask(crew: CrewSetup, task: Task, index: number, context: 
   const assigned = task.agentId ? roster.byId.get(task.agentId) : undefined;
   const hierarchical = doc.process === 'hierarchical';
   const performer = hierarchical ? roster.manager! : assigned!;
-  const ownTools = taskTools.get(task.id) ?? performer.tools;
+  const override = taskTools.get(task.id);
+  const ownTools = override ? [...override, ...(performer.skillTools ?? [])] : performer.tools;
   let recipients: typeof roster.workers = [];
   if (hierarchical) {
     const delegateTo = doc.manager?.delegateTo ?? 'assigned';

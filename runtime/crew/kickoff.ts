@@ -6,7 +6,7 @@ import { UsageMeter } from '../agent/usageMeter';
 import { errorMessage, errorName, RunCancelled } from '../errors';
 import { RunEventLog, type EventListener } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
-import type { MemoryRecall } from '../memory/types';
+import { RunMemory, type RunMemoryStore } from '../memory/runMemory';
 import type { ModelResolver } from '../llm/resolveModel';
 import { ModelCallAborted } from '../llm/errors';
 import type { RunEnd, RunStore, StoredTaskOutput } from '../store/types';
@@ -15,9 +15,10 @@ import type { ToolRegistry } from '../tools/registry';
 import { crewOutput, toRecord } from './crewOutput';
 import { assignTask } from './assignTask';
 import { interpolateCrew } from './interpolate';
+import { prepareRunKnowledge } from '../knowledge/runKnowledge';
 import { planTasks } from './planning';
 import { preflight } from './preflight';
-import { buildRoster } from './roster';
+import { buildRoster, memberModel } from './roster';
 import { runTaskList } from './scheduler';
 
 export interface CrewRunResult {
@@ -50,7 +51,7 @@ export interface KickoffRequest {
   now: () => number;
   replay?: { runId: string; fromTaskId: string; fromIndex: number; outputs: Map<string, StoredTaskOutput> };
   /** The workspace's memory; used when the crew has memory enabled. */
-  memory?: MemoryRecall;
+  memory?: RunMemoryStore;
 }
 
 /**
@@ -60,7 +61,7 @@ export interface KickoffRequest {
  */
 export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   let doc = interpolateCrew(req.doc, req.inputs);
-  const roster = buildRoster(doc, req.models, req.tools);
+  const roster = buildRoster(doc, req.models, req.tools, req.workspace);
   const taskTools = preflight(doc, req.models, req.tools, req.documentPath ?? `crew "${doc.id}"`);
 
   const log = new RunEventLog(req.runId, req.now);
@@ -73,9 +74,14 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   const onOuterAbort = () => controller.abort(req.signal?.reason ?? new RunCancelled());
   req.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
+  const memoryModel = doc.memory?.llm ? req.models.resolve(doc.memory.llm) : undefined;
   const meter = new UsageMeter();
   let requestCounter = 0;
   const root = log.root();
+  const runMemory =
+    req.memory && doc.memory?.enabled
+      ? new RunMemory(() => ctx, req.memory, doc.memory.scope ?? `/crew/${doc.id}`, doc.memory.commit, (role) => memoryModel ?? memberModel(roster, role))
+      : undefined;
   const ctx: RunContext = {
     runId: req.runId,
     workspace: req.workspace,
@@ -84,14 +90,15 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
     human: req.human,
     root,
     newId: (prefix) => `${req.runId}:${prefix}${++requestCounter}`,
-    memory: req.memory && doc.memory?.enabled ? { store: req.memory, scope: doc.memory.scope ?? `/crew/${doc.id}` } : undefined,
     gate: new PolicyGate({
       workspace: req.workspace,
       human: req.human,
       before: req.hooks?.before,
       after: req.hooks?.after,
       newRequestId: () => `${req.runId}:h${++requestCounter}`,
+      memory: runMemory,
     }),
+    memory: runMemory,
   };
 
   const started = req.now();
@@ -118,6 +125,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
 
   const finished: TaskOutputRecord[] = [];
   try {
+    ctx.knowledge = await prepareRunKnowledge(req.workspace, doc, { signal: controller.signal });
     if (doc.planning?.enabled) doc = await planTasks(ctx, root, doc, req.models.resolve(doc.planning.llm));
     const outputs = await runTaskList(ctx, root, {
       doc,
@@ -138,6 +146,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
         });
       },
     });
+    await runMemory?.drain();
     const result = crewOutput(outputs, meter);
     root.emit({ type: 'run.completed', output: result.raw, tokenUsage: meter.total, durationMs: req.now() - started });
     const unrecorded = recordEnd(req, { status: 'completed', output: result.raw, tokenUsage: meter.total, endedAt: req.now() });
@@ -155,6 +164,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   } catch (caught) {
     const cancelled = controller.signal.aborted && (caught instanceof ModelCallAborted || caught instanceof RunCancelled || req.signal?.aborted);
     const error = cancelled ? new RunCancelled(errorMessage(controller.signal.reason ?? caught)) : caught;
+    await runMemory?.drain(); // a write still in flight (an async task's) ends before the run does
     const durationMs = req.now() - started;
     if (cancelled) root.emit({ type: 'run.cancelled', reason: errorMessage(error), durationMs });
     else root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: meter.total, durationMs });
@@ -175,6 +185,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       error: { name: errorName(error), message: `${errorMessage(error)}${unrecorded}` },
     };
   } finally {
+    ctx.knowledge?.close();
     controller.abort(new RunCancelled('run ended'));
     req.signal?.removeEventListener('abort', onOuterAbort);
   }

@@ -6,6 +6,8 @@ import { RateLimiter, withRateLimit } from '../llm/rateLimiter';
 import type { ModelResolver } from '../llm/resolveModel';
 import type { ToolUse } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
+import { loadSkillTools } from '../skills/loadSkillTool';
+import { resolveAgentSkills } from '../skills/resolveSkills';
 
 /** An agent ready to work: its settings, its (rate-limited) model and its resolved tools. */
 export interface CrewMember {
@@ -13,6 +15,8 @@ export interface CrewMember {
   settings: AgentSettings;
   model: ChatModel;
   tools: ToolUse[];
+  /** `load_skill` when the agent has skills (also in `tools`; kept when a task overrides the tools). */
+  skillTools?: ToolUse[];
 }
 
 export interface Roster {
@@ -44,11 +48,14 @@ export function resolveToolRefs(refs: ToolRef[], registry: ToolRegistry, where: 
   });
 }
 
-export function buildRoster(doc: CrewDocument, models: ModelResolver, registry: ToolRegistry): Roster {
+/** `workspace` is where skill files are read from (agents' `.md` skills; inline skills need none). */
+export function buildRoster(doc: CrewDocument, models: ModelResolver, registry: ToolRegistry, workspace = '.'): Roster {
   const crewLimiter = doc.maxRpm ? new RateLimiter(doc.maxRpm) : undefined;
   const member = (agent: Agent, index: number | undefined): CrewMember => {
     const limiters = [agent.maxRpm ? new RateLimiter(agent.maxRpm) : undefined, crewLimiter].filter((l): l is RateLimiter => l !== undefined);
     const model = models.resolve(agent.llm);
+    const skills = index === undefined ? [] : resolveAgentSkills(workspace, agent, index);
+    const skillTools = loadSkillTools(skills);
     return {
       agent,
       settings: {
@@ -60,9 +67,11 @@ export function buildRoster(doc: CrewDocument, models: ModelResolver, registry: 
         maxExecutionTimeMs: agent.maxExecutionTimeMs,
         respectContextWindow: agent.respectContextWindow,
         cache: agent.cache,
+        ...(skills.length ? { skills: skills.map(({ name, description }) => ({ name, description })) } : {}),
       },
       model: limiters.length ? withRateLimit(model, ...limiters) : model,
-      tools: index === undefined ? [] : resolveToolRefs(agent.tools, registry, `agents.${index}.tools`),
+      tools: index === undefined ? [] : [...resolveToolRefs(agent.tools, registry, `agents.${index}.tools`), ...skillTools],
+      skillTools,
     };
   };
 
@@ -93,4 +102,11 @@ export function buildRoster(doc: CrewDocument, models: ModelResolver, registry: 
     );
   }
   return { workers, manager, byId };
+}
+
+/** The model of the crew member with this role (the manager included). */
+export function memberModel(roster: Roster, role: string): ChatModel {
+  const member = [...roster.workers, ...(roster.manager ? [roster.manager] : [])].find((m) => m.agent.role === role);
+  if (!member) throw new Error(`no crew member has the role "${role}"`);
+  return member.model;
 }

@@ -7,6 +7,7 @@ import type { TokenUsage } from '../../shared/usage';
 import { executeAgent } from '../agent/executor';
 import { guardrailRetryNote, taskPrompt } from '../agent/prompt';
 import { recallForTask } from '../memory/recallForTask';
+import { retrieveKnowledgeForTask } from '../knowledge/runKnowledge';
 import type { RunContext } from '../agent/runContext';
 import { errorMessage, errorName, GuardrailExhausted } from '../errors';
 import type { Span } from '../events/span';
@@ -68,6 +69,7 @@ export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment):
     });
     return { taskId: task.id, agentRole: role, raw, json, tokenUsage };
   } catch (error) {
+    ctx.memory?.discardUnstaged(span, task.id, role, `the task failed: ${errorMessage(error)}`);
     span.emit({
       type: 'task.failed',
       taskId: task.id,
@@ -88,9 +90,10 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
     outputSchema: task.output?.schema,
     outputFormat: task.output?.format,
     context: a.context,
-    extras: await recallForTask(ctx, span, task, performer.agent),
+    extras: [...(await recallForTask(ctx, span, task, performer.agent)), ...(await retrieveKnowledgeForTask(ctx, span, task, performer.agent))],
   });
   const scope: GuardrailScope = { ctx, span, taskId: task.id, agentRole: performer.agent.role, judge: a.judge };
+  const memory = performer.agent.memory === false ? undefined : ctx.memory;
   let retryNote: string | undefined;
   for (let attempt = 1; ; attempt++) {
     const result = await executeAgent(ctx, span, {
@@ -102,45 +105,67 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
       humanInput: task.humanInput,
       reviewPrompt: task.description,
     });
-    let raw = result.output;
-    let json: unknown;
-    let failure: string | undefined;
-
-    if (task.output?.format === 'json') {
-      const checked = checkJsonOutput(raw, task.output.schema);
-      if (checked.ok) json = checked.value;
-      failure = checked.ok ? undefined : checked.reason;
-      if (failure) {
-        const check = span.child();
-        check.emit({ type: 'guardrail.started', taskId: task.id, index: -1, guardrailType: 'output_json', attempt });
-        check.emit({ type: 'guardrail.failed', taskId: task.id, index: -1, guardrailType: 'output_json', attempt, reason: failure });
-      }
+    const staged = memory?.stage(span, {
+      attempt,
+      extract: true,
+      input: { taskId: task.id, agentRole: performer.agent.role, description: task.description, expectedOutput: task.expectedOutput, output: result.output },
+    });
+    let verdict: { raw: string; json?: unknown; failure?: string };
+    try {
+      verdict = await judgeAttempt(task, result.output, attempt, span, scope);
+    } catch (error) {
+      await staged?.reject(`the attempt could not be checked: ${errorMessage(error)}`);
+      throw error;
     }
-    for (let i = 0; failure === undefined && i < task.guardrails.length; i++) {
-      const guardrail = task.guardrails[i];
-      const gSpan = span.child();
-      gSpan.emit({ type: 'guardrail.started', taskId: task.id, index: i, guardrailType: guardrail.type, attempt });
-      let verdict: Awaited<ReturnType<typeof checkGuardrail>>;
-      try {
-        verdict = await checkGuardrail(guardrail, raw, { ...scope, span: gSpan });
-      } catch (error) {
-        // The check itself broke (e.g. its judge model failed): close the span, then fail the task.
-        gSpan.emit({ type: 'guardrail.failed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, reason: `could not be checked: ${errorMessage(error)}` });
-        throw error;
-      }
-      if (verdict.pass) {
-        if (verdict.replacement !== undefined) raw = verdict.replacement;
-        gSpan.emit({ type: 'guardrail.passed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, replaced: verdict.replacement !== undefined });
-      } else {
-        failure = verdict.reason;
-        gSpan.emit({ type: 'guardrail.failed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, reason: failure });
-      }
+    if (verdict.failure === undefined) {
+      await staged?.accept(verdict.raw);
+      return { raw: verdict.raw, json: verdict.json };
     }
-    if (failure === undefined) return { raw, json };
+    const { failure, raw } = verdict;
+    await staged?.reject(`attempt ${attempt} was rejected: ${failure}`);
     if (attempt > task.guardrailMaxRetries) throw new GuardrailExhausted(task.id, attempt, failure);
     span.emit({ type: 'task.retrying', taskId: task.id, attempt: attempt + 1, maxRetries: task.guardrailMaxRetries, reason: failure, rejectedOutput: raw });
     retryNote = guardrailRetryNote(failure, raw);
   }
+}
+
+/** The output checks and guardrails of one attempt, in order; the first failure stops them. */
+async function judgeAttempt(task: Task, output: string, attempt: number, span: Span, scope: GuardrailScope): Promise<{ raw: string; json?: unknown; failure?: string }> {
+  let raw = output;
+  let json: unknown;
+  let failure: string | undefined;
+
+  if (task.output?.format === 'json') {
+    const checked = checkJsonOutput(raw, task.output.schema);
+    if (checked.ok) json = checked.value;
+    failure = checked.ok ? undefined : checked.reason;
+    if (failure) {
+      const check = span.child();
+      check.emit({ type: 'guardrail.started', taskId: task.id, index: -1, guardrailType: 'output_json', attempt });
+      check.emit({ type: 'guardrail.failed', taskId: task.id, index: -1, guardrailType: 'output_json', attempt, reason: failure });
+    }
+  }
+  for (let i = 0; failure === undefined && i < task.guardrails.length; i++) {
+    const guardrail = task.guardrails[i];
+    const gSpan = span.child();
+    gSpan.emit({ type: 'guardrail.started', taskId: task.id, index: i, guardrailType: guardrail.type, attempt });
+    let verdict: Awaited<ReturnType<typeof checkGuardrail>>;
+    try {
+      verdict = await checkGuardrail(guardrail, raw, { ...scope, span: gSpan });
+    } catch (error) {
+      // The check itself broke (e.g. its judge model failed): close the span, then fail the task.
+      gSpan.emit({ type: 'guardrail.failed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, reason: `could not be checked: ${errorMessage(error)}` });
+      throw error;
+    }
+    if (verdict.pass) {
+      if (verdict.replacement !== undefined) raw = verdict.replacement;
+      gSpan.emit({ type: 'guardrail.passed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, replaced: verdict.replacement !== undefined });
+    } else {
+      failure = verdict.reason;
+      gSpan.emit({ type: 'guardrail.failed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, reason: failure });
+    }
+  }
+  return { raw, json, failure };
 }
 
 async function writeOutputFile(workspace: string, path: string, content: string): Promise<void> {

@@ -25,6 +25,7 @@ import {
   sharedWords,
   weightedScore,
 } from './recallScore';
+import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
 import type {
   Embedder,
   MemoryRecord,
@@ -45,30 +46,6 @@ export const MAX_RECALL_LIMIT = 50;
 export const DEFAULT_RECALL_LIMIT = 5;
 /** Candidates taken from each search, as a multiple of the limit. */
 const CANDIDATE_FACTOR = 4;
-
-/** The store was created with another embedder; its vectors cannot be compared with this one's. */
-export class EmbedderMismatch extends Error {
-  override name = 'EmbedderMismatch';
-  constructor(
-    readonly storedId: string,
-    readonly requestedId: string,
-    readonly storedDimensions: number,
-    readonly requestedDimensions: number,
-  ) {
-    super(
-      `memory store was built with embedder "${storedId}" (${storedDimensions} dimensions) but was opened with ` +
-        `"${requestedId}" (${requestedDimensions} dimensions); reset the memory or use the original embedder`,
-    );
-  }
-}
-
-/** No memory record has this id. */
-export class MemoryNotFound extends Error {
-  override name = 'MemoryNotFound';
-  constructor(readonly id: string) {
-    super(`no memory with id "${id}"`);
-  }
-}
 
 export interface MemoryStoreOptions {
   /** Clock in epoch ms (tests inject one). */
@@ -294,7 +271,8 @@ export class MemoryStore {
     return stats ? { indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows } : undefined;
   }
 
-  private async embed(texts: string[]): Promise<number[][]> {
+  /** Embeds texts in one batch with the store's embedder (checked: one vector per text, right dimension). */
+  async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
     const vectors = await this.embedder.embed(texts);
     if (vectors.length !== texts.length) {
@@ -308,12 +286,14 @@ export class MemoryStore {
     return vectors;
   }
 
-  async add(memories: NewMemory[]): Promise<MemoryRecord[]> {
+  /** Adds records; `vectors` (from `embed`, one per memory) saves embedding them again. */
+  async add(memories: NewMemory[], vectors?: number[][]): Promise<MemoryRecord[]> {
     if (memories.length === 0) return [];
     for (const m of memories) {
       if (typeof m.content !== 'string' || m.content.trim() === '') throw new Error('a memory needs non-empty content');
     }
-    const vectors = await this.embed(memories.map((m) => m.content));
+    if (vectors && vectors.length !== memories.length) throw new Error(`${vectors.length} vectors given for ${memories.length} memories`);
+    vectors ??= await this.embed(memories.map((m) => m.content));
     return this.exclusive(async () => {
       const now = this.now();
       const records: MemoryRecord[] = memories.map((m) => ({
@@ -429,6 +409,23 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * Records of a scope (private ones included) whose cosine similarity to `vector` is at least
+   * `minSimilarity`, most similar first: what consolidation compares a new memory with.
+   */
+  async similar(vector: number[], options: { scope: string; minSimilarity: number; limit: number }): Promise<{ record: MemoryRecord; similarity: number }[]> {
+    await this.idle();
+    const filter: MemoryFilter = { scope: options.scope, includePrivate: true };
+    const where = filterToWhere(filter);
+    let q = this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit));
+    if (where) q = q.where(where);
+    const rows = await q.toArray();
+    return rows
+      .map((row) => ({ record: rowToRecord(row), similarity: cosineSimilarity(vector, toNumbers(row.vector)) }))
+      .filter((m) => m.similarity >= options.minSimilarity && matchesFilter(m.record, filter))
+      .sort((a, b) => b.similarity - a.similarity);
+  }
+
   async recall(query: RecallQuery): Promise<RecallMatch[]> {
     const limit = Math.min(MAX_RECALL_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_RECALL_LIMIT)));
     const weights = normaliseWeights(query.weights);
@@ -469,8 +466,10 @@ export class MemoryStore {
       const vector = toNumbers(row.vector);
       const lastUsed = record.lastAccessedAt || record.updatedAt;
       const matchedWords = sharedWords(query.query, record.content);
+      const semantic = clamp01(cosineSimilarity(queryVector, vector));
+      if (semantic < (query.minSemantic ?? 0)) continue;
       const parts = {
-        semantic: clamp01(cosineSimilarity(queryVector, vector)),
+        semantic,
         recency: recencyScore(lastUsed, now),
         importance: clamp01(record.importance),
       };

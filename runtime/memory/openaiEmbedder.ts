@@ -4,24 +4,9 @@ import { abortableSleep, type Sleep } from '../llm/abortableSleep';
 import { ModelCallAborted } from '../llm/errors';
 import { describeAttemptFailure } from '../llm/openaiErrors';
 import { retryDelayMs } from '../llm/retryPolicy';
+import { EmbeddingFailed, EmbeddingResponseInvalid } from './memoryErrors';
 import type { Embedder } from './types';
 
-/** An embeddings request failed for good (after retries, or with a status that is not retried), or is misconfigured. */
-export class EmbeddingFailed extends Error {
-  override name = 'EmbeddingFailed';
-  constructor(
-    message: string,
-    readonly status?: number,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The server answered, but not with what was asked: wrong vector count, wrong or mixed dimensions, bad numbers. */
-export class EmbeddingResponseInvalid extends EmbeddingFailed {
-  override name = 'EmbeddingResponseInvalid';
-}
 
 export interface OpenAIEmbedderOptions {
   /** e.g. `text-embedding-3-small`, `nomic-embed-text`. */

@@ -2,6 +2,8 @@ import type { RunContext } from '../agent/runContext';
 import type { Span } from '../events/span';
 
 export const TASK_RECALL_LIMIT = 5;
+/** Below this similarity a memory is unrelated to the task and stays out of its prompt. */
+export const TASK_RECALL_MIN_SEMANTIC = 0.15;
 
 /**
  * Before a task: recall the crew's memories by the task description and return them as a prompt
@@ -15,7 +17,9 @@ export async function recallForTask(
   agent: { role: string; memory?: boolean },
 ): Promise<{ heading: string; body: string }[]> {
   if (!ctx.memory || agent.memory === false) return [];
-  const matches = await ctx.memory.store.recall({ query: task.description, scope: ctx.memory.scope, limit: TASK_RECALL_LIMIT });
+  // What earlier (or concurrent async) tasks are still writing is part of what may be recalled.
+  await ctx.memory.drain();
+  const matches = await ctx.memory.store.recall({ query: task.description, scope: ctx.memory.scope, limit: TASK_RECALL_LIMIT, minSemantic: TASK_RECALL_MIN_SEMANTIC });
   span.emit({
     type: 'memory.recall',
     taskId: task.id,

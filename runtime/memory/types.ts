@@ -1,3 +1,7 @@
+import type { MemoryCommitPolicy } from '../../shared/events';
+import type { Span } from '../events/span';
+import type { ToolMemory } from '../tools/tool';
+
 /**
  * Memory records and the interfaces around them (SPEC §5). Stored in LanceDB at
  * `<workspace>/.crewdeck/memory`; vectors come from an Embedder.
@@ -77,6 +81,8 @@ export interface RecallQuery {
   /** Private records are left out unless asked for. */
   includePrivate?: boolean;
   weights?: RecallWeights;
+  /** Leave out records whose semantic similarity to the query is below this (0..1; default 0: none). */
+  minSemantic?: number;
 }
 
 export interface RecallMatch {
@@ -94,4 +100,31 @@ export interface RecallMatch {
 /** What recall needs of a memory store (MemoryStore implements it). */
 export interface MemoryRecall {
   recall(query: RecallQuery): Promise<RecallMatch[]>;
+}
+
+/** A finished attempt of a task, as memory extraction reads it. */
+export interface ExtractionInput {
+  taskId: string;
+  agentRole: string;
+  description: string;
+  expectedOutput: string;
+  output: string;
+}
+
+/** What happens to one attempt's memories once its guardrails have spoken. */
+export interface StagedAttempt {
+  /** The output as accepted (a guardrail may have replaced it) is what gets extracted. */
+  accept(output: string): Promise<void>;
+  reject(reason: string): Promise<void>;
+}
+
+/** A run's memory as the rest of the run sees it (RunMemory implements it). */
+export interface RunMemoryAccess extends ToolMemory {
+  readonly store: MemoryRecall;
+  readonly scope: string;
+  readonly policy: MemoryCommitPolicy;
+  /** Waits until no write is in flight. */
+  drain(): Promise<void>;
+  stage(span: Span, attempt: { input: ExtractionInput; attempt: number; extract: boolean }): StagedAttempt;
+  discardUnstaged(span: Span, taskId: string, agentRole: string, reason: string): void;
 }

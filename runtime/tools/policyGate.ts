@@ -4,7 +4,7 @@ import type { ToolApprovalDecision } from '../../shared/events';
 import type { Span } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
 import { compileSchema } from '../validation/jsonSchema';
-import type { Tool } from './tool';
+import type { Tool, ToolMemory } from './tool';
 
 /** A tool as one agent may use it (from its ToolRef, or added by the runtime). */
 export interface ToolUse {
@@ -51,6 +51,8 @@ export interface PolicyGateOptions {
   before?: BeforeToolHook[];
   after?: AfterToolHook[];
   newRequestId?: () => string;
+  /** Handed to tools (memory tools) when the crew has memory enabled. */
+  memory?: ToolMemory;
 }
 
 type Validator = ValidateFunction | { schemaError: string };
@@ -157,6 +159,7 @@ export class PolicyGate {
       taskId,
       config: use.config ?? {},
       span,
+      memory: this.options.memory,
     });
     const result = typeof output === 'string' ? output : JSON.stringify(output);
     if (cacheKey !== undefined) this.cache.set(cacheKey, result);

@@ -4,6 +4,8 @@ import { currentTimeTool } from './currentTime';
 import { httpRequestTool } from './httpRequest';
 import { listDirectoryTool } from './listDirectory';
 import { readFileTool } from './readFile';
+import { saveMemoryTool } from './saveMemory';
+import { searchMemoryTool } from './searchMemory';
 import type { Tool } from './tool';
 import { writeFileTool } from './writeFile';
 
@@ -48,6 +50,8 @@ export const BUILTIN_TOOL_IMPLEMENTATIONS = {
   http_request: httpRequestTool,
   calculator: calculatorTool,
   current_time: currentTimeTool,
+  search_memory: searchMemoryTool,
+  save_memory: saveMemoryTool,
 } satisfies Record<BuiltinToolName, Tool>;
 
 export function createBuiltinRegistry(): ToolRegistry {

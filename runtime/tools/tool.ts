@@ -11,6 +11,18 @@ export interface ToolContext {
   config: Record<string, unknown>;
   /** The tool call's span: tools that do traced work (delegation) nest their events under it. */
   span?: Span;
+  /** The run's memory, when the crew has memory enabled (memory tools). */
+  memory?: ToolMemory;
+}
+
+/** Memory as the memory tools see it. */
+export interface ToolMemory {
+  search(queries: string[], limit: number): Promise<{ query: string; results: { id: string; content: string; score: number }[] }[]>;
+  /** Staged with the task's attempt (default policy) or written at once. */
+  save(
+    memory: { content: string; categories?: string[]; importance?: number },
+    call: { agentRole: string; taskId?: string; span?: Span },
+  ): Promise<'staged' | 'committed'>;
 }
 
 /** A tool is data plus a JSON Schema for its arguments plus an execute function. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ModelRefSchema } from './modelRef';
 import { GuardrailSchema } from './guardrail';
 import { TaskConditionSchema } from './condition';
-import { ToolRefSchema, BUILTIN_TOOLS } from './tool';
+import { ToolRefSchema, BUILTIN_TOOLS, MEMORY_TOOLS } from './tool';
 import { WorkspacePathSchema } from './workspacePath';
 
 export const CREW_DOCUMENT_VERSION = 1;
@@ -12,13 +12,28 @@ const id = z.string().regex(/^[A-Za-z0-9_-]+$/, 'ids may only contain letters, d
 /** Knowledge sources are declared here; ingestion belongs to the knowledge module. */
 export const KnowledgeSourceSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), name: z.string().min(1), text: z.string().min(1) }),
-  z.strictObject({ type: z.literal('file'), path: z.string().min(1) }),
-  z.strictObject({ type: z.literal('url'), url: z.string().url() }),
+  /** A .txt, .md, .csv, .json or .pdf file in the workspace; `name` defaults to the file name. */
+  z.strictObject({ type: z.literal('file'), path: WorkspacePathSchema, name: z.string().min(1).optional() }),
+  z.strictObject({ type: z.literal('url'), url: z.string().url(), name: z.string().min(1).optional() }),
 ]);
 export type KnowledgeSource = z.infer<typeof KnowledgeSourceSchema>;
 
+/** How knowledge is chunked and how much of it reaches a task prompt. */
+export const KnowledgeSettingsSchema = z.strictObject({
+  /** Chunks added to a task prompt (default 5). */
+  limit: z.number().int().min(1).max(50).optional(),
+  /** Chunks scoring below this (0..1) are left out (default 0.2). */
+  minScore: z.number().min(0).max(1).optional(),
+  /** Characters per chunk (default 4000). */
+  chunkSize: z.number().int().min(100).max(100_000).optional(),
+  /** Characters shared by neighbouring chunks (default 200); less than chunkSize. */
+  chunkOverlap: z.number().int().min(0).optional(),
+});
+export type KnowledgeSettings = z.infer<typeof KnowledgeSettingsSchema>;
+
+/** A skill: inline, or the path of a .md file in the workspace (front matter may give name and description). */
 export const SkillRefSchema = z.union([
-  z.string().min(1),
+  WorkspacePathSchema.refine((path) => /\.md$/i.test(path), { message: 'a skill file must be a .md file' }),
   z.strictObject({ name: z.string().min(1), description: z.string().default(''), instructions: z.string().min(1) }),
 ]);
 
@@ -99,9 +114,12 @@ const CrewObjectSchema = z.strictObject({
       enabled: z.boolean().default(true),
       scope: z.string().optional(),
       commit: z.enum(['after-guardrail', 'immediate']).default('after-guardrail'),
+      /** Extracts and consolidates memories; defaults to the model of the agent that did the task. */
+      llm: ModelRefSchema.optional(),
     })
     .optional(),
   knowledge: z.array(KnowledgeSourceSchema).optional(),
+  knowledgeSettings: KnowledgeSettingsSchema.optional(),
   inputs: z.array(CrewInputSchema).optional(),
   maxRpm: z.number().int().positive().optional(),
   planning: z.strictObject({ enabled: z.boolean().default(true), llm: ModelRefSchema.optional() }).optional(),
@@ -134,10 +152,17 @@ function checkCrewReferences(input: unknown, ctx: z.RefinementCtx): void {
   const process = str(crew.process) ?? 'sequential';
   const manager = crew.manager !== null && typeof crew.manager === 'object' ? (crew.manager as Loose) : undefined;
 
-  const checkTools = (refs: unknown, path: (string | number)[]) =>
+  const memory = crew.memory !== null && typeof crew.memory === 'object' ? (crew.memory as Loose) : undefined;
+  const crewMemory = memory !== undefined && memory.enabled !== false;
+  const memoryOff = (agent: Loose | undefined) =>
+    !crewMemory ? 'the crew has no memory (turn on memory.enabled)' : agent?.memory === false ? 'its agent has memory turned off (memory: false)' : undefined;
+  const checkTools = (refs: unknown, path: (string | number)[], agent: Loose | undefined) =>
     list(refs).forEach((ref, j) => {
       if (typeof ref.tool === 'string' && !isKnownTool(ref.tool)) {
         issue([...path, j, 'tool'], `unknown tool "${ref.tool}"; built-in tools are ${BUILTIN_TOOLS.join(', ')}`);
+      } else if (typeof ref.tool === 'string' && MEMORY_TOOLS.includes(ref.tool)) {
+        const off = memoryOff(agent);
+        if (off) issue([...path, j, 'tool'], `"${ref.tool}" needs memory, but ${off}`);
       }
     });
 
@@ -150,8 +175,14 @@ function checkCrewReferences(input: unknown, ctx: z.RefinementCtx): void {
     const role = str(agent.role)?.trim().toLowerCase();
     if (role && roles.has(role)) issue(['agents', i, 'role'], `duplicate role "${agent.role}" (roles identify coworkers)`);
     if (role) roles.add(role);
-    checkTools(agent.tools, ['agents', i, 'tools']);
+    checkTools(agent.tools, ['agents', i, 'tools'], agent);
   });
+
+  const knowledgeSettings = crew.knowledgeSettings !== null && typeof crew.knowledgeSettings === 'object' ? (crew.knowledgeSettings as Loose) : undefined;
+  if (knowledgeSettings && typeof knowledgeSettings.chunkOverlap === 'number') {
+    const size = typeof knowledgeSettings.chunkSize === 'number' ? knowledgeSettings.chunkSize : 4000;
+    if (knowledgeSettings.chunkOverlap >= size) issue(['knowledgeSettings', 'chunkOverlap'], `must be less than chunkSize (${size})`);
+  }
 
   const managerAgentId = manager ? str(manager.agentId) : undefined;
   if (managerAgentId !== undefined && !agentIds.has(managerAgentId)) issue(['manager', 'agentId'], `no agent with id "${managerAgentId}"`);
@@ -181,7 +212,7 @@ function checkCrewReferences(input: unknown, ctx: z.RefinementCtx): void {
     if (i === 0 && task.condition !== undefined) issue(['tasks', i, 'condition'], 'the first task has no previous output to test');
     const output = task.output !== null && typeof task.output === 'object' ? (task.output as Loose) : undefined;
     if (output?.schema !== undefined && output.format !== 'json') issue(['tasks', i, 'output', 'format'], 'an output schema needs format "json"');
-    checkTools(task.tools, ['tasks', i, 'tools']);
+    checkTools(task.tools, ['tasks', i, 'tools'], agents.find((a) => agentId !== undefined && a.id === agentId));
     if (id !== undefined) seen.add(id);
   });
 }

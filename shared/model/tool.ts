@@ -7,7 +7,11 @@ export const BUILTIN_TOOLS = [
   'http_request',
   'calculator',
   'current_time',
+  'search_memory',
+  'save_memory',
 ] as const;
+/** Tools that need the crew's memory (`memory.enabled`) and an agent that uses it. */
+export const MEMORY_TOOLS: readonly string[] = ['search_memory', 'save_memory'];
 export type BuiltinToolName = (typeof BUILTIN_TOOLS)[number];
 
 export const ToolRefSchema = z.strictObject({

@@ -3,6 +3,21 @@ import { InlineModelSchema } from './modelRef';
 
 export const WORKSPACE_SETTINGS_FILE = 'crewdeck.json';
 
+/** Which embedder turns memories into vectors. Changing it needs a memory reset (vectors do not mix). */
+export const EmbedderSettingsSchema = z.discriminatedUnion('provider', [
+  /** The offline default: no model, no network. */
+  z.strictObject({ provider: z.literal('hashing') }),
+  /** Any OpenAI-compatible embeddings endpoint (OpenAI, Ollama, LM Studio…). */
+  z.strictObject({
+    provider: z.literal('openai'),
+    model: z.string().min(1),
+    baseUrl: z.string().url().optional(),
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+    dimensions: z.number().int().positive().optional(),
+  }),
+]);
+export type EmbedderSettings = z.infer<typeof EmbedderSettingsSchema>;
+
 /** `crewdeck.json` at the workspace root. */
 export const WorkspaceSettingsSchema = z.strictObject({
   version: z.literal(1),
@@ -12,5 +27,6 @@ export const WorkspaceSettingsSchema = z.strictObject({
       profiles: z.record(z.string(), InlineModelSchema).default({}),
     })
     .default({ profiles: {} }),
+  memory: z.strictObject({ embedder: EmbedderSettingsSchema.default({ provider: 'hashing' }) }).optional(),
 });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettingsSchema>;

@@ -3,12 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ModelCallAborted } from '../../runtime/llm/errors';
 import { HashingEmbedder, fnv1a32, hashingWords } from '../../runtime/memory/hashingEmbedder';
-import {
-  EmbeddingFailed,
-  EmbeddingResponseInvalid,
-  OpenAIEmbedder,
-  type OpenAIEmbedderOptions,
-} from '../../runtime/memory/openaiEmbedder';
+import { EmbeddingFailed, EmbeddingResponseInvalid } from '../../runtime/memory/memoryErrors';
+import { OpenAIEmbedder, type OpenAIEmbedderOptions } from '../../runtime/memory/openaiEmbedder';
 import { embedText, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 
 function cosine(a: number[], b: number[]): number {

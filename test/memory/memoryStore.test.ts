@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../../runtime/memory/hashingEmbedder';
 import { filterToWhere } from '../../runtime/memory/memoryFilter';
-import { EmbedderMismatch, MemoryNotFound, MemoryStore, OPTIMIZE_AFTER_UNINDEXED } from '../../runtime/memory/memoryStore';
+import { EmbedderMismatch, MemoryNotFound } from '../../runtime/memory/memoryErrors';
+import { MemoryStore, OPTIMIZE_AFTER_UNINDEXED } from '../../runtime/memory/memoryStore';
 import type { Embedder, NewMemory } from '../../runtime/memory/types';
 
 const DAY = 86_400_000;

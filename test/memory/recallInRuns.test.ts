@@ -62,4 +62,25 @@ describe('memory recall in runs', () => {
       expect(JSON.stringify(prompt.messages)).not.toContain('2.60 per watt');
     }
   });
+
+  it('a forgotten memory is not recalled by later runs; resetting a scope leaves other scopes alone', async () => {
+    await memory.forget({ ids: [ids.pricing] });
+    const afterForget = await runCrew(solarCrew(true), { workspace: ws, memory });
+    const recalled = afterForget.events.filter((e): e is EventOf<'memory.recall'> => e.type === 'memory.recall').flatMap((e) => e.records.map((r) => r.id));
+    expect(recalled).not.toContain(ids.pricing);
+
+    // `crewdeck memory reset --scope` and the browser's reset go through forget by scope.
+    // The Writer's record below the scope, and what the run just remembered of its output.
+    expect(await memory.forget({ scope: '/crew/solar-crew' })).toBe(2);
+    expect((await memory.list({ includePrivate: true })).map((r) => r.id)).toEqual([ids.other]);
+  });
+
+  it('leaves unrelated memories out of the prompt', async () => {
+    await memory.add([{ content: 'Tickets cost 40 euros', scope: '/crew/solar-crew', source: { kind: 'manual' }, importance: 1 }]);
+    const { events } = await runCrew(solarCrew(true), { workspace: ws, memory });
+    const recall = events.find((e): e is EventOf<'memory.recall'> => e.type === 'memory.recall')!;
+    expect(recall.records.map((r) => r.content)).not.toContain('Tickets cost 40 euros');
+    expect(recall.records.map((r) => r.id)).toContain(ids.pricing);
+  });
 });
+

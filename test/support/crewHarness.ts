@@ -59,11 +59,11 @@ export function agentPrompts(events: RuntimeEvent[], role?: string): string[] {
     .map((e) => e.messages.find((m) => m.role === 'user')?.content ?? '');
 }
 
-const SPAN_STARTS = new Set(['run.started', 'task.started', 'agent.started', 'llm.started', 'tool.started', 'delegation.started', 'guardrail.started', 'human.requested', 'planning.started']);
+const SPAN_STARTS = new Set(['run.started', 'task.started', 'agent.started', 'llm.started', 'tool.started', 'delegation.started', 'guardrail.started', 'human.requested', 'planning.started', 'memory.write.staged']);
 
 function endsSpan(e: RuntimeEvent): boolean {
   if (e.type === 'llm.failed') return !e.willRetry;
-  return /\.(completed|failed|cancelled|blocked|cached|passed|answered)$/.test(e.type);
+  return /\.(completed|failed|cancelled|blocked|cached|passed|answered|committed|discarded)$/.test(e.type);
 }
 
 /**

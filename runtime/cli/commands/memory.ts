@@ -1,7 +1,8 @@
-import { join } from 'node:path';
-import { WorkspaceInvalid } from '../../errors';
-import { HashingEmbedder } from '../../memory/hashingEmbedder';
-import { EmbedderMismatch, MemoryNotFound, MemoryStore } from '../../memory/memoryStore';
+import { loadWorkspaceSettings } from '../../document/loadDocument';
+import { isBadInput } from '../../badInput';
+import { MemoryNotFound } from '../../memory/memoryErrors';
+import type { MemoryStore } from '../../memory/memoryStore';
+import { openWorkspaceMemory } from '../../memory/workspaceMemory';
 import type { MemoryRecord, RecallMatch } from '../../memory/types';
 import { formatTime, oneLine } from '../format';
 import { parseOptions } from '../options';
@@ -38,7 +39,7 @@ export async function memoryCommand(args: string[]): Promise<number> {
   let store: MemoryStore | undefined;
   try {
     const workspace = workspaceDir(values.workspace ?? process.cwd());
-    store = await MemoryStore.open(join(workspace, '.crewdeck', 'memory'), new HashingEmbedder());
+    store = await openWorkspaceMemory(workspace, { settings: loadWorkspaceSettings(workspace) });
     switch (sub) {
       case 'list': {
         const records = await store.list({ scope: values.scope, categories: values.category, includePrivate: true, limit: limit ?? 50 });
@@ -82,7 +83,7 @@ export async function memoryCommand(args: string[]): Promise<number> {
     }
     return EXIT.ok;
   } catch (error) {
-    if (!(error instanceof WorkspaceInvalid || error instanceof EmbedderMismatch || error instanceof MemoryNotFound)) throw error;
+    if (!(isBadInput(error) || error instanceof MemoryNotFound)) throw error;
     process.stderr.write(`${style.red('error:')} ${(error as Error).message}\n`);
     return EXIT.badInput;
   } finally {

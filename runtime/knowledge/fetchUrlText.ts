@@ -1,0 +1,78 @@
+import { htmlToText } from './htmlText';
+
+export const URL_TIMEOUT_MS = 15_000;
+export const URL_MAX_BYTES = 5 * 1024 * 1024;
+
+export interface FetchedUrl {
+  /** The media type without parameters (`text/html`), or '' when the server sent none. */
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+export interface UrlLimits {
+  timeoutMs?: number;
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
+/** Why a URL could not be fetched; the message says what went wrong (status, size, timeout). */
+export class UrlFetchFailed extends Error {
+  override name = 'UrlFetchFailed';
+}
+
+/** GETs a URL with a timeout, refusing bodies over `maxBytes` (checked while reading, not only by Content-Length). */
+export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<FetchedUrl> {
+  const timeoutMs = limits.timeoutMs ?? URL_TIMEOUT_MS;
+  const maxBytes = limits.maxBytes ?? URL_MAX_BYTES;
+  if (!/^https?:$/.test(new URL(url).protocol)) throw new UrlFetchFailed('only http and https URLs can be fetched');
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = limits.signal ? AbortSignal.any([limits.signal, timeout]) : timeout;
+  try {
+    const response = await fetch(url, { signal, redirect: 'follow', headers: { accept: 'text/html, text/plain, text/markdown, text/csv, application/json, application/pdf;q=0.9, */*;q=0.5' } });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new UrlFetchFailed(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+    }
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (declared > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new UrlFetchFailed(`the response is ${declared} bytes, over the limit of ${maxBytes}`);
+    }
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    if (response.body) {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > maxBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw new UrlFetchFailed(`the response is over the limit of ${maxBytes} bytes`);
+        }
+        parts.push(value);
+      }
+    }
+    const bytes = new Uint8Array(total);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.byteLength;
+    }
+    const contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    return { contentType, bytes };
+  } catch (error) {
+    if (error instanceof UrlFetchFailed) throw error;
+    if (timeout.aborted) throw new UrlFetchFailed(`no complete response within ${timeoutMs} ms`);
+    if (limits.signal?.aborted) throw error;
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    throw new UrlFetchFailed(`could not be fetched: ${cause ?? (error as Error).message}`);
+  }
+}
+
+/** What a fetched page says as text: HTML is stripped to text, other text types are kept as they are. */
+export function fetchedText(page: FetchedUrl): string {
+  const text = new TextDecoder('utf-8').decode(page.bytes);
+  const looksHtml = page.contentType === 'text/html' || page.contentType === 'application/xhtml+xml' || (page.contentType === '' && /^\s*<(!doctype html|html)\b/i.test(text));
+  return looksHtml ? htmlToText(text) : text;
+}

@@ -1,0 +1,14 @@
+import { join } from 'node:path';
+import { HashingEmbedder } from '../memory/hashingEmbedder';
+import type { Embedder } from '../memory/types';
+import { KnowledgeStore } from './knowledgeStore';
+
+/** Where a workspace keeps its knowledge: a LanceDB database of its own, beside (not inside) memory. */
+export function knowledgeDir(workspace: string): string {
+  return join(workspace, '.crewdeck', 'knowledge');
+}
+
+/** The workspace's knowledge store, with the offline embedder unless another is given. */
+export function openWorkspaceKnowledge(workspace: string, embedder: Embedder = new HashingEmbedder()): Promise<KnowledgeStore> {
+  return KnowledgeStore.open(knowledgeDir(workspace), embedder);
+}

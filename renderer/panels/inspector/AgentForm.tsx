@@ -1,17 +1,17 @@
 import { deleteNodes } from '../../commands/deleteNodes';
 import { renameEntity } from '../../commands/renameEntity';
 import { updateEntity } from '../../commands/updateEntity';
-import type { AgentDraft } from '../../commands/crewDraft';
+import { isRecord, type AgentDraft } from '../../commands/crewDraft';
 import { useDocumentStore } from '../../stores/documentStore';
 import { CheckField } from './CheckField';
 import { IdField } from './IdField';
 import { InspectorHeader } from './InspectorHeader';
-import { JsonField } from './JsonField';
+import { KnowledgeSourcesEditor } from './KnowledgeSourcesEditor';
 import { ModelRefEditor } from './ModelRefEditor';
 import { NumberField } from './NumberField';
 import { OtherProblems } from './OtherProblems';
 import { Section } from './Section';
-import { SelectField } from './SelectField';
+import { SkillsEditor } from './SkillsEditor';
 import { TextField } from './TextField';
 import { ToolRefsEditor } from './ToolRefsEditor';
 
@@ -25,6 +25,10 @@ export function AgentForm({ nodeId, index, agent, profiles, isManager }: Props) 
   const perform = useDocumentStore.getState().perform;
   const set = (field: string, value: unknown, coalesce = true) =>
     perform(updateEntity(nodeId, { [field]: value }, { coalesceKey: coalesce ? `${nodeId}:${field}` : undefined }));
+  /** Typing into one part of a list (`0.text`) is one undo step; adding or removing an entry is its own. */
+  const setPart = (field: string, value: unknown, editKey: string | undefined) =>
+    perform(updateEntity(nodeId, { [field]: value }, { coalesceKey: editKey === undefined ? undefined : `${nodeId}:${field}:${editKey}` }));
+  const crewMemoryOn = useDocumentStore((s) => isRecord(s.doc?.memory) && s.doc.memory.enabled !== false);
   const a = agent as Record<string, unknown>;
   const role = typeof a.role === 'string' && a.role ? a.role : `Agent ${index + 1}`;
 
@@ -64,39 +68,29 @@ export function AgentForm({ nodeId, index, agent, profiles, isManager }: Props) 
           <NumberField label="Max requests / min" path={`${path}.maxRpm`} value={a.maxRpm} min={1} placeholder="no limit" onChange={(v) => set('maxRpm', v)} />
         </div>
         <NumberField label="Time limit (ms)" path={`${path}.maxExecutionTimeMs`} value={a.maxExecutionTimeMs} min={1} placeholder="no limit" onChange={(v) => set('maxExecutionTimeMs', v)} />
-        <SelectField
-          label="Memory"
+        <CheckField
+          label="Use crew memory"
           path={`${path}.memory`}
-          value={a.memory === true ? 'on' : a.memory === false ? 'off' : ''}
-          options={[
-            { value: '', label: 'As the crew (default)' },
-            { value: 'on', label: 'On' },
-            { value: 'off', label: 'Off' },
-          ]}
-          onChange={(v) => set('memory', v === '' ? undefined : v === 'on', false)}
+          value={a.memory}
+          defaultValue={true}
+          hint={
+            !crewMemoryOn
+              ? 'Crew memory is off (crew settings); this applies when it is on'
+              : a.memory === false
+                ? 'This agent neither recalls nor stores memories'
+                : 'Recalls and stores memories in the crew’s scope'
+          }
+          onChange={(v) => set('memory', v, false)}
+          testId="field-agent-memory"
         />
         <CheckField label="Cache tool results" path={`${path}.cache`} value={a.cache} defaultValue={true} onChange={(v) => set('cache', v, false)} />
         <CheckField label="Summarise when the context window is full" path={`${path}.respectContextWindow`} value={a.respectContextWindow} defaultValue={true} onChange={(v) => set('respectContextWindow', v, false)} />
       </Section>
-      <Section title="Skills and knowledge" defaultOpen={a.skills !== undefined || a.knowledge !== undefined}>
-        <JsonField
-          label="Skills (JSON array)"
-          path={`${path}.skills`}
-          value={a.skills}
-          expect="array"
-          rows={3}
-          placeholder='["skill-name", { "name": "…", "instructions": "…" }]'
-          onChange={(v) => set('skills', v)}
-        />
-        <JsonField
-          label="Knowledge sources (JSON array)"
-          path={`${path}.knowledge`}
-          value={a.knowledge}
-          expect="array"
-          rows={3}
-          placeholder='[{ "type": "file", "path": "docs/notes.md" }]'
-          onChange={(v) => set('knowledge', v)}
-        />
+      <Section title="Skills" defaultOpen={a.skills !== undefined}>
+        <SkillsEditor path={`${path}.skills`} value={a.skills} onChange={(v, editKey) => setPart('skills', v, editKey)} />
+      </Section>
+      <Section title="Knowledge" defaultOpen={a.knowledge !== undefined}>
+        <KnowledgeSourcesEditor path={`${path}.knowledge`} value={a.knowledge} readers="this agent" onChange={(v, editKey) => setPart('knowledge', v, editKey)} />
       </Section>
     </>
   );

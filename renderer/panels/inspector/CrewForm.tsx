@@ -2,27 +2,30 @@ import { updateCrew } from '../../commands/updateCrew';
 import { isRecord, type CrewDraft } from '../../commands/crewDraft';
 import { useDocumentStore } from '../../stores/documentStore';
 import { CheckField } from './CheckField';
+import { CrewMemoryFields } from './CrewMemoryFields';
 import { IdField } from './IdField';
 import { InputsEditor } from './InputsEditor';
 import { InspectorHeader } from './InspectorHeader';
-import { JsonField } from './JsonField';
+import { KnowledgeSettingsFields } from './KnowledgeSettingsFields';
+import { KnowledgeSourcesEditor } from './KnowledgeSourcesEditor';
 import { ManagerEditor } from './ManagerEditor';
 import { ModelRefEditor } from './ModelRefEditor';
 import { NumberField } from './NumberField';
 import { OtherProblems } from './OtherProblems';
 import { Section } from './Section';
-import { SelectField } from './SelectField';
 import { TextField } from './TextField';
 
 /** Crew-level fields; agents and tasks have their own forms (select a node). */
-const FIELDS = ['id', 'name', 'description', 'process', 'manager', 'inputs', 'memory', 'maxRpm', 'planning', 'knowledge'];
+const FIELDS = ['id', 'name', 'description', 'process', 'manager', 'inputs', 'memory', 'maxRpm', 'planning', 'knowledge', 'knowledgeSettings'];
 
 export function CrewForm({ doc, profiles }: { doc: CrewDraft; profiles: readonly string[] }) {
   const perform = useDocumentStore.getState().perform;
   const set = (field: string, value: unknown, coalesce = true) => perform(updateCrew({ [field]: value }, { coalesceKey: coalesce ? `crew:${field}` : undefined }));
+  /** Typing into one part of a field (`0.text`, `scope`) is one undo step; other changes (add, remove, toggle) are their own. */
+  const setPart = (field: string, value: unknown, editKey: string | undefined) =>
+    perform(updateCrew({ [field]: value }, { coalesceKey: editKey === undefined ? undefined : `crew:${field}:${editKey}` }));
   const d = doc as Record<string, unknown>;
   const memory = isRecord(d.memory) ? d.memory : undefined;
-  const memoryOn = memory !== undefined && memory.enabled !== false;
   const planning = isRecord(d.planning) ? d.planning : undefined;
   const planningOn = planning !== undefined && planning.enabled !== false;
   const patchOf = (current: Record<string, unknown> | undefined, patch: Record<string, unknown>) => {
@@ -60,34 +63,7 @@ export function CrewForm({ doc, profiles }: { doc: CrewDraft; profiles: readonly
         <InputsEditor path="inputs" value={d.inputs} onChange={(v) => set('inputs', v)} />
       </Section>
       <Section title="Memory">
-        <div className="insp-check">
-          <input
-            id="insp-memory-enabled"
-            type="checkbox"
-            checked={memoryOn}
-            onChange={(e) => set('memory', e.target.checked ? patchOf(memory, { enabled: true }) : memory ? patchOf(memory, { enabled: false }) : undefined, false)}
-            data-testid="field-memory-enabled"
-          />
-          <label htmlFor="insp-memory-enabled">
-            Crew memory
-            <span className="insp-check-hint">Agents recall and store what they learn</span>
-          </label>
-        </div>
-        {memoryOn && (
-          <>
-            <TextField label="Scope" path="memory.scope" value={memory?.scope} optional mono placeholder={`/crew/${String(d.id ?? '…')}`} onChange={(v) => set('memory', patchOf(memory, { scope: v }))} />
-            <SelectField
-              label="Commit memories"
-              path="memory.commit"
-              value={memory?.commit === 'immediate' ? 'immediate' : 'after-guardrail'}
-              options={[
-                { value: 'after-guardrail', label: 'After guardrails accept the output (default)' },
-                { value: 'immediate', label: 'Immediately (as CrewAI)' },
-              ]}
-              onChange={(v) => set('memory', patchOf(memory, { commit: v === 'after-guardrail' ? undefined : v }), false)}
-            />
-          </>
-        )}
+        <CrewMemoryFields crewId={d.id} memory={memory} profiles={profiles} onChange={(next, editKey) => setPart('memory', next, editKey)} />
       </Section>
       <Section title="Limits and planning">
         <NumberField label="Max requests / min (crew)" path="maxRpm" value={d.maxRpm} min={1} placeholder="no limit" onChange={(v) => set('maxRpm', v)} />
@@ -101,16 +77,9 @@ export function CrewForm({ doc, profiles }: { doc: CrewDraft; profiles: readonly
         />
         {planningOn && <ModelRefEditor label="Planner model" path="planning.llm" value={planning?.llm} profiles={profiles} onChange={(v) => set('planning', patchOf(planning, { llm: v }))} />}
       </Section>
-      <Section title="Knowledge" defaultOpen={d.knowledge !== undefined}>
-        <JsonField
-          label="Knowledge sources (JSON array)"
-          path="knowledge"
-          value={d.knowledge}
-          expect="array"
-          rows={4}
-          placeholder='[{ "type": "file", "path": "docs/handbook.md" }]'
-          onChange={(v) => set('knowledge', v)}
-        />
+      <Section title="Knowledge" defaultOpen={d.knowledge !== undefined || d.knowledgeSettings !== undefined}>
+        <KnowledgeSourcesEditor path="knowledge" value={d.knowledge} readers="every agent of the crew" onChange={(v, editKey) => setPart('knowledge', v, editKey)} />
+        <KnowledgeSettingsFields path="knowledgeSettings" value={d.knowledgeSettings} onChange={(v, editKey) => setPart('knowledgeSettings', v, editKey)} />
       </Section>
     </>
   );

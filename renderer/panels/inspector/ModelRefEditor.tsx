@@ -12,6 +12,8 @@ type Props = {
   profiles: readonly string[];
   /** What "not set" means here ("workspace default model", "the agent's model"…). */
   defaultLabel?: string;
+  /** What the model is used for, under the mode selector. */
+  hint?: string;
 };
 
 type Mode = 'default' | 'profile' | 'inline';
@@ -20,7 +22,7 @@ type Mode = 'default' | 'profile' | 'inline';
  * A ModelRef: not set (the workspace default), a profile name from workspace settings, or an inline
  * model (provider, model, base URL, temperature, max tokens; scripted models take a script).
  */
-export function ModelRefEditor({ label, path, value, onChange, profiles, defaultLabel = 'Workspace default' }: Props) {
+export function ModelRefEditor({ label, path, value, onChange, profiles, defaultLabel = 'Workspace default', hint }: Props) {
   const mode: Mode = value === undefined ? 'default' : typeof value === 'string' ? 'profile' : 'inline';
   const inline = isRecord(value) ? value : {};
   const set = (patch: Record<string, unknown>) => {
@@ -52,6 +54,7 @@ export function ModelRefEditor({ label, path, value, onChange, profiles, default
           { value: 'inline', label: 'Custom model' },
         ]}
         onChange={(v) => switchMode(v as Mode)}
+        hint={hint}
         testId={`${controlId(path)}-mode`}
       />
       {mode === 'profile' && (

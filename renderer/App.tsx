@@ -5,6 +5,7 @@ import { HumanDialogs } from './dialogs/HumanDialogs';
 import { RunInputsDialog } from './dialogs/RunInputsDialog';
 import { ConnectionBanner } from './panels/ConnectionBanner';
 import { Inspector } from './panels/Inspector';
+import { MemoryPanel } from './panels/memory/MemoryPanel';
 import { OutputPanel } from './panels/OutputPanel';
 import { RunsPanel } from './panels/RunsPanel';
 import { SaveErrorBanner } from './panels/SaveErrorBanner';
@@ -59,6 +60,8 @@ export function App() {
         <main className="app-main">
           {view === 'settings' ? (
             <SettingsPanel />
+          ) : view === 'memory' ? (
+            <MemoryPanel />
           ) : (
             <div className="app-workbench">
               <div className="app-canvas-column">

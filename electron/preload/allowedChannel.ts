@@ -28,6 +28,13 @@ export const ALLOWED_CHANNELS = [
   'secrets.list',
   'secrets.set',
   'secrets.delete',
+  'memory.list',
+  'memory.search',
+  'memory.add',
+  'memory.update',
+  'memory.forget',
+  'memory.reset',
+  'memory.scopes',
 ] as const satisfies readonly HostChannel[];
 
 type MissingChannels = Exclude<HostChannel, (typeof ALLOWED_CHANNELS)[number]>;

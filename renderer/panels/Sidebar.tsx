@@ -33,6 +33,12 @@ export function Sidebar() {
           {documents.length === 0 && <li className="sidebar-item-sub" style={{ padding: '4px 8px' }}>No crews yet.</li>}
         </ul>
       </section>
+      <section className="sidebar-section">
+        <div className="sidebar-header">Memory</div>
+        <ul className="sidebar-list">
+          <MemoryItem />
+        </ul>
+      </section>
       <section className="sidebar-section grow">
         <div className="sidebar-header">Recent runs</div>
         <ul className="sidebar-list" data-testid="recent-runs">
@@ -43,6 +49,28 @@ export function Sidebar() {
         </ul>
       </section>
     </aside>
+  );
+}
+
+/** Opens the memory browser (a main view, like settings); pressed again, back to the canvas. */
+function MemoryItem() {
+  const open = useUiStore((s) => s.view === 'memory');
+  return (
+    <li>
+      <button
+        className="sidebar-item"
+        aria-current={open}
+        data-testid="open-memory"
+        title="Browse, search and edit what the crews remember"
+        onClick={() => useUiStore.getState().setView(open ? 'canvas' : 'memory')}
+      >
+        <span className="sidebar-dot" data-kind="memory" />
+        <span className="sidebar-item-main">
+          <div className="sidebar-item-title">Memory browser</div>
+          <div className="sidebar-item-sub">{open ? 'Back to the canvas' : 'What the crews remember'}</div>
+        </span>
+      </button>
+    </li>
   );
 }
 

@@ -86,8 +86,22 @@ class RunDraft {
       case 'task.retrying':
         return this.taskRetrying(e);
       case 'memory.recall':
+      case 'knowledge.retrieved':
         this.record(e);
         return;
+      case 'memory.write.staged':
+        this.open(e, 'memory', `memory write · attempt ${e.attempt}`, e.policy === 'immediate' ? 'immediate' : 'after guardrails');
+        return;
+      case 'memory.write.skipped':
+      case 'memory.write.decision':
+        this.record(e);
+        return;
+      case 'memory.write.committed':
+        return this.memoryCommitted(e);
+      case 'memory.write.discarded':
+        return this.memoryEnded(e, 'discarded', `discarded ${e.dropped} · ${e.reason}`);
+      case 'memory.write.failed':
+        return this.memoryEnded(e, 'failed', e.error);
       case 'agent.started':
         return this.agentStarted(e);
       case 'agent.completed':
@@ -263,6 +277,25 @@ class RunDraft {
   private setTaskStatus(taskId: string, status: NodeRunStatus): void {
     const node = taskNodeId(taskId);
     this.v.nodeStatus[node] = (this.v.book.waiting[node] ?? 0) > 0 ? 'waiting' : status;
+  }
+
+  // ── memory ─────────────────────────────────────────────────────────────────────────────────────
+
+  private memoryCommitted(e: EventOf<'memory.write.committed'>): void {
+    const parts = [
+      e.inserted ? `${e.inserted} new` : '',
+      e.updated ? `${e.updated} updated` : '',
+      e.deleted ? `${e.deleted} deleted` : '',
+      e.skipped ? `${e.skipped} duplicate${e.skipped === 1 ? '' : 's'} skipped` : '',
+    ].filter(Boolean);
+    this.memoryEnded(e, 'done', parts.length ? parts.join(' · ') : 'nothing to write');
+  }
+
+  /** Ends a memory-write span; its sublabel says how. A span missing its start (a partial log) is made from the end event. */
+  private memoryEnded(e: EventOf<'memory.write.committed' | 'memory.write.discarded' | 'memory.write.failed'>, status: SpanStatus, outcome: string): void {
+    if (!this.spans.has(e.spanId)) this.open(e, 'memory', `memory write · attempt ${e.attempt}`);
+    const span = this.close(e, status);
+    if (span) span.sublabel = outcome;
   }
 
   // ── agents ─────────────────────────────────────────────────────────────────────────────────────

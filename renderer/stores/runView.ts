@@ -17,8 +17,9 @@ export interface ActiveDelegation {
   spanId: string;
 }
 
-export type SpanKind = 'run' | 'planning' | 'task' | 'agent' | 'llm' | 'tool' | 'delegation' | 'guardrail' | 'human' | 'retry';
-export type SpanStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'waiting' | 'blocked' | 'cached';
+export type SpanKind = 'run' | 'planning' | 'task' | 'agent' | 'llm' | 'tool' | 'delegation' | 'guardrail' | 'human' | 'retry' | 'memory';
+/** `discarded`: a memory write whose attempt was rejected, so nothing it staged reached the store. */
+export type SpanStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'waiting' | 'blocked' | 'cached' | 'discarded';
 
 /** One row of the trace tree. Immutable once a fold has returned it. */
 export interface TraceSpan {
@@ -85,7 +86,7 @@ export interface RunView {
   status: RunViewStatus;
   crewId?: string;
   crewName?: string;
-  process?: 'sequential' | 'hierarchical';
+  process?: 'sequential' | 'hierarchical' | 'flow';
   inputs: Record<string, string>;
   taskIds: string[];
   replayOf?: { runId: string; fromTaskId: string };

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 export type Theme = 'dark' | 'light';
 export type BottomTab = 'trace' | 'output' | 'runs';
-export type MainView = 'canvas' | 'settings';
+export type MainView = 'canvas' | 'settings' | 'memory';
 
 /**
  * What the person is looking at: open document, selection, shown run, panels, theme. Not undoable and

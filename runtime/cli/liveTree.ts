@@ -140,6 +140,16 @@ export class LiveTree {
         return `${s.green('✓')} guardrail ${e.guardrailType}${e.replaced ? s.dim(' (replaced the output)') : ''}`;
       case 'guardrail.failed':
         return `${s.red('✗')} guardrail ${e.guardrailType}: ${oneLine(e.reason, 100)}`;
+      case 'memory.write.committed': {
+        const parts = [`${e.inserted} new`, e.updated ? `${e.updated} updated` : '', e.deleted ? `${e.deleted} deleted` : '', e.skipped ? `${e.skipped} duplicate${e.skipped === 1 ? '' : 's'} skipped` : '']
+          .filter(Boolean)
+          .join(' · ');
+        return `${s.green('◆')} memory ${s.dim(`(task ${e.taskId}):`)} ${parts}`;
+      }
+      case 'memory.write.discarded':
+        return `${s.yellow('◇')} memory discarded ${s.dim(`(task ${e.taskId}, attempt ${e.attempt}): ${e.dropped} staged — ${oneLine(e.reason, 80)}`)}`;
+      case 'memory.write.failed':
+        return `${s.red('✗')} memory write failed ${s.dim(`(task ${e.taskId}):`)} ${oneLine(e.error, 100)}`;
       case 'human.requested':
         return `${s.yellow('?')} ${e.kind === 'tool_approval' ? `approval needed for ${e.tool}` : 'waiting for human review'}`;
       case 'human.answered':

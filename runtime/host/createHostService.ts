@@ -12,6 +12,7 @@ import type { RuntimeEvent } from '../../shared/events';
 import { SqliteRunStore } from '../store/sqliteRunStore';
 import type { RunRecord, RunSummary } from '../store/types';
 import { HostHuman } from './hostHuman';
+import { HostMemory } from './hostMemory';
 import { HostRuns } from './hostRuns';
 import { HostBadInput, HostConflict, HostNotFound, toHostError } from './hostErrors';
 import type { HostService, HostServiceOptions } from './hostService';
@@ -41,7 +42,9 @@ export function createHostService(options: HostServiceOptions): HostService {
   const documents = new WorkspaceDocuments(workspace);
   const settingsFile = new WorkspaceSettingsFile(workspace);
   const human = new HostHuman(now);
-  const runs = new HostRuns({ workspace, store, human, env, push, now });
+  // One memory store for the memory browser and the runs, so what a run writes shows at once.
+  const memory = new HostMemory(workspace, push);
+  const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
   // The app lives long: load mathjs (about 2 s on a small machine) before a run needs it.
   setTimeout(warmUpCalculator, 500).unref();
   const changed = <T>(value: T): T => {
@@ -134,6 +137,14 @@ export function createHostService(options: HostServiceOptions): HostService {
     'secrets.delete': ({ name }) => {
       throw new HostBadInput(`browser mode reads API keys from environment variables: unset ${name} before starting crewdeck serve`);
     },
+
+    'memory.list': (request) => memory.list(request),
+    'memory.search': (request) => memory.search(request),
+    'memory.add': (request) => memory.add(request),
+    'memory.update': (request) => memory.update(request),
+    'memory.forget': (request) => memory.forget(request),
+    'memory.reset': (request) => memory.reset(request),
+    'memory.scopes': () => memory.scopes(),
   } satisfies Handlers;
 
   return {
@@ -153,6 +164,7 @@ export function createHostService(options: HostServiceOptions): HostService {
     },
     async close() {
       await runs.closeAll();
+      await memory.close();
       listeners.clear();
       store.close();
     },

@@ -5,7 +5,7 @@ import type { CrewRunResult } from '../crew/kickoff';
 import { loadCrewFile, loadWorkspaceSettings } from '../document/loadDocument';
 import { RunCancelled } from '../errors';
 import { newRunId } from '../runId';
-import { createRuntime, type Runtime } from '../runtime';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
 import type { RunStore } from '../store/types';
 import type { HostHuman } from './hostHuman';
 
@@ -27,6 +27,8 @@ export class HostRuns {
       env: NodeJS.ProcessEnv;
       push: (push: HostPush) => void;
       now: () => number;
+      /** The host's memory store, shared with the memory browser (opened on first use). */
+      memory?: () => Promise<RuntimeOptions['memory']>;
     },
   ) {}
 
@@ -54,7 +56,9 @@ export class HostRuns {
     await Promise.allSettled(runs.map((r) => r.done));
   }
 
-  private launch(model: string | undefined, startRun: StartRun): Promise<string> {
+  private async launch(model: string | undefined, startRun: StartRun): Promise<string> {
+    // A store that cannot open is left to the run: one with memory enabled reports it, the others run.
+    const memory = await this.options.memory?.().catch(() => undefined);
     const { workspace, store, human, env, push, now } = this.options;
     const runId = newRunId(now());
     const runtime = createRuntime({
@@ -65,6 +69,7 @@ export class HostRuns {
       env,
       forceProfile: model,
       now,
+      memory,
     });
     const controller = new AbortController();
     return new Promise<string>((resolve, reject) => {
@@ -76,6 +81,7 @@ export class HostRuns {
           push({ kind: 'runs.changed' });
         }
         push({ kind: 'event', event });
+        if (event.type === 'memory.write.committed') push({ kind: 'memory.changed' });
       };
       const done = startRun(runtime, { runId, signal: controller.signal, onEvent }).then(
         () => {

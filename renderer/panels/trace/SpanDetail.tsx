@@ -7,6 +7,7 @@ import { Section, TextBlock } from './detail/DetailBlocks';
 import { GuardrailDetail } from './detail/GuardrailDetail';
 import { HumanDetail } from './detail/HumanDetail';
 import { LlmDetail } from './detail/LlmDetail';
+import { MemoryWriteDetail } from './detail/MemoryWriteDetail';
 import { PlanningDetail } from './detail/PlanningDetail';
 import { RetryDetail } from './detail/RetryDetail';
 import { RunDetail } from './detail/RunDetail';
@@ -28,6 +29,7 @@ const DETAILS = {
   guardrail: GuardrailDetail,
   human: HumanDetail,
   retry: RetryDetail,
+  memory: MemoryWriteDetail,
 } satisfies Record<SpanKind, ComponentType<DetailProps>>;
 
 /** Everything known about the selected span. */

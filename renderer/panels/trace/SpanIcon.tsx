@@ -12,6 +12,7 @@ const PATHS: Record<SpanKind, string> = {
   guardrail: 'M8 2l5 2v4c0 3-2.2 5.1-5 6-2.8-.9-5-3-5-6V4z',
   human: 'M8 7.5a2.3 2.3 0 1 0 0-4.6 2.3 2.3 0 0 0 0 4.6zM4 13.5v-1A3 3 0 0 1 7 9.5h2a3 3 0 0 1 3 3v1',
   retry: 'M12.5 8a4.5 4.5 0 1 1-1.3-3.2M12.5 2.8v2.6H9.9',
+  memory: 'M3 4.5c0-1.1 2.2-2 5-2s5 .9 5 2-2.2 2-5 2-5-.9-5-2zM3 4.5v7c0 1.1 2.2 2 5 2s5-.9 5-2v-7M3 8c0 1.1 2.2 2 5 2s5-.9 5-2',
 };
 
 export const SPAN_KIND_LABEL: Record<SpanKind, string> = {
@@ -25,6 +26,7 @@ export const SPAN_KIND_LABEL: Record<SpanKind, string> = {
   guardrail: 'Guardrail',
   human: 'Human',
   retry: 'Retry',
+  memory: 'Memory write',
 };
 
 export function SpanIcon({ kind }: { kind: SpanKind }) {

@@ -14,6 +14,7 @@ const STATUS_TEXT: Partial<Record<SpanStatus, string>> = {
   waiting: 'waiting',
   blocked: 'blocked',
   cached: 'cached',
+  discarded: 'discarded',
 };
 
 interface TraceRowProps {

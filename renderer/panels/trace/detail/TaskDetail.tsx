@@ -1,9 +1,10 @@
 import type { TraceSpan } from '../../../stores/runView';
 import { Facts, Section, TextBlock, Verdict } from './DetailBlocks';
 import { eventOf, eventsOf } from './spanEvents';
+import { RecalledMemories, RetrievedKnowledge } from './TaskMemoryDetail';
 import { UsageFacts } from './UsageFacts';
 
-/** A task: what it asked, the context it got, guardrail retries, and its output or error. */
+/** A task: what it asked, the context, memories and knowledge it got, guardrail retries, and its output or error. */
 export function TaskDetail({ span }: { span: TraceSpan }) {
   const started = eventOf(span, 'task.started');
   const completed = eventOf(span, 'task.completed');
@@ -36,6 +37,8 @@ export function TaskDetail({ span }: { span: TraceSpan }) {
           <TextBlock text={started.context} />
         </Section>
       )}
+      <RecalledMemories span={span} />
+      <RetrievedKnowledge span={span} />
       {retries.map((r) => (
         <Section key={r.seq} title={<><Verdict tone="warn">retry {r.attempt - 1}/{r.maxRetries}</Verdict> {r.reason}</>} open={false}>
           <TextBlock label="Rejected output" text={r.rejectedOutput} />

@@ -33,7 +33,7 @@ export type LlmPurpose = 'agent' | 'forced_answer' | 'summarise' | 'guardrail' |
 export type MemoryCommitPolicy = 'after-guardrail' | 'immediate';
 /** What consolidation did with one new memory or one similar existing record. */
 export type MemoryWriteAction = 'insert' | 'update' | 'delete' | 'keep';
-export type HumanRequestKind = 'task_review' | 'tool_approval';
+export type HumanRequestKind = 'task_review' | 'tool_approval' | 'flow_feedback';
 export type ToolApprovalDecision = 'approve' | 'deny' | 'always';
 
 export interface TaskOutputRecord {
@@ -46,16 +46,38 @@ export interface TaskOutputRecord {
 
 export interface EventPayloads {
   'run.started': {
+    /** The document's id and name (a flow's, for process "flow"). */
     crewId: string;
     crewName: string;
-    process: 'sequential' | 'hierarchical';
+    process: 'sequential' | 'hierarchical' | 'flow';
     inputs: Record<string, string>;
+    /** Task ids in order (a flow's method ids). */
     taskIds: string[];
     replayOf?: { runId: string; fromTaskId: string };
   };
   'run.completed': { output: string; tokenUsage: TokenUsage; durationMs: number };
   'run.failed': { error: string; errorName: string; tokenUsage: TokenUsage; durationMs: number };
   'run.cancelled': { reason: string; durationMs: number };
+  /** A flow waits for human feedback; the run's span stays open and `crewdeck resume` (or the app) continues it. */
+  'run.paused': { requestId: string; methodId: string; durationMs: number };
+  /** A paused flow continues (in this or another process); events go on under the same spans. */
+  'run.resumed': { requestId: string; pausedForMs: number };
+
+  /** A flow method starts (its span holds the body's events: a crew's tasks, model calls, the feedback request). */
+  'flow.method.started': { methodId: string; methodName: string; bodyType: string; trigger: string; triggeredBy?: string; input?: string; call: number };
+  /** A router chose a route (before its method completes). */
+  'flow.route': { methodId: string; methodName: string; route: string; reason: string };
+  'flow.method.completed': {
+    methodId: string;
+    methodName: string;
+    output: string;
+    route?: string;
+    /** The state after the method, and the top-level fields it changed. */
+    state: Record<string, unknown>;
+    changed: string[];
+    durationMs: number;
+  };
+  'flow.method.failed': { methodId: string; methodName: string; error: string; errorName: string; durationMs: number };
 
   'planning.started': { model: string };
   'planning.completed': { plans: Record<string, string> };
@@ -190,8 +212,12 @@ export interface EventPayloads {
     output?: string;
     tool?: string;
     args?: unknown;
+    /** Flow feedback: the labels the feedback is classified into, and the one empty feedback picks. */
+    outcomes?: string[];
+    defaultOutcome?: string;
+    methodId?: string;
   };
-  'human.answered': { requestId: string; kind: HumanRequestKind; feedback?: string; decision?: ToolApprovalDecision };
+  'human.answered': { requestId: string; kind: HumanRequestKind; feedback?: string; decision?: ToolApprovalDecision; outcome?: string };
 }
 
 export type RuntimeEventType = keyof EventPayloads;

@@ -63,12 +63,12 @@ export const DocumentEntrySchema = z.object({
 });
 export type DocumentEntry = z.infer<typeof DocumentEntrySchema>;
 
-export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled', 'interrupted']);
+export const RunStatusSchema = z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']);
 export type HostRunStatus = z.infer<typeof RunStatusSchema>;
 
 export const RunSummarySchema = z.object({
   id: z.string(),
-  kind: z.literal('crew'),
+  kind: z.enum(['crew', 'flow']),
   documentId: z.string(),
   name: z.string(),
   status: RunStatusSchema,
@@ -95,13 +95,16 @@ export const TaskOutputSchema = z.object({
 export const PendingHumanRequestSchema = z.object({
   requestId: z.string(),
   runId: z.string(),
-  kind: z.enum(['task_review', 'tool_approval']),
+  kind: z.enum(['task_review', 'tool_approval', 'flow_feedback']),
   taskId: z.string().optional(),
   agentRole: z.string(),
   prompt: z.string(),
   output: z.string().optional(),
   tool: z.string().optional(),
   args: z.unknown().optional(),
+  /** Flow feedback: the outcome labels and the one empty feedback picks. */
+  outcomes: z.array(z.string()).optional(),
+  defaultOutcome: z.string().optional(),
   requestedAt: z.number(),
 });
 export type PendingHumanRequest = z.infer<typeof PendingHumanRequestSchema>;
@@ -115,6 +118,51 @@ export const ConnectionTestSchema = z.object({
 });
 
 const empty = z.strictObject({});
+
+/** A memory scope: a path such as `/crew/<crewId>/agent/<role>`; `/` is every scope. */
+const MemoryScope = z
+  .string()
+  .min(1)
+  .max(500)
+  .refine((s) => s.startsWith('/'), 'must start with "/"')
+  .refine((s) => !s.includes('\0'), 'must not contain NUL');
+const MemoryCategory = z.string().trim().min(1).max(100);
+const MemoryContent = z.string().max(50_000).refine((s) => s.trim().length > 0, 'must not be empty');
+
+/** A memory record as it crosses the wire (SPEC §5): everything but its vector. */
+export const MemoryRecordSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  scope: z.string(),
+  categories: z.array(z.string()),
+  importance: z.number(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  lastAccessedAt: z.number(),
+  source: z.object({
+    kind: z.enum(['task', 'tool', 'manual', 'lesson']),
+    runId: z.string().optional(),
+    taskId: z.string().optional(),
+    agentRole: z.string().optional(),
+  }),
+  private: z.boolean(),
+  metadata: z.record(z.string(), z.unknown()),
+  status: z.enum(['active', 'pending_review']),
+  /** Earlier contents, oldest first, each with why it changed. */
+  history: z.array(z.object({ content: z.string(), updatedAt: z.number(), reason: z.string() })),
+});
+export type HostMemoryRecord = z.infer<typeof MemoryRecordSchema>;
+
+/** One recall result: the weighted score, its parts (each 0..1) and why it matched. */
+export const MemoryMatchSchema = z.object({
+  record: MemoryRecordSchema,
+  score: z.number(),
+  semantic: z.number(),
+  recency: z.number(),
+  importance: z.number(),
+  reasons: z.array(z.string()),
+});
+export type HostMemoryMatch = z.infer<typeof MemoryMatchSchema>;
 
 export const HOST_CHANNELS = {
   'workspace.info': {
@@ -142,7 +190,7 @@ export const HOST_CHANNELS = {
     }),
   },
   'documents.create': {
-    request: z.strictObject({ kind: z.literal('crew'), name: z.string().min(1).max(200) }),
+    request: z.strictObject({ kind: z.enum(['crew', 'flow']), name: z.string().min(1).max(200) }),
     response: z.object({ path: z.string(), document: z.unknown() }),
   },
   'documents.save': {
@@ -234,6 +282,68 @@ export const HOST_CHANNELS = {
     response: empty,
   },
   'secrets.delete': { request: z.strictObject({ name: EnvName }), response: empty },
+
+  /** The workspace's memories (SPEC §5, §10 memory browser), newest first. */
+  'memory.list': {
+    request: z.strictObject({
+      /** This scope and everything below it. */
+      scope: MemoryScope.optional(),
+      category: MemoryCategory.optional(),
+      /** Only memories written by this run. */
+      runId: RunId.optional(),
+      includePrivate: z.boolean().default(false),
+      limit: z.number().int().min(1).max(1000).default(100),
+      offset: z.number().int().min(0).default(0),
+    }),
+    response: z.object({ records: z.array(MemoryRecordSchema), total: z.number() }),
+  },
+  /** The recall a run would do, as a preview: matches with score parts and reasons. */
+  'memory.search': {
+    request: z.strictObject({
+      query: z.string().min(1).max(2000),
+      scope: MemoryScope.optional(),
+      categories: z.array(MemoryCategory).max(50).optional(),
+      includePrivate: z.boolean().default(false),
+      limit: z.number().int().min(1).max(50).default(10),
+    }),
+    response: z.object({ matches: z.array(MemoryMatchSchema) }),
+  },
+  /** Adds a memory by hand (source kind `manual`). */
+  'memory.add': {
+    request: z.strictObject({
+      content: MemoryContent,
+      scope: MemoryScope,
+      categories: z.array(MemoryCategory).max(50).optional(),
+      importance: z.number().min(0).max(1).optional(),
+      private: z.boolean().optional(),
+    }),
+    response: z.object({ record: MemoryRecordSchema }),
+  },
+  /** Edits a memory; a new content keeps the old one in its history ("edited by hand"). */
+  'memory.update': {
+    request: z.strictObject({
+      id: Id,
+      content: MemoryContent.optional(),
+      categories: z.array(MemoryCategory).max(50).optional(),
+      importance: z.number().min(0).max(1).optional(),
+      private: z.boolean().optional(),
+    }),
+    response: z.object({ record: MemoryRecordSchema }),
+  },
+  'memory.forget': {
+    request: z.strictObject({ ids: z.array(Id).min(1).max(1000) }),
+    response: z.object({ removed: z.number() }),
+  },
+  /** Empties one scope (and the scopes below it) and nothing else; `/` empties every scope. */
+  'memory.reset': {
+    request: z.strictObject({ scope: MemoryScope }),
+    response: z.object({ removed: z.number() }),
+  },
+  /** The scopes that hold memories, with how many each (private ones included), for filters. */
+  'memory.scopes': {
+    request: empty,
+    response: z.object({ scopes: z.array(z.object({ scope: z.string(), count: z.number() })) }),
+  },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 
 export type HostChannel = keyof typeof HOST_CHANNELS;
@@ -262,7 +372,9 @@ export type HostResult<C extends HostChannel> = { ok: true; response: HostRespon
 export type HostPush =
   | { kind: 'event'; event: RuntimeEvent }
   | { kind: 'documents.changed' }
-  | { kind: 'runs.changed' };
+  | { kind: 'runs.changed' }
+  /** Memories were added, changed or removed (through the host, or by a run that just ended). */
+  | { kind: 'memory.changed' };
 
 /** WebSocket framing (browser mode). Electron IPC carries the same request/result shapes. */
 export type WireRequest = { id: number; channel: string; request: unknown };

@@ -51,6 +51,8 @@ export const useHumanStore = create<HumanState>()((set, get) => ({
         output: e.output,
         tool: e.tool,
         args: e.args,
+        outcomes: e.outcomes,
+        defaultOutcome: e.defaultOutcome,
         requestedAt: e.ts,
       };
       set({ pending: [...get().pending, request].sort(byTime) });

@@ -3,6 +3,7 @@ export * from './guardrail';
 export * from './condition';
 export * from './tool';
 export * from './crew';
+export * from './flow';
 export * from './workspace';
 export * from './problems';
 export * from './parse';

@@ -4,6 +4,7 @@ import { ScriptInvalid } from './llm/script';
 import { ToolUnavailable } from './crew/roster';
 import { SkillUnavailable } from './skills/resolveSkills';
 import { EmbedderMismatch, EmbeddingFailed } from './memory/memoryErrors';
+import { FlowNotResumable } from './flow/flowErrors';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -18,6 +19,7 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof TaskNotFound ||
     error instanceof ReplayNotPossible ||
     error instanceof WorkspaceInvalid ||
+    error instanceof FlowNotResumable ||
     // The workspace's memory cannot be opened: another embedder built it, or the configured one is unreachable.
     error instanceof EmbedderMismatch ||
     error instanceof EmbeddingFailed

@@ -1,7 +1,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { CrewDocumentSchema, type CrewDocument } from '../shared/model/crew';
 import type { WorkspaceSettings } from '../shared/model/workspace';
-import { DocumentInvalid, ReplayNotPossible, RunNotFound, TaskNotFound } from './errors';
+import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, TaskNotFound } from './errors';
 import type { EventListener } from './events/span';
 import { unattendedHuman, type HumanChannel } from './human/humanChannel';
 import { ModelResolver } from './llm/resolveModel';
@@ -14,6 +14,11 @@ import { newRunId } from './runId';
 import { problemsFromZod } from '../shared/model/problems';
 import type { RunMemoryStore } from './memory/runMemory';
 import { openWorkspaceMemory } from './memory/workspaceMemory';
+import { FlowDocumentSchema, type FlowDocument } from '../shared/model/flow';
+import { resumeFlow, startFlow, type FlowRunResult } from './flow/flowRun';
+import { FlowNotResumable } from './flow/flowErrors';
+import type { FlowDeps } from './flow/bodies/types';
+import { flowSchemaProblems } from './document/schemaProblems';
 
 /** Everything with a side effect is passed in, so tests and hosts choose their own. */
 export interface RuntimeOptions {
@@ -44,6 +49,10 @@ export interface Runtime {
   runCrew(doc: CrewDocument, options?: RunCrewOptions): Promise<CrewRunResult>;
   /** Re-runs a stored run from a task; earlier tasks' stored outputs are reused, not re-run. */
   replay(runId: string, fromTaskId: string, options?: Omit<RunCrewOptions, 'inputs' | 'documentPath'>): Promise<CrewRunResult>;
+  /** Runs a flow; it may end `paused`, waiting for feedback. */
+  runFlow(doc: FlowDocument, options?: RunCrewOptions): Promise<FlowRunResult>;
+  /** Continues a paused (or interrupted) flow, answering its pending feedback. Completed methods are not run again. */
+  resume(runId: string, options?: { feedback?: string; signal?: AbortSignal; onEvent?: EventListener }): Promise<FlowRunResult>;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -67,7 +76,46 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return workspaceMemory;
   };
 
+  const flowDeps = async (doc: FlowDocument): Promise<FlowDeps> => ({
+    workspace,
+    models: resolverFor(undefined),
+    modelsFor: (path) => resolverFor(path ? resolve(workspace, path) : undefined),
+    tools,
+    human,
+    hooks: options.hooks,
+    // Crews and agents inside the flow may remember; other methods never touch memory.
+    memory: doc.methods.some((m) => m.body.type === 'crew' || m.body.type === 'agent')
+      ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env }))))
+      : undefined,
+  });
+  const relativePath = (path: string | undefined) => (path ? relative(workspace, path).split(sep).join('/') : undefined);
+
   return {
+    async runFlow(doc, run = {}) {
+      const problems = flowSchemaProblems(doc);
+      if (problems.length > 0) throw new DocumentInvalid(run.documentPath ?? `flow "${doc.id}"`, problems);
+      const declared = Object.fromEntries((doc.inputs ?? []).filter((i) => i.default !== undefined).map((i) => [i.name, i.default!]));
+      const missing = (doc.inputs ?? []).filter((i) => i.default === undefined && run.inputs?.[i.name] === undefined).map((i) => i.name);
+      if (missing.length > 0) throw new MissingInput(missing[0], ['flow inputs']);
+      return startFlow(
+        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc), store: options.store, signal: run.signal, onEvent: run.onEvent, now },
+        { ...declared, ...(run.inputs ?? {}) },
+      );
+    },
+
+    async resume(runId, run = {}) {
+      const store = options.store;
+      const previous = store?.getRun(runId);
+      if (!store || !previous) throw new RunNotFound(runId);
+      if (previous.kind !== 'flow') throw new FlowNotResumable(`run ${runId} is a crew run; only flows can be resumed (replay a crew with crewdeck replay)`);
+      if (previous.status !== 'paused' && previous.status !== 'interrupted') {
+        throw new FlowNotResumable(`run ${runId} is ${previous.status}; only paused or interrupted flows can be resumed`);
+      }
+      const parsed = FlowDocumentSchema.safeParse(previous.document);
+      if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
+      return resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data), store, signal: run.signal, onEvent: run.onEvent, now }, run.feedback);
+    },
+
     async runCrew(doc, run = {}) {
       return kickoffCrew({
         ...base,

@@ -28,7 +28,18 @@ export interface ToolCallRecord {
   /** Arguments as the model sent them (raw JSON text). */
   arguments: string;
 }
-export type LlmPurpose = 'agent' | 'forced_answer' | 'summarise' | 'guardrail' | 'planning' | 'memory_extract' | 'memory_consolidate';
+export type LlmPurpose =
+  | 'agent'
+  | 'forced_answer'
+  | 'summarise'
+  | 'guardrail'
+  | 'planning'
+  | 'memory_extract'
+  | 'memory_consolidate'
+  /** A flow's `llm` method. */
+  | 'flow_llm'
+  /** Sorting a flow's human feedback into one of its outcomes. */
+  | 'feedback_outcome';
 /** When a task's memories reach the store: after its guardrails accept the output (default), or at once (CrewAI). */
 export type MemoryCommitPolicy = 'after-guardrail' | 'immediate';
 /** What consolidation did with one new memory or one similar existing record. */

@@ -237,6 +237,11 @@ export const HOST_CHANNELS = {
     request: z.strictObject({ runId: RunId, fromTaskId: Id }),
     response: z.object({ runId: z.string() }),
   },
+  /** Continues a paused flow with the answer to its pending feedback request (also after a restart). */
+  'runs.resume': {
+    request: z.strictObject({ runId: RunId, feedback: z.string().max(100_000) }),
+    response: z.object({ runId: z.string() }),
+  },
 
   'human.pending': { request: empty, response: z.object({ requests: z.array(PendingHumanRequestSchema) }) },
   /** Request ids are unique within a run; `human.requested` events carry the same ids. */

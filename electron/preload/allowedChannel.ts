@@ -20,6 +20,7 @@ export const ALLOWED_CHANNELS = [
   'runs.get',
   'runs.events',
   'runs.replay',
+  'runs.resume',
   'human.pending',
   'human.answer',
   'settings.get',

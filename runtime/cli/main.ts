@@ -6,6 +6,7 @@ type Command = (args: string[]) => Promise<number>;
 const commands: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./commands/run')).runCommand,
   replay: async () => (await import('./commands/replay')).replayCommand,
+  resume: async () => (await import('./commands/resume')).resumeCommand,
   validate: async () => (await import('./commands/validate')).validateCommand,
   runs: async () => (await import('./commands/runs')).runsCommand,
   serve: async () => (await import('./commands/serve')).serveCommand,

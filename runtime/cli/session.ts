@@ -2,6 +2,7 @@ import type { RuntimeEvent } from '../../shared/events';
 import { DocumentInvalid, errorMessage, WorkspaceInvalid } from '../errors';
 import { workspaceDatabasePath } from '../store/database';
 import type { CrewRunResult } from '../crew/kickoff';
+import type { FlowRunResult } from '../flow/flowRun';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { createRuntime, type Runtime } from '../runtime';
 import type { SqliteRunStore } from '../store/sqliteRunStore';
@@ -22,10 +23,10 @@ export interface SessionOptions {
   createStore: boolean;
 }
 
-type Start = (runtime: Runtime, run: { signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult>;
+type Start = (runtime: Runtime, run: { signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult | FlowRunResult>;
 
 /**
- * Runs one crew run from the terminal: opens the workspace, shows the live tree (or stays quiet with
+ * Runs one crew or flow run from the terminal: opens the workspace, shows the live tree (or stays quiet with
  * --json), asks the human at the terminal, cancels on Ctrl-C, prints the result, returns the exit code.
  */
 export async function runInTerminal(options: SessionOptions, prepare: () => Start): Promise<number> {
@@ -56,7 +57,8 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
     const result = await start(runtime, { signal: controller.signal, onEvent: options.json ? () => {} : (e) => tree.handle(e) });
     tree.stop();
     printResult(result, options.json, style);
-    return result.status === 'completed' ? EXIT.ok : EXIT.runFailed;
+    // A paused flow did what it should: it waits for `crewdeck resume`.
+    return result.status === 'completed' || result.status === 'paused' ? EXIT.ok : EXIT.runFailed;
   } catch (error) {
     tree.stop();
     if (!isBadInput(error)) throw error;
@@ -74,13 +76,15 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
   }
 }
 
-function printResult(result: CrewRunResult, json: boolean, style: ReturnType<typeof createStyle>): void {
+function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style: ReturnType<typeof createStyle>): void {
+  const flow = 'state' in result ? result : undefined;
   if (json) {
     const body = {
       runId: result.runId,
-      status: result.status === 'completed' ? 'completed' : 'failed',
+      status: result.status === 'completed' || result.status === 'paused' ? result.status : 'failed',
       output: result.output,
-      tasks: result.tasks,
+      ...(flow ? { state: flow.state } : { tasks: (result as CrewRunResult).tasks }),
+      ...(flow?.pending ? { pending: flow.pending } : {}),
       tokenUsage: result.tokenUsage,
       ...(result.error ? { error: result.status === 'cancelled' ? `run cancelled: ${result.error.message}` : result.error.message } : {}),
     };
@@ -90,6 +94,12 @@ function printResult(result: CrewRunResult, json: boolean, style: ReturnType<typ
   if (result.status === 'completed') {
     process.stdout.write(`\n${style.bold('Output')}\n${result.output}\n\n${style.dim(`run ${result.runId} · ${formatUsageLine(result.tokenUsage)}`)}\n`);
     process.stdout.write(style.dim(`See it again: crewdeck runs show ${result.runId}\n`));
+  } else if (flow?.pending) {
+    const p = flow.pending;
+    process.stdout.write(`\n${style.bold(`Paused: "${p.methodName}" waits for your feedback`)}\n${p.message}\n`);
+    if (p.output) process.stdout.write(`\n${style.dim('Under review:')}\n${p.output}\n`);
+    if (p.outcomes) process.stdout.write(`\n${style.dim(`Outcomes: ${p.outcomes.join(', ')}${p.defaultOutcome ? ` (empty feedback: ${p.defaultOutcome})` : ''}`)}\n`);
+    process.stdout.write(`\nAnswer with: crewdeck resume ${result.runId} --feedback "…"\n`);
   } else {
     process.stdout.write(`\n${style.red(result.status === 'cancelled' ? 'Run cancelled' : 'Run failed')}: ${result.error?.message ?? ''}\n`);
     process.stdout.write(style.dim(`Events: crewdeck runs events ${result.runId}\n`));

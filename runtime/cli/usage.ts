@@ -5,12 +5,13 @@ export class UsageError extends Error {
 
 export const EXIT = { ok: 0, runFailed: 1, badInput: 2 } as const;
 
-export const HELP = `crewdeck — build, run and inspect multi-agent crews
+export const HELP = `crewdeck — build, run and inspect multi-agent crews and flows
 
 Usage:
-  crewdeck run <file.crew.json> [--input k=v]... [--inputs JSON] [--model PROFILE] [--workspace DIR] [--json]
+  crewdeck run <file.crew.json|file.flow.json> [--input k=v]... [--inputs JSON] [--model PROFILE] [--workspace DIR] [--json]
   crewdeck replay <runId> --from-task <taskId> [--workspace DIR] [--json]
-  crewdeck validate <file.crew.json>
+  crewdeck resume <runId> [--feedback TEXT] [--workspace DIR] [--json]   continue a paused or interrupted flow
+  crewdeck validate <file.crew.json|file.flow.json>
   crewdeck runs list [--limit N] [--workspace DIR] [--json]
   crewdeck runs show <runId> [--workspace DIR] [--json]
   crewdeck runs events <runId> [--after SEQ] [--workspace DIR] [--json]
@@ -23,7 +24,7 @@ The workspace is the folder holding the crew file unless --workspace says otherw
 in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the
 openai provider reads OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL.
 
-Exit codes: 0 success · 1 the run failed · 2 bad input (invalid document, missing input, unknown run)
+Exit codes: 0 success (or a flow paused for feedback) · 1 the run failed · 2 bad input (invalid document, missing input, unknown run)
 
 Examples:
   crewdeck run examples/research.crew.json --input topic="solar power"

@@ -1,25 +1,18 @@
 import type { CrewDocument } from '../../shared/model/crew';
 import type { TaskOutputRecord } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
-import type { RunContext } from '../agent/runContext';
 import { UsageMeter } from '../agent/usageMeter';
 import { errorMessage, errorName, RunCancelled } from '../errors';
 import { RunEventLog, type EventListener } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
-import { RunMemory, type RunMemoryStore } from '../memory/runMemory';
+import type { RunMemoryStore } from '../memory/runMemory';
 import type { ModelResolver } from '../llm/resolveModel';
 import { ModelCallAborted } from '../llm/errors';
 import type { RunEnd, RunStore, StoredTaskOutput } from '../store/types';
-import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
+import type { AfterToolHook, BeforeToolHook } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
-import { crewOutput, toRecord } from './crewOutput';
-import { assignTask } from './assignTask';
-import { interpolateCrew } from './interpolate';
-import { prepareRunKnowledge } from '../knowledge/runKnowledge';
-import { planTasks } from './planning';
-import { preflight } from './preflight';
-import { buildRoster, memberModel } from './roster';
-import { runTaskList } from './scheduler';
+import { toRecord } from './crewOutput';
+import { crewContext, executeCrew, prepareCrew, type CrewDeps } from './executeCrew';
 
 export interface CrewRunResult {
   runId: string;
@@ -60,9 +53,9 @@ export interface KickoffRequest {
  * everything after is reported in the result and the events.
  */
 export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
-  let doc = interpolateCrew(req.doc, req.inputs);
-  const roster = buildRoster(doc, req.models, req.tools, req.workspace);
-  const taskTools = preflight(doc, req.models, req.tools, req.documentPath ?? `crew "${doc.id}"`);
+  const deps: CrewDeps = { workspace: req.workspace, models: req.models, tools: req.tools, human: req.human, hooks: req.hooks, memory: req.memory };
+  const crew = prepareCrew(req.doc, req.inputs, deps, req.documentPath ?? `crew "${req.doc.id}"`);
+  const { doc } = crew;
 
   const log = new RunEventLog(req.runId, req.now);
   if (req.store) {
@@ -74,32 +67,16 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   const onOuterAbort = () => controller.abort(req.signal?.reason ?? new RunCancelled());
   req.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const memoryModel = doc.memory?.llm ? req.models.resolve(doc.memory.llm) : undefined;
   const meter = new UsageMeter();
   let requestCounter = 0;
   const root = log.root();
-  const runMemory =
-    req.memory && doc.memory?.enabled
-      ? new RunMemory(() => ctx, req.memory, doc.memory.scope ?? `/crew/${doc.id}`, doc.memory.commit, (role) => memoryModel ?? memberModel(roster, role))
-      : undefined;
-  const ctx: RunContext = {
+  const ctx = crewContext(crew, deps, {
     runId: req.runId,
-    workspace: req.workspace,
     signal: controller.signal,
     meter,
-    human: req.human,
     root,
     newId: (prefix) => `${req.runId}:${prefix}${++requestCounter}`,
-    gate: new PolicyGate({
-      workspace: req.workspace,
-      human: req.human,
-      before: req.hooks?.before,
-      after: req.hooks?.after,
-      newRequestId: () => `${req.runId}:h${++requestCounter}`,
-      memory: runMemory,
-    }),
-    memory: runMemory,
-  };
+  });
 
   const started = req.now();
   req.store?.createRun({
@@ -125,11 +102,8 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
 
   const finished: TaskOutputRecord[] = [];
   try {
-    ctx.knowledge = await prepareRunKnowledge(req.workspace, doc, { signal: controller.signal });
-    if (doc.planning?.enabled) doc = await planTasks(ctx, root, doc, req.models.resolve(doc.planning.llm));
-    const outputs = await runTaskList(ctx, root, {
-      doc,
-      assign: (task, index, context) => assignTask({ ctx, doc, roster, taskTools, models: req.models }, task, index, context),
+    const result = await executeCrew(ctx, root, crew, {
+      models: req.models,
       abort: (reason) => controller.abort(reason),
       restored: req.replay ? { fromRunId: req.replay.runId, fromIndex: req.replay.fromIndex, outputs: req.replay.outputs } : undefined,
       onOutput: (index, output) => {
@@ -146,8 +120,6 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
         });
       },
     });
-    await runMemory?.drain();
-    const result = crewOutput(outputs, meter);
     root.emit({ type: 'run.completed', output: result.raw, tokenUsage: meter.total, durationMs: req.now() - started });
     const unrecorded = recordEnd(req, { status: 'completed', output: result.raw, tokenUsage: meter.total, endedAt: req.now() });
     return {
@@ -164,7 +136,6 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   } catch (caught) {
     const cancelled = controller.signal.aborted && (caught instanceof ModelCallAborted || caught instanceof RunCancelled || req.signal?.aborted);
     const error = cancelled ? new RunCancelled(errorMessage(controller.signal.reason ?? caught)) : caught;
-    await runMemory?.drain(); // a write still in flight (an async task's) ends before the run does
     const durationMs = req.now() - started;
     if (cancelled) root.emit({ type: 'run.cancelled', reason: errorMessage(error), durationMs });
     else root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: meter.total, durationMs });
@@ -185,7 +156,6 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       error: { name: errorName(error), message: `${errorMessage(error)}${unrecorded}` },
     };
   } finally {
-    ctx.knowledge?.close();
     controller.abort(new RunCancelled('run ended'));
     req.signal?.removeEventListener('abort', onOuterAbort);
   }

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCrewDocument } from '../../shared/model/parse';
+import { parseCrewDocument, parseFlowDocument } from '../../shared/model/parse';
 import type { CrewDocument } from '../../shared/model/crew';
+import type { FlowDocument } from '../../shared/model/flow';
 import { WorkspaceSettingsSchema, WORKSPACE_SETTINGS_FILE, type WorkspaceSettings } from '../../shared/model/workspace';
 import { problemsFromZod, type Problem } from '../../shared/model/problems';
 import { DocumentInvalid } from '../errors';
-import { schemaProblems } from './schemaProblems';
+import { flowSchemaProblems, schemaProblems } from './schemaProblems';
 
 /** Reads a JSON file; unreadable files and JSON syntax errors become DocumentInvalid with a position. */
 export function readJsonFile(file: string): unknown {
@@ -41,10 +42,33 @@ export function loadCrewFile(file: string): CrewDocument {
   return parsed.value;
 }
 
-/** Problems of a crew file, without throwing (for `crewdeck validate`): its shape, references and schemas. */
+/** Loads and validates a flow file. Throws only DocumentInvalid, listing every problem. */
+export function loadFlowFile(file: string): FlowDocument {
+  const parsed = parseFlowDocument(readJsonFile(file));
+  if (!parsed.ok) throw new DocumentInvalid(file, parsed.problems);
+  return parsed.value;
+}
+
+export type LoadedDocument = { kind: 'crew'; doc: CrewDocument } | { kind: 'flow'; doc: FlowDocument };
+
+/** A crew or a flow, by its `kind`. */
+export function loadDocumentFile(file: string): LoadedDocument {
+  const value = readJsonFile(file);
+  if (value !== null && typeof value === 'object' && (value as { kind?: unknown }).kind === 'flow') {
+    const parsed = parseFlowDocument(value);
+    if (!parsed.ok) throw new DocumentInvalid(file, parsed.problems);
+    return { kind: 'flow', doc: parsed.value };
+  }
+  const parsed = parseCrewDocument(value);
+  if (!parsed.ok) throw new DocumentInvalid(file, parsed.problems);
+  return { kind: 'crew', doc: parsed.value };
+}
+
+/** Problems of a crew or flow file, without throwing (for `crewdeck validate`): its shape, references and schemas. */
 export function validateCrewFile(file: string): Problem[] {
   try {
-    return schemaProblems(loadCrewFile(file));
+    const loaded = loadDocumentFile(file);
+    return loaded.kind === 'crew' ? schemaProblems(loaded.doc) : flowSchemaProblems(loaded.doc);
   } catch (error) {
     if (error instanceof DocumentInvalid) return error.problems;
     throw error;

@@ -14,7 +14,13 @@ export class RunEventLog {
   constructor(
     readonly runId: string,
     private readonly now: () => number = Date.now,
-  ) {}
+    /** Continuing a run (a resumed flow): its last seq, and a prefix that keeps new span ids apart from earlier ones. */
+    resumeFrom?: { seq: number; spanPrefix: string },
+  ) {
+    this.seq = resumeFrom?.seq ?? 0;
+    this.spanPrefix = resumeFrom?.spanPrefix ?? 's';
+  }
+  private readonly spanPrefix: string;
 
   listen(listener: EventListener): () => void {
     this.listeners.push(listener);
@@ -26,7 +32,7 @@ export class RunEventLog {
 
   nextSpanId(): string {
     this.spanCounter += 1;
-    return `s${this.spanCounter}`;
+    return `${this.spanPrefix}${this.spanCounter}`;
   }
 
   get lastSeq(): number {

@@ -63,7 +63,7 @@ export function createHostService(options: HostServiceOptions): HostService {
 
     'documents.list': () => ({ documents: documents.list() }),
     'documents.read': ({ path }) => documents.read(path),
-    'documents.create': ({ name }) => changed(documents.create(name)),
+    'documents.create': ({ name, kind }) => changed(documents.create(name, kind)),
     'documents.save': ({ path, document }) => {
       const saved = { path, ...documents.save(path, document) };
       // Autosave runs every half second while someone types: tell the sidebars only when what they
@@ -105,6 +105,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       return { events, lastSeq: events.length ? events[events.length - 1].seq : afterSeq, more: page.length > limit };
     },
     'runs.replay': async ({ runId, fromTaskId }) => ({ runId: await runs.replay(runId, fromTaskId) }),
+    'runs.resume': async ({ runId, feedback }) => ({ runId: await runs.resume(runId, feedback) }),
 
     'human.pending': () => ({ requests: human.pending() }),
     'human.answer': (request) => {

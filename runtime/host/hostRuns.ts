@@ -2,14 +2,16 @@ import { join } from 'node:path';
 import type { RuntimeEvent } from '../../shared/events';
 import type { HostPush } from '../../shared/host-api';
 import type { CrewRunResult } from '../crew/kickoff';
-import { loadCrewFile, loadWorkspaceSettings } from '../document/loadDocument';
+import type { FlowRunResult } from '../flow/flowRun';
+import { loadDocumentFile, loadWorkspaceSettings } from '../document/loadDocument';
 import { RunCancelled } from '../errors';
+import { FlowNotResumable } from '../flow/flowErrors';
 import { newRunId } from '../runId';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
 import type { RunStore } from '../store/types';
 import type { HostHuman } from './hostHuman';
 
-type StartRun = (runtime: Runtime, run: { runId: string; signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult>;
+type StartRun = (runtime: Runtime, run: { runId: string; signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult | FlowRunResult>;
 
 /**
  * Runs hosted for the app. A run starts in the background: `start` resolves with its id once it has
@@ -34,12 +36,20 @@ export class HostRuns {
 
   start(path: string, inputs: Record<string, string>, model?: string): Promise<string> {
     const file = join(this.options.workspace, ...path.split('/'));
-    const doc = loadCrewFile(file);
-    return this.launch(model, (runtime, run) => runtime.runCrew(doc, { ...run, inputs, documentPath: file }));
+    const loaded = loadDocumentFile(file);
+    return loaded.kind === 'flow'
+      ? this.launch(model, (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file }))
+      : this.launch(model, (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file }));
   }
 
   replay(runId: string, fromTaskId: string): Promise<string> {
     return this.launch(undefined, (runtime, run) => runtime.replay(runId, fromTaskId, run));
+  }
+
+  /** Continues a paused flow (paused in this process or an earlier one) with the feedback it waits for. */
+  resume(runId: string, feedback: string): Promise<string> {
+    if (this.active.has(runId)) return Promise.reject(new FlowNotResumable(`run ${runId} is running; only paused or interrupted flows can be resumed`));
+    return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback }), runId);
   }
 
   cancel(runId: string): boolean {
@@ -56,11 +66,11 @@ export class HostRuns {
     await Promise.allSettled(runs.map((r) => r.done));
   }
 
-  private async launch(model: string | undefined, startRun: StartRun): Promise<string> {
+  private async launch(model: string | undefined, startRun: StartRun, existingRunId?: string): Promise<string> {
     // A store that cannot open is left to the run: one with memory enabled reports it, the others run.
     const memory = await this.options.memory?.().catch(() => undefined);
     const { workspace, store, human, env, push, now } = this.options;
-    const runId = newRunId(now());
+    const runId = existingRunId ?? newRunId(now());
     const runtime = createRuntime({
       workspace,
       store,
@@ -75,7 +85,7 @@ export class HostRuns {
     return new Promise<string>((resolve, reject) => {
       let opened = false;
       const onEvent = (event: RuntimeEvent) => {
-        if (!opened && event.type === 'run.started') {
+        if (!opened && (event.type === 'run.started' || event.type === 'run.resumed')) {
           opened = true;
           resolve(runId);
           push({ kind: 'runs.changed' });

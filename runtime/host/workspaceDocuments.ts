@@ -2,9 +2,10 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { dirname, join, relative, sep } from 'node:path';
 import type { DocumentEntry, DocumentKind } from '../../shared/host-api';
 import { CREW_DOCUMENT_VERSION } from '../../shared/model/crew';
-import { parseCrewDocument } from '../../shared/model/parse';
+import { FLOW_DOCUMENT_VERSION } from '../../shared/model/flow';
+import { parseCrewDocument, parseFlowDocument } from '../../shared/model/parse';
 import type { Problem } from '../../shared/model/problems';
-import { schemaProblems } from '../document/schemaProblems';
+import { flowSchemaProblems, schemaProblems } from '../document/schemaProblems';
 import { HostBadInput, HostConflict, HostNotFound } from './hostErrors';
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.crewdeck', 'dist']);
@@ -82,12 +83,13 @@ export class WorkspaceDocuments {
     return { path, document, text, problems: validateDocument(document), modifiedAt };
   }
 
-  /** A new, empty crew (it does not validate until it has an agent and a task, and says so). */
-  create(name: string): { path: string; document: unknown } {
+  /** A new crew (empty: it does not validate until it has an agent and a task, and says so) or flow (one start method). */
+  create(name: string, kind: DocumentKind = 'crew'): { path: string; document: unknown } {
     const slug = slugify(name);
-    let path = `${slug}.crew.json`;
-    for (let n = 2; existsSync(this.file(path)); n += 1) path = `${slug}-${n}.crew.json`;
-    const document = newCrew(path.replace(DOCUMENT_FILE, ''), name);
+    let path = `${slug}.${kind}.json`;
+    for (let n = 2; existsSync(this.file(path)); n += 1) path = `${slug}-${n}.${kind}.json`;
+    const id = path.replace(DOCUMENT_FILE, '');
+    const document = kind === 'flow' ? newFlow(id, name) : newCrew(id, name);
     this.write(path, document);
     return { path, document };
   }
@@ -180,7 +182,10 @@ export class WorkspaceDocuments {
 /** Problems of a document: its shape and references, and JSON Schemas that do not compile. */
 export function validateDocument(document: unknown): Problem[] {
   const kind = (document as { kind?: unknown } | null)?.kind;
-  if (kind === 'flow') return [{ path: 'kind', message: 'flows cannot be opened or run by this version of Crewdeck yet' }];
+  if (kind === 'flow') {
+    const flow = parseFlowDocument(document);
+    return flow.ok ? flowSchemaProblems(flow.value) : flow.problems;
+  }
   const parsed = parseCrewDocument(document);
   return parsed.ok ? schemaProblems(parsed.value) : parsed.problems;
 }
@@ -203,5 +208,16 @@ function newCrew(id: string, name: string): unknown {
     process: 'sequential',
     agents: [],
     tasks: [],
+  };
+}
+
+function newFlow(id: string, name: string): unknown {
+  return {
+    kind: 'flow',
+    version: FLOW_DOCUMENT_VERSION,
+    id,
+    name,
+    state: { initial: {} },
+    methods: [{ id: 'begin', name: 'begin', trigger: { start: true }, body: { type: 'llm', prompt: 'Say hello.' } }],
   };
 }

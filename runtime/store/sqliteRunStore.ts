@@ -10,7 +10,7 @@ import type { NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, Stored
 
 interface RunRow {
   id: string;
-  kind: 'crew';
+  kind: 'crew' | 'flow';
   document_id: string;
   name: string;
   status: RunStatus;
@@ -75,6 +75,10 @@ export class SqliteRunStore implements RunStore {
   private readonly selectEvents: Statement<[string, number, number], EventRow>;
   private readonly selectTaskOutputs: Statement<[string], TaskOutputRow>;
   private readonly markInterrupted: Statement<[string, string], { ended_at: number }>;
+  private readonly upsertCheckpoint: Statement<unknown[], void>;
+  private readonly selectCheckpoint: Statement<[string], { checkpoint: string }>;
+  private readonly updateReopen: Statement<unknown[], void>;
+  private readonly selectLastSeq: Statement<[string], { seq: number | null }>;
 
   private pending: RuntimeEvent[] = [];
   private flushScheduled = false;
@@ -121,6 +125,14 @@ export class SqliteRunStore implements RunStore {
         this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, JSON.stringify(payload));
       }
     });
+    this.upsertCheckpoint = db.prepare(`
+      INSERT INTO flow_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT (run_id) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`);
+    this.selectCheckpoint = db.prepare('SELECT checkpoint FROM flow_checkpoints WHERE run_id = ?');
+    this.updateReopen = db.prepare(
+      "UPDATE runs SET status = 'running', ended_at = NULL, error = NULL, output = NULL, pid = ?, host = ? WHERE id = ?",
+    );
+    this.selectLastSeq = db.prepare('SELECT MAX(seq) AS seq FROM events WHERE run_id = ?');
     openStores.add(this);
     // A dead run ends at its last event (or its start, if it emitted none); its token usage is what
     // its completed model calls reported.
@@ -276,6 +288,28 @@ export class SqliteRunStore implements RunStore {
       if (row.json !== null) output.json = JSON.parse(row.json);
       return output;
     });
+  }
+
+  lastSeq(runId: string): number {
+    this.flush();
+    return this.selectLastSeq.get(runId)?.seq ?? 0;
+  }
+
+  saveCheckpoint(runId: string, checkpoint: unknown): void {
+    this.flush();
+    this.upsertCheckpoint.run(runId, JSON.stringify(checkpoint), Date.now());
+  }
+
+  loadCheckpoint(runId: string): unknown {
+    this.flush();
+    const row = this.selectCheckpoint.get(runId);
+    return row ? JSON.parse(row.checkpoint) : undefined;
+  }
+
+  reopenRun(runId: string): void {
+    this.flush();
+    const result = this.updateReopen.run(process.pid, this.host, runId);
+    if (result.changes === 0) throw new RunNotFound(runId);
   }
 
   close(): void {

@@ -1,11 +1,11 @@
 import type { RuntimeEvent } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
 
-export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 export interface NewRun {
   id: string;
-  kind: 'crew';
+  kind: 'crew' | 'flow';
   documentId: string;
   name: string;
   /** The document exactly as it was run (after defaults), for history and replay. */
@@ -19,7 +19,7 @@ export interface NewRun {
 
 export interface RunSummary {
   id: string;
-  kind: 'crew';
+  kind: 'crew' | 'flow';
   documentId: string;
   name: string;
   status: RunStatus;
@@ -73,5 +73,12 @@ export interface RunStore {
   /** Events with seq > afterSeq, in order; at most `limit` of them (all when omitted or negative). */
   events(runId: string, afterSeq?: number, limit?: number): RuntimeEvent[];
   taskOutputs(runId: string): StoredTaskOutput[];
+  /** The seq of the run's last event (0 when it has none). */
+  lastSeq(runId: string): number;
+  /** A flow's checkpoint (state, completed methods, pending feedback), replaced after every method. */
+  saveCheckpoint(runId: string, checkpoint: unknown): void;
+  loadCheckpoint(runId: string): unknown;
+  /** A paused or interrupted run continues in this process: status `running` again, owned by this pid. */
+  reopenRun(runId: string): void;
   close(): void;
 }

@@ -66,7 +66,7 @@ function positiveInt(value: string | undefined, name: string): number | undefine
 }
 
 function statusText(status: RunStatus, style: Style): string {
-  const colour = { completed: style.green, failed: style.red, cancelled: style.yellow, interrupted: style.yellow, running: style.cyan }[status];
+  const colour = ({ completed: style.green, failed: style.red, cancelled: style.yellow, interrupted: style.yellow, running: style.cyan, paused: style.magenta } satisfies Record<RunStatus, (s: string) => string>)[status];
   return colour(status.padEnd(11));
 }
 

@@ -1,0 +1,105 @@
+import type { CrewDocument } from '../../shared/model/crew';
+import type { RunContext } from '../agent/runContext';
+import type { Span } from '../events/span';
+import type { HumanChannel } from '../human/humanChannel';
+import { prepareRunKnowledge } from '../knowledge/runKnowledge';
+import type { ModelResolver } from '../llm/resolveModel';
+import { RunMemory, type RunMemoryStore } from '../memory/runMemory';
+import type { StoredTaskOutput } from '../store/types';
+import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
+import type { ToolRegistry } from '../tools/registry';
+import type { UsageMeter } from '../agent/usageMeter';
+import { assignTask } from './assignTask';
+import { crewOutput, type CrewOutput } from './crewOutput';
+import { interpolateCrew } from './interpolate';
+import { planTasks } from './planning';
+import { preflight } from './preflight';
+import { buildRoster, memberModel } from './roster';
+import { runTaskList } from './scheduler';
+import type { CompletedTask } from './taskRunner';
+
+/** What a crew needs from around it, whether it is a run of its own or a step of a flow. */
+export interface CrewDeps {
+  workspace: string;
+  models: ModelResolver;
+  tools: ToolRegistry;
+  human: HumanChannel;
+  hooks?: { before?: BeforeToolHook[]; after?: AfterToolHook[] };
+  /** The workspace's memory; used when the crew has memory enabled. */
+  memory?: RunMemoryStore;
+}
+
+/** A crew checked and ready: interpolated, its members' models and tools resolved. Throws bad input. */
+export function prepareCrew(doc: CrewDocument, inputs: Record<string, string>, deps: CrewDeps, source: string) {
+  const interpolated = interpolateCrew(doc, inputs);
+  const roster = buildRoster(interpolated, deps.models, deps.tools, deps.workspace);
+  const taskTools = preflight(interpolated, deps.models, deps.tools, source);
+  const memoryModel = interpolated.memory?.llm ? deps.models.resolve(interpolated.memory.llm) : undefined;
+  return { doc: interpolated, roster, taskTools, memoryModel };
+}
+export type PreparedCrew = ReturnType<typeof prepareCrew>;
+
+/** The context a crew's tasks share: its own policy gate and memory, inside a run's log, signal and meter. */
+export function crewContext(
+  crew: PreparedCrew,
+  deps: CrewDeps,
+  run: { runId: string; signal: AbortSignal; meter: UsageMeter; root: Span; newId(prefix: string): string },
+): RunContext {
+  const { doc, roster, memoryModel } = crew;
+  const memory =
+    deps.memory && doc.memory?.enabled
+      ? new RunMemory(() => ctx, deps.memory, doc.memory.scope ?? `/crew/${doc.id}`, doc.memory.commit, (role) => memoryModel ?? memberModel(roster, role))
+      : undefined;
+  const ctx: RunContext = {
+    ...run,
+    workspace: deps.workspace,
+    human: deps.human,
+    gate: new PolicyGate({
+      workspace: deps.workspace,
+      human: deps.human,
+      before: deps.hooks?.before,
+      after: deps.hooks?.after,
+      newRequestId: () => run.newId('h'),
+      memory,
+    }),
+    memory,
+  };
+  return ctx;
+}
+
+/**
+ * Runs a prepared crew's tasks under `span`: knowledge, planning, the task list, pending memory
+ * writes, and the crew output. The caller opens and closes the span (a run, or a flow method).
+ */
+export async function executeCrew(
+  ctx: RunContext,
+  span: Span,
+  crew: PreparedCrew,
+  options: {
+    models: ModelResolver;
+    abort(reason: unknown): void;
+    restored?: { fromRunId: string; fromIndex: number; outputs: Map<string, StoredTaskOutput> };
+    onOutput?(index: number, output: CompletedTask): void;
+  },
+): Promise<CrewOutput> {
+  let doc = crew.doc;
+  try {
+    ctx.knowledge = await prepareRunKnowledge(ctx.workspace, doc, { signal: ctx.signal });
+    if (doc.planning?.enabled) doc = await planTasks(ctx, span, doc, options.models.resolve(doc.planning.llm));
+    const planned = doc;
+    const outputs = await runTaskList(ctx, span, {
+      doc: planned,
+      assign: (task, index, context) => assignTask({ ctx, doc: planned, roster: crew.roster, taskTools: crew.taskTools, models: options.models }, task, index, context),
+      abort: options.abort,
+      restored: options.restored,
+      onOutput: options.onOutput ?? (() => {}),
+    });
+    await ctx.memory?.drain();
+    return crewOutput(outputs, ctx.meter);
+  } catch (error) {
+    await ctx.memory?.drain(); // a write still in flight (an async task's) ends before the crew does
+    throw error;
+  } finally {
+    ctx.knowledge?.close();
+  }
+}

@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { loadCrewFile } from '../../document/loadDocument';
+import { crewContext, executeCrew, prepareCrew } from '../../crew/executeCrew';
+import { resolveInputs } from '../../crew/interpolate';
+import { renderTemplate } from '../template';
+import type { BodyRunner } from './types';
+
+/** Runs a crew file as one step: its tasks' events nest under the method; inputs come from templates. */
+export const runCrewBody: BodyRunner<'crew'> = async (body, scope) => {
+  const doc = loadCrewFile(resolve(scope.deps.workspace, body.file));
+  const given: Record<string, string> = {};
+  for (const [name, template] of Object.entries(body.inputs ?? {})) given[name] = renderTemplate(template, scope, `${scope.method.name}.inputs.${name}`);
+  const models = scope.deps.modelsFor(body.file);
+  const deps = { ...scope.deps, models };
+  const crew = prepareCrew(doc, resolveInputs(doc, given), deps, body.file);
+  // A failed task stops the crew's other tasks, not the flow's other branches.
+  const controller = new AbortController();
+  const stop = () => controller.abort(scope.ctx.signal.reason);
+  scope.ctx.signal.addEventListener('abort', stop, { once: true });
+  try {
+    const ctx = crewContext(crew, deps, { runId: scope.ctx.runId, signal: controller.signal, meter: scope.ctx.meter, root: scope.span, newId: scope.ctx.newId });
+    const result = await executeCrew(ctx, scope.span, crew, { models, abort: (reason) => controller.abort(reason) });
+    return { kind: 'done', output: result.raw, json: result.json };
+  } finally {
+    scope.ctx.signal.removeEventListener('abort', stop);
+  }
+};

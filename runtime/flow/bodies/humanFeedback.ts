@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { FlowBody } from '../../../shared/model/flow';
+import { callModel } from '../../agent/modelCall';
+import { extractJson } from '../../crew/taskOutput';
+import { errorMessage } from '../../errors';
+import { renderTemplate } from '../template';
+import type { BodyOutcome, BodyRunner, MethodScope } from './types';
+
+type FeedbackBody = Extract<FlowBody, { type: 'human_feedback' }>;
+
+/** A feedback router's outcomes are its routes. */
+export function feedbackOutcomes(body: FeedbackBody, routes: string[] | undefined): string[] | undefined {
+  return body.outcomes ?? routes;
+}
+
+/** Asks: the flow pauses with the message and the output under review (the triggering output). */
+export const askForFeedback: BodyRunner<'human_feedback'> = async (body, scope) => {
+  const outcomes = feedbackOutcomes(body, scope.method.routes);
+  return {
+    kind: 'pause',
+    ask: {
+      message: renderTemplate(body.message, scope, `${scope.method.name}.message`),
+      output: scope.input ?? '',
+      ...(outcomes ? { outcomes } : {}),
+      ...(body.defaultOutcome ? { defaultOutcome: body.defaultOutcome } : {}),
+    },
+  };
+};
+
+const Classification = z.object({ outcome: z.string(), reason: z.string().optional() });
+
+/**
+ * The answer came: the output is the feedback; with outcomes, the feedback is sorted into one —
+ * empty feedback takes the default, a reply that names an outcome takes it, anything else is
+ * classified by the model.
+ */
+export async function answerFeedback(body: FeedbackBody, scope: MethodScope, feedback: string): Promise<Extract<BodyOutcome, { kind: 'done' }>> {
+  const outcomes = feedbackOutcomes(body, scope.method.routes);
+  const text = feedback.trim();
+  const set = { [`${scope.method.name}_feedback`]: text };
+  if (!outcomes) return { kind: 'done', output: text, set };
+  const fallback = body.defaultOutcome ?? outcomes[0];
+  if (text === '') return { kind: 'done', output: text, route: fallback, routeReason: `no feedback was given: the default outcome "${fallback}"`, set };
+  const named = outcomes.find((o) => o.toLowerCase() === text.toLowerCase());
+  if (named) return { kind: 'done', output: text, route: named, routeReason: `the feedback names the outcome "${named}"`, set };
+
+  const model = scope.deps.modelsFor(scope.documentPath).resolve(body.llm);
+  let reply: string;
+  try {
+    const response = await callModel(scope.ctx, scope.span, model, { purpose: 'feedback_outcome' }, {
+      messages: [
+        { role: 'system', content: 'You sort a reviewer\'s feedback into exactly one of the given outcomes.' },
+        {
+          role: 'user',
+          content:
+            `What was reviewed:\n${scope.input ?? ''}\n\nThe reviewer was asked: ${renderTemplate(body.message, scope, `${scope.method.name}.message`)}\n\nFeedback:\n${text}\n\n` +
+            `Outcomes: ${outcomes.join(', ')}\nReply with JSON only: {"outcome": "<one of the outcomes>", "reason": "<why>"}`,
+        },
+      ],
+      responseFormat: { type: 'json_object' },
+    });
+    reply = response.content;
+  } catch (error) {
+    if (scope.ctx.signal.aborted) throw error;
+    return { kind: 'done', output: text, route: fallback, routeReason: `the feedback could not be classified (${errorMessage(error)}): the default outcome "${fallback}"`, set };
+  }
+  const json = extractJson(reply);
+  const parsed = json.ok ? Classification.safeParse(json.value) : undefined;
+  const answer = parsed?.success ? parsed.data : undefined;
+  const outcome = answer ? outcomes.find((o) => o.toLowerCase() === answer.outcome.trim().toLowerCase()) : undefined;
+  if (!outcome) return { kind: 'done', output: text, route: fallback, routeReason: `the model's answer named no outcome: the default outcome "${fallback}"`, set };
+  return { kind: 'done', output: text, route: outcome, routeReason: `classified from the feedback${answer?.reason ? `: ${answer.reason}` : ''}`, set };
+}

@@ -1,0 +1,33 @@
+import { runScript } from '../../script/sandbox';
+import type { BodyRunner } from './types';
+
+const FLOW_SCRIPT_TIMEOUT_MS = 2000;
+
+/**
+ * User JavaScript in the QuickJS sandbox with `state` (a copy it may change) and `input`. It returns
+ * the output, or `{ output, route }`; changes made to `state` are kept.
+ */
+export const runFlowScript: BodyRunner<'script'> = async (body, scope) => {
+  // One line of wrapper before the user's code keeps its line numbers; the user's `return` ends the inner function.
+  const code = `const __value = (function () {${body.code}\n})(); return { value: __value, state };`;
+  const result = (await runScript(code, { state: structuredClone(scope.state), input: scope.input ?? null }, { timeoutMs: body.timeoutMs ?? FLOW_SCRIPT_TIMEOUT_MS })) as {
+    value: unknown;
+    state: Record<string, unknown>;
+  };
+  const value = result.value;
+  const structured = value !== null && typeof value === 'object' && !Array.isArray(value) && ('output' in value || 'route' in value);
+  const output = structured ? (value as { output?: unknown }).output : value;
+  const route = structured ? (value as { route?: unknown }).route : undefined;
+  const set: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(result.state ?? {})) {
+    if (JSON.stringify(v) !== JSON.stringify(scope.state[key])) set[key] = v;
+  }
+  return {
+    kind: 'done',
+    output: output === undefined || output === null ? '' : typeof output === 'string' ? output : JSON.stringify(output),
+    json: typeof output === 'object' && output !== null ? output : undefined,
+    route: route === undefined || route === null ? undefined : String(route),
+    routeReason: route === undefined || route === null ? undefined : 'the script returned it',
+    set,
+  };
+};

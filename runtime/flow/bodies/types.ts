@@ -1,0 +1,50 @@
+import type { FlowBody, FlowBodyKind, FlowDocument, FlowMethod } from '../../../shared/model/flow';
+import type { RunContext } from '../../agent/runContext';
+import type { CrewDeps } from '../../crew/executeCrew';
+import type { Span } from '../../events/span';
+import type { ModelResolver } from '../../llm/resolveModel';
+
+/** What a flow's methods need from around the run. */
+export interface FlowDeps extends CrewDeps {
+  /** Models for a document at this workspace-relative path (scripted models' files are relative to it). */
+  modelsFor(documentPath: string | undefined): ModelResolver;
+}
+
+/** One call of one method. The body may not change `state`: it returns the fields it sets. */
+export interface MethodScope {
+  ctx: RunContext;
+  /** The method's span: the body's events nest under it. */
+  span: Span;
+  flow: FlowDocument;
+  /** The flow document's path (relative to the workspace), when it came from a file. */
+  documentPath?: string;
+  method: FlowMethod;
+  state: Readonly<Record<string, unknown>>;
+  /** The triggering method's output (undefined for start methods). */
+  input: string | undefined;
+  deps: FlowDeps;
+}
+
+/** A person is asked; the flow pauses until the answer comes (maybe in another process). */
+export interface FeedbackAsk {
+  message: string;
+  output: string;
+  outcomes?: string[];
+  defaultOutcome?: string;
+}
+
+export type BodyOutcome =
+  | {
+      kind: 'done';
+      output: string;
+      json?: unknown;
+      route?: string;
+      /** Why this route (a rule that matched, the classified feedback…). */
+      routeReason?: string;
+      /** State fields the method sets (top-level keys). */
+      set?: Record<string, unknown>;
+    }
+  | { kind: 'pause'; ask: FeedbackAsk };
+
+export type BodyRunner<K extends FlowBodyKind> = (body: Extract<FlowBody, { type: K }>, scope: MethodScope) => Promise<BodyOutcome>;
+export type BodyRunners = { [K in FlowBodyKind]: BodyRunner<K> };

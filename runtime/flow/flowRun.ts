@@ -1,0 +1,401 @@
+import type { FlowDocument, FlowMethod } from '../../shared/model/flow';
+import type { TokenUsage } from '../../shared/usage';
+import type { RunContext } from '../agent/runContext';
+import { UsageMeter } from '../agent/usageMeter';
+import { errorMessage, errorName, RunCancelled } from '../errors';
+import { RunEventLog, Span, type EventListener } from '../events/span';
+import { ModelCallAborted } from '../llm/errors';
+import type { RunStore } from '../store/types';
+import { PolicyGate } from '../tools/policyGate';
+import { compileSchema, describeSchemaErrors } from '../validation/jsonSchema';
+import { BODY_RUNNERS } from './bodies';
+import { answerFeedback } from './bodies/humanFeedback';
+import type { BodyOutcome, FeedbackAsk, FlowDeps, MethodScope } from './bodies/types';
+import { FlowLoopLimit, FlowNotResumable, FlowRouteInvalid, FlowStateInvalid } from './flowErrors';
+import { describeTrigger, ListenerBook, type ListenerMemo } from './listeners';
+
+/** One call of a method: triggered (or running) and not yet completed. */
+interface ActiveCall {
+  key: string;
+  methodId: string;
+  call: number;
+  input?: string;
+  triggeredBy?: string;
+  /** The method's span once it started. */
+  spanId?: string;
+}
+
+/** A call waiting for a person's feedback; it survives the process. */
+export interface PendingFeedback {
+  key: string;
+  requestId: string;
+  methodId: string;
+  humanSpanId: string;
+  ask: FeedbackAsk;
+  requestedAt: number;
+}
+
+/** Everything a flow needs to continue in another process, saved after every method (with `persist`). */
+export interface FlowCheckpoint {
+  version: 1;
+  rootSpanId: string;
+  /** How many times the run was resumed (new span ids get a prefix per session). */
+  sessions: number;
+  state: Record<string, unknown>;
+  calls: number;
+  lastOutput?: string;
+  completed: Record<string, number>;
+  listeners: Record<string, ListenerMemo>;
+  active: ActiveCall[];
+  pending: PendingFeedback[];
+  startedAt: number;
+  pausedAt?: number;
+}
+
+export interface FlowRunResult {
+  runId: string;
+  status: 'completed' | 'failed' | 'cancelled' | 'paused';
+  output: string;
+  state: Record<string, unknown>;
+  tokenUsage: TokenUsage;
+  /** What a paused flow is waiting for. */
+  pending?: { requestId: string; methodId: string; methodName: string; message: string; output: string; outcomes?: string[]; defaultOutcome?: string };
+  error?: { name: string; message: string };
+}
+
+export interface FlowRunRequest {
+  runId: string;
+  doc: FlowDocument;
+  documentPath?: string;
+  deps: FlowDeps;
+  store?: RunStore;
+  signal?: AbortSignal;
+  onEvent?: EventListener;
+  now: () => number;
+}
+
+/**
+ * Runs a flow (SPEC §4): start methods at once, listeners as their conditions are met, routers'
+ * routes, independent branches concurrently, loops bounded by `maxMethodCalls`. State is checked
+ * against its schema after every method. A feedback method pauses the run once nothing else is
+ * running; `resumeFlow` continues it, also in another process, without re-running completed methods.
+ */
+export async function startFlow(req: FlowRunRequest, inputs: Record<string, string>): Promise<FlowRunResult> {
+  const state = { ...structuredClone(req.doc.state.initial), ...inputs };
+  const log = new RunEventLog(req.runId, req.now);
+  const root = log.root();
+  const started = req.now();
+  req.store?.createRun({ id: req.runId, kind: 'flow', documentId: req.doc.id, name: req.doc.name, document: req.doc, documentPath: req.documentPath, inputs, startedAt: started });
+  const checkpoint: FlowCheckpoint = {
+    version: 1,
+    rootSpanId: root.id,
+    sessions: 0,
+    state,
+    calls: 0,
+    completed: {},
+    listeners: {},
+    active: [],
+    pending: [],
+    startedAt: started,
+  };
+  const run = new FlowRun(req, log, root, checkpoint);
+  root.emit({ type: 'run.started', crewId: req.doc.id, crewName: req.doc.name, process: 'flow', inputs, taskIds: req.doc.methods.map((m) => m.id) });
+  return run.execute(async () => {
+    run.checkState(state, 'the initial state');
+    const starts = req.doc.methods.filter((m) => 'start' in m.trigger);
+    for (const m of starts) run.trigger(m, undefined, undefined);
+    run.save();
+    run.launchActive();
+  });
+}
+
+/** Continues a paused (or interrupted) flow run with the answer to its pending feedback, if it has one. */
+export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { runId: string; doc: FlowDocument; store: RunStore }, feedback: string | undefined): Promise<FlowRunResult> {
+  const saved = req.store.loadCheckpoint(req.runId) as FlowCheckpoint | undefined;
+  if (!saved) throw new FlowNotResumable(`run ${req.runId} has no saved flow state to resume from (was "persist" off and did it never pause?)`);
+  const waiting = saved.pending[0];
+  if (waiting && feedback === undefined) {
+    const method = req.doc.methods.find((m) => m.id === waiting.methodId);
+    throw new FlowNotResumable(`run ${req.runId} is waiting for feedback on "${method?.name ?? waiting.methodId}": ${waiting.ask.message} — answer it with --feedback TEXT`);
+  }
+  const checkpoint: FlowCheckpoint = { ...saved, sessions: saved.sessions + 1 };
+  const log = new RunEventLog(req.runId, req.now, { seq: req.store.lastSeq(req.runId), spanPrefix: `r${checkpoint.sessions}s` });
+  const root = new Span(log, checkpoint.rootSpanId, undefined);
+  req.store.reopenRun(req.runId);
+  const run = new FlowRun(req, log, root, checkpoint);
+  root.emit({ type: 'run.resumed', requestId: waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())) });
+  return run.execute(async () => {
+    run.restartInterrupted();
+    if (waiting) run.answer(waiting, feedback ?? '');
+    run.launchActive();
+  });
+}
+
+class FlowRun {
+  private readonly controller = new AbortController();
+  private readonly meter = new UsageMeter();
+  private readonly ctx: RunContext;
+  private readonly book: ListenerBook;
+  private readonly byId: Map<string, FlowMethod>;
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly running = new Set<string>();
+  private readonly validateState?: ReturnType<typeof compileSchema>;
+  private failure: unknown;
+  private requestCounter = 0;
+
+  constructor(
+    private readonly req: Omit<FlowRunRequest, 'runId'> & { runId: string },
+    private readonly log: RunEventLog,
+    private readonly root: Span,
+    private readonly cp: FlowCheckpoint,
+  ) {
+    if (req.store) {
+      const store = req.store;
+      log.listen((e) => store.appendEvent(e));
+    }
+    if (req.onEvent) log.listen(req.onEvent);
+    this.byId = new Map(req.doc.methods.map((m) => [m.id, m]));
+    this.book = new ListenerBook(req.doc.methods, cp.listeners);
+    if (req.doc.state.schema) this.validateState = compileSchema(req.doc.state.schema);
+    const { deps, runId } = req;
+    this.ctx = {
+      runId,
+      workspace: deps.workspace,
+      signal: this.controller.signal,
+      meter: this.meter,
+      human: deps.human,
+      root,
+      newId: (prefix) => `${runId}:${cp.sessions ? `r${cp.sessions}` : ''}${prefix}${++this.requestCounter}`,
+      gate: new PolicyGate({ workspace: deps.workspace, human: deps.human, before: deps.hooks?.before, after: deps.hooks?.after }),
+    };
+  }
+
+  /** Runs `begin`, waits until nothing runs, then ends the run: completed, paused, failed or cancelled. */
+  async execute(begin: () => Promise<void>): Promise<FlowRunResult> {
+    const onOuterAbort = () => this.controller.abort(this.req.signal?.reason ?? new RunCancelled());
+    this.req.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    try {
+      try {
+        await begin();
+      } catch (error) {
+        this.fail(error);
+      }
+      while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+      return this.finish();
+    } finally {
+      this.controller.abort(new RunCancelled('run ended'));
+      this.req.signal?.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
+  private finish(): FlowRunResult {
+    const { req, cp } = this;
+    const now = req.now();
+    const durationMs = now - cp.startedAt;
+    const base = { runId: req.runId, output: cp.lastOutput ?? '', state: cp.state, tokenUsage: this.meter.total };
+    if (this.failure !== undefined) {
+      const cancelled = this.controller.signal.aborted && (this.failure instanceof RunCancelled || this.failure instanceof ModelCallAborted || req.signal?.aborted);
+      const error = cancelled ? new RunCancelled(errorMessage(this.req.signal?.reason ?? this.failure)) : this.failure;
+      if (cancelled) this.root.emit({ type: 'run.cancelled', reason: errorMessage(error), durationMs });
+      else this.root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: this.meter.total, durationMs });
+      this.save(true);
+      req.store?.finishRun(req.runId, { status: cancelled ? 'cancelled' : 'failed', error: errorMessage(error), tokenUsage: this.meter.total, endedAt: now });
+      return { ...base, status: cancelled ? 'cancelled' : 'failed', error: { name: errorName(error), message: errorMessage(error) } };
+    }
+    const waiting = cp.pending[0];
+    if (waiting) {
+      cp.pausedAt = now;
+      this.root.emit({ type: 'run.paused', requestId: waiting.requestId, methodId: waiting.methodId, durationMs });
+      this.save(true);
+      req.store?.finishRun(req.runId, { status: 'paused', tokenUsage: this.meter.total, endedAt: now });
+      const method = this.byId.get(waiting.methodId)!;
+      return { ...base, status: 'paused', pending: { requestId: waiting.requestId, methodId: waiting.methodId, methodName: method.name, ...waiting.ask } };
+    }
+    this.root.emit({ type: 'run.completed', output: base.output, tokenUsage: this.meter.total, durationMs });
+    this.save(true);
+    req.store?.finishRun(req.runId, { status: 'completed', output: base.output, tokenUsage: this.meter.total, endedAt: now });
+    return { ...base, status: 'completed' };
+  }
+
+  private fail(error: unknown): void {
+    if (this.failure === undefined) this.failure = error;
+    this.controller.abort(error);
+  }
+
+  /** Saves the checkpoint: after every method with `persist`, and always when the run stops or pauses. */
+  save(always = false): void {
+    if (!this.req.store || (!always && !this.req.doc.persist)) return;
+    this.cp.listeners = this.book.snapshot();
+    this.req.store.saveCheckpoint(this.req.runId, this.cp);
+  }
+
+  checkState(state: Record<string, unknown>, what: string): void {
+    if (!this.validateState || this.validateState(state)) return;
+    throw new FlowStateInvalid(`${what} breaks the state schema: ${describeSchemaErrors(this.validateState.errors)}`);
+  }
+
+  /** Queues a call of `method` (bounded by maxMethodCalls). */
+  trigger(method: FlowMethod, input: string | undefined, triggeredBy: string | undefined): void {
+    const { doc } = this.req;
+    if (this.cp.calls >= doc.maxMethodCalls) {
+      throw new FlowLoopLimit(
+        `the flow made ${this.cp.calls} method calls, its maxMethodCalls; "${method.name}" would be one more` +
+          `${triggeredBy ? ` (triggered by "${triggeredBy}")` : ''}. A loop through routes that never ends? Raise maxMethodCalls if the loop is meant to run longer.`,
+      );
+    }
+    this.cp.calls += 1;
+    this.cp.active.push({ key: `${method.id}#${this.cp.calls}`, methodId: method.id, call: this.cp.calls, input, triggeredBy });
+  }
+
+  /** Starts every queued call that is neither running nor waiting for feedback. */
+  launchActive(): void {
+    if (this.failure !== undefined) return;
+    for (const call of this.cp.active) {
+      if (this.running.has(call.key) || this.cp.pending.some((p) => p.key === call.key)) continue;
+      this.track(call, this.runCall(call));
+    }
+  }
+
+  /** After a crash: calls that had started are closed as interrupted and run again from the start. */
+  restartInterrupted(): void {
+    for (const call of this.cp.active) {
+      if (!call.spanId || this.cp.pending.some((p) => p.key === call.key)) continue;
+      const method = this.byId.get(call.methodId)!;
+      new Span(this.log, call.spanId, this.root.id).emit({
+        type: 'flow.method.failed',
+        methodId: method.id,
+        methodName: method.name,
+        error: 'interrupted: the process running the flow stopped; the method runs again',
+        errorName: 'Interrupted',
+        durationMs: 0,
+      });
+      call.spanId = undefined;
+    }
+  }
+
+  /** Answers a pending feedback request: its method completes with the classified outcome. */
+  answer(pending: PendingFeedback, feedback: string): void {
+    const call = this.cp.active.find((c) => c.key === pending.key)!;
+    this.cp.pending = this.cp.pending.filter((p) => p !== pending);
+    const method = this.byId.get(pending.methodId)!;
+    const span = new Span(this.log, call.spanId!, this.root.id);
+    const started = this.req.now();
+    const work = (async () => {
+      const scope = this.scope(method, span, call);
+      const body = method.body as Extract<FlowMethod['body'], { type: 'human_feedback' }>;
+      const outcome = await answerFeedback(body, scope, feedback);
+      new Span(this.log, pending.humanSpanId, span.id).emit({
+        type: 'human.answered',
+        requestId: pending.requestId,
+        kind: 'flow_feedback',
+        feedback,
+        ...(outcome.route ? { outcome: outcome.route } : {}),
+      });
+      this.complete(method, span, call, outcome, started);
+    })();
+    this.track(call, work, span, method, started);
+  }
+
+  private track(call: ActiveCall, work: Promise<void>, span?: Span, method?: FlowMethod, started?: number): void {
+    this.running.add(call.key);
+    const done = work
+      .catch((error) => {
+        const m = method ?? this.byId.get(call.methodId)!;
+        const s = span ?? (call.spanId ? new Span(this.log, call.spanId, this.root.id) : undefined);
+        if (s) s.emit({ type: 'flow.method.failed', methodId: m.id, methodName: m.name, error: errorMessage(error), errorName: errorName(error), durationMs: Math.round(this.req.now() - (started ?? this.req.now())) });
+        this.fail(error);
+      })
+      .finally(() => {
+        this.running.delete(call.key);
+        this.inflight.delete(done);
+      });
+    this.inflight.add(done);
+  }
+
+  private scope(method: FlowMethod, span: Span, call: ActiveCall): MethodScope {
+    return { ctx: this.ctx, span, flow: this.req.doc, documentPath: this.req.documentPath, method, state: structuredClone(this.cp.state), input: call.input, deps: this.req.deps };
+  }
+
+  private async runCall(call: ActiveCall): Promise<void> {
+    const method = this.byId.get(call.methodId)!;
+    const span = this.root.child();
+    call.spanId = span.id;
+    const started = this.req.now();
+    span.emit({
+      type: 'flow.method.started',
+      methodId: method.id,
+      methodName: method.name,
+      bodyType: method.body.type,
+      trigger: describeTrigger(method),
+      ...(call.triggeredBy ? { triggeredBy: call.triggeredBy } : {}),
+      ...(call.input !== undefined ? { input: call.input } : {}),
+      call: call.call,
+    });
+    this.save();
+    try {
+      const runner = BODY_RUNNERS[method.body.type] as (body: FlowMethod['body'], scope: MethodScope) => Promise<BodyOutcome>;
+      const outcome = await runner(method.body, this.scope(method, span, call));
+      if (outcome.kind === 'pause') return this.pause(method, span, call, outcome.ask);
+      this.complete(method, span, call, outcome, started);
+    } catch (error) {
+      span.emit({ type: 'flow.method.failed', methodId: method.id, methodName: method.name, error: errorMessage(error), errorName: errorName(error), durationMs: Math.round(this.req.now() - started) });
+      this.fail(error);
+    }
+  }
+
+  private pause(method: FlowMethod, span: Span, call: ActiveCall, ask: FeedbackAsk): void {
+    const human = span.child();
+    const requestId = `${this.req.runId}:feedback:${method.id}:${call.call}`;
+    human.emit({
+      type: 'human.requested',
+      requestId,
+      kind: 'flow_feedback',
+      agentRole: method.name,
+      prompt: ask.message,
+      output: ask.output,
+      methodId: method.id,
+      ...(ask.outcomes ? { outcomes: ask.outcomes } : {}),
+      ...(ask.defaultOutcome ? { defaultOutcome: ask.defaultOutcome } : {}),
+    });
+    this.cp.pending.push({ key: call.key, requestId, methodId: method.id, humanSpanId: human.id, ask, requestedAt: this.req.now() });
+    this.save(true);
+  }
+
+  private complete(method: FlowMethod, span: Span, call: ActiveCall, outcome: Extract<BodyOutcome, { kind: 'done' }>, started: number): void {
+    let route: string | undefined;
+    if (method.routes) {
+      if (outcome.route === undefined) throw new FlowRouteInvalid(`router "${method.name}" chose no route; it must choose one of: ${method.routes.join(', ')}`);
+      if (!method.routes.includes(outcome.route)) throw new FlowRouteInvalid(`router "${method.name}" chose "${outcome.route}", which is not one of its routes (${method.routes.join(', ')})`);
+      route = outcome.route;
+    }
+    const next = { ...this.cp.state, ...(outcome.set ?? {}) };
+    this.checkState(next, `the state after "${method.name}"`);
+    const changed = Object.keys(outcome.set ?? {}).filter((k) => JSON.stringify(this.cp.state[k]) !== JSON.stringify(next[k]));
+    this.cp.state = next;
+    if (route !== undefined) span.emit({ type: 'flow.route', methodId: method.id, methodName: method.name, route, reason: outcome.routeReason ?? '' });
+    span.emit({
+      type: 'flow.method.completed',
+      methodId: method.id,
+      methodName: method.name,
+      output: outcome.output,
+      ...(route !== undefined ? { route } : {}),
+      state: next,
+      changed,
+      durationMs: Math.round(this.req.now() - started),
+    });
+    this.cp.lastOutput = outcome.output;
+    this.cp.completed[method.id] = (this.cp.completed[method.id] ?? 0) + 1;
+    this.cp.active = this.cp.active.filter((c) => c.key !== call.key);
+    try {
+      if (this.failure === undefined) {
+        const underWay = (name: string) => this.cp.active.some((c) => this.byId.get(c.methodId)!.name === name);
+        for (const listener of this.book.completed(method.name, route, underWay)) this.trigger(listener, outcome.output, method.name);
+      }
+    } catch (error) {
+      // The method itself completed; what it would trigger (past maxMethodCalls) fails the run.
+      this.fail(error);
+    }
+    this.save();
+    this.launchActive();
+  }
+}

@@ -1,0 +1,196 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RuntimeEvent } from '../../shared/events';
+import { FlowDocumentSchema, type FlowDocumentInput } from '../../shared/model/flow';
+import { createRuntime } from '../../runtime/runtime';
+import { ofType, scripted, tempWorkspace, traceProblems } from '../support/crewHarness';
+
+let ws: ReturnType<typeof tempWorkspace> | undefined;
+afterEach(() => {
+  ws?.remove();
+  ws = undefined;
+});
+
+function flow(input: Partial<FlowDocumentInput>) {
+  return FlowDocumentSchema.parse({ kind: 'flow', version: 1, id: 'f', name: 'Test flow', ...input });
+}
+
+async function run(doc: ReturnType<typeof flow>, inputs: Record<string, string> = {}) {
+  ws ??= tempWorkspace('crewdeck-flow-');
+  const events: RuntimeEvent[] = [];
+  const runtime = createRuntime({ workspace: ws.dir, store: ws.store });
+  const result = await runtime.runFlow(doc, { inputs, onEvent: (e) => events.push(e) });
+  return { result, events, runtime };
+}
+
+const order = (events: RuntimeEvent[]) => ofType(events, 'flow.method.completed').map((e) => e.methodName);
+const setTo = (value: string) => ({ type: 'set_state' as const, set: { last: value } });
+const script = (code: string) => ({ type: 'script' as const, code });
+
+describe('flow engine', () => {
+  it('runs start methods, then listeners; the output is the last method to complete', async () => {
+    const { result, events } = await run(
+      flow({
+        methods: [
+          { id: 'a', name: 'a', trigger: { start: true }, body: script('return "from a";') },
+          { id: 'b', name: 'b', trigger: { listen: 'a' }, body: script('state.seen = input; return input + " then b";') },
+        ],
+      }),
+    );
+    expect(result.status).toBe('completed');
+    expect(result.output).toBe('from a then b');
+    expect(result.state).toEqual({ seen: 'from a' });
+    expect(order(events)).toEqual(['a', 'b']);
+    const b = ofType(events, 'flow.method.started').find((e) => e.methodName === 'b')!;
+    expect(b).toMatchObject({ triggeredBy: 'a', input: 'from a', trigger: 'listen: a' });
+    expect(ofType(events, 'flow.method.completed').find((e) => e.methodName === 'b')!.changed).toEqual(['seen']);
+    expect(traceProblems(events)).toEqual([]);
+  });
+
+  it('`or` fires on the first member, `and` only after all members', async () => {
+    const slow = (name: string, ms: number) => ({
+      id: name,
+      name,
+      trigger: { start: true as const },
+      body: { type: 'llm' as const, prompt: name, llm: scripted({ default: { content: `${name} done`, delayMs: ms } }) },
+    });
+    const { events, result } = await run(
+      flow({
+        methods: [
+          slow('fast', 10),
+          slow('slow', 150),
+          { id: 'either', name: 'either', trigger: { listen: { or: ['fast', 'slow'] } }, body: setTo('{input}') },
+          { id: 'both', name: 'both', trigger: { listen: { and: ['fast', 'slow'] } }, body: setTo('both') },
+        ],
+      }),
+    );
+    expect(result.status).toBe('completed');
+    const completed = order(events);
+    // `either` ran once, right after the fast branch, before the slow one finished; `both` waited for both.
+    expect(completed.filter((n) => n === 'either')).toHaveLength(1);
+    expect(completed.indexOf('either')).toBeLessThan(completed.indexOf('slow'));
+    expect(completed.indexOf('both')).toBeGreaterThan(completed.indexOf('slow'));
+    expect(ofType(events, 'flow.method.started').find((e) => e.methodName === 'either')!.input).toBe('fast done');
+  });
+
+  it('routes: listeners of the chosen route run, the others do not', async () => {
+    const { events, result } = await run(
+      flow({
+        state: { initial: { score: 8 } },
+        methods: [
+          { id: 'judge', name: 'judge', trigger: { start: true }, routes: ['good', 'bad'], body: { type: 'rules', rules: [{ when: { path: 'state.score', op: 'gte', value: 7 }, route: 'good' }], default: 'bad' } },
+          { id: 'ship', name: 'ship', trigger: { listen: { route: 'good' } }, body: script('return "shipped";') },
+          { id: 'fix', name: 'fix', trigger: { listen: { route: 'bad' } }, body: script('return "fixed";') },
+        ],
+      }),
+    );
+    expect(result.output).toBe('shipped');
+    expect(order(events)).toEqual(['judge', 'ship']);
+    expect(ofType(events, 'flow.route')[0]).toMatchObject({ methodName: 'judge', route: 'good', reason: 'rule 1 holds: state.score gte 7' });
+  });
+
+  it('a loop through routes stops at maxMethodCalls with a clear error', async () => {
+    const { events, result } = await run(
+      flow({
+        maxMethodCalls: 7,
+        state: { initial: { n: 0 } },
+        methods: [
+          { id: 'count', name: 'count', trigger: { listen: { or: ['begin', { route: 'again' }] } }, body: script('state.n = state.n + 1; return String(state.n);') },
+          { id: 'begin', name: 'begin', trigger: { start: true }, body: setTo('go') },
+          { id: 'check', name: 'check', trigger: { listen: 'count' }, routes: ['again', 'stop'], body: { type: 'rules', rules: [{ when: { path: 'state.n', op: 'gte', value: 1000 }, route: 'stop' }], default: 'again' } },
+        ],
+      }),
+    );
+    expect(result.status).toBe('failed');
+    expect(result.error?.name).toBe('FlowLoopLimit');
+    expect(result.error?.message).toMatch(/made 7 method calls, its maxMethodCalls; "count" would be one more \(triggered by "check"\)/);
+    expect(ofType(events, 'flow.method.started')).toHaveLength(7);
+    expect(result.state.n).toBe(3);
+    expect(events.at(-1)!.type).toBe('run.failed');
+  });
+
+  it('a state that breaks the schema fails the method and names the field', async () => {
+    const { result, events } = await run(
+      flow({
+        state: { schema: { type: 'object', properties: { score: { type: 'number' } } }, initial: { score: 1 } },
+        methods: [{ id: 's', name: 'scorer', trigger: { start: true }, body: script('state.score = "high"; return "x";') }],
+      }),
+    );
+    expect(result.status).toBe('failed');
+    expect(result.error?.message).toMatch(/the state after "scorer" breaks the state schema: .*score.*number/);
+    expect(ofType(events, 'flow.method.failed')[0].methodName).toBe('scorer');
+  });
+
+  it('a script cannot reach require, process or the network, and an endless loop is stopped by its time limit', async () => {
+    for (const code of ['return typeof require + typeof process + typeof fetch + typeof globalThis.XMLHttpRequest;']) {
+      const { result } = await run(flow({ methods: [{ id: 's', name: 's', trigger: { start: true }, body: script(code) }] }));
+      expect(result.output).toBe('undefinedundefinedundefinedundefined');
+    }
+    const escape = await run(flow({ methods: [{ id: 's', name: 's', trigger: { start: true }, body: script('return require("fs").readdirSync("/");') }] }));
+    expect(escape.result.status).toBe('failed');
+    expect(escape.result.error?.message).toMatch(/ReferenceError: .*require.* at line 1/);
+
+    const started = Date.now();
+    const endless = await run(flow({ methods: [{ id: 's', name: 'spin', trigger: { start: true }, body: { type: 'script', code: 'while (true) {}', timeoutMs: 300 } }] }));
+    expect(endless.result.status).toBe('failed');
+    expect(endless.result.error).toMatchObject({ name: 'ScriptTimeout', message: 'script timed out after 300 ms' });
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    const line = await run(flow({ methods: [{ id: 's', name: 's', trigger: { start: true }, body: script('const a = 1;\nconst b = 2;\nnull.boom;') }] }));
+    expect(line.result.error?.message).toMatch(/TypeError: .* at line 3/);
+  });
+
+  it('human feedback pauses the flow; resume classifies the answer and takes that branch without re-running anything', async () => {
+    const classifier = scripted({ rules: [{ when: { last: 'too long' }, reply: '{"outcome": "revise", "reason": "asks for changes"}' }] });
+    const doc = flow({
+      methods: [
+        { id: 'draft', name: 'draft', trigger: { start: true }, body: { type: 'llm', prompt: 'Draft it', llm: scripted({ default: 'DRAFT v1' }) } },
+        {
+          id: 'review',
+          name: 'review',
+          trigger: { listen: 'draft' },
+          routes: ['approve', 'revise'],
+          body: { type: 'human_feedback', message: 'Is this draft good?', defaultOutcome: 'approve', llm: classifier },
+        },
+        { id: 'publish', name: 'publish', trigger: { listen: { route: 'approve' } }, body: script('return "published: " + input;') },
+        { id: 'rewrite', name: 'rewrite', trigger: { listen: { route: 'revise' } }, body: script('return "rewriting after: " + input;') },
+      ],
+    });
+    const first = await run(doc);
+    expect(first.result.status).toBe('paused');
+    expect(first.result.pending).toMatchObject({ methodName: 'review', message: 'Is this draft good?', output: 'DRAFT v1', outcomes: ['approve', 'revise'], defaultOutcome: 'approve' });
+    expect(first.events.at(-1)).toMatchObject({ type: 'run.paused', methodId: 'review' });
+    expect(ws!.store.getRun(first.result.runId)!.status).toBe('paused');
+
+    const later: RuntimeEvent[] = [];
+    const resumed = await first.runtime.resume(first.result.runId, { feedback: 'It is too long, cut it down', onEvent: (e) => later.push(e) });
+    expect(resumed.status).toBe('completed');
+    expect(resumed.output).toBe('rewriting after: It is too long, cut it down');
+    expect(later[0]).toMatchObject({ type: 'run.resumed', seq: first.events.at(-1)!.seq + 1 });
+    expect(ofType(later, 'human.answered')[0]).toMatchObject({ outcome: 'revise', feedback: 'It is too long, cut it down' });
+    expect(ofType(later, 'flow.route')[0].reason).toBe('classified from the feedback: asks for changes');
+    // Nothing before the review ran again.
+    expect(ofType(later, 'flow.method.started').map((e) => e.methodName)).toEqual(['rewrite']);
+    expect(ws!.store.getRun(first.result.runId)!.status).toBe('completed');
+    // One run, one well-formed trace across both processes' worth of events.
+    expect(traceProblems([...first.events, ...later])).toEqual([]);
+    await expect(first.runtime.resume(first.result.runId, { feedback: 'again' })).rejects.toThrow(/is completed; only paused or interrupted flows can be resumed/);
+  });
+
+  it('empty feedback takes the default outcome; naming an outcome takes it without a model call', async () => {
+    const doc = flow({
+      methods: [
+        { id: 'review', name: 'review', trigger: { start: true }, routes: ['yes', 'no'], body: { type: 'human_feedback', message: 'Go?', defaultOutcome: 'no' } },
+        { id: 'y', name: 'y', trigger: { listen: { route: 'yes' } }, body: script('return "went";') },
+        { id: 'n', name: 'n', trigger: { listen: { route: 'no' } }, body: script('return "stayed";') },
+      ],
+    });
+    const a = await run(doc);
+    const empty = await a.runtime.resume(a.result.runId, { feedback: '' });
+    expect(empty.output).toBe('stayed');
+    const b = await run(doc);
+    const events: RuntimeEvent[] = [];
+    const named = await b.runtime.resume(b.result.runId, { feedback: 'YES', onEvent: (e) => events.push(e) });
+    expect(named.output).toBe('went');
+    expect(ofType(events, 'llm.started')).toHaveLength(0);
+  });
+});

@@ -83,8 +83,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     tools,
     human,
     hooks: options.hooks,
-    // Crews and agents inside the flow may remember; other methods never touch memory.
-    memory: doc.methods.some((m) => m.body.type === 'crew' || m.body.type === 'agent')
+    // Crews and agents inside the flow may remember, and reviews that learn; other methods never touch memory.
+    memory: doc.methods.some((m) => m.body.type === 'crew' || m.body.type === 'agent' || (m.body.type === 'human_feedback' && m.body.learn))
       ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env }))))
       : undefined,
   });

@@ -39,7 +39,9 @@ export type LlmPurpose =
   /** A flow's `llm` method. */
   | 'flow_llm'
   /** Sorting a flow's human feedback into one of its outcomes. */
-  | 'feedback_outcome';
+  | 'feedback_outcome'
+  /** Revising an output with lessons from earlier feedback before asking again. */
+  | 'feedback_lessons';
 /** When a task's memories reach the store: after its guardrails accept the output (default), or at once (CrewAI). */
 export type MemoryCommitPolicy = 'after-guardrail' | 'immediate';
 /** What consolidation did with one new memory or one similar existing record. */

@@ -35,6 +35,8 @@ export class RunMemory implements RunMemoryAccess {
     readonly policy: MemoryCommitPolicy,
     /** The memory model for an agent's memories: the crew's `memory.llm`, else the agent's own model. */
     private readonly modelFor: (agentRole: string) => ChatModel,
+    /** What extracted memories are: facts from tasks, or lessons from a person's feedback. */
+    private readonly extractedKind: 'task' | 'lesson' = 'task',
   ) {}
 
   /** Waits until no write is in flight (writes started meanwhile are waited for too). */
@@ -146,7 +148,7 @@ export class RunMemory implements RunMemoryAccess {
       if (extraction) {
         const extracted = await extractMemories(ctx, ws, model, extraction);
         const note = extracted.ok ? undefined : `extraction failed (${extracted.error}), so the whole output is kept`;
-        for (const m of extracted.memories) candidates.push({ ...m, source: { ...base, kind: 'task', agentRole }, note });
+        for (const m of extracted.memories) candidates.push({ ...m, source: { ...base, kind: this.extractedKind, agentRole }, note });
       }
       const counts = candidates.length === 0
         ? { inserted: 0, updated: 0, deleted: 0, skipped: 0, recordIds: [] }

@@ -193,4 +193,32 @@ describe('flow engine', () => {
     expect(named.output).toBe('went');
     expect(ofType(events, 'llm.started')).toHaveLength(0);
   });
+
+  it('with learn, feedback becomes lessons in memory, and the next review revises the output with them before asking', async () => {
+    const reviewer = scripted({
+      rules: [
+        { when: { system: 'long-term memory' }, reply: '{"memories": [{"content": "Lead with the price of the offer", "categories": ["style"]}]}' },
+        { when: { system: 'revise a draft' }, reply: 'Only 9 euros: our solar lamp lights your garden all night.' },
+      ],
+    });
+    const doc = flow({
+      methods: [
+        { id: 'draft', name: 'draft', trigger: { start: true }, body: { type: 'llm', prompt: 'Write the ad', llm: scripted({ default: 'Our solar lamp lights your garden all night, for 9 euros.' }) } },
+        { id: 'review', name: 'review', trigger: { listen: 'draft' }, body: { type: 'human_feedback', message: 'Good ad?', learn: true, llm: reviewer } },
+      ],
+    });
+    const first = await run(doc);
+    expect(first.result.pending!.output).toBe('Our solar lamp lights your garden all night, for 9 euros.');
+    const answered: RuntimeEvent[] = [];
+    await first.runtime.resume(first.result.runId, { feedback: 'Put the price first, people scan for it', onEvent: (e) => answered.push(e) });
+    expect(ofType(answered, 'memory.write.decision')[0]).toMatchObject({ action: 'insert', content: 'Lead with the price of the offer' });
+
+    const second = await run(doc);
+    const recall = ofType(second.events, 'memory.recall')[0];
+    expect(recall.scope).toBe('/flow/f/method/review');
+    expect(recall.records.map((r) => r.content)).toEqual(['Lead with the price of the offer']);
+    expect(second.result.pending!.output).toBe('Only 9 euros: our solar lamp lights your garden all night.');
+    expect(second.result.pending!.message).toContain('Revised with 1 lesson from earlier feedback');
+  });
 });
+

@@ -4,6 +4,7 @@ import { callModel } from '../../agent/modelCall';
 import { extractJson } from '../../crew/taskOutput';
 import { errorMessage } from '../../errors';
 import { renderTemplate } from '../template';
+import { learnFromFeedback, reviseWithLessons } from './feedbackLessons';
 import type { BodyOutcome, BodyRunner, MethodScope } from './types';
 
 type FeedbackBody = Extract<FlowBody, { type: 'human_feedback' }>;
@@ -13,14 +14,19 @@ export function feedbackOutcomes(body: FeedbackBody, routes: string[] | undefine
   return body.outcomes ?? routes;
 }
 
-/** Asks: the flow pauses with the message and the output under review (the triggering output). */
+/**
+ * Asks: the flow pauses with the message and the output under review (the triggering output — with
+ * `learn`, first revised with the lessons of earlier feedback).
+ */
 export const askForFeedback: BodyRunner<'human_feedback'> = async (body, scope) => {
   const outcomes = feedbackOutcomes(body, scope.method.routes);
+  const message = renderTemplate(body.message, scope, `${scope.method.name}.message`);
+  const revised = await reviseWithLessons(body, scope, scope.input ?? '');
   return {
     kind: 'pause',
     ask: {
-      message: renderTemplate(body.message, scope, `${scope.method.name}.message`),
-      output: scope.input ?? '',
+      message: revised.applied > 0 ? `${message}\n(Revised with ${revised.applied} lesson${revised.applied === 1 ? '' : 's'} from earlier feedback.)` : message,
+      output: revised.output,
       ...(outcomes ? { outcomes } : {}),
       ...(body.defaultOutcome ? { defaultOutcome: body.defaultOutcome } : {}),
     },
@@ -35,6 +41,7 @@ const Classification = z.object({ outcome: z.string(), reason: z.string().option
  * classified by the model.
  */
 export async function answerFeedback(body: FeedbackBody, scope: MethodScope, feedback: string): Promise<Extract<BodyOutcome, { kind: 'done' }>> {
+  await learnFromFeedback(body, scope, feedback);
   const outcomes = feedbackOutcomes(body, scope.method.routes);
   const text = feedback.trim();
   const set = { [`${scope.method.name}_feedback`]: text };

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RuntimeEvent } from '../../shared/events';
+import type { HostPush } from '../../shared/host-api';
+import { createHostService } from '../../runtime/host/createHostService';
+import type { HostService } from '../../runtime/host/hostService';
+
+let workspace: string | undefined;
+const hosts: HostService[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.close();
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+});
+
+function open(dir: string) {
+  const host = createHostService({ workspace: dir, transport: 'websocket', env: {} });
+  const pushes: HostPush[] = [];
+  host.subscribe((p) => pushes.push(p));
+  hosts.push(host);
+  const call = async (channel: string, request: unknown = {}) => {
+    const result = await host.handle(channel, request);
+    if (!result.ok) throw new Error(`${channel}: ${result.error.code}: ${result.error.message}`);
+    return result.response as any;
+  };
+  const events = () => pushes.flatMap((p) => (p.kind === 'event' ? [p.event] : []));
+  const until = async (type: RuntimeEvent['type']) => {
+    const started = Date.now();
+    while (!events().some((e) => e.type === type)) {
+      if (Date.now() - started > 10_000) throw new Error(`no ${type}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { host, call, events, until, pushes };
+}
+
+describe('flows through the host API', () => {
+  it('runs.start runs a flow to its pause; after a restart of the host, runs.resume finishes it on the chosen branch', async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'crewdeck-hostflow-'));
+    writeFileSync(
+      join(workspace, 'gate.flow.json'),
+      JSON.stringify({
+        kind: 'flow',
+        version: 1,
+        id: 'gate',
+        name: 'Gate',
+        methods: [
+          { id: 'ask', name: 'ask', trigger: { start: true }, routes: ['go', 'stop'], body: { type: 'human_feedback', message: 'Go on?' } },
+          { id: 'went', name: 'went', trigger: { listen: { route: 'go' } }, body: { type: 'script', code: 'return "went on";' } },
+          { id: 'stopped', name: 'stopped', trigger: { listen: { route: 'stop' } }, body: { type: 'script', code: 'return "stopped";' } },
+        ],
+      }),
+    );
+    const first = open(workspace);
+    const created = await first.call('documents.create', { kind: 'flow', name: 'Second flow' });
+    expect(created.path).toBe('second-flow.flow.json');
+    expect((await first.call('documents.read', { path: created.path })).problems).toEqual([]);
+
+    const { runId } = await first.call('runs.start', { path: 'gate.flow.json', inputs: {} });
+    await first.until('run.paused');
+    const requested = first.events().find((e) => e.type === 'human.requested');
+    expect(requested).toMatchObject({ kind: 'flow_feedback', prompt: 'Go on?', outcomes: ['go', 'stop'] });
+    expect((await first.call('runs.list', {})).runs[0]).toMatchObject({ id: runId, kind: 'flow', status: 'paused' });
+    await first.host.close();
+    hosts.splice(0);
+
+    const second = open(workspace);
+    expect((await second.call('runs.list', {})).runs[0].status).toBe('paused');
+    const resumed = await second.call('runs.resume', { runId, feedback: 'stop' });
+    expect(resumed.runId).toBe(runId);
+    await second.until('run.completed');
+    const run = await second.call('runs.get', { runId });
+    expect(run.run).toMatchObject({ status: 'completed', output: 'stopped' });
+    const again = await second.host.handle('runs.resume', { runId, feedback: 'go' });
+    expect(again).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    if (!again.ok) expect(again.error.message).toContain('is completed; only paused or interrupted flows can be resumed');
+  });
+});

@@ -80,7 +80,10 @@ export class ListenerBook {
     return fire;
   }
 
+  /** The listeners that have seen something (the rest start empty when restored). */
   snapshot(): Record<string, ListenerMemo> {
-    return Object.fromEntries([...this.memo].map(([id, m]) => [id, { seen: [...m.seen], absorb: [...m.absorb] }]));
+    const out: Record<string, ListenerMemo> = {};
+    for (const [id, m] of this.memo) if (m.seen.size > 0 || m.absorb.size > 0) out[id] = { seen: [...m.seen], absorb: [...m.absorb] };
+    return out;
   }
 }

@@ -84,7 +84,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     human,
     hooks: options.hooks,
     // Crews and agents inside the flow may remember, and reviews that learn; other methods never touch memory.
-    memory: doc.methods.some((m) => m.body.type === 'crew' || m.body.type === 'agent' || (m.body.type === 'human_feedback' && m.body.learn))
+    memory: doc.methods.some((m) => m.body.type === 'crew' || (m.body.type === 'agent' && m.body.agent.memory) || (m.body.type === 'human_feedback' && m.body.learn))
       ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env }))))
       : undefined,
   });

@@ -44,11 +44,12 @@ export function crewContext(
   crew: PreparedCrew,
   deps: CrewDeps,
   run: { runId: string; signal: AbortSignal; meter: UsageMeter; root: Span; newId(prefix: string): string },
+  options: { recallLimit?: number } = {},
 ): RunContext {
   const { doc, roster, memoryModel } = crew;
   const memory =
     deps.memory && doc.memory?.enabled
-      ? new RunMemory(() => ctx, deps.memory, doc.memory.scope ?? `/crew/${doc.id}`, doc.memory.commit, (role) => memoryModel ?? memberModel(roster, role))
+      ? new RunMemory(() => ctx, deps.memory, doc.memory.scope ?? `/crew/${doc.id}`, doc.memory.commit, (role) => memoryModel ?? memberModel(roster, role), options)
       : undefined;
   const ctx: RunContext = {
     ...run,

@@ -2,6 +2,8 @@ import type { RunContext } from '../agent/runContext';
 import type { Span } from '../events/span';
 
 export const TASK_RECALL_LIMIT = 5;
+/** A standalone agent (a flow's agent step) has no crew of tasks around it and recalls more. */
+export const AGENT_RECALL_LIMIT = 20;
 /** Below this similarity a memory is unrelated to the task and stays out of its prompt. */
 export const TASK_RECALL_MIN_SEMANTIC = 0.15;
 
@@ -19,7 +21,7 @@ export async function recallForTask(
   if (!ctx.memory || agent.memory === false) return [];
   // What earlier (or concurrent async) tasks are still writing is part of what may be recalled.
   await ctx.memory.drain();
-  const matches = await ctx.memory.store.recall({ query: task.description, scope: ctx.memory.scope, limit: TASK_RECALL_LIMIT, minSemantic: TASK_RECALL_MIN_SEMANTIC });
+  const matches = await ctx.memory.store.recall({ query: task.description, scope: ctx.memory.scope, limit: ctx.memory.recallLimit, minSemantic: TASK_RECALL_MIN_SEMANTIC });
   span.emit({
     type: 'memory.recall',
     taskId: task.id,

@@ -4,6 +4,7 @@ import { errorMessage } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
 import { extractMemories } from './extractMemories';
+import { TASK_RECALL_LIMIT } from './recallForTask';
 import type { ExtractionInput, MemoryRecall, RunMemoryAccess, StagedAttempt } from './types';
 import { writeMemories, type MemoryCandidate, type MemoryWriteStore } from './writeMemories';
 
@@ -35,9 +36,18 @@ export class RunMemory implements RunMemoryAccess {
     readonly policy: MemoryCommitPolicy,
     /** The memory model for an agent's memories: the crew's `memory.llm`, else the agent's own model. */
     private readonly modelFor: (agentRole: string) => ChatModel,
-    /** What extracted memories are: facts from tasks, or lessons from a person's feedback. */
-    private readonly extractedKind: 'task' | 'lesson' = 'task',
-  ) {}
+    options: {
+      /** What extracted memories are: facts from tasks (default), or lessons from a person's feedback. */
+      extractedKind?: 'task' | 'lesson';
+      /** Memories recalled before a task (default 5; a standalone agent recalls 20). */
+      recallLimit?: number;
+    } = {},
+  ) {
+    this.extractedKind = options.extractedKind ?? 'task';
+    this.recallLimit = options.recallLimit ?? TASK_RECALL_LIMIT;
+  }
+  private readonly extractedKind: 'task' | 'lesson';
+  readonly recallLimit: number;
 
   /** Waits until no write is in flight (writes started meanwhile are waited for too). */
   async drain(): Promise<void> {

@@ -123,6 +123,8 @@ export interface RunMemoryAccess extends ToolMemory {
   readonly store: MemoryRecall;
   readonly scope: string;
   readonly policy: MemoryCommitPolicy;
+  /** How many memories a task recalls. */
+  readonly recallLimit: number;
   /** Waits until no write is in flight. */
   drain(): Promise<void>;
   stage(span: Span, attempt: { input: ExtractionInput; attempt: number; extract: boolean }): StagedAttempt;

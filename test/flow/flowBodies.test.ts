@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../shared/events';
 import { FlowDocumentSchema, type FlowDocumentInput } from '../../shared/model/flow';
 import { createRuntime } from '../../runtime/runtime';
+import { openWorkspaceMemory } from '../../runtime/memory/workspaceMemory';
 import { agentPrompts, ofType, scripted, tempWorkspace, traceProblems } from '../support/crewHarness';
 
 let ws: ReturnType<typeof tempWorkspace>;
@@ -81,4 +82,30 @@ describe('flow bodies', () => {
     const { result } = await run(flow({ state: { initial: { a: 1 } }, methods: [{ id: 's', name: 'greet', trigger: { start: true }, body: { type: 'set_state', set: { msg: 'Hi {state.name}' } } }] }));
     expect(result.error?.message).toBe('greet.set.msg: {state.name} has no value (state has: a)');
   });
+
+  it('an agent step with memory recalls up to 20 memories of its own scope (a crew task recalls 5)', async () => {
+    ws = tempWorkspace('crewdeck-flow-agentmem-');
+    const memory = await openWorkspaceMemory(ws.dir);
+    await memory.add(
+      Array.from({ length: 25 }, (_, i) => ({ content: `Lyon travel tip number ${i}: visit the old town early`, scope: '/flow/f/agent/Planner', source: { kind: 'manual' as const } })),
+    );
+    const events: RuntimeEvent[] = [];
+    const doc = flow({
+      methods: [
+        {
+          id: 'plan',
+          name: 'plan',
+          trigger: { start: true },
+          body: { type: 'agent', agent: { role: 'Planner', goal: 'Plan trips', memory: true, llm: scripted({ default: 'Day 1: old town.' }) }, prompt: 'Plan a day in Lyon, visit the old town' },
+        },
+      ],
+    });
+    const result = await createRuntime({ workspace: ws.dir, store: ws.store, memory }).runFlow(doc, { onEvent: (e) => events.push(e) });
+    expect(result.status).toBe('completed');
+    const recall = ofType(events, 'memory.recall')[0];
+    expect(recall.scope).toBe('/flow/f/agent/Planner');
+    expect(recall.records).toHaveLength(20);
+    memory.close();
+  });
 });
+

@@ -1,5 +1,6 @@
 import { CrewDocumentSchema } from '../../../shared/model/crew';
 import { crewContext, executeCrew, prepareCrew } from '../../crew/executeCrew';
+import { AGENT_RECALL_LIMIT } from '../../memory/recallForTask';
 import { renderTemplate } from '../template';
 import type { BodyRunner } from './types';
 
@@ -16,12 +17,15 @@ export const runAgentBody: BodyRunner<'agent'> = async (body, scope) => {
     id: `${scope.flow.id}-${scope.method.id}`,
     name: scope.method.name,
     agents: [{ ...body.agent, id: agentId }],
+    // An agent step remembers only when it asks to, in a scope of its own.
+    ...(body.agent.memory ? { memory: { enabled: true, scope: `/flow/${scope.flow.id}/agent/${body.agent.role}` } } : {}),
     tasks: [{ id: scope.method.id, name: scope.method.name, description: prompt, expectedOutput: 'A complete answer to the request above.', agentId }],
   });
   const models = scope.deps.modelsFor(scope.documentPath);
   const deps = { ...scope.deps, models };
   const crew = prepareCrew(doc, {}, deps, `${scope.method.name}.agent`);
-  const ctx = crewContext(crew, deps, { runId: scope.ctx.runId, signal: scope.ctx.signal, meter: scope.ctx.meter, root: scope.span, newId: scope.ctx.newId });
+  const run = { runId: scope.ctx.runId, signal: scope.ctx.signal, meter: scope.ctx.meter, root: scope.span, newId: scope.ctx.newId };
+  const ctx = crewContext(crew, deps, run, { recallLimit: AGENT_RECALL_LIMIT });
   const result = await executeCrew(ctx, scope.span, crew, { models, abort: () => {} });
   return { kind: 'done', output: result.raw };
 };

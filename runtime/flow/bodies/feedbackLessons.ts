@@ -48,7 +48,7 @@ export async function learnFromFeedback(body: FeedbackBody, scope: MethodScope, 
   const store = scope.deps.memory;
   if (!body.learn || !store || feedback.trim() === '') return;
   const model = scope.deps.modelsFor(scope.documentPath).resolve(body.llm);
-  const memory = new RunMemory(() => scope.ctx, store, lessonScope(scope), 'immediate', () => model, 'lesson');
+  const memory = new RunMemory(() => scope.ctx, store, lessonScope(scope), 'immediate', () => model, { extractedKind: 'lesson' });
   const staged = memory.stage(scope.span, {
     attempt: 1,
     extract: true,

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useReactFlow } from '@xyflow/react';
+import type { Command } from '../commands/command';
 import { layoutAll } from '../commands/layoutAll';
 import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
@@ -10,7 +11,7 @@ import { FitIcon, LayoutIcon } from './icons';
 export const FIT_VIEW_OPTIONS = { padding: 0.18, maxZoom: 1.1 } as const;
 
 /** Auto-layout and zoom-to-fit, floating at the canvas's top right. */
-export function CanvasActions({ nodeCount }: { nodeCount: number }) {
+export function CanvasActions({ nodeCount, layout = layoutAll, layoutHint = 'Arrange tasks in order with their agents beside them' }: { nodeCount: number; layout?: (sizes: Record<string, Size>) => Command; layoutHint?: string }) {
   const flow = useReactFlow();
   const minimapShown = useShowMinimap(nodeCount);
   const autoLayout = () => {
@@ -18,7 +19,7 @@ export function CanvasActions({ nodeCount }: { nodeCount: number }) {
     for (const node of flow.getNodes()) {
       if (node.measured?.width && node.measured.height) sizes[node.id] = { width: node.measured.width, height: node.measured.height };
     }
-    const result = useDocumentStore.getState().perform(layoutAll(sizes));
+    const result = useDocumentStore.getState().perform(layout(sizes));
     if (result.ok) requestAnimationFrame(() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 250 }));
   };
   // View → Fit View in the desktop app's menu.
@@ -31,7 +32,7 @@ export function CanvasActions({ nodeCount }: { nodeCount: number }) {
   }, [fitRequest, flow]);
   return (
     <div className="canvas-actions" role="toolbar" aria-label="Canvas">
-      <button type="button" className="canvas-action" onClick={autoLayout} title="Arrange tasks in order with their agents beside them" data-testid="canvas-auto-layout">
+      <button type="button" className="canvas-action" onClick={autoLayout} title={layoutHint} data-testid="canvas-auto-layout">
         <LayoutIcon />
         Auto-layout
       </button>

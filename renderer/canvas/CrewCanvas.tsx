@@ -5,10 +5,11 @@ import { isFlowDocument } from '../model/documentKind';
 import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
 import { CrewFlow } from './CrewFlow';
+import { FlowCanvas } from './flow/FlowCanvas';
 import { UnreadableDocument } from './UnreadableDocument';
 
 /**
- * The crew canvas for the open document (`uiStore.documentPath`, loaded by the app through
+ * The canvas for the open document (a crew, or a flow) (`uiStore.documentPath`, loaded by the app through
  * `useDocumentStore.getState().load(path)`). Includes its own ReactFlowProvider.
  */
 export function CrewCanvas() {
@@ -31,10 +32,9 @@ export function CrewCanvas() {
   if (loadState !== 'ready' || !doc) return <div className="crew-canvas-message is-loading">Opening…</div>;
   if (isFlowDocument(doc)) {
     return (
-      <div className="crew-canvas-message" data-testid="canvas-flow-document">
-        <strong>This is a flow document</strong>
-        <span>Flows cannot be edited in this version of Crewdeck yet.</span>
-      </div>
+      <ReactFlowProvider key={loadedPath}>
+        <FlowCanvas doc={doc} />
+      </ReactFlowProvider>
     );
   }
   return (

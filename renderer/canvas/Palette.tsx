@@ -4,6 +4,7 @@ import { addAgent } from '../commands/addAgent';
 import { addTask } from '../commands/addTask';
 import { isFlowDocument } from '../model/documentKind';
 import { useDocumentStore } from '../stores/documentStore';
+import { FlowPalette } from './flow/FlowPalette';
 import { AgentIcon, TaskIcon } from './icons';
 import { PALETTE_MIME, type PaletteItem } from './paletteItem';
 
@@ -26,7 +27,13 @@ const HINTS_TEXT = [
  * or click to add one under the others.
  */
 export function Palette() {
-  const enabled = useDocumentStore((s) => s.doc !== undefined && !isFlowDocument(s.doc));
+  const isFlow = useDocumentStore((s) => isFlowDocument(s.doc));
+  if (isFlow) return <FlowPalette />;
+  return <CrewPalette />;
+}
+
+function CrewPalette() {
+  const enabled = useDocumentStore((s) => s.doc !== undefined);
   const onDragStart = (event: DragEvent, kind: PaletteItem) => {
     event.dataTransfer.setData(PALETTE_MIME, kind);
     event.dataTransfer.effectAllowed = 'copy';

@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { composeCommands } from '../commands/command';
+import { composeCommands, type Command } from '../commands/command';
 import { deleteNodes } from '../commands/deleteNodes';
 import { disconnectEdges, type EdgeRef } from '../commands/disconnect';
 import { documentNodeIds } from '../commands/nodeRefs';
@@ -14,7 +14,12 @@ import { useUiStore } from '../stores/uiStore';
  * Editing keys apply when the focus is on the canvas (or nowhere); undo/redo also from the inspector's
  * fields, where they undo whole field edits. Text boxes that keep their own history (commands/textHistory.ts) undo their typing.
  */
-export function useCanvasShortcuts(container: RefObject<HTMLElement | null>, selectedEdges: () => EdgeRef[]): void {
+export function useCanvasShortcuts(
+  container: RefObject<HTMLElement | null>,
+  selectedEdges: () => EdgeRef[],
+  /** Replaces the crew's delete (a flow deletes methods, gates and listen edges); undefined when nothing is selected. */
+  deleteSelection?: (selectedNodeIds: string[]) => Command | undefined,
+): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const target = event.target instanceof Element ? event.target : null;
@@ -46,6 +51,11 @@ export function useCanvasShortcuts(container: RefObject<HTMLElement | null>, sel
       } else if (mod && key === 'a') {
         event.preventDefault();
         useUiStore.getState().select(documentNodeIds(store.doc));
+      } else if ((event.key === 'Delete' || event.key === 'Backspace') && deleteSelection) {
+        const command = deleteSelection(selected);
+        if (!command) return;
+        event.preventDefault();
+        store.perform(command);
       } else if (event.key === 'Delete' || event.key === 'Backspace') {
         const edges = selectedEdges();
         if (selected.length === 0 && edges.length === 0) return;
@@ -58,5 +68,5 @@ export function useCanvasShortcuts(container: RefObject<HTMLElement | null>, sel
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [container, selectedEdges]);
+  }, [container, selectedEdges, deleteSelection]);
 }

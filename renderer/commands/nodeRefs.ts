@@ -1,4 +1,7 @@
 import { MANAGER_NODE_ID, agentNodeId, parseNodeId, taskNodeId } from '../model/nodeIds';
+import { isFlowDocument } from '../model/documentKind';
+import { asFlow } from './flow/flowDraft';
+import { flowNodeIds } from './flow/flowNodeIds';
 import { agentsOf, entry, isHierarchical, managerAgentId, stringField, tasksOf, type CrewDraft } from './crewDraft';
 
 /**
@@ -34,8 +37,9 @@ export function managerNodeId(doc: CrewDraft): string | undefined {
   return index >= 0 ? agentNodeIds(doc)[index] : undefined;
 }
 
-/** Every node id the document produces, in drawing order. */
+/** Every node id the document produces, in drawing order (methods and gates for a flow). */
 export function documentNodeIds(doc: CrewDraft): string[] {
+  if (isFlowDocument(doc)) return flowNodeIds(asFlow(doc));
   const ids = [...agentNodeIds(doc), ...taskNodeIds(doc)];
   if (managerNodeId(doc) === MANAGER_NODE_ID) ids.push(MANAGER_NODE_ID);
   return ids;

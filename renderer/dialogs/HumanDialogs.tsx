@@ -1,34 +1,53 @@
 import { useState } from 'react';
+import type { PendingHumanRequest } from '../../shared/host-api';
+import { useFlowInboxStore, type FlowFeedbackRequest } from '../stores/flowInboxStore';
 import { useHumanStore } from '../stores/humanStore';
 import { useRunStore } from '../stores/runStore';
+import { FlowFeedbackDialog } from './FlowFeedbackDialog';
 import { HumanFeedbackDialog } from './HumanFeedbackDialog';
 import { ToolApprovalDialog } from './ToolApprovalDialog';
 
+type Waiting = { flow: false; request: PendingHumanRequest } | { flow: true; request: FlowFeedbackRequest };
+
 /**
- * Shows the oldest request waiting for a person, of any run. "Later" tucks it into a pill in the
- * corner (the run keeps waiting) so the trace can be inspected first.
+ * Shows the oldest request waiting for a person, of any run: task reviews and tool approvals, and the
+ * feedback of flows that paused while the app was open (paused flows found after a restart wait in
+ * the inbox until opened from there). "Later" tucks it into a pill in the corner (the run keeps
+ * waiting) so the trace can be inspected first.
  */
 export function HumanDialogs() {
   const pending = useHumanStore((s) => s.pending);
+  const flowRequests = useFlowInboxStore((s) => s.requests);
+  const openId = useFlowInboxStore((s) => s.openId);
   const [later, setLater] = useState<ReadonlySet<string>>(new Set());
-  const request = pending.find((r) => !later.has(r.requestId));
-  const runName = useRunStore((s) => (request ? s.runs.find((r) => r.id === request.runId)?.name : undefined));
+  const waiting: Waiting[] = [
+    ...pending.map((request) => ({ flow: false as const, request })),
+    ...flowRequests.filter((r) => r.live).map((request) => ({ flow: true as const, request })),
+  ].sort((a, b) => a.request.requestedAt - b.request.requestedAt);
+  const opened = flowRequests.find((r) => r.requestId === openId);
+  const shown: Waiting | undefined = opened ? { flow: true, request: opened } : waiting.find((w) => !later.has(w.request.requestId));
+  const runName = useRunStore((s) => (shown ? s.runs.find((r) => r.id === shown.request.runId)?.name : undefined));
 
-  if (pending.length === 0) return null;
-  if (!request) {
+  if (!shown) {
+    if (waiting.length === 0) return null;
     return (
       <button className="human-pending-pill" data-testid="human-pending" onClick={() => setLater(new Set())}>
         <span className="human-pending-dot" />
-        {pending.length} waiting for you
+        {waiting.length} waiting for you
       </button>
     );
   }
-  const position = pending.length > 1 ? `${pending.indexOf(request) + 1} of ${pending.length} waiting` : undefined;
-  const context = [runName, position].filter(Boolean).join(' · ') || undefined;
-  const onLater = () => setLater(new Set([...later, request.requestId]));
-  return request.kind === 'tool_approval' ? (
-    <ToolApprovalDialog key={request.requestId} request={request} context={context} onLater={onLater} />
+  const index = waiting.findIndex((w) => w.request.requestId === shown.request.requestId);
+  const position = waiting.length > 1 && index >= 0 ? `${index + 1} of ${waiting.length} waiting` : undefined;
+  const context = [shown.flow ? undefined : runName, position].filter(Boolean).join(' · ') || undefined;
+  const onLater = () => {
+    setLater(new Set([...later, shown.request.requestId]));
+    if (opened) useFlowInboxStore.getState().open(undefined);
+  };
+  if (shown.flow) return <FlowFeedbackDialog key={shown.request.requestId} request={{ ...shown.request, runName: shown.request.runName ?? runName }} context={context} onLater={onLater} />;
+  return shown.request.kind === 'tool_approval' ? (
+    <ToolApprovalDialog key={shown.request.requestId} request={shown.request} context={context} onLater={onLater} />
   ) : (
-    <HumanFeedbackDialog key={request.requestId} request={request} context={context} onLater={onLater} />
+    <HumanFeedbackDialog key={shown.request.requestId} request={shown.request} context={context} onLater={onLater} />
   );
 }

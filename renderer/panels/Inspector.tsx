@@ -7,6 +7,7 @@ import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
 import { AgentForm } from './inspector/AgentForm';
 import { CrewForm } from './inspector/CrewForm';
+import { FlowInspector } from './inspector/flow/FlowInspector';
 import { InspectorHeader } from './inspector/InspectorHeader';
 import { ManagerEditor } from './inspector/ManagerEditor';
 import { MultiSelection } from './inspector/MultiSelection';
@@ -30,12 +31,7 @@ export function Inspector() {
   if (!doc) {
     content = <div className="insp-placeholder">{unreadable ? 'Repair the file on the canvas to edit the crew.' : 'Open a crew to inspect it.'}</div>;
   } else if (isFlowDocument(doc)) {
-    // The crew form would write crew fields into the flow: a flow stays as it is on disk.
-    content = (
-      <div className="insp-placeholder" data-testid="inspector-flow-document">
-        This is a flow document. Flows are shown read-only in this version of Crewdeck; edit the file itself to change it.
-      </div>
-    );
+    content = <FlowInspector doc={doc} selected={selected} profiles={profiles} />;
   } else if (selected.length > 1) {
     content = <MultiSelection nodeIds={selected} />;
   } else if (selected.length === 1 && selected[0] === MANAGER_NODE_ID && managerNodeIdOf(doc) === MANAGER_NODE_ID) {

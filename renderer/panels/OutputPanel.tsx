@@ -1,17 +1,42 @@
+import { useFlowInboxStore } from '../stores/flowInboxStore';
 import { useRunStore } from '../stores/runStore';
-import type { TaskResult } from '../stores/runView';
+import type { RunView, TaskResult } from '../stores/runView';
 import '../styles/runs.css';
+import { AnswerPausedButton } from './AnswerPausedButton';
 import { formatDuration } from './formatTime';
 import { TextBlock } from './trace/detail/DetailBlocks';
 import { LiveDuration } from './trace/LiveDuration';
 
-/** The shown run's final output, each task's output, and the token totals. */
+/** A flow's methods shown like tasks: latest output, status, calls, route. */
+function methodResults(view: RunView): Record<string, TaskResult> {
+  const out: Record<string, TaskResult> = {};
+  for (const m of Object.values(view.methods)) {
+    const span = view.spans.get(m.spanId);
+    out[m.methodId] = {
+      taskId: m.methodId,
+      // Shown as "name  id" when they differ, else once.
+      name: m.name !== m.methodId ? m.name : undefined,
+      agentRole: [m.bodyType, m.calls > 1 ? `${m.calls} calls` : '', m.route ? `→ ${m.route}` : ''].filter(Boolean).join(' · '),
+      status: m.status,
+      raw: m.output,
+      tokens: span?.tokens ?? 0,
+      durationMs: m.durationMs,
+      error: m.error,
+    };
+  }
+  return out;
+}
+
+/** The shown run's final output, each task's (or flow method's) output, and the token totals. */
 export function OutputPanel() {
   const view = useRunStore((s) => s.view);
   const loading = useRunStore((s) => s.loading);
   if (!view) return <div className="runs-empty">{loading ? 'Loading run…' : 'No run shown. Outputs appear here once a run has tasks done.'}</div>;
   const usage = view.tokenUsage;
-  const taskIds = [...view.taskIds, ...Object.keys(view.tasks).filter((id) => !view.taskIds.includes(id))];
+  const flow = view.process === 'flow';
+  const results = flow ? methodResults(view) : view.tasks;
+  // A flow lists the methods that ran, in the order they first ran.
+  const taskIds = flow ? Object.keys(results) : [...view.taskIds, ...Object.keys(view.tasks).filter((id) => !view.taskIds.includes(id))];
 
   return (
     <div className="output-panel" data-testid="output-panel">
@@ -38,17 +63,35 @@ export function OutputPanel() {
             <TextBlock text={view.output} testId="final-output" />
           ) : view.error ? (
             <TextBlock text={view.error} label={view.status === 'cancelled' ? 'Cancelled' : 'Run failed'} tone={view.status === 'cancelled' ? 'warn' : 'err'} />
+          ) : view.status === 'paused' ? (
+            <PausedNote runId={view.runId} />
           ) : (
             <div className="runs-empty">The run has not finished yet.</div>
           )}
         </section>
         <section>
-          <h3>Tasks</h3>
+          <h3>{flow ? 'Methods' : 'Tasks'}</h3>
           {taskIds.map((id, i) => (
-            <TaskOutput key={id} position={i + 1} taskId={id} task={view.tasks[id]} />
+            <TaskOutput key={id} position={i + 1} taskId={id} task={results[id]} />
           ))}
         </section>
+        {flow && view.flowState !== undefined && (
+          <section>
+            <h3>State</h3>
+            <TextBlock text={JSON.stringify(view.flowState)} json testId="flow-state" />
+          </section>
+        )}
       </div>
+    </div>
+  );
+}
+
+function PausedNote({ runId }: { runId: string }) {
+  const request = useFlowInboxStore((s) => s.requests.find((r) => r.runId === runId));
+  return (
+    <div className="runs-empty" data-testid="paused-note">
+      The flow is paused, waiting for your feedback{request ? ` on ${request.methodName}` : ''}.{' '}
+      <AnswerPausedButton runId={runId} testId="output-answer" />
     </div>
   );
 }

@@ -3,7 +3,9 @@ import type { HostRunSummary } from '../../shared/host-api';
 import { ReplayDialog } from '../dialogs/ReplayDialog';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
+import '../styles/flow-run.css';
 import '../styles/runs.css';
+import { AnswerPausedButton } from './AnswerPausedButton';
 import { formatDuration, formatRelativeTime } from './formatTime';
 import { formatCompact } from './trace/formatCount';
 
@@ -24,7 +26,7 @@ export function RunsPanel() {
             <thead>
               <tr>
                 <th className="runs-col-status">Status</th>
-                <th>Crew</th>
+                <th>Crew or flow</th>
                 <th>Started</th>
                 <th className="num">Duration</th>
                 <th className="num">Tokens</th>
@@ -64,7 +66,10 @@ function RunRow({ run, onReplay }: { run: HostRunSummary; onReplay(): void }) {
       </td>
       <td>
         <div className="runs-name">
-          <span>{run.name}</span>
+          <span>
+            {run.name}
+            {run.kind === 'flow' && <span className="runs-kind">flow</span>}
+          </span>
           {run.error && (
             <span className="runs-error" title={run.error}>
               {run.error}
@@ -93,11 +98,13 @@ function RunRow({ run, onReplay }: { run: HostRunSummary; onReplay(): void }) {
         )}
       </td>
       <td className="runs-actions" onClick={(e) => e.stopPropagation()}>
-        {status === 'running' ? (
+        {status === 'paused' ? (
+          <AnswerPausedButton runId={run.id} />
+        ) : status === 'running' ? (
           <button className="btn small danger" data-testid="runs-cancel" onClick={() => void useRunStore.getState().cancel(run.id)}>
             Stop
           </button>
-        ) : (
+        ) : run.kind === 'flow' ? null : (
           <button className="btn small" data-testid="runs-replay" onClick={onReplay}>
             Replay from…
           </button>

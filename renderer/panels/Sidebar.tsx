@@ -8,6 +8,7 @@ import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { useWorkspaceStore } from '../stores/workspaceStore';
 import '../styles/sidebar.css';
+import { FlowInbox } from './FlowInbox';
 import { formatDuration, formatRelativeTime } from './formatTime';
 
 /** Workspace sidebar: the crews in the folder, a new-crew box, and the latest runs. */
@@ -39,6 +40,7 @@ export function Sidebar() {
           <MemoryItem />
         </ul>
       </section>
+      <FlowInbox />
       <section className="sidebar-section grow">
         <div className="sidebar-header">Recent runs</div>
         <ul className="sidebar-list" data-testid="recent-runs">
@@ -76,12 +78,13 @@ function MemoryItem() {
 
 function NewCrew() {
   const [name, setName] = useState('');
+  const [kind, setKind] = useState<'crew' | 'flow'>('crew');
   const [error, setError] = useState<string>();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim()) return;
     try {
-      const created = await host().invoke('documents.create', { kind: 'crew', name: name.trim() });
+      const created = await host().invoke('documents.create', { kind, name: name.trim() });
       setName('');
       setError(undefined);
       await useWorkspaceStore.getState().refreshDocuments();
@@ -92,7 +95,11 @@ function NewCrew() {
   };
   return (
     <form className="sidebar-new" onSubmit={submit}>
-      <input aria-label="New crew name" placeholder="New crew name" value={name} onChange={(e) => setName(e.target.value)} />
+      <select aria-label="New document kind" value={kind} onChange={(e) => setKind(e.target.value as 'crew' | 'flow')} data-testid="new-document-kind">
+        <option value="crew">Crew</option>
+        <option value="flow">Flow</option>
+      </select>
+      <input aria-label={`New ${kind} name`} placeholder={`New ${kind} name`} value={name} onChange={(e) => setName(e.target.value)} />
       <button className="btn" type="submit" disabled={!name.trim()}>
         Create
       </button>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useRunStore } from '../stores/runStore';
+import { AnswerPausedButton } from './AnswerPausedButton';
 import { useUiStore } from '../stores/uiStore';
 import '../styles/trace.css';
 import { FilterChip } from './trace/FilterChip';
@@ -96,6 +97,7 @@ export function TracePanel() {
             {follow ? '● Following' : 'Follow'}
           </button>
         )}
+        {view.status === 'paused' && <AnswerPausedButton runId={view.runId} testId="trace-answer" />}
         {view.status === 'running' && (
           <button className="btn danger small" data-testid="trace-stop" onClick={() => void useRunStore.getState().cancel()}>
             Stop

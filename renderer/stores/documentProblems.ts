@@ -1,9 +1,10 @@
-import { parseCrewDocument } from '../../shared/model/parse';
+import { parseCrewDocument, parseFlowDocument } from '../../shared/model/parse';
+import { isFlowDocument } from '../model/documentKind';
 import type { Problem } from '../../shared/model/problems';
 
 /** The document's problems as the editor checks them locally (zod shape and references). */
 export function localProblems(doc: unknown): Problem[] {
-  const result = parseCrewDocument(doc);
+  const result = isFlowDocument(doc) ? parseFlowDocument(doc) : parseCrewDocument(doc);
   return result.ok ? [] : result.problems;
 }
 

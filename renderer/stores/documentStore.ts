@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { Problem } from '../../shared/model/problems';
 import { withFullLayout } from '../commands/fullLayout';
+import { withFlowFullLayout } from '../commands/flow/flowLayout';
 import { copyNodes, type Clipboard } from '../commands/clipboard';
 import { CommandRejected, type Command } from '../commands/command';
 import { isRecord, type CrewDraft } from '../commands/crewDraft';
@@ -282,11 +283,10 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
     perform(command) {
       const { doc, past } = get();
       if (doc === undefined) return { ok: false, reason: 'No crew is open.' };
-      if (isFlowDocument(doc)) return { ok: false, reason: 'Flows cannot be edited in this version of Crewdeck.' };
       let next: CrewDraft;
       try {
         // Nodes placed by the auto-layout keep their place once the person starts editing.
-        const base = withFullLayout(doc);
+        const base = isFlowDocument(doc) ? withFlowFullLayout(doc) : withFullLayout(doc);
         next = command.perform(base);
         if (next === base) next = doc;
       } catch (error) {
@@ -331,8 +331,10 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
     },
 
     paste() {
-      const { clipboard } = get();
+      const { clipboard, doc } = get();
       if (!clipboard) return { ok: false, reason: 'Nothing copied yet.' };
+      // The clipboard holds agents and tasks: they do not belong in a flow.
+      if (isFlowDocument(doc)) return { ok: false, reason: 'Copied agents and tasks cannot be pasted into a flow.' };
       pasteCount += 1;
       return get().perform(pasteNodes(clipboard, { x: 40 * pasteCount, y: 40 * pasteCount }));
     },

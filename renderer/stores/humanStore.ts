@@ -28,7 +28,8 @@ export const useHumanStore = create<HumanState>()((set, get) => ({
   async load() {
     const before = new Set(get().pending.map((r) => r.requestId));
     try {
-      const { requests } = await host().invoke('human.pending', {});
+      // Paused flows are answered with runs.resume, from the flow inbox (flowInboxStore), not here.
+      const requests = (await host().invoke('human.pending', {})).requests.filter((r) => r.kind !== 'flow_feedback');
       // The host's list wins, except for requests that arrived as events while it was on its way.
       const known = new Set(requests.map((r) => r.requestId));
       const extra = get().pending.filter((r) => !known.has(r.requestId) && !before.has(r.requestId));
@@ -40,7 +41,7 @@ export const useHumanStore = create<HumanState>()((set, get) => ({
 
   receive(e) {
     if (e.type === 'human.requested') {
-      if (get().pending.some((r) => r.requestId === e.requestId)) return;
+      if (e.kind === 'flow_feedback' || get().pending.some((r) => r.requestId === e.requestId)) return;
       const request: PendingHumanRequest = {
         requestId: e.requestId,
         runId: e.runId,

@@ -1,8 +1,14 @@
+/*
+ * Flow runs (issue 5): flow.method.* spans (kind 'method'), node status under `method:<methodId>`,
+ * `view.methods` (calls per method), `view.routes` (router → chosen label), `view.triggers` (which
+ * listen condition fired), `view.flowState`, `status: 'paused'` + `view.pausedFor`. The flow canvas
+ * reads them through renderer/canvas/nodes/useMethodRun.ts (useMethodRun, useTakenRoute, useFlowEdgeRun).
+ */
 import type { EventOf, RuntimeEvent } from '../../shared/events';
 import { addUsage } from '../../shared/usage';
-import { parseNodeId, taskNodeId } from '../model/nodeIds';
+import { methodNodeId as methodNode, parseMethodNodeId, parseNodeId, taskNodeId } from '../model/nodeIds';
 import { nodeForAgentId, nodeForRole, normaliseRole, roleDirectory } from './roleDirectory';
-import type { ActiveDelegation, NodeCounters, NodeRunStatus, RunView, SpanKind, SpanStatus, TaskResult, TraceSpan } from './runView';
+import type { ActiveDelegation, MethodResult, NodeCounters, NodeRunStatus, RunView, SpanKind, SpanStatus, TaskResult, TraceSpan } from './runView';
 
 /** Folds one event into a run view. Pure: the given view is not changed. */
 export function reduceRunEvent(state: RunView, event: RuntimeEvent): RunView {
@@ -38,6 +44,9 @@ class RunDraft {
       spans: new Map(prev.spans),
       rootIds: [...prev.rootIds],
       tasks: { ...prev.tasks },
+      methods: { ...prev.methods },
+      routes: { ...prev.routes },
+      triggers: { ...prev.triggers },
       nodeStatus: { ...prev.nodeStatus },
       nodeCounters: { ...prev.nodeCounters },
       tokenUsage: { ...prev.tokenUsage },
@@ -48,6 +57,7 @@ class RunDraft {
         open: { ...prev.book.open },
         delegations: [...prev.book.delegations],
         human: { ...prev.book.human },
+        methodNames: { ...prev.book.methodNames },
       },
     };
     this.spans = this.v.spans as Map<string, TraceSpan>;
@@ -69,6 +79,17 @@ class RunDraft {
       case 'run.failed':
       case 'run.cancelled':
         return this.runEnded(e);
+      case 'run.paused':
+        return this.runPaused(e);
+      case 'run.resumed':
+        return this.runResumed(e);
+      case 'flow.method.started':
+        return this.methodStarted(e);
+      case 'flow.route':
+        return this.methodRouted(e);
+      case 'flow.method.completed':
+      case 'flow.method.failed':
+        return this.methodEnded(e);
       case 'planning.started':
         this.open(e, 'planning', 'Planning', e.model);
         return;
@@ -196,6 +217,7 @@ class RunDraft {
     v.book.delegations = [];
     v.book.human = {};
     v.book.waiting = {};
+    v.pausedFor = undefined;
     v.book.openAgents = {};
     this.delegationsTouched = true;
     for (const [node, s] of Object.entries(v.nodeStatus)) {
@@ -204,7 +226,86 @@ class RunDraft {
     for (const [taskId, t] of Object.entries(v.tasks)) {
       if (t.status === 'running' || t.status === 'waiting') v.tasks[taskId] = { ...t, status: 'failed' };
     }
+    for (const [methodId, m] of Object.entries(v.methods)) {
+      if (m.status === 'running' || m.status === 'waiting') v.methods[methodId] = { ...m, status: 'failed' };
+    }
     this.close(e, status === 'completed' ? 'done' : leftover);
+  }
+
+  /** A flow waits for feedback: nothing ends, the run span waits with it. */
+  private runPaused(e: EventOf<'run.paused'>): void {
+    this.v.status = 'paused';
+    this.v.pausedFor = { requestId: e.requestId, methodId: e.methodId };
+    const span = this.record(e);
+    if (span && this.v.book.open[span.id]) span.status = 'waiting';
+    const node = methodNode(e.methodId);
+    if (this.v.nodeStatus[node] === 'running') this.v.nodeStatus[node] = 'waiting';
+  }
+
+  private runResumed(e: EventOf<'run.resumed'>): void {
+    this.v.status = 'running';
+    this.v.pausedFor = undefined;
+    const span = this.record(e);
+    if (span && this.v.book.open[span.id]) span.status = 'running';
+  }
+
+  // ── flow methods ───────────────────────────────────────────────────────────────────────────────
+
+  private methodStarted(e: EventOf<'flow.method.started'>): void {
+    const v = this.v;
+    const prev = v.methods[e.methodId];
+    const calls = (prev?.calls ?? 0) + 1;
+    // Before this method's own name is known: a route may share a listener's name.
+    const from = this.triggerSource(e.triggeredBy);
+    const span = this.open(e, 'method', e.methodName, calls > 1 ? `${e.bodyType} · call ${calls}` : e.bodyType);
+    v.book.methodNames[e.methodName] = e.methodId;
+    v.methods[e.methodId] = { methodId: e.methodId, name: e.methodName, bodyType: e.bodyType, status: 'running', calls, spanId: span.id };
+    this.setMethodStatus(e.methodId, 'running');
+    // A listener of a router fired by its route: remember which route, so that handle's edge lights up.
+    if (from) v.triggers[e.methodId] = { from: from.from, route: from.route ?? v.routes[from.from], to: e.methodId, call: calls };
+    else delete v.triggers[e.methodId];
+  }
+
+  /** The method (or router and route) a listener's `triggeredBy` names. */
+  private triggerSource(triggeredBy: string | undefined): { from: string; route?: string } | undefined {
+    if (!triggeredBy) return undefined;
+    const byName = this.v.book.methodNames[triggeredBy];
+    if (byName) return { from: byName };
+    if (this.v.methods[triggeredBy]) return { from: triggeredBy };
+    const route = /^route[:\s]+(.+)$/.exec(triggeredBy)?.[1] ?? triggeredBy;
+    for (const [router, label] of Object.entries(this.v.routes)) if (label === route) return { from: router, route };
+    return undefined;
+  }
+
+  private methodRouted(e: EventOf<'flow.route'>): void {
+    const span = this.record(e);
+    if (span) span.sublabel = `${span.sublabel ?? ''} → ${e.route}`;
+    this.v.routes[e.methodId] = e.route;
+    const m = this.v.methods[e.methodId];
+    if (m) this.v.methods[e.methodId] = { ...m, route: e.route };
+  }
+
+  private methodEnded(e: EventOf<'flow.method.completed' | 'flow.method.failed'>): void {
+    const v = this.v;
+    if (!this.spans.has(e.spanId)) this.open(e, 'method', e.methodName);
+    const done = e.type === 'flow.method.completed';
+    const span = this.close(e, done ? 'done' : 'failed');
+    // Wall-clock on the trace: a feedback method's own durationMs leaves out the time it was paused.
+    if (span?.end !== undefined) span.durationMs = Math.max(span.end - span.start, e.durationMs);
+    const prev: MethodResult = v.methods[e.methodId] ?? { methodId: e.methodId, name: e.methodName, bodyType: '', status: 'running', calls: 1, spanId: e.spanId };
+    if (done) {
+      v.methods[e.methodId] = { ...prev, status: 'done', output: e.output, route: e.route ?? prev.route, durationMs: e.durationMs, error: undefined };
+      if (e.route) v.routes[e.methodId] = e.route;
+      v.flowState = e.state;
+    } else {
+      v.methods[e.methodId] = { ...prev, status: 'failed', error: e.error, durationMs: e.durationMs };
+    }
+    this.setMethodStatus(e.methodId, done ? 'done' : 'failed');
+  }
+
+  private setMethodStatus(methodId: string, status: NodeRunStatus): void {
+    const node = methodNode(methodId);
+    this.v.nodeStatus[node] = (this.v.book.waiting[node] ?? 0) > 0 ? 'waiting' : status;
   }
 
   // ── tasks ──────────────────────────────────────────────────────────────────────────────────────
@@ -384,7 +485,7 @@ class RunDraft {
   // ── humans ─────────────────────────────────────────────────────────────────────────────────────
 
   private humanRequested(e: EventOf<'human.requested'>): void {
-    const label = e.kind === 'tool_approval' ? `approve ${e.tool ?? 'tool'}` : 'human review';
+    const label = e.kind === 'tool_approval' ? `approve ${e.tool ?? 'tool'}` : e.kind === 'flow_feedback' ? 'feedback' : 'human review';
     const span = this.open(e, 'human', label, e.agentRole, 'waiting');
     this.v.book.human[e.requestId] = e.spanId;
     for (const node of this.waitingNodes(span)) {
@@ -394,8 +495,10 @@ class RunDraft {
   }
 
   private humanAnswered(e: EventOf<'human.answered'>): void {
-    const open = this.v.book.open[e.spanId];
-    const span = this.close(e, 'done');
+    // A resumed flow may answer from another process: find the request's span by its id.
+    const spanId = this.spans.has(e.spanId) ? e.spanId : (this.v.book.human[e.requestId] ?? e.spanId);
+    const open = this.v.book.open[spanId];
+    const span = this.close(spanId === e.spanId ? e : { ...e, spanId }, 'done');
     if (span && open) this.humanClosed(span);
   }
 
@@ -409,13 +512,29 @@ class RunDraft {
   }
 
   private waitingNodes(span: TraceSpan): string[] {
+    const requested = span.events[0];
+    if (requested?.type === 'human.requested' && requested.kind === 'flow_feedback') {
+      const methodId = requested.methodId ?? this.methodOf(span);
+      return methodId ? [methodNode(methodId)] : [];
+    }
     const nodes: string[] = [];
     if (span.taskId) nodes.push(taskNodeId(span.taskId));
     if (span.agentNode) nodes.push(span.agentNode);
     return nodes;
   }
 
+  /** The flow method whose span holds this one. */
+  private methodOf(span: TraceSpan): string | undefined {
+    for (let s: TraceSpan | undefined = span; s; s = s.parentId ? this.spans.get(s.parentId) : undefined) {
+      const started = s.kind === 'method' ? s.events[0] : undefined;
+      if (started?.type === 'flow.method.started') return started.methodId;
+    }
+    return undefined;
+  }
+
   private refreshNode(node: string): void {
+    const method = parseMethodNodeId(node);
+    if (method !== undefined) return this.setMethodStatus(method, this.v.methods[method]?.status ?? 'running');
     const parsed = parseNodeId(node);
     if (parsed?.kind === 'task') this.setTaskStatus(parsed.id, this.v.tasks[parsed.id]?.status ?? 'running');
     else this.refreshAgent(node);

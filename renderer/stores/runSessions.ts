@@ -73,10 +73,10 @@ export class RunSessions {
     if (!session.loading) this.scheduleFlush();
   }
 
-  /** After a reconnect: fetch whatever the followed, unfinished runs missed. */
+  /** After a reconnect: fetch whatever the followed, unfinished (or paused) runs missed. */
   catchUp(): void {
     for (const session of this.sessions.values()) {
-      if (!session.loading && session.view && (session.view.status === 'running' || session.view.status === 'pending')) void this.fill(session);
+      if (!session.loading && session.view && (session.view.status === 'running' || session.view.status === 'pending' || session.view.status === 'paused')) void this.fill(session);
     }
   }
 

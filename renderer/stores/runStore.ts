@@ -2,12 +2,13 @@ import { create } from 'zustand';
 import { isRunEnd } from '../../shared/events';
 import type { HostPush, HostRunSummary } from '../../shared/host-api';
 import { host } from '../host/hostContext';
+import { useFlowInboxStore } from './flowInboxStore';
 import { useHumanStore } from './humanStore';
 import { RunSessions } from './runSessions';
-import type { ActiveDelegation, NodeCounters, NodeRunStatus, RunView, RunViewStatus } from './runView';
+import type { ActiveDelegation, FlowTrigger, MethodResult, NodeCounters, NodeRunStatus, RunView, RunViewStatus } from './runView';
 import { useUiStore } from './uiStore';
 
-export type { ActiveDelegation, NodeCounters, NodeRunStatus, RunView, RunViewStatus } from './runView';
+export type { ActiveDelegation, FlowTrigger, MethodResult, NodeCounters, NodeRunStatus, RunView, RunViewStatus } from './runView';
 
 /**
  * Live state of the run shown in the run panel and overlaid on the canvas (`uiStore.runId`), and the
@@ -25,6 +26,12 @@ export interface RunState {
   nodeStatus: Record<string, NodeRunStatus>;
   nodeCounters: Record<string, NodeCounters>;
   activeDelegations: ActiveDelegation[];
+  /** Flow runs (the flow canvas overlay; selectors in renderer/canvas/nodes/useMethodRun.ts): per method id. */
+  methods: Record<string, MethodResult>;
+  /** Flow runs: the route each router chose last, by router method id. */
+  routes: Record<string, string>;
+  /** Flow runs: the listen condition that started each listener's latest call, by listener method id. */
+  triggers: Record<string, FlowTrigger>;
 
   /** Run history, newest first (`runs.list`). */
   runs: HostRunSummary[];
@@ -51,6 +58,9 @@ export interface RunState {
 const NO_STATUS: Record<string, NodeRunStatus> = {};
 const NO_COUNTERS: Record<string, NodeCounters> = {};
 const NO_DELEGATIONS: ActiveDelegation[] = [];
+const NO_METHODS: Record<string, MethodResult> = {};
+const NO_ROUTES: Record<string, string> = {};
+const NO_TRIGGERS: Record<string, FlowTrigger> = {};
 
 let detach: (() => void) | undefined;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -78,7 +88,8 @@ export const useRunStore = create<RunState>()((set, get) => {
       const e = push.event;
       sessions.receive(e);
       useHumanStore.getState().receive(e);
-      if (e.type === 'run.started' || isRunEnd(e)) refreshSoon();
+      useFlowInboxStore.getState().receive(e);
+      if (e.type === 'run.started' || e.type === 'run.paused' || e.type === 'run.resumed' || isRunEnd(e)) refreshSoon();
     } else if (push.kind === 'runs.changed') {
       refreshSoon();
       // Also sent after a reconnect: fetch what was missed.
@@ -92,6 +103,9 @@ export const useRunStore = create<RunState>()((set, get) => {
     nodeStatus: NO_STATUS,
     nodeCounters: NO_COUNTERS,
     activeDelegations: NO_DELEGATIONS,
+    methods: NO_METHODS,
+    routes: NO_ROUTES,
+    triggers: NO_TRIGGERS,
     runs: [],
     runsLoaded: false,
 
@@ -160,6 +174,8 @@ export const useRunStore = create<RunState>()((set, get) => {
       try {
         const { runs } = await host().invoke('runs.list', {});
         set({ runs, runsLoaded: true, runsError: undefined });
+        // Paused flows wait in the inbox; after a restart this is where they come back from.
+        void useFlowInboxStore.getState().sync(runs);
       } catch (error) {
         set({ runsLoaded: true, runsError: error instanceof Error ? error.message : String(error) });
       }
@@ -167,7 +183,19 @@ export const useRunStore = create<RunState>()((set, get) => {
   };
 });
 
-function overlay(view: RunView | undefined): Pick<RunState, 'status' | 'nodeStatus' | 'nodeCounters' | 'activeDelegations'> {
-  if (!view) return { status: undefined, nodeStatus: NO_STATUS, nodeCounters: NO_COUNTERS, activeDelegations: NO_DELEGATIONS };
-  return { status: view.status, nodeStatus: view.nodeStatus, nodeCounters: view.nodeCounters, activeDelegations: view.activeDelegations };
+type Overlay = Pick<RunState, 'status' | 'nodeStatus' | 'nodeCounters' | 'activeDelegations' | 'methods' | 'routes' | 'triggers'>;
+
+function overlay(view: RunView | undefined): Overlay {
+  if (!view) {
+    return { status: undefined, nodeStatus: NO_STATUS, nodeCounters: NO_COUNTERS, activeDelegations: NO_DELEGATIONS, methods: NO_METHODS, routes: NO_ROUTES, triggers: NO_TRIGGERS };
+  }
+  return {
+    status: view.status,
+    nodeStatus: view.nodeStatus,
+    nodeCounters: view.nodeCounters,
+    activeDelegations: view.activeDelegations,
+    methods: view.methods,
+    routes: view.routes,
+    triggers: view.triggers,
+  };
 }

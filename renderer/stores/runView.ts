@@ -17,7 +17,7 @@ export interface ActiveDelegation {
   spanId: string;
 }
 
-export type SpanKind = 'run' | 'planning' | 'task' | 'agent' | 'llm' | 'tool' | 'delegation' | 'guardrail' | 'human' | 'retry' | 'memory';
+export type SpanKind = 'run' | 'planning' | 'method' | 'task' | 'agent' | 'llm' | 'tool' | 'delegation' | 'guardrail' | 'human' | 'retry' | 'memory';
 /** `discarded`: a memory write whose attempt was rejected, so nothing it staged reached the store. */
 export type SpanStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'waiting' | 'blocked' | 'cached' | 'discarded';
 
@@ -62,7 +62,42 @@ export interface TaskResult {
   skipReason?: string;
 }
 
-export type RunViewStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+/** `paused`: a flow waits for human feedback; its spans stay open until it is resumed. */
+export type RunViewStatus = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+
+/** One flow method as the run has seen it (its latest call wins; `calls` counts every call). */
+export interface MethodResult {
+  methodId: string;
+  name: string;
+  bodyType: string;
+  status: NodeRunStatus;
+  /** How many times the method started (a loop through routes calls a method more than once). */
+  calls: number;
+  /** Span of the latest call. */
+  spanId: string;
+  output?: string;
+  route?: string;
+  error?: string;
+  durationMs?: number;
+}
+
+/**
+ * A listen condition that fired: `to` started because `from` completed (or, with `route`, because
+ * router `from` chose that route). The latest firing per listener is kept.
+ */
+export interface FlowTrigger {
+  from: string;
+  to: string;
+  route?: string;
+  /** The listener's call this firing started. */
+  call: number;
+}
+
+/** The feedback a paused flow waits for. */
+export interface PausedFor {
+  requestId: string;
+  methodId: string;
+}
 
 /** Bookkeeping the node statuses are derived from. */
 export interface RunBook {
@@ -78,6 +113,8 @@ export interface RunBook {
   delegations: string[];
   /** Open human requests: requestId → span id. */
   human: Record<string, string>;
+  /** Flow method name → method id (listeners name the methods they follow). */
+  methodNames: Record<string, string>;
 }
 
 /** Everything the run panel and the canvas overlay show about one run: the fold of its events. */
@@ -110,6 +147,16 @@ export interface RunView {
   nodeCounters: Record<string, NodeCounters>;
   activeDelegations: ActiveDelegation[];
   roles: RoleDirectory;
+  /** Flow runs: per method id, what its calls did. */
+  methods: Record<string, MethodResult>;
+  /** Flow runs: the route each router chose last, by router method id. */
+  routes: Record<string, string>;
+  /** Flow runs: which listen conditions fired, by listener method id. */
+  triggers: Record<string, FlowTrigger>;
+  /** Flow runs: the state after the latest completed method. */
+  flowState?: Record<string, unknown>;
+  /** Set while the flow is paused for feedback. */
+  pausedFor?: PausedFor;
   book: RunBook;
 }
 
@@ -134,6 +181,9 @@ export function emptyRunView(runId: string, document?: unknown): RunView {
     nodeCounters: {},
     activeDelegations: [],
     roles: roleDirectory(document, {}),
-    book: { openAgents: {}, agentEnd: {}, waiting: {}, open: {}, delegations: [], human: {} },
+    methods: {},
+    routes: {},
+    triggers: {},
+    book: { openAgents: {}, agentEnd: {}, waiting: {}, open: {}, delegations: [], human: {}, methodNames: {} },
   };
 }

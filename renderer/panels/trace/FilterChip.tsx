@@ -1,4 +1,4 @@
-import { parseNodeId } from '../../model/nodeIds';
+import { parseMethodNodeId, parseNodeId } from '../../model/nodeIds';
 import type { RunView } from '../../stores/runView';
 import { useUiStore } from '../../stores/uiStore';
 
@@ -17,6 +17,8 @@ export function FilterChip({ view, nodeIds }: { view: RunView; nodeIds: readonly
 }
 
 function nodeName(view: RunView, nodeId: string): string | undefined {
+  const method = parseMethodNodeId(nodeId);
+  if (method !== undefined) return `method ${view.methods[method]?.name ?? method}`;
   const parsed = parseNodeId(nodeId);
   if (!parsed) return undefined;
   if (parsed.kind === 'task') return `task ${view.tasks[parsed.id]?.name ?? parsed.id}`;

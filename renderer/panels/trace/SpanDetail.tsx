@@ -8,6 +8,7 @@ import { GuardrailDetail } from './detail/GuardrailDetail';
 import { HumanDetail } from './detail/HumanDetail';
 import { LlmDetail } from './detail/LlmDetail';
 import { MemoryWriteDetail } from './detail/MemoryWriteDetail';
+import { MethodDetail } from './detail/MethodDetail';
 import { PlanningDetail } from './detail/PlanningDetail';
 import { RetryDetail } from './detail/RetryDetail';
 import { RunDetail } from './detail/RunDetail';
@@ -21,6 +22,7 @@ type DetailProps = { span: TraceSpan; view: RunView };
 const DETAILS = {
   run: ({ view }) => <RunDetail view={view} />,
   planning: PlanningDetail,
+  method: MethodDetail,
   task: TaskDetail,
   agent: AgentDetail,
   llm: LlmDetail,

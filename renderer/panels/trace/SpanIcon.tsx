@@ -4,6 +4,7 @@ import type { SpanKind } from '../../stores/runView';
 const PATHS: Record<SpanKind, string> = {
   run: 'M5 3.5v9l7-4.5z',
   planning: 'M3 4h10M3 8h7M3 12h9',
+  method: 'M2.5 5.5h4v5h-4zM9.5 3h4v4h-4zM9.5 10h4v4h-4zM6.5 8h1.5M8 5v6M8 5h1.5M8 11h1.5',
   task: 'M3.5 3.5h9v9h-9zM6 8l1.5 1.5L10.5 6.5',
   agent: 'M8 8.2a2.6 2.6 0 1 0 0-5.2 2.6 2.6 0 0 0 0 5.2zM3 13.5c.6-2.4 2.6-3.6 5-3.6s4.4 1.2 5 3.6',
   llm: 'M8 2.5l1.3 3.9 3.9 1.3-3.9 1.3L8 12.9l-1.3-3.9-3.9-1.3 3.9-1.3z',
@@ -18,6 +19,7 @@ const PATHS: Record<SpanKind, string> = {
 export const SPAN_KIND_LABEL: Record<SpanKind, string> = {
   run: 'Run',
   planning: 'Planning',
+  method: 'Flow method',
   task: 'Task',
   agent: 'Agent',
   llm: 'Model call',

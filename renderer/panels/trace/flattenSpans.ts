@@ -1,4 +1,4 @@
-import { parseNodeId } from '../../model/nodeIds';
+import { parseMethodNodeId, parseNodeId } from '../../model/nodeIds';
 import type { RunView, TraceSpan } from '../../stores/runView';
 
 export interface TraceRow {
@@ -11,17 +11,24 @@ export interface TraceRow {
 
 /**
  * The spans a canvas selection narrows the trace to: a task node → its task spans; an agent or
- * manager node → that agent's executions. Undefined when the selection has no run nodes.
+ * manager node → that agent's executions; a flow method node → that method's calls. Undefined when
+ * the selection has no run nodes.
  */
 export function filterRoots(view: RunView, selectedNodeIds: readonly string[]): string[] | undefined {
   const tasks = new Set<string>();
   const agents = new Set<string>();
+  const methods = new Set<string>();
   for (const id of selectedNodeIds) {
+    const method = parseMethodNodeId(id);
+    if (method !== undefined) {
+      methods.add(method);
+      continue;
+    }
     const parsed = parseNodeId(id);
     if (parsed?.kind === 'task') tasks.add(parsed.id);
     else if (parsed) agents.add(id);
   }
-  if (tasks.size === 0 && agents.size === 0) return undefined;
+  if (tasks.size === 0 && agents.size === 0 && methods.size === 0) return undefined;
   const roots: string[] = [];
   // Document order; a span inside an already-shown root is not repeated. Iterative: trees can be deep.
   const stack: { id: string; covered: boolean }[] = view.rootIds.map((id) => ({ id, covered: false })).reverse();
@@ -29,14 +36,18 @@ export function filterRoots(view: RunView, selectedNodeIds: readonly string[]): 
     const { id, covered } = stack.pop()!;
     const span = view.spans.get(id);
     if (!span) continue;
-    const match = !covered && isMatch(span, tasks, agents);
+    const match = !covered && isMatch(span, tasks, agents, methods);
     if (match) roots.push(id);
     for (let i = span.children.length - 1; i >= 0; i--) stack.push({ id: span.children[i], covered: covered || match });
   }
   return roots;
 }
 
-function isMatch(span: TraceSpan, tasks: Set<string>, agents: Set<string>): boolean {
+function isMatch(span: TraceSpan, tasks: Set<string>, agents: Set<string>, methods: Set<string>): boolean {
+  if (span.kind === 'method') {
+    const started = span.events[0];
+    return started?.type === 'flow.method.started' && methods.has(started.methodId);
+  }
   if (span.kind === 'task') return span.taskId !== undefined && tasks.has(span.taskId);
   if (span.kind === 'agent') return span.agentNode !== undefined && agents.has(span.agentNode);
   return false;

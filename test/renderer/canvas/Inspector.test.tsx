@@ -137,13 +137,12 @@ describe('Inspector', () => {
     expect(store().doc?.inputs).toEqual([{ name: 'input1' }]);
   });
 
-  it('shows a flow document read-only: no crew form that could write crew fields into it', async () => {
-    host.files.set('pipeline.flow.json', JSON.stringify({ kind: 'flow', version: 1, id: 'pipeline', name: 'Pipeline', steps: [] }));
+  it('shows the flow form for a flow document, not the crew form', async () => {
+    host.files.set('pipeline.flow.json', JSON.stringify({ kind: 'flow', version: 1, id: 'pipeline', name: 'Pipeline', methods: [{ id: 'a', name: 'a', trigger: { start: true }, body: { type: 'llm', prompt: 'Hi' } }] }));
     await act(() => store().load('pipeline.flow.json'));
     render(<Inspector />);
-    expect(screen.getByTestId('inspector-flow-document').textContent).toContain('flow document');
-    expect(screen.getByTestId('inspector').querySelectorAll('input, textarea, select')).toHaveLength(0);
-    await store().flushSave();
-    expect(host.saves).toEqual([]);
+    expect(screen.getByTestId('inspector-title').textContent).toBe('Pipeline');
+    expect(screen.getByTestId('field-flow-name')).toBeTruthy();
+    expect(screen.queryByTestId('field-crew-name')).toBeNull();
   });
 });

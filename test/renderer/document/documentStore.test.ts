@@ -5,6 +5,7 @@ import { deleteNodes } from '../../../renderer/commands/deleteNodes';
 import { moveNodes } from '../../../renderer/commands/moveNodes';
 import { updateEntity } from '../../../renderer/commands/updateEntity';
 import { setHost } from '../../../renderer/host/hostContext';
+import { addMethod } from '../../../renderer/commands/flow/addMethod';
 import { AUTOSAVE_DELAY_MS, SAVE_RETRY_DELAYS_MS, useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { hierarchicalCrew, sequentialCrew } from './crewFixtures';
@@ -408,16 +409,18 @@ describe('a document that cannot be saved', () => {
 });
 
 describe('flow documents', () => {
-  it('are opened read-only: no command changes them and nothing is saved', async () => {
-    await open('pipeline.flow.json', { kind: 'flow', version: 1, id: 'pipeline', name: 'Pipeline', steps: [] });
+  it('are editable: flow commands change them, undo works and the change is autosaved; copied agents are not pasted into them', async () => {
+    await open('crew.crew.json', sequentialCrew());
+    expect(store().copy(['agent:writer'])).toBe(true);
+    await open('pipeline.flow.json', { kind: 'flow', version: 1, id: 'pipeline', name: 'Pipeline', methods: [{ id: 'a', name: 'a', trigger: { start: true }, body: { type: 'llm', prompt: 'Hi' } }] });
     expect(store().doc?.kind).toBe('flow');
-    const result = store().perform(addAgent());
-    expect(result.ok).toBe(false);
-    expect(store().perform(updateEntity('agent:x', { role: 'y' })).ok).toBe(false);
-    expect(store().past).toEqual([]);
-    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS * 4);
+    expect(store().paste()).toEqual({ ok: false, reason: 'Copied agents and tasks cannot be pasted into a flow.' });
+    expect(store().perform(addMethod('script'))).toEqual({ ok: true, changed: true });
+    expect((store().doc as { methods: { id: string }[] }).methods.map((m) => m.id)).toEqual(['a', 'script']);
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS * 2);
     await store().flushSave();
-    expect(host.saves).toEqual([]);
+    expect((host.saves.at(-1)?.document as { methods: unknown[] }).methods).toHaveLength(2);
+    store().undo();
+    expect((store().doc as { methods: unknown[] }).methods).toHaveLength(1);
   });
 });
-

@@ -2,18 +2,20 @@ import type { TraceSpan } from '../../../stores/runView';
 import { Facts, JsonBlock, Section, TextBlock, Verdict } from './DetailBlocks';
 import { eventOf } from './spanEvents';
 
-/** A question to a person: the task review or tool approval asked, and the answer. */
+/** A question to a person: the task review, tool approval or flow feedback asked, and the answer. */
 export function HumanDetail({ span }: { span: TraceSpan }) {
   const requested = eventOf(span, 'human.requested');
   const answered = eventOf(span, 'human.answered');
   const approval = requested?.kind === 'tool_approval';
+  const flow = requested?.kind === 'flow_feedback';
   const decisionTone = answered?.decision === 'deny' ? 'err' : 'ok';
   return (
     <>
       <Facts
         items={[
-          ['Kind', approval ? 'tool approval' : 'task review'],
-          ['Agent', requested?.agentRole],
+          ['Kind', approval ? 'tool approval' : flow ? 'flow feedback' : 'task review'],
+          [flow ? 'Method' : 'Agent', requested?.agentRole],
+          ['Outcomes', flow && requested?.outcomes ? requested.outcomes.join(', ') + (requested.defaultOutcome ? ` (default ${requested.defaultOutcome})` : '') : undefined],
           ['Task', requested?.taskId],
           ['Tool', requested?.tool],
           [
@@ -22,6 +24,8 @@ export function HumanDetail({ span }: { span: TraceSpan }) {
               <Verdict tone="running">waiting for an answer</Verdict>
             ) : approval ? (
               <Verdict tone={decisionTone}>{answered.decision === 'always' ? 'always allow' : answered.decision}</Verdict>
+            ) : flow ? (
+              <Verdict tone="ok">{answered.outcome ? `outcome ${answered.outcome}` : answered.feedback?.trim() ? 'feedback given' : 'continued'}</Verdict>
             ) : answered.feedback?.trim() ? (
               <Verdict tone="warn">feedback given</Verdict>
             ) : (
@@ -30,7 +34,7 @@ export function HumanDetail({ span }: { span: TraceSpan }) {
           ],
         ]}
       />
-      {requested && <TextBlock label="Prompt" text={requested.prompt} />}
+      {requested && <TextBlock label={flow ? 'Message' : 'Prompt'} text={requested.prompt} />}
       {requested?.output !== undefined && (
         <Section title="Output under review">
           <TextBlock text={requested.output} />
@@ -41,7 +45,7 @@ export function HumanDetail({ span }: { span: TraceSpan }) {
           <JsonBlock value={requested?.args} />
         </Section>
       )}
-      {answered?.feedback?.trim() && <TextBlock label="Feedback" text={answered.feedback} tone="warn" />}
+      {answered?.feedback?.trim() && <TextBlock label="Feedback" text={answered.feedback} tone={flow ? undefined : 'warn'} />}
     </>
   );
 }

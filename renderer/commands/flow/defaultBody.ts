@@ -1,0 +1,43 @@
+import type { FlowBodyKind } from '../../../shared/model/flow';
+
+/** What the palette adds: a method with one of the body kinds, or a router (a rules body with two routes). */
+export type MethodTemplate = FlowBodyKind | 'router';
+
+/** A body that validates as it is, for a method just added or switched to another kind. */
+export function defaultBody(kind: FlowBodyKind, routes: readonly string[] = []): Record<string, unknown> {
+  switch (kind) {
+    case 'crew':
+      return { type: 'crew', file: 'crews/my-crew.crew.json' };
+    case 'agent':
+      return {
+        type: 'agent',
+        agent: { role: 'Assistant', goal: 'Do the step well', backstory: '', tools: [] },
+        prompt: 'Work on this: {input}',
+      };
+    case 'llm':
+      return { type: 'llm', prompt: 'Summarise: {input}' };
+    case 'human_feedback':
+      return routes.length > 0 ? { type: 'human_feedback', message: 'Please review: {input}' } : { type: 'human_feedback', message: 'Please review: {input}', outcomes: ['approved', 'rejected'], defaultOutcome: 'approved' };
+    case 'script':
+      return { type: 'script', code: '// state and input are available; return the output.\nreturn input;\n' };
+    case 'set_state':
+      return { type: 'set_state', set: { last: '{input}' } };
+    case 'rules': {
+      const [first = 'yes', second = first === 'yes' ? 'no' : 'yes'] = routes;
+      return { type: 'rules', rules: [{ when: { path: 'input', op: 'truthy' }, route: first }], default: second };
+    }
+  }
+}
+
+/** Bodies that can choose a route (a method with `routes` must have one of these). */
+export const ROUTING_KINDS: ReadonlySet<string> = new Set(['rules', 'script', 'human_feedback']);
+
+export const BODY_KIND_LABEL: Record<FlowBodyKind, string> = {
+  crew: 'Crew',
+  agent: 'Agent',
+  llm: 'Model call',
+  human_feedback: 'Human feedback',
+  script: 'Script',
+  set_state: 'Set state',
+  rules: 'Rules',
+};

@@ -1,0 +1,120 @@
+import dagre from '@dagrejs/dagre';
+import type { Size } from '../../model/nodeSizes';
+import type { Command } from '../command';
+import { isRecord, layoutOf, type CrewDraft, type Position } from '../crewDraft';
+import { sameValue } from '../sameValue';
+import { asFlow } from './flowDraft';
+import { flowStructure, type StructureEdge, type StructureNode } from './flowStructure';
+
+export const FLOW_NODE_SIZE = {
+  method: { width: 248, height: 92 },
+  gate: { width: 56, height: 36 },
+} as const;
+
+/** A router is taller: one labelled handle per route. */
+export const ROUTE_ROW_HEIGHT = 22;
+
+const sizeOf = (node: StructureNode, routes: number, measured: Readonly<Record<string, Size>>): Size =>
+  measured[node.id] ?? (node.kind === 'gate' ? FLOW_NODE_SIZE.gate : { width: FLOW_NODE_SIZE.method.width, height: FLOW_NODE_SIZE.method.height + Math.max(0, routes - 2) * ROUTE_ROW_HEIGHT });
+
+/** Left-to-right dagre layout of methods and gates (top-left positions). */
+export function computeFlowLayout(doc: CrewDraft, measured: Readonly<Record<string, Size>> = {}): Record<string, Position> {
+  const flow = asFlow(doc);
+  const { nodes, edges } = flowStructure(flow);
+  const methods = Array.isArray(flow.methods) ? flow.methods : [];
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  g.setGraph({ rankdir: 'LR', nodesep: 32, ranksep: 64, marginx: 40, marginy: 40 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const node of nodes) {
+    const routes = node.kind === 'method' && isRecord(methods[node.index]) && Array.isArray((methods[node.index] as Record<string, unknown>).routes) ? ((methods[node.index] as Record<string, unknown>).routes as unknown[]).length : 0;
+    g.setNode(node.id, { ...sizeOf(node, routes, measured) });
+  }
+  for (const edge of edges) if (edge.source !== edge.target) g.setEdge(edge.source, edge.target, {}, edge.id);
+  dagre.layout(g);
+  const out: Record<string, Position> = {};
+  for (const node of nodes) {
+    const n = g.node(node.id) as { x: number; y: number; width: number; height: number };
+    out[node.id] = { x: Math.round(n.x - n.width / 2), y: Math.round(n.y - n.height / 2) };
+  }
+  return out;
+}
+
+let cache: { key: string; positions: Record<string, Position> } | undefined;
+
+function cachedLayout(doc: CrewDraft, structure: { nodes: StructureNode[]; edges: StructureEdge[] }): Record<string, Position> {
+  const key = JSON.stringify([structure.nodes.map((n) => n.id), structure.edges.map((e) => [e.source, e.target])]);
+  if (cache?.key !== key) cache = { key, positions: computeFlowLayout(doc) };
+  return cache.positions;
+}
+
+/**
+ * Saved positions, and positions for nodes without one: a new gate halfway between its inputs and its
+ * listener when those are placed; anything else from the auto-layout (under what the person arranged).
+ */
+export function flowPositions(doc: CrewDraft): Record<string, Position> {
+  const structure = flowStructure(asFlow(doc));
+  const saved = layoutOf(doc);
+  const out: Record<string, Position> = {};
+  const missing: StructureNode[] = [];
+  for (const node of structure.nodes) {
+    if (saved[node.id]) out[node.id] = saved[node.id];
+    else missing.push(node);
+  }
+  if (missing.length === 0) return out;
+  const placedAny = Object.keys(out).length > 0;
+  const auto = cachedLayout(doc, structure);
+  const unplacedMethods = missing.filter((n) => n.kind === 'method');
+  // Methods first (gates sit between methods).
+  if (unplacedMethods.length > 0) {
+    let dx = 0;
+    let dy = 0;
+    if (placedAny) {
+      const placed = Object.values(out);
+      dx = Math.min(...placed.map((p) => p.x)) - Math.min(...unplacedMethods.map((n) => auto[n.id].x));
+      dy = Math.max(...placed.map((p) => p.y)) + 160 - Math.min(...unplacedMethods.map((n) => auto[n.id].y));
+    }
+    for (const n of unplacedMethods) out[n.id] = { x: auto[n.id].x + dx, y: auto[n.id].y + dy };
+  }
+  // Gates: inner ones depend on outer ones' inputs; place the deepest first.
+  const gates = missing.filter((n) => n.kind === 'gate').sort((a, b) => (b.kind === 'gate' ? b.path.length : 0) - (a.kind === 'gate' ? a.path.length : 0));
+  for (const gate of gates) {
+    const inputs = structure.edges.filter((e) => e.target === gate.id).map((e) => out[e.source]).filter((p): p is Position => p !== undefined);
+    const outgoing = structure.edges.find((e) => e.source === gate.id);
+    const target = outgoing ? out[outgoing.target] : undefined;
+    if (placedAny && inputs.length > 0 && target) {
+      const ix = Math.max(...inputs.map((p) => p.x)) + FLOW_NODE_SIZE.method.width;
+      const iy = inputs.reduce((s, p) => s + p.y, 0) / inputs.length;
+      out[gate.id] = { x: Math.round((ix + target.x) / 2 - FLOW_NODE_SIZE.gate.width / 2), y: Math.round((iy + target.y) / 2 + 24) };
+    } else {
+      out[gate.id] = auto[gate.id];
+    }
+  }
+  return out;
+}
+
+/**
+ * The document with a saved position for every node, and without the positions of gates that are
+ * gone (gate ids are places in conditions, so a stale one would move a future gate). The store
+ * applies it before every edit of a flow, like `withFullLayout` for crews.
+ */
+export function withFlowFullLayout(doc: CrewDraft): CrewDraft {
+  const positions = flowPositions(doc);
+  const saved = isRecord(doc.layout) ? (doc.layout as Record<string, unknown>) : {};
+  const stale = Object.keys(saved).filter((id) => id.startsWith('gate:') && !(id in positions));
+  const complete = Object.keys(positions).every((id) => id in saved);
+  if (complete && stale.length === 0) return doc;
+  const layout: Record<string, unknown> = { ...saved, ...positions };
+  for (const id of stale) delete layout[id];
+  return { ...doc, layout: layout as CrewDraft['layout'] };
+}
+
+/** Auto-layout for the whole flow; `sizes` are the measured node sizes, when known. */
+export function layoutFlow(sizes: Readonly<Record<string, Size>> = {}): Command {
+  return {
+    label: 'Auto-layout',
+    perform(doc) {
+      const layout = computeFlowLayout(doc, sizes);
+      return sameValue(doc.layout, layout) ? doc : { ...doc, layout };
+    },
+  };
+}

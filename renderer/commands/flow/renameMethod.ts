@@ -1,0 +1,58 @@
+import { methodNodeId } from '../../model/nodeIds';
+import { CommandRejected, type Command } from '../command';
+import { layoutOf, withPatch } from '../crewDraft';
+import { ID_PATTERN } from '../freshId';
+import { withLayout } from '../withLayout';
+import { mapLeaves } from './conditionTree';
+import { asDraft, asFlow, methodIndexOf, methodNodeIds, methodsOf, str, triggerOf } from './flowDraft';
+
+export const METHOD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Changes a method's name and every listener that refers to it by name. Refuses invalid or taken names. */
+export function renameMethod(nodeId: string, newName: string): Command {
+  return {
+    label: 'Rename method',
+    perform(doc) {
+      const flow = asFlow(doc);
+      const index = methodIndexOf(flow, nodeId);
+      if (index < 0) return doc;
+      if (!METHOD_NAME_PATTERN.test(newName)) throw new CommandRejected('Method names may only contain letters, digits and _ (not starting with a digit).');
+      const methods = methodsOf(flow);
+      const oldName = str(methods[index].name);
+      if (oldName === newName) return doc;
+      if (methods.some((m, i) => i !== index && m.name === newName)) throw new CommandRejected(`Another method is already named "${newName}".`);
+      // Listeners follow only when this method owned the name (not a later duplicate of it).
+      const owned = oldName !== undefined && methods.findIndex((m) => m.name === oldName) === index;
+      const next = methods.map((m, i) => {
+        let out = i === index ? withPatch(m, { name: newName }) : m;
+        const trigger = triggerOf(out);
+        if (owned && 'listen' in trigger) {
+          const listen = mapLeaves(trigger.listen, (leaf) => (leaf === oldName ? newName : leaf));
+          if (listen !== trigger.listen) out = withPatch(out, { trigger: { ...trigger, listen } });
+        }
+        return out;
+      });
+      return asDraft({ ...flow, methods: next });
+    },
+  };
+}
+
+/** Changes a method's id (run records and the canvas use it); its saved position moves with it. */
+export function renameMethodId(nodeId: string, newId: string): Command {
+  return {
+    label: 'Rename method id',
+    perform(doc) {
+      const flow = asFlow(doc);
+      const index = methodIndexOf(flow, nodeId);
+      if (index < 0) return doc;
+      if (!ID_PATTERN.test(newId)) throw new CommandRejected('Ids may only contain letters, digits, _ and -.');
+      const methods = methodsOf(flow);
+      if (methods[index].id === newId) return doc;
+      if (methods.some((m, i) => i !== index && m.id === newId)) throw new CommandRejected(`Another method already has the id "${newId}".`);
+      const oldNodeId = methodNodeIds(flow)[index];
+      const next = asDraft({ ...flow, methods: methods.map((m, i) => (i === index ? withPatch(m, { id: newId }) : m)) });
+      const position = layoutOf(doc)[oldNodeId];
+      return position ? withLayout(next, { [oldNodeId]: undefined, [methodNodeId(newId)]: position }) : next;
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { CommandRejected, type Command } from '../command';
+import { withPatch } from '../crewDraft';
+import { sameValue } from '../sameValue';
+import { asDraft, asFlow, isStart, methodIndexOf, methodsOf, triggerOf } from './flowDraft';
+
+/**
+ * Sets a method's trigger: `{ start: true }`, or `{ listen: condition }` (the inspector's JSON escape
+ * hatch; the canvas edits conditions by connecting). Making the only start method listen is refused.
+ */
+export function setTrigger(nodeId: string, trigger: { start: true } | { listen: unknown }, options: { coalesceKey?: string } = {}): Command {
+  return {
+    label: 'start' in trigger ? 'Make start method' : 'Edit listen condition',
+    coalesceKey: options.coalesceKey,
+    perform(doc) {
+      const flow = asFlow(doc);
+      const index = methodIndexOf(flow, nodeId);
+      if (index < 0) return doc;
+      const methods = methodsOf(flow);
+      const method = methods[index];
+      if (sameValue(triggerOf(method), trigger)) return doc;
+      if ('listen' in trigger && isStart(method) && methods.filter(isStart).length <= 1) {
+        throw new CommandRejected('This is the only start method; a flow needs one. Make another method a start method first.');
+      }
+      return asDraft({ ...flow, methods: methods.map((m, i) => (i === index ? withPatch(m, { trigger }) : m)) });
+    },
+  };
+}

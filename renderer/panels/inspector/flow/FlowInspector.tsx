@@ -1,0 +1,41 @@
+import '../../../styles/flow.css';
+import type { CrewDraft } from '../../../commands/crewDraft';
+import { asFlow, methodIndexOf, methodsOf, str } from '../../../commands/flow/flowDraft';
+import { deleteFlowNodes } from '../../../commands/flow/deleteFlowNodes';
+import { parseGateNodeId } from '../../../model/nodeIds';
+import { useDocumentStore } from '../../../stores/documentStore';
+import { FlowForm } from './FlowForm';
+import { FlowHeader } from './FlowHeader';
+import { GateForm } from './GateForm';
+import { MethodForm } from './MethodForm';
+
+/** The inspector for a flow: the selected method's or gate's form, or the flow's when nothing is selected. */
+export function FlowInspector({ doc, selected, profiles }: { doc: CrewDraft; selected: string[]; profiles: readonly string[] }) {
+  const flow = asFlow(doc);
+  if (selected.length > 1) {
+    return (
+      <>
+        <FlowHeader kind="flow" icon="router" kindLabel="Selection" title={`${selected.length} nodes selected`} />
+        <div className="insp-body-note">
+          <div className="insp-actions">
+            <button type="button" className="btn is-danger" onClick={() => useDocumentStore.getState().perform(deleteFlowNodes(selected))} data-testid="inspector-delete">
+              Delete
+            </button>
+          </div>
+          <p className="insp-hint">Select a single method or gate to edit it.</p>
+        </div>
+      </>
+    );
+  }
+  if (selected.length === 1) {
+    const gate = parseGateNodeId(selected[0]);
+    if (gate) return <GateForm key={selected[0]} doc={doc} nodeId={selected[0]} listener={gate.methodKey} path={gate.path} />;
+    const index = methodIndexOf(flow, selected[0]);
+    if (index >= 0) {
+      const methods = methodsOf(flow);
+      const otherNames = methods.filter((_, i) => i !== index).map((m) => str(m.name)).filter((n): n is string => n !== undefined);
+      return <MethodForm key={selected[0]} nodeId={selected[0]} index={index} method={methods[index]} otherNames={otherNames} profiles={profiles} />;
+    }
+  }
+  return <FlowForm doc={doc} />;
+}

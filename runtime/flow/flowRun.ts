@@ -1,5 +1,5 @@
 import type { FlowDocument, FlowMethod } from '../../shared/model/flow';
-import type { TokenUsage } from '../../shared/usage';
+import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
 import type { RunContext } from '../agent/runContext';
 import { UsageMeter } from '../agent/usageMeter';
 import { errorMessage, errorName, RunCancelled } from '../errors';
@@ -50,6 +50,8 @@ export interface FlowCheckpoint {
   pending: PendingFeedback[];
   startedAt: number;
   pausedAt?: number;
+  /** Tokens of the earlier sessions of the run (a resumed run reports the whole run's usage). */
+  tokenUsage?: TokenUsage;
 }
 
 export interface FlowRunResult {
@@ -134,6 +136,7 @@ export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { 
 class FlowRun {
   private readonly controller = new AbortController();
   private readonly meter = new UsageMeter();
+  private readonly earlierUsage: TokenUsage;
   private readonly ctx: RunContext;
   private readonly book: ListenerBook;
   private readonly byId: Map<string, FlowMethod>;
@@ -154,6 +157,7 @@ class FlowRun {
       log.listen((e) => store.appendEvent(e));
     }
     if (req.onEvent) log.listen(req.onEvent);
+    this.earlierUsage = cp.tokenUsage ?? emptyUsage();
     this.byId = new Map(req.doc.methods.map((m) => [m.id, m]));
     this.book = new ListenerBook(req.doc.methods, cp.listeners);
     if (req.doc.state.schema) this.validateState = compileSchema(req.doc.state.schema);
@@ -192,14 +196,15 @@ class FlowRun {
     const { req, cp } = this;
     const now = req.now();
     const durationMs = now - cp.startedAt;
-    const base = { runId: req.runId, output: cp.lastOutput ?? '', state: cp.state, tokenUsage: this.meter.total };
+    const usage = this.usage();
+    const base = { runId: req.runId, output: cp.lastOutput ?? '', state: cp.state, tokenUsage: usage };
     if (this.failure !== undefined) {
       const cancelled = this.controller.signal.aborted && (this.failure instanceof RunCancelled || this.failure instanceof ModelCallAborted || req.signal?.aborted);
       const error = cancelled ? new RunCancelled(errorMessage(this.req.signal?.reason ?? this.failure)) : this.failure;
       if (cancelled) this.root.emit({ type: 'run.cancelled', reason: errorMessage(error), durationMs });
-      else this.root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: this.meter.total, durationMs });
+      else this.root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: usage, durationMs });
       this.save(true);
-      req.store?.finishRun(req.runId, { status: cancelled ? 'cancelled' : 'failed', error: errorMessage(error), tokenUsage: this.meter.total, endedAt: now });
+      req.store?.finishRun(req.runId, { status: cancelled ? 'cancelled' : 'failed', error: errorMessage(error), tokenUsage: usage, endedAt: now });
       return { ...base, status: cancelled ? 'cancelled' : 'failed', error: { name: errorName(error), message: errorMessage(error) } };
     }
     const waiting = cp.pending[0];
@@ -207,13 +212,13 @@ class FlowRun {
       cp.pausedAt = now;
       this.root.emit({ type: 'run.paused', requestId: waiting.requestId, methodId: waiting.methodId, durationMs });
       this.save(true);
-      req.store?.finishRun(req.runId, { status: 'paused', tokenUsage: this.meter.total, endedAt: now });
+      req.store?.finishRun(req.runId, { status: 'paused', tokenUsage: usage, endedAt: now });
       const method = this.byId.get(waiting.methodId)!;
       return { ...base, status: 'paused', pending: { requestId: waiting.requestId, methodId: waiting.methodId, methodName: method.name, ...waiting.ask } };
     }
-    this.root.emit({ type: 'run.completed', output: base.output, tokenUsage: this.meter.total, durationMs });
+    this.root.emit({ type: 'run.completed', output: base.output, tokenUsage: usage, durationMs });
     this.save(true);
-    req.store?.finishRun(req.runId, { status: 'completed', output: base.output, tokenUsage: this.meter.total, endedAt: now });
+    req.store?.finishRun(req.runId, { status: 'completed', output: base.output, tokenUsage: usage, endedAt: now });
     return { ...base, status: 'completed' };
   }
 
@@ -226,7 +231,13 @@ class FlowRun {
   save(always = false): void {
     if (!this.req.store || (!always && !this.req.doc.persist)) return;
     this.cp.listeners = this.book.snapshot();
+    this.cp.tokenUsage = this.usage();
     this.req.store.saveCheckpoint(this.req.runId, this.cp);
+  }
+
+  /** The whole run's usage: earlier sessions' and this one's. */
+  private usage(): TokenUsage {
+    return addUsage(this.earlierUsage, this.meter.total);
   }
 
   checkState(state: Record<string, unknown>, what: string): void {

@@ -165,6 +165,9 @@ describe('flow engine', () => {
     const resumed = await first.runtime.resume(first.result.runId, { feedback: 'It is too long, cut it down', onEvent: (e) => later.push(e) });
     expect(resumed.status).toBe('completed');
     expect(resumed.output).toBe('rewriting after: It is too long, cut it down');
+    // The resumed run reports the whole run's tokens: the draft's call before the pause and the classification after.
+    expect(resumed.tokenUsage.requests).toBe(2);
+    expect(resumed.tokenUsage.totalTokens).toBeGreaterThan(first.result.tokenUsage.totalTokens);
     expect(later[0]).toMatchObject({ type: 'run.resumed', seq: first.events.at(-1)!.seq + 1 });
     expect(ofType(later, 'human.answered')[0]).toMatchObject({ outcome: 'revise', feedback: 'It is too long, cut it down' });
     expect(ofType(later, 'flow.route')[0].reason).toBe('classified from the feedback: asks for changes');

@@ -61,7 +61,7 @@ export class HostMemory {
 
   async search({ query, scope, categories, includePrivate, limit }: Req<'memory.search'>): Promise<Res<'memory.search'>> {
     const store = await this.use();
-    const matches = await store.recall({ query, scope, categories, includePrivate, limit });
+    const matches = await store.recall({ query, scope, categories, includePrivate, limit, touch: false });
     return { matches: matches.map((m) => ({ record: toWire(m.record), score: m.score, semantic: m.semantic, recency: m.recency, importance: m.importance, reasons: m.reasons })) };
   }
 

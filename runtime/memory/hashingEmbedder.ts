@@ -99,8 +99,9 @@ export class HashingEmbedder implements Embedder {
     const counts = new Map<string, number>();
     for (const feature of features) counts.set(feature, (counts.get(feature) ?? 0) + 1);
     const family = new Float64Array(this.dimensions);
+    const prefixState = fnv1a32Continue(FNV_OFFSET, prefix); // hash(prefix + feature), without the concatenation
     for (const [feature, tf] of counts) {
-      const hash = fnv1a32(prefix + feature);
+      const hash = fnv1a32Continue(prefixState, feature) >>> 0;
       const mixed = fmix32(hash);
       const bucket = mixed % this.dimensions;
       const sign = fmix32(hash ^ 0x9e3779b9) & 1 ? 1 : -1;
@@ -124,6 +125,14 @@ export function hashingWords(text: string): string[] {
 
 /** Character n-grams (by code point, so surrogate pairs stay whole) of a padded word. */
 function pushCharNgrams(padded: string, out: string[]): void {
+  if (!SURROGATE.test(padded)) {
+    // No surrogate pairs: code points are UTF-16 units, so substrings are the same n-grams, cheaper.
+    for (let n = CHAR_NGRAM_MIN; n <= CHAR_NGRAM_MAX; n++) {
+      if (padded.length < n) break;
+      for (let i = 0; i + n <= padded.length; i++) out.push(padded.substring(i, i + n));
+    }
+    return;
+  }
   const chars = Array.from(padded);
   for (let n = CHAR_NGRAM_MIN; n <= CHAR_NGRAM_MAX; n++) {
     if (chars.length < n) break;
@@ -133,29 +142,47 @@ function pushCharNgrams(padded: string, out: string[]): void {
 
 /** FNV-1a 32-bit over the UTF-8 bytes of `text` (unsigned result). */
 export function fnv1a32(text: string): number {
-  let hash = 0x811c9dc5;
-  const step = (byte: number) => {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193);
-  };
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x80) step(cp);
-    else if (cp < 0x800) {
-      step(0xc0 | (cp >> 6));
-      step(0x80 | (cp & 0x3f));
+  return fnv1a32Continue(FNV_OFFSET, text) >>> 0;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * FNV-1a over `text`'s UTF-8 bytes, continuing from `hash` (so hash(a + b) = continue(continue(offset, a), b)
+ * when `a` does not end inside a surrogate pair). Code points as `for…of` yields them: a lone surrogate
+ * is encoded as its own 3-byte sequence. Returns the signed 32-bit state.
+ */
+function fnv1a32Continue(hash: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp < 0x80) {
+      hash = Math.imul(hash ^ cp, FNV_PRIME);
+      continue;
+    }
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    if (cp < 0x800) {
+      hash = Math.imul(hash ^ (0xc0 | (cp >> 6)), FNV_PRIME);
+      hash = Math.imul(hash ^ (0x80 | (cp & 0x3f)), FNV_PRIME);
     } else if (cp < 0x10000) {
-      step(0xe0 | (cp >> 12));
-      step(0x80 | ((cp >> 6) & 0x3f));
-      step(0x80 | (cp & 0x3f));
+      hash = Math.imul(hash ^ (0xe0 | (cp >> 12)), FNV_PRIME);
+      hash = Math.imul(hash ^ (0x80 | ((cp >> 6) & 0x3f)), FNV_PRIME);
+      hash = Math.imul(hash ^ (0x80 | (cp & 0x3f)), FNV_PRIME);
     } else {
-      step(0xf0 | (cp >> 18));
-      step(0x80 | ((cp >> 12) & 0x3f));
-      step(0x80 | ((cp >> 6) & 0x3f));
-      step(0x80 | (cp & 0x3f));
+      hash = Math.imul(hash ^ (0xf0 | (cp >> 18)), FNV_PRIME);
+      hash = Math.imul(hash ^ (0x80 | ((cp >> 12) & 0x3f)), FNV_PRIME);
+      hash = Math.imul(hash ^ (0x80 | ((cp >> 6) & 0x3f)), FNV_PRIME);
+      hash = Math.imul(hash ^ (0x80 | (cp & 0x3f)), FNV_PRIME);
     }
   }
-  return hash >>> 0;
+  return hash;
 }
 
 /** murmur3's 32-bit finaliser: spreads every input bit over every output bit (unsigned result). */

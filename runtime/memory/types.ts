@@ -83,6 +83,8 @@ export interface RecallQuery {
   weights?: RecallWeights;
   /** Leave out records whose semantic similarity to the query is below this (0..1; default 0: none). */
   minSemantic?: number;
+  /** Count this as a use of the records found (`lastAccessedAt`, which recency scores). Default true; a person browsing is not a use. */
+  touch?: boolean;
 }
 
 export interface RecallMatch {

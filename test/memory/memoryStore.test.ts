@@ -306,3 +306,23 @@ describe('MemoryStore recall', () => {
     expect(await store.recall({ query: 'item', limit: 500 })).toHaveLength(50);
   });
 });
+
+describe('recall without touching', () => {
+  it('leaves lastAccessedAt alone when asked (the memory browser searches without counting as a use)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crewdeck-touch-'));
+    let now = 1_000;
+    const store = await MemoryStore.open(dir, new HashingEmbedder(), { now: () => now });
+    try {
+      const [rec] = await store.add([{ content: 'Tidal power is predictable', scope: '/crew/a', source: { kind: 'manual' } }]);
+      now = 5_000;
+      const [browsed] = await store.recall({ query: 'tidal power', touch: false });
+      expect(browsed.record.lastAccessedAt).toBe(1_000);
+      const [used] = await store.recall({ query: 'tidal power' });
+      expect(used.record.lastAccessedAt).toBe(5_000);
+      expect((await store.get(rec.id))!.lastAccessedAt).toBe(5_000);
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

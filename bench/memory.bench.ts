@@ -1,0 +1,237 @@
+/**
+ * `npm run bench:memory`: the memory store at 100,000 records with the offline embedder.
+ *
+ * The same 100,000 records are ingested (batched `embed` + `add`) into two fresh stores: one with the
+ * vector index disabled (brute-force vector search; full-text index on) and one with the default
+ * settings (the store builds its vector index at VECTOR_INDEX_MIN_ROWS and keeps it up). Recall latency
+ * is measured on each with the same queries; the indexed results are checked against brute force.
+ *
+ * Options (after `npm run bench:memory --`): --records N (default 100000), --batch N (1000),
+ * --queries N (200), --ann-queries N (queries for the vector-search recall@5 check, 100),
+ * --no-write (do not update docs/PERFORMANCE.md).
+ */
+import * as lancedb from '@lancedb/lancedb';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { HashingEmbedder } from '../runtime/memory/hashingEmbedder';
+import { MEMORY_TABLE, MemoryStore } from '../runtime/memory/memoryStore';
+import type { NewMemory, RecallQuery } from '../runtime/memory/types';
+import { CATEGORIES, memoryQuery, memorySentence, SCOPES, seededRandom } from './memory/memoryCorpus';
+import { fmt, writeMemorySection, type IngestFigures, type MemoryBenchReport, type Spread } from './memory/memoryPerformanceDoc';
+import { median, percentile } from './stats';
+
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    batch: { type: 'string', default: '1000' },
+    queries: { type: 'string', default: '200' },
+    'ann-queries': { type: 'string', default: '100' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const RECORDS = Number(args.records);
+const BATCH = Number(args.batch);
+const QUERIES = Number(args.queries);
+const ANN_QUERIES = Math.min(QUERIES, Number(args['ann-queries']));
+const WARMUP = 10;
+const TARGETS = { recallP95Ms: 25, ingestRecordsPerSecond: 1000 };
+/** A fixed clock: recency is then equal for every record, so the two recall variants can be compared result for result. */
+const NOW = Date.UTC(2026, 10, 1);
+
+const spread = (values: number[]): Spread => ({ median: median(values), p95: percentile(values, 95) });
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
+
+function memories(r: () => number, n: number): NewMemory[] {
+  return Array.from({ length: n }, () => ({
+    content: memorySentence(r),
+    scope: SCOPES[Math.floor(r() * SCOPES.length)],
+    categories: [CATEGORIES[Math.floor(r() * CATEGORIES.length)]],
+    importance: Math.round(r() * 100) / 100,
+    source: { kind: 'task' as const, runId: 'bench' },
+  }));
+}
+
+/** Every third query is scoped to a crew, as recall in runs is. */
+function queries(n: number): RecallQuery[] {
+  const r = seededRandom(7);
+  return Array.from({ length: n }, (_, i) => ({ query: memoryQuery(r), limit: 5, ...(i % 3 === 2 ? { scope: SCOPES[i % SCOPES.length] } : {}) }));
+}
+
+async function ingest(store: MemoryStore, r: () => number, batches: number, watchIndex = false) {
+  let indexBuild: { atRows: number; batchMs: number } | undefined;
+  const batchMs: number[] = [];
+  const embedMs: number[] = [];
+  const writeMs: number[] = [];
+  let statusMs = 0; // the index check between batches is not ingest time
+  const t0 = performance.now();
+  for (let b = 0; b < batches; b++) {
+    const batch = memories(r, BATCH);
+    const a = performance.now();
+    const vectors = await store.embed(batch.map((m) => m.content));
+    const e = performance.now();
+    await store.add(batch, vectors);
+    const w = performance.now();
+    batchMs.push(w - a);
+    embedMs.push(e - a);
+    writeMs.push(w - e);
+    if (watchIndex && !indexBuild && (await store.vectorIndexStatus())) indexBuild = { atRows: (b + 1) * BATCH, batchMs: w - a };
+    statusMs += performance.now() - w;
+    if ((b + 1) % 10 === 0) log(`  ${((b + 1) * BATCH).toLocaleString('en-US')} records, last batch ${fmt(w - a, 0)} ms`);
+  }
+  return { totalMs: performance.now() - t0 - statusMs, batchMs, embedMs, writeMs, indexBuild };
+}
+
+/** Latencies and each query's top 5 (by content: the two stores give the same texts different ids). */
+async function timeRecall(store: MemoryStore, qs: RecallQuery[]): Promise<{ latency: number[]; top5: string[][] }> {
+  for (const q of queries(WARMUP + qs.length).slice(qs.length)) await store.recall(q); // warm-up with other queries
+  const latency: number[] = [];
+  const top5: string[][] = [];
+  for (const q of qs) {
+    const a = performance.now();
+    const hits = await store.recall(q);
+    latency.push(performance.now() - a);
+    top5.push(hits.map((h) => h.record.content));
+  }
+  return { latency, top5 };
+}
+
+function overlap(a: string[][], b: string[][]): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) {
+    const ref = new Set(b[i]);
+    sum += ref.size === 0 ? 1 : a[i].filter((id) => ref.has(id)).length / ref.size;
+  }
+  return sum / a.length;
+}
+
+/** The vector search alone, index vs exact (bypassVectorIndex), as recall runs it: mean share of the exact top 5 found. */
+async function annRecallAt5(dir: string, embedder: HashingEmbedder, qs: RecallQuery[]): Promise<number> {
+  const db = await lancedb.connect(dir);
+  const table = await db.openTable(MEMORY_TABLE);
+  let sum = 0;
+  try {
+    for (const q of qs) {
+      const [v] = await embedder.embed([q.query]);
+      const where = q.scope ? `(scope = '${q.scope}' OR scope LIKE '${q.scope}/%')` : undefined;
+      const base = () => {
+        // as recall asks: 20 candidates (limit 5 × 4), private records filtered out
+        let query = table.query().nearestTo(v).distanceType('cosine').select(['id', '_distance']).limit(20);
+        query = query.where(where ? `${where} AND is_private = false` : 'is_private = false');
+        return query;
+      };
+      const top5 = (rows: Record<string, unknown>[]) => rows.slice(0, 5).map((r) => String(r.id));
+      const exact = new Set(top5(await base().bypassVectorIndex().toArray()));
+      const approx = top5(await base().nprobes(20).refineFactor(10).toArray());
+      sum += exact.size === 0 ? 1 : approx.filter((id) => exact.has(id)).length / exact.size;
+    }
+  } finally {
+    table.close();
+  }
+  return sum / qs.length;
+}
+
+function machine(): MemoryBenchReport['machine'] {
+  const cpu = cpus();
+  return { cores: cpu.length, cpuModel: cpu[0]?.model.trim() ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, memoryGiB: totalmem() / 1024 ** 3 };
+}
+
+function printReport(r: MemoryBenchReport): void {
+  const m = r.machine;
+  console.log(`\nCrewdeck memory benchmark — ${r.date}`);
+  console.log(`${m.cores} cores (${m.cpuModel}), ${fmt(m.memoryGiB)} GiB, Node ${m.node}, ${m.platform}`);
+  console.log(`1-minute load average (other processes included): ${fmt(r.loadAverage1m[0], 2)} before, ${fmt(r.loadAverage1m[1], 2)} after`);
+  console.log(`${r.records.toLocaleString('en-US')} records, batches of ${r.batchSize}, embedder ${r.embedder}\n`);
+  for (const i of r.ingest) {
+    console.log(`ingest, ${i.label}: ${fmt(i.recordsPerSecond, 0)} records/s (${fmt(i.totalMs / 1000)} s)${i.judged ? ` — target ≥ ${TARGETS.ingestRecordsPerSecond}: ${i.recordsPerSecond >= TARGETS.ingestRecordsPerSecond ? 'met' : 'MISSED'}` : ''}`);
+    console.log(`  per batch median/p95 ${fmt(i.batchMs.median, 0)}/${fmt(i.batchMs.p95, 0)} ms; embed ${fmt(i.embedMs.median, 0)}/${fmt(i.embedMs.p95, 0)} ms; write ${fmt(i.writeMs.median, 0)}/${fmt(i.writeMs.p95, 0)} ms`);
+  }
+  console.log(`vector index: ${r.indexKind}; built during the batch reaching ${r.indexBuild.atRows.toLocaleString('en-US')} rows (${fmt(r.indexBuild.batchMs / 1000, 2)} s)`);
+  console.log(`at recall time: ${r.indexState}\n`);
+  const header = ['recall variant', 'queries', 'median', 'p95', 'top-5 overlap', 'ANN recall@5', 'target'];
+  const rows = r.recall.map((v) => [
+    v.label,
+    String(v.queries),
+    `${fmt(v.latencyMs.median)} ms`,
+    `${fmt(v.latencyMs.p95)} ms`,
+    `${fmt(v.top5Overlap * 100)}%`,
+    v.annRecallAt5 === undefined ? '–' : `${fmt(v.annRecallAt5 * 100)}%`,
+    v.latencyMs.p95 <= TARGETS.recallP95Ms ? 'met' : 'MISSED',
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const line = (cells: string[]) => cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg()[0];
+  const dirA = mkdtempSync(join(tmpdir(), 'crewdeck-bench-memory-brute-'));
+  const dirB = mkdtempSync(join(tmpdir(), 'crewdeck-bench-memory-default-'));
+  const embedder = new HashingEmbedder();
+  const qs = queries(QUERIES);
+  const batches = Math.ceil(RECORDS / BATCH);
+  try {
+    log(`ingesting ${RECORDS.toLocaleString('en-US')} records, vector index off (${dirA})…`);
+    const brute = await MemoryStore.open(dirA, embedder, { now: () => NOW, vectorIndexMinRows: Infinity });
+    const ingA = await ingest(brute, seededRandom(42), batches);
+    log(`recall, brute-force vector search (${QUERIES} queries)…`);
+    const a = await timeRecall(brute, qs);
+    const ftsA = await brute.ftsIndexStatus();
+    brute.close();
+
+    log(`ingesting the same records with the default settings (${dirB})…`);
+    const indexed = await MemoryStore.open(dirB, embedder, { now: () => NOW });
+    const ingB = await ingest(indexed, seededRandom(42), batches, true);
+    const status = await indexed.vectorIndexStatus();
+    const ftsB = await indexed.ftsIndexStatus();
+    if (!status || !ingB.indexBuild) throw new Error('the store did not build a vector index');
+    log(`recall with the vector index (${QUERIES} queries)…`);
+    const b = await timeRecall(indexed, qs);
+    indexed.close();
+    log(`vector search recall@5 against exact search (${ANN_QUERIES} queries)…`);
+    const ann = await annRecallAt5(dirB, embedder, qs.slice(0, ANN_QUERIES));
+
+    const figures = (label: string, judged: boolean, i: typeof ingA): IngestFigures => ({
+      label,
+      judged,
+      recordsPerSecond: (RECORDS / i.totalMs) * 1000,
+      totalMs: i.totalMs,
+      batchMs: spread(i.batchMs),
+      embedMs: spread(i.embedMs),
+      writeMs: spread(i.writeMs),
+    });
+    const report: MemoryBenchReport = {
+      date: new Date().toISOString().slice(0, 10),
+      command: 'npm run bench:memory',
+      machine: machine(),
+      loadAverage1m: [loadBefore, loadavg()[0]],
+      records: RECORDS,
+      batchSize: BATCH,
+      embedder: embedder.id,
+      ingest: [
+        figures('default settings (vector index built at 5,000 rows, then kept up)', true, ingB),
+        figures('vector index off (full-text index only)', false, ingA),
+      ],
+      indexBuild: ingB.indexBuild,
+      indexKind: 'IVF_PQ (cosine, default partitions and sub-vectors; searched with nprobes 20, refineFactor 10)',
+      indexState:
+        `vector index ${status.indexedRows.toLocaleString('en-US')} rows indexed, ${status.unindexedRows.toLocaleString('en-US')} not yet (searched exhaustively); ` +
+        `full-text index ${ftsB?.unindexedRows ?? '–'} rows not yet indexed (brute-force store: ${ftsA?.unindexedRows ?? '–'})`,
+      recall: [
+        { label: 'no vector index (brute-force vector search + FTS)', queries: QUERIES, latencyMs: spread(a.latency), top5Overlap: 1 },
+        { label: 'vector index (IVF_PQ) + FTS', queries: QUERIES, latencyMs: spread(b.latency), top5Overlap: overlap(b.top5, a.top5), annRecallAt5: ann },
+      ],
+      targets: TARGETS,
+    };
+    printReport(report);
+    if (!args['no-write'] && RECORDS === 100_000) console.log(`\nwrote ${writeMemorySection(report)}`);
+  } finally {
+    rmSync(dirA, { recursive: true, force: true });
+    rmSync(dirB, { recursive: true, force: true });
+  }
+}
+
+await main();

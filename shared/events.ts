@@ -49,6 +49,16 @@ export type MemoryWriteAction = 'insert' | 'update' | 'delete' | 'keep';
 export type HumanRequestKind = 'task_review' | 'tool_approval' | 'flow_feedback';
 export type ToolApprovalDecision = 'approve' | 'deny' | 'always';
 
+/** Why a run was made, when it is part of a training session or a crew test. */
+export interface RunPurpose {
+  kind: 'training' | 'test';
+  /** The training session's or test's id. */
+  sessionId: string;
+  /** 1-based. */
+  iteration: number;
+  iterations: number;
+}
+
 export interface TaskOutputRecord {
   taskId: string;
   agentRole: string;
@@ -67,6 +77,8 @@ export interface EventPayloads {
     /** Task ids in order (a flow's method ids). */
     taskIds: string[];
     replayOf?: { runId: string; fromTaskId: string };
+    /** A run made by a training session or a crew test (not an ordinary run). */
+    purpose?: RunPurpose;
   };
   'run.completed': { output: string; tokenUsage: TokenUsage; durationMs: number };
   'run.failed': { error: string; errorName: string; tokenUsage: TokenUsage; durationMs: number };
@@ -77,6 +89,7 @@ export interface EventPayloads {
   'run.resumed': { requestId: string; pausedForMs: number };
 
   /** A flow method starts (its span holds the body's events: a crew's tasks, model calls, the feedback request). */
+  /** `call`: how many times this method has run in this run, this time included (loops run a method again). */
   'flow.method.started': { methodId: string; methodName: string; bodyType: string; trigger: string; triggeredBy?: string; input?: string; call: number };
   /** A router chose a route (before its method completes). */
   'flow.route': { methodId: string; methodName: string; route: string; reason: string };
@@ -179,6 +192,8 @@ export interface EventPayloads {
     model: string;
     mode: 'native' | 'react' | 'none';
     delegatedBy?: string;
+    /** The role's active suggestion version, appended to the task prompt as instructions. */
+    suggestions?: { version: number; count: number };
   };
   'agent.completed': { role: string; output: string; iterations: number; tokenUsage: TokenUsage; durationMs: number };
   'agent.failed': { role: string; error: string; errorName: string; durationMs: number };

@@ -73,11 +73,25 @@ export class LiveTree {
     const s = this.options.style;
     const took = (ms: number) => s.dim(formatDuration(ms));
     switch (e.type) {
-      case 'run.started':
+      case 'run.started': {
         this.taskCount = e.taskIds.length;
-        return `${s.bold(`▶ ${e.crewName}`)} ${s.dim(`· ${e.process} · ${e.taskIds.length} task${e.taskIds.length === 1 ? '' : 's'} · ${e.runId}`)}${
+        const unit = e.process === 'flow' ? 'method' : 'task';
+        return `${s.bold(`▶ ${e.crewName}`)} ${s.dim(`· ${e.process} · ${e.taskIds.length} ${unit}${e.taskIds.length === 1 ? '' : 's'} · ${e.runId}`)}${
           e.replayOf ? s.dim(` · replay of ${e.replayOf.runId} from task ${e.replayOf.fromTaskId}`) : ''
         }`;
+      }
+      case 'run.paused':
+        return `${s.magenta('⏸ paused')} after ${formatDuration(e.durationMs)}: waiting for feedback on ${e.methodId}`;
+      case 'run.resumed':
+        return `${s.magenta('▶ resumed')} ${s.dim(`after ${formatDuration(e.pausedForMs)}`)}`;
+      case 'flow.method.started':
+        return `${s.bold(`▸ ${e.methodName}`)} ${s.dim(`${e.bodyType} · ${e.trigger}${e.triggeredBy ? ` ← ${e.triggeredBy}` : ''}${e.call > 1 ? ` · call ${e.call}` : ''}`)}`;
+      case 'flow.route':
+        return `${s.blue('↳')} route ${s.bold(e.route)} ${s.dim(`— ${oneLine(e.reason, 80)}`)}`;
+      case 'flow.method.completed':
+        return `${s.green('✓')} ${e.methodName} ${took(e.durationMs)}${e.changed.length ? s.dim(` · state: ${e.changed.join(', ')}`) : ''} ${s.dim(`→ ${oneLine(e.output, 60)}`)}`;
+      case 'flow.method.failed':
+        return `${s.red('✗')} ${e.methodName} failed${this.reason(e.error)}`;
       case 'run.completed':
         return `${s.green('✓ completed')} in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
       case 'run.failed':
@@ -151,9 +165,11 @@ export class LiveTree {
       case 'memory.write.failed':
         return `${s.red('✗')} memory write failed ${s.dim(`(task ${e.taskId}):`)} ${oneLine(e.error, 100)}`;
       case 'human.requested':
+        if (e.kind === 'flow_feedback') return `${s.yellow('?')} feedback requested: ${oneLine(e.prompt, 80)}`;
         return `${s.yellow('?')} ${e.kind === 'tool_approval' ? `approval needed for ${e.tool}` : 'waiting for human review'}`;
       case 'human.answered':
         if (e.kind === 'tool_approval') return `${s.yellow('✓')} human: ${e.decision}`;
+        if (e.kind === 'flow_feedback') return `${s.yellow('✎')} feedback ${s.dim(`"${oneLine(e.feedback ?? '', 60)}"`)}${e.outcome ? ` → ${s.bold(e.outcome)}` : ''}`;
         return e.feedback?.trim() ? `${s.yellow('✎')} human feedback: ${s.dim(`"${oneLine(e.feedback, 70)}"`)}` : `${s.green('✓')} human accepted`;
     }
   }
@@ -183,6 +199,10 @@ export class LiveTree {
         return start(`guardrail ${e.guardrailType}`);
       case 'human.requested':
         return start('waiting for a human');
+      case 'flow.method.started':
+        return start(e.methodName);
+      case 'flow.method.completed':
+      case 'flow.method.failed':
       case 'human.answered':
       case 'planning.completed':
       case 'planning.failed':

@@ -18,7 +18,10 @@ import { describeTrigger, ListenerBook, type ListenerMemo } from './listeners';
 interface ActiveCall {
   key: string;
   methodId: string;
+  /** This call's number in the run (keys and request ids). */
   call: number;
+  /** How many times this method has been called in the run, this call included. */
+  nth: number;
   input?: string;
   triggeredBy?: string;
   /** The method's span once it started. */
@@ -43,6 +46,8 @@ export interface FlowCheckpoint {
   sessions: number;
   state: Record<string, unknown>;
   calls: number;
+  /** Calls per method id (a method in a loop runs more than once). */
+  callsByMethod: Record<string, number>;
   lastOutput?: string;
   completed: Record<string, number>;
   listeners: Record<string, ListenerMemo>;
@@ -94,6 +99,7 @@ export async function startFlow(req: FlowRunRequest, inputs: Record<string, stri
     sessions: 0,
     state,
     calls: 0,
+    callsByMethod: {},
     completed: {},
     listeners: {},
     active: [],
@@ -255,7 +261,8 @@ class FlowRun {
       );
     }
     this.cp.calls += 1;
-    this.cp.active.push({ key: `${method.id}#${this.cp.calls}`, methodId: method.id, call: this.cp.calls, input, triggeredBy });
+    const nth = (this.cp.callsByMethod[method.id] = (this.cp.callsByMethod[method.id] ?? 0) + 1);
+    this.cp.active.push({ key: `${method.id}#${this.cp.calls}`, methodId: method.id, call: this.cp.calls, nth, input, triggeredBy });
   }
 
   /** Starts every queued call that is neither running nor waiting for feedback. */
@@ -294,7 +301,7 @@ class FlowRun {
     const work = (async () => {
       const scope = this.scope(method, span, call);
       const body = method.body as Extract<FlowMethod['body'], { type: 'human_feedback' }>;
-      const outcome = await answerFeedback(body, scope, feedback);
+      const outcome = await answerFeedback(body, scope, feedback, pending.ask.output);
       new Span(this.log, pending.humanSpanId, span.id).emit({
         type: 'human.answered',
         requestId: pending.requestId,
@@ -340,7 +347,7 @@ class FlowRun {
       trigger: describeTrigger(method),
       ...(call.triggeredBy ? { triggeredBy: call.triggeredBy } : {}),
       ...(call.input !== undefined ? { input: call.input } : {}),
-      call: call.call,
+      call: call.nth,
     });
     this.save();
     try {

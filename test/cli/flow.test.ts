@@ -113,7 +113,7 @@ describe('crewdeck run/resume for flows', () => {
 
     const done = await runCli(['resume', paused.runId, '--feedback', 'approved', '--json', '--workspace', ws.dir]);
     expect(done.code, describeResult(done)).toBe(0);
-    expect(parseSingleJson(done)).toMatchObject({ status: 'completed', output: 'Published: approved', state: { review_feedback: 'approved' } });
+    expect(parseSingleJson(done)).toMatchObject({ status: 'completed', output: 'Published: Draft about solar', state: { review_feedback: 'approved' } });
     const events = await runEvents(ws.dir, paused.runId);
     expect(events.filter((e) => e.type === 'flow.method.started').map((e) => (e as { methodName: string }).methodName)).toEqual(['draft', 'review', 'publish']);
   });

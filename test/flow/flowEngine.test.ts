@@ -164,7 +164,9 @@ describe('flow engine', () => {
     const later: RuntimeEvent[] = [];
     const resumed = await first.runtime.resume(first.result.runId, { feedback: 'It is too long, cut it down', onEvent: (e) => later.push(e) });
     expect(resumed.status).toBe('completed');
-    expect(resumed.output).toBe('rewriting after: It is too long, cut it down');
+    // The review passes on what was reviewed; the feedback is in the state.
+    expect(resumed.output).toBe('rewriting after: DRAFT v1');
+    expect(resumed.state).toEqual({ review_feedback: 'It is too long, cut it down' });
     // The resumed run reports the whole run's tokens: the draft's call before the pause and the classification after.
     expect(resumed.tokenUsage.requests).toBe(2);
     expect(resumed.tokenUsage.totalTokens).toBeGreaterThan(first.result.tokenUsage.totalTokens);

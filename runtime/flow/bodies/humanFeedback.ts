@@ -36,20 +36,26 @@ export const askForFeedback: BodyRunner<'human_feedback'> = async (body, scope) 
 const Classification = z.object({ outcome: z.string(), reason: z.string().optional() });
 
 /**
- * The answer came: the output is the feedback; with outcomes, the feedback is sorted into one —
- * empty feedback takes the default, a reply that names an outcome takes it, anything else is
- * classified by the model.
+ * The answer came. The method's output is what was reviewed (so the next step works on it); the
+ * feedback goes to `state.<method>_feedback`. With outcomes, the feedback is sorted into one — empty
+ * feedback takes the default, a reply that names an outcome takes it, anything else is classified by
+ * the model.
  */
-export async function answerFeedback(body: FeedbackBody, scope: MethodScope, feedback: string): Promise<Extract<BodyOutcome, { kind: 'done' }>> {
+export async function answerFeedback(
+  body: FeedbackBody,
+  scope: MethodScope,
+  feedback: string,
+  reviewed: string,
+): Promise<Extract<BodyOutcome, { kind: 'done' }>> {
   await learnFromFeedback(body, scope, feedback);
   const outcomes = feedbackOutcomes(body, scope.method.routes);
   const text = feedback.trim();
   const set = { [`${scope.method.name}_feedback`]: text };
-  if (!outcomes) return { kind: 'done', output: text, set };
+  if (!outcomes) return { kind: 'done', output: reviewed, set };
   const fallback = body.defaultOutcome ?? outcomes[0];
-  if (text === '') return { kind: 'done', output: text, route: fallback, routeReason: `no feedback was given: the default outcome "${fallback}"`, set };
+  if (text === '') return { kind: 'done', output: reviewed, route: fallback, routeReason: `no feedback was given: the default outcome "${fallback}"`, set };
   const named = outcomes.find((o) => o.toLowerCase() === text.toLowerCase());
-  if (named) return { kind: 'done', output: text, route: named, routeReason: `the feedback names the outcome "${named}"`, set };
+  if (named) return { kind: 'done', output: reviewed, route: named, routeReason: `the feedback names the outcome "${named}"`, set };
 
   const model = scope.deps.modelsFor(scope.documentPath).resolve(body.llm);
   let reply: string;
@@ -69,12 +75,12 @@ export async function answerFeedback(body: FeedbackBody, scope: MethodScope, fee
     reply = response.content;
   } catch (error) {
     if (scope.ctx.signal.aborted) throw error;
-    return { kind: 'done', output: text, route: fallback, routeReason: `the feedback could not be classified (${errorMessage(error)}): the default outcome "${fallback}"`, set };
+    return { kind: 'done', output: reviewed, route: fallback, routeReason: `the feedback could not be classified (${errorMessage(error)}): the default outcome "${fallback}"`, set };
   }
   const json = extractJson(reply);
   const parsed = json.ok ? Classification.safeParse(json.value) : undefined;
   const answer = parsed?.success ? parsed.data : undefined;
   const outcome = answer ? outcomes.find((o) => o.toLowerCase() === answer.outcome.trim().toLowerCase()) : undefined;
-  if (!outcome) return { kind: 'done', output: text, route: fallback, routeReason: `the model's answer named no outcome: the default outcome "${fallback}"`, set };
-  return { kind: 'done', output: text, route: outcome, routeReason: `classified from the feedback${answer?.reason ? `: ${answer.reason}` : ''}`, set };
+  if (!outcome) return { kind: 'done', output: reviewed, route: fallback, routeReason: `the model's answer named no outcome: the default outcome "${fallback}"`, set };
+  return { kind: 'done', output: reviewed, route: outcome, routeReason: `classified from the feedback${answer?.reason ? `: ${answer.reason}` : ''}`, set };
 }

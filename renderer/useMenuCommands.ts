@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { MenuCommand } from '../shared/menuCommands';
 import { keepsOwnTextHistory } from './commands/textHistory';
+import { useImportCrewAiStore } from './dialogs/importCrewAi/importCrewAiStore';
 import { useDocumentStore } from './stores/documentStore';
 import { useRunStore } from './stores/runStore';
 import { useUiStore } from './stores/uiStore';
@@ -21,6 +22,7 @@ const HANDLERS = {
     useUiStore.getState().setView('canvas');
     document.querySelector<HTMLInputElement>('input[aria-label="New crew name"]')?.focus();
   },
+  'import-crewai': () => useImportCrewAiStore.getState().setOpen(true),
   save: () => void useDocumentStore.getState().flushSave(),
   settings: () => {
     const ui = useUiStore.getState();

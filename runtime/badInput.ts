@@ -5,6 +5,9 @@ import { ToolUnavailable } from './crew/roster';
 import { SkillUnavailable } from './skills/resolveSkills';
 import { EmbedderMismatch, EmbeddingFailed } from './memory/memoryErrors';
 import { FlowNotResumable } from './flow/flowErrors';
+import { TrainingInvalid } from './training/trainingErrors';
+import { SuggestionsUnreadable } from './training/suggestionSource';
+import { McpConfigInvalid } from './mcp/mcpErrors';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -20,6 +23,10 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof ReplayNotPossible ||
     error instanceof WorkspaceInvalid ||
     error instanceof FlowNotResumable ||
+    error instanceof TrainingInvalid ||
+    // The workspace database's trained suggestions cannot be read (a newer schema, a damaged row).
+    error instanceof SuggestionsUnreadable ||
+    error instanceof McpConfigInvalid ||
     // The workspace's memory cannot be opened: another embedder built it, or the configured one is unreachable.
     error instanceof EmbedderMismatch ||
     error instanceof EmbeddingFailed

@@ -19,6 +19,10 @@ import { resumeFlow, startFlow, type FlowRunResult } from './flow/flowRun';
 import { FlowNotResumable } from './flow/flowErrors';
 import type { FlowDeps } from './flow/bodies/types';
 import { flowSchemaProblems } from './document/schemaProblems';
+import { McpServers } from './mcp/mcpServers';
+import { mcpServersIn, mcpServersInFlow } from './mcp/mcpReferences';
+import { workspaceSuggestions, type SuggestionSource } from './training/suggestionSource';
+import type { RunPurpose } from '../shared/events';
 
 /** Everything with a side effect is passed in, so tests and hosts choose their own. */
 export interface RuntimeOptions {
@@ -34,6 +38,8 @@ export interface RuntimeOptions {
   now?: () => number;
   /** Memory for crews that enable it; by default the workspace's store, opened on first use. */
   memory?: RunMemoryStore;
+  /** Trained suggestions applied to crews' task prompts; by default the workspace database's active versions. */
+  suggestions?: SuggestionSource;
 }
 
 export interface RunCrewOptions {
@@ -43,6 +49,8 @@ export interface RunCrewOptions {
   signal?: AbortSignal;
   onEvent?: EventListener;
   runId?: string;
+  /** A training or test run (recorded in `run.started`). */
+  purpose?: RunPurpose;
 }
 
 export interface Runtime {
@@ -67,7 +75,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       baseDir: documentPath ? dirname(documentPath) : workspace,
       forceProfile: options.forceProfile,
     });
-  const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now };
+  const suggestions = options.suggestions ?? workspaceSuggestions(workspace);
+  const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now, suggestions };
+  // MCP servers a run's documents name are started while the run is prepared (their tool schemas
+  // must be known before it opens), shared by its tasks and stopped when it ends or is cancelled.
+  const mcp = new McpServers(options.settings?.mcp, { workspace, env: options.env ?? process.env });
+  const withMcp = async <T>(servers: Set<string>, run: (tools: ToolRegistry) => Promise<T>): Promise<T> => {
+    if (servers.size === 0) return run(tools);
+    const session = mcp.session();
+    try {
+      return await run(await session.registryFor(tools, servers));
+    } finally {
+      await session.close();
+    }
+  };
   let workspaceMemory: Promise<RunMemoryStore> | undefined;
   const memoryFor = async (doc: CrewDocument): Promise<RunMemoryStore | undefined> => {
     if (!doc.memory?.enabled) return undefined;
@@ -76,13 +97,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return workspaceMemory;
   };
 
-  const flowDeps = async (doc: FlowDocument): Promise<FlowDeps> => ({
+  const flowDeps = async (doc: FlowDocument, tools: ToolRegistry): Promise<FlowDeps> => ({
     workspace,
     models: resolverFor(undefined),
     modelsFor: (path) => resolverFor(path ? resolve(workspace, path) : undefined),
     tools,
     human,
     hooks: options.hooks,
+    suggestions,
     // Crews and agents inside the flow may remember, and reviews that learn; other methods never touch memory.
     memory: doc.methods.some((m) => m.body.type === 'crew' || (m.body.type === 'agent' && m.body.agent.memory) || (m.body.type === 'human_feedback' && m.body.learn))
       ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env }))))
@@ -97,10 +119,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const declared = Object.fromEntries((doc.inputs ?? []).filter((i) => i.default !== undefined).map((i) => [i.name, i.default!]));
       const missing = (doc.inputs ?? []).filter((i) => i.default === undefined && run.inputs?.[i.name] === undefined).map((i) => i.name);
       if (missing.length > 0) throw new MissingInput(missing[0], ['flow inputs']);
-      return startFlow(
-        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc), store: options.store, signal: run.signal, onEvent: run.onEvent, now },
+      return withMcp(mcpServersInFlow(doc, workspace), async (runTools) => startFlow(
+        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools), store: options.store, signal: run.signal, onEvent: run.onEvent, now },
         { ...declared, ...(run.inputs ?? {}) },
-      );
+      ));
     },
 
     async resume(runId, run = {}) {
@@ -113,12 +135,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       const parsed = FlowDocumentSchema.safeParse(previous.document);
       if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
-      return resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data), store, signal: run.signal, onEvent: run.onEvent, now }, run.feedback);
+      return withMcp(mcpServersInFlow(parsed.data, workspace), async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools), store, signal: run.signal, onEvent: run.onEvent, now }, run.feedback));
     },
 
     async runCrew(doc, run = {}) {
-      return kickoffCrew({
+      return withMcp(mcpServersIn(doc), async (runTools) => kickoffCrew({
         ...base,
+        tools: runTools,
         memory: await memoryFor(doc),
         runId: run.runId ?? newRunId(now()),
         doc,
@@ -128,7 +151,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         models: resolverFor(run.documentPath),
         signal: run.signal,
         onEvent: run.onEvent,
-      });
+        purpose: run.purpose,
+      }));
     },
 
     async replay(runId, fromTaskId, run = {}) {
@@ -148,8 +172,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         );
       }
       const documentPath = previous.documentPath ? resolve(workspace, previous.documentPath) : undefined;
-      return kickoffCrew({
+      return withMcp(mcpServersIn(doc), async (runTools) => kickoffCrew({
         ...base,
+        tools: runTools,
         memory: await memoryFor(doc),
         runId: run.runId ?? newRunId(now()),
         doc,
@@ -159,7 +184,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         signal: run.signal,
         onEvent: run.onEvent,
         replay: { runId, fromTaskId, fromIndex, outputs },
-      });
+      }));
     },
   };
 }

@@ -3,6 +3,16 @@ import { WorkspaceSettingsSchema } from './model/workspace';
 import { InlineModelSchema } from './model/modelRef';
 import type { RuntimeEvent } from './events';
 import { problemsFromZod } from './model/problems';
+import {
+  SuggestionDiffSchema,
+  SuggestionVersionSchema,
+  TestReportSchema,
+  TestSessionSchema,
+  TrainingRecordSchema,
+  TrainingSessionSchema,
+  type TestSession,
+  type TrainingSession,
+} from './training';
 
 /**
  * The host contract: everything the renderer may ask of the runtime. Each channel (`domain.verb`) has a
@@ -119,6 +129,11 @@ export const ConnectionTestSchema = z.object({
 
 const empty = z.strictObject({});
 
+/** An agent role as suggestions are keyed (the role after input interpolation). */
+const RoleName = z.string().min(1).max(500);
+const VersionNumber = z.number().int().min(1);
+const SuggestionText = z.string().trim().min(1, 'must not be empty').max(2000);
+
 /** A memory scope: a path such as `/crew/<crewId>/agent/<role>`; `/` is every scope. */
 const MemoryScope = z
   .string()
@@ -206,6 +221,17 @@ export const HOST_CHANNELS = {
   'documents.validate': {
     request: z.strictObject({ document: z.unknown() }),
     response: z.object({ problems: z.array(ProblemSchema) }),
+  },
+  /** Reads (never runs) a CrewAI project and writes it into the workspace as a new crew. */
+  'documents.importCrewai': {
+    /** The project folder: absolute, or relative to the workspace. */
+    request: z.strictObject({ dir: z.string().min(1).max(4096) }),
+    response: z.object({
+      path: z.string(),
+      /** What has no Crewdeck equivalent: where it is in the project, what it is, and why. */
+      unmapped: z.array(z.object({ path: z.string(), item: z.string(), why: z.string() })),
+      sourceFiles: z.array(z.string()),
+    }),
   },
 
   'runs.start': {
@@ -344,10 +370,110 @@ export const HOST_CHANNELS = {
     request: z.strictObject({ scope: MemoryScope }),
     response: z.object({ removed: z.number() }),
   },
+  /**
+   * Training (SPEC §6). A training session runs the crew `iterations` times with every task reviewed:
+   * each review is an ordinary `human.requested` (kind task_review) answered with `human.answer`; the
+   * runs' `run.started` carry `purpose: { kind: 'training', sessionId, iteration, iterations }`.
+   * Resolves once the first run has opened; progress comes as `training.changed` pushes.
+   */
+  'training.start': {
+    request: z.strictObject({
+      path: DocumentPathSchema,
+      iterations: z.number().int().min(1).max(50),
+      /** A model profile that evaluates every role instead of the agents' own models. */
+      evalModel: z.string().min(1).max(200).optional(),
+      inputs: Inputs.default({}),
+    }),
+    response: z.object({ trainingId: z.string(), runId: z.string() }),
+  },
+  'training.cancel': { request: z.strictObject({ trainingId: Id }), response: z.object({ cancelled: z.boolean() }) },
+  /** Training sessions, newest first (optionally one crew's). */
+  'training.sessions': {
+    request: z.strictObject({ crewId: Id.optional() }),
+    response: z.object({ sessions: z.array(TrainingSessionSchema) }),
+  },
+  /** Suggestion versions of a crew: by role, newest version first. */
+  'training.versions': {
+    request: z.strictObject({ crewId: Id, role: RoleName.optional() }),
+    response: z.object({ versions: z.array(SuggestionVersionSchema) }),
+  },
+  /** Feedback records (initial output, feedback, improved output), oldest first; `ids` = a version's `recordIds`. */
+  'training.records': {
+    request: z.strictObject({ crewId: Id, role: RoleName.optional(), trainingId: Id.optional(), ids: z.array(z.number().int()).max(10_000).optional() }),
+    response: z.object({ records: z.array(TrainingRecordSchema) }),
+  },
+  /** Rewords one suggestion (0-based index); the earlier list goes to the version's history. */
+  'training.updateSuggestion': {
+    request: z.strictObject({ crewId: Id, role: RoleName, version: VersionNumber, index: z.number().int().min(0), text: SuggestionText }),
+    response: z.object({ version: SuggestionVersionSchema }),
+  },
+  /** Replaces a version's whole list (add, remove, reorder); the earlier list goes to its history. */
+  'training.setSuggestions': {
+    request: z.strictObject({ crewId: Id, role: RoleName, version: VersionNumber, suggestions: z.array(SuggestionText).max(100) }),
+    response: z.object({ version: SuggestionVersionSchema }),
+  },
+  /** Makes a version the role's active one (approves a draft); the role's other active version is disabled. */
+  'training.activate': {
+    request: z.strictObject({ crewId: Id, role: RoleName, version: VersionNumber }),
+    response: z.object({ version: SuggestionVersionSchema }),
+  },
+  'training.disable': {
+    request: z.strictObject({ crewId: Id, role: RoleName, version: VersionNumber }),
+    response: z.object({ version: SuggestionVersionSchema }),
+  },
+  /** The version before the active one becomes active; the active one is disabled. Conflict when there is none. */
+  'training.rollback': {
+    request: z.strictObject({ crewId: Id, role: RoleName }),
+    response: z.object({ version: SuggestionVersionSchema }),
+  },
+  'training.diff': {
+    request: z.strictObject({ crewId: Id, role: RoleName, from: VersionNumber, to: VersionNumber }),
+    response: z.object({ diff: SuggestionDiffSchema }),
+  },
+
+  /** A crew test: `iterations` unattended runs, each task scored by the evaluator and its checks. Resolves once the first run has opened. */
+  'tests.start': {
+    request: z.strictObject({
+      path: DocumentPathSchema,
+      iterations: z.number().int().min(1).max(50),
+      evalModel: z.string().min(1).max(200).optional(),
+      inputs: Inputs.default({}),
+    }),
+    response: z.object({ testId: z.string(), runId: z.string() }),
+  },
+  'tests.cancel': { request: z.strictObject({ testId: Id }), response: z.object({ cancelled: z.boolean() }) },
+  'tests.list': {
+    request: z.strictObject({ crewId: Id.optional(), limit: z.number().int().min(1).max(1000).default(100) }),
+    response: z.object({ tests: z.array(TestSessionSchema) }),
+  },
+  /** A test's results (per task and iteration) and its score table (per task: scores, averages, duration, tokens). */
+  'tests.get': { request: z.strictObject({ testId: Id }), response: TestReportSchema },
+
   /** The scopes that hold memories, with how many each (private ones included), for filters. */
   'memory.scopes': {
     request: empty,
     response: z.object({ scopes: z.array(z.object({ scope: z.string(), count: z.number() })) }),
+  },
+
+  /**
+   * Tools documents may use: the built-ins and the tools of the workspace's MCP servers (each server
+   * is started, asked for its tools and stopped). A server that cannot start is listed with its error.
+   */
+  'tools.list': {
+    request: empty,
+    response: z.object({
+      tools: z.array(
+        z.object({
+          /** As documents name it: `read_file`, `mcp:<server>/<tool>`. */
+          name: z.string(),
+          description: z.string(),
+          parameters: z.record(z.string(), z.unknown()),
+          source: z.enum(['builtin', 'mcp']),
+          server: z.string().optional(),
+        }),
+      ),
+      servers: z.array(z.object({ name: z.string(), toolCount: z.number(), error: z.string().optional() })),
+    }),
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 
@@ -379,7 +505,11 @@ export type HostPush =
   | { kind: 'documents.changed' }
   | { kind: 'runs.changed' }
   /** Memories were added, changed or removed (through the host, or by a run that just ended). */
-  | { kind: 'memory.changed' };
+  | { kind: 'memory.changed' }
+  /** A training session moved on (a run opened, evaluation, done, failed) or a crew's suggestion versions changed. */
+  | { kind: 'training.changed'; crewId: string; trainingId?: string; status?: TrainingSession['status']; runId?: string; error?: string }
+  /** A crew test moved on (a run opened, results stored, done, failed). */
+  | { kind: 'tests.changed'; crewId: string; testId: string; status: TestSession['status']; runId?: string; error?: string };
 
 /** WebSocket framing (browser mode). Electron IPC carries the same request/result shapes. */
 export type WireRequest = { id: number; channel: string; request: unknown };

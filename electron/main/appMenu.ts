@@ -60,6 +60,7 @@ export function buildMenuTemplate(actions: MenuActions): MenuItemConstructorOpti
       label: top('File'),
       submenu: [
         command('New Crew', 'new-crew', 'CmdOrCtrl+N'),
+        command('Import CrewAI Project…', 'import-crewai'),
         { label: 'Open Workspace…', accelerator: 'CmdOrCtrl+O', click: () => actions.openWorkspace() },
         { type: 'separator' },
         command('Save', 'save', 'CmdOrCtrl+S'),

@@ -61,7 +61,8 @@ export function SettingsPanel() {
     const { settings: next, problems } = buildSettings(drafts, defaultName);
     setLocalProblems(problems);
     if (!next) return;
-    if (await useSettingsStore.getState().save(next)) setDirty(false);
+    // The form edits model profiles only: other sections of crewdeck.json (memory, mcp) are kept.
+    if (await useSettingsStore.getState().save({ ...settings, ...next })) setDirty(false);
   };
 
   const revert = () => {

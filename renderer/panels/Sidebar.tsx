@@ -5,6 +5,7 @@ import { Modal } from '../dialogs/Modal';
 import { host } from '../host/hostContext';
 import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
+import { useImportCrewAiStore } from '../dialogs/importCrewAi/importCrewAiStore';
 import { useUiStore } from '../stores/uiStore';
 import { useWorkspaceStore } from '../stores/workspaceStore';
 import '../styles/sidebar.css';
@@ -104,6 +105,9 @@ function NewCrew() {
         Create
       </button>
       {error && <div className="banner-error">{error}</div>}
+      <button className="sidebar-import" type="button" onClick={() => useImportCrewAiStore.getState().setOpen(true)} data-testid="open-import-crewai">
+        Import a CrewAI project…
+      </button>
     </form>
   );
 }

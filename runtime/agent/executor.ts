@@ -33,6 +33,8 @@ export interface AgentExecution {
   /** What the reviewer is shown as the task. */
   reviewPrompt?: string;
   delegatedBy?: string;
+  /** The suggestion version in the prompt, named in `agent.started`. */
+  suggestions?: { version: number; count: number };
 }
 
 export interface AgentResult {
@@ -58,6 +60,7 @@ export async function executeAgent(ctx: RunContext, parent: Span, exec: AgentExe
     model: `${exec.model.provider}:${exec.model.model}`,
     mode: run.mode,
     delegatedBy: exec.delegatedBy,
+    ...(exec.suggestions ? { suggestions: exec.suggestions } : {}),
   });
   try {
     const output = await run.execute();

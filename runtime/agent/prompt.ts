@@ -92,6 +92,11 @@ export function taskPrompt(parts: TaskPromptParts): string {
   return sections.join('\n');
 }
 
+/** A role's trained suggestions as a prompt block: instructions the agent must follow. */
+export function trainedInstructions(suggestions: string[]): { heading: string; body: string } {
+  return { heading: 'You MUST follow these instructions (learned from human feedback in training)', body: suggestions.map((s) => `- ${s}`).join('\n') };
+}
+
 export const FORCE_FINAL_ANSWER =
   'You have used the maximum number of steps for this task. Do not call any more tools. ' +
   'Give your best complete final answer now, based on what you have so far.';

@@ -4,6 +4,7 @@ import type { PolicyGate } from '../tools/policyGate';
 import type { UsageMeter } from './usageMeter';
 import type { RunMemoryAccess } from '../memory/types';
 import type { RunKnowledge } from '../knowledge/types';
+import type { ActiveSuggestions } from '../training/trainingStore';
 
 /** What every part of one run shares: where it works, how it is stopped, and its gate and meter. */
 export interface RunContext {
@@ -19,4 +20,6 @@ export interface RunContext {
   memory?: RunMemoryAccess;
   /** The crew's knowledge sources, ingested: searched before each task. */
   knowledge?: RunKnowledge;
+  /** Trained suggestions per role (each role's active version), appended to that role's task prompts. */
+  suggestions?: ActiveSuggestions;
 }

@@ -12,6 +12,11 @@ const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve')).serveCommand,
   memory: async () => (await import('./commands/memory')).memoryCommand,
   knowledge: async () => (await import('./commands/knowledge')).knowledgeCommand,
+  train: async () => (await import('./commands/train')).trainCommand,
+  test: async () => (await import('./commands/test')).testCommand,
+  suggestions: async () => (await import('./commands/suggestions')).suggestionsCommand,
+  import: async () => (await import('./commands/import')).importCommand,
+  export: async () => (await import('./commands/export')).exportCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

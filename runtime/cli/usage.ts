@@ -19,6 +19,13 @@ Usage:
   crewdeck memory list|search <query>|add <text> --scope S|edit <id>|forget <id>...|reset --yes
                   [--scope S] [--category C]... [--importance 0..1] [--private] [--limit N] [--workspace DIR] [--json]
   crewdeck knowledge ingest <file|url>... [--name N] | list | remove <source>...   [--workspace DIR] [--json]
+  crewdeck train <file.crew.json> -n N [--eval-model PROFILE] [--input k=v]... [--json]   review every task, then suggestions per role
+  crewdeck suggestions list [crew] [--role R] | show <crew> <role> [version] | activate|disable <crew> <role> <version>
+                       | rollback <crew> <role> | diff <crew> <role> <v1> <v2>
+                       | edit <crew> <role> <version> (--index N --text T | --add T | --remove N)   [--workspace DIR] [--json]
+  crewdeck test <file.crew.json> -n N [--eval-model PROFILE] [--input k=v]... [--quiet] [--json]   score table per task
+  crewdeck import <crewai-project-dir> [-o file.crew.json] [--force] [--json]   a CrewAI project as a crew (lists what it cannot map)
+  crewdeck export <file.crew.json> --to crewai <dir> [--force] [--json]        the crew as a CrewAI project
 
 The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept
 in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the

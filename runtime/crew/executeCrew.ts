@@ -17,6 +17,7 @@ import { preflight } from './preflight';
 import { buildRoster, memberModel } from './roster';
 import { runTaskList } from './scheduler';
 import type { CompletedTask } from './taskRunner';
+import type { SuggestionSource } from '../training/suggestionSource';
 
 /** What a crew needs from around it, whether it is a run of its own or a step of a flow. */
 export interface CrewDeps {
@@ -27,6 +28,8 @@ export interface CrewDeps {
   hooks?: { before?: BeforeToolHook[]; after?: AfterToolHook[] };
   /** The workspace's memory; used when the crew has memory enabled. */
   memory?: RunMemoryStore;
+  /** Trained suggestions: each role's active version is read once when the crew's context is made. */
+  suggestions?: SuggestionSource;
 }
 
 /** A crew checked and ready: interpolated, its members' models and tools resolved. Throws bad input. */
@@ -64,6 +67,7 @@ export function crewContext(
       memory,
     }),
     memory,
+    suggestions: deps.suggestions?.activeSuggestions(doc.id),
   };
   return ctx;
 }

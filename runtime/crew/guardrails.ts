@@ -1,4 +1,4 @@
-import type { Guardrail } from '../../shared/model/guardrail';
+import type { DeterministicCheck, Guardrail } from '../../shared/model/guardrail';
 import type { ModelRef } from '../../shared/model/modelRef';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
@@ -41,6 +41,12 @@ const checks: { [K in Guardrail['type']]: Check<Extract<Guardrail, { type: K }>>
   },
   llm: (g, output, scope) => judgeWithModel(g.criterion, output, scope.judge(g.llm), scope),
 };
+
+/** A guardrail that needs no model (a crew test's check): its verdict depends on the output alone. */
+export function checkDeterministic(check: DeterministicCheck, output: string): GuardrailVerdict {
+  const run = checks[check.type] as (guardrail: DeterministicCheck, output: string) => GuardrailVerdict;
+  return run(check, output);
+}
 
 export function checkGuardrail(guardrail: Guardrail, output: string, scope: GuardrailScope): Promise<GuardrailVerdict> {
   const check = checks[guardrail.type] as Check<Guardrail>;

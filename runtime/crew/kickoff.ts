@@ -1,5 +1,6 @@
 import type { CrewDocument } from '../../shared/model/crew';
-import type { TaskOutputRecord } from '../../shared/events';
+import type { RunPurpose, TaskOutputRecord } from '../../shared/events';
+import type { SuggestionSource } from '../training/suggestionSource';
 import type { TokenUsage } from '../../shared/usage';
 import { UsageMeter } from '../agent/usageMeter';
 import { errorMessage, errorName, RunCancelled } from '../errors';
@@ -45,6 +46,10 @@ export interface KickoffRequest {
   replay?: { runId: string; fromTaskId: string; fromIndex: number; outputs: Map<string, StoredTaskOutput> };
   /** The workspace's memory; used when the crew has memory enabled. */
   memory?: RunMemoryStore;
+  /** Trained suggestions applied to the roles' task prompts. */
+  suggestions?: SuggestionSource;
+  /** A training or test run (recorded in `run.started`). */
+  purpose?: RunPurpose;
 }
 
 /**
@@ -53,7 +58,7 @@ export interface KickoffRequest {
  * everything after is reported in the result and the events.
  */
 export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
-  const deps: CrewDeps = { workspace: req.workspace, models: req.models, tools: req.tools, human: req.human, hooks: req.hooks, memory: req.memory };
+  const deps: CrewDeps = { workspace: req.workspace, models: req.models, tools: req.tools, human: req.human, hooks: req.hooks, memory: req.memory, suggestions: req.suggestions };
   const crew = prepareCrew(req.doc, req.inputs, deps, req.documentPath ?? `crew "${req.doc.id}"`);
   const { doc } = crew;
 
@@ -98,6 +103,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
     inputs: req.inputs,
     taskIds: doc.tasks.map((t) => t.id),
     replayOf: req.replay ? { runId: req.replay.runId, fromTaskId: req.replay.fromTaskId } : undefined,
+    ...(req.purpose ? { purpose: req.purpose } : {}),
   });
 
   const finished: TaskOutputRecord[] = [];

@@ -41,7 +41,8 @@ export function resolveToolRefs(refs: ToolRef[], registry: ToolRegistry, where: 
   return refs.map((ref, i) => {
     const tool = registry.get(ref.tool);
     if (!tool) {
-      const hint = ref.tool.startsWith('mcp:') ? ' (no MCP server providing it is configured in this workspace)' : '';
+      const reason = registry.missingReason(ref.tool);
+      const hint = reason ? `; ${reason}` : ref.tool.startsWith('mcp:') ? ' (no MCP server providing it is configured in this workspace)' : '';
       throw new ToolUnavailable(`${where}.${i}.tool: tool "${ref.tool}" is not available${hint}`);
     }
     return { tool, maxUsageCount: ref.maxUsageCount, resultAsAnswer: ref.resultAsAnswer, requiresApproval: ref.requiresApproval, config: ref.config };

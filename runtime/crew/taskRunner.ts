@@ -5,7 +5,7 @@ import type { ModelRef } from '../../shared/model/modelRef';
 import type { TaskOutputRecord } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
 import { executeAgent } from '../agent/executor';
-import { guardrailRetryNote, taskPrompt } from '../agent/prompt';
+import { guardrailRetryNote, taskPrompt, trainedInstructions } from '../agent/prompt';
 import { recallForTask } from '../memory/recallForTask';
 import { retrieveKnowledgeForTask } from '../knowledge/runKnowledge';
 import type { RunContext } from '../agent/runContext';
@@ -84,13 +84,18 @@ export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment):
 
 async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignment): Promise<{ raw: string; json?: unknown }> {
   const { task, performer } = a;
+  const trained = ctx.suggestions?.get(performer.agent.role);
   const basePrompt = taskPrompt({
     description: task.description,
     expectedOutput: task.expectedOutput,
     outputSchema: task.output?.schema,
     outputFormat: task.output?.format,
     context: a.context,
-    extras: [...(await recallForTask(ctx, span, task, performer.agent)), ...(await retrieveKnowledgeForTask(ctx, span, task, performer.agent))],
+    extras: [
+      ...(await recallForTask(ctx, span, task, performer.agent)),
+      ...(await retrieveKnowledgeForTask(ctx, span, task, performer.agent)),
+      ...(trained ? [trainedInstructions(trained.suggestions)] : []),
+    ],
   });
   const scope: GuardrailScope = { ctx, span, taskId: task.id, agentRole: performer.agent.role, judge: a.judge };
   const memory = performer.agent.memory === false ? undefined : ctx.memory;
@@ -104,6 +109,7 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
       prompt: retryNote ? `${basePrompt}\n\n${retryNote}` : basePrompt,
       humanInput: task.humanInput,
       reviewPrompt: task.description,
+      suggestions: trained ? { version: trained.version, count: trained.suggestions.length } : undefined,
     });
     const staged = memory?.stage(span, {
       attempt,

@@ -14,11 +14,14 @@ import type { RunRecord, RunSummary } from '../store/types';
 import { HostHuman } from './hostHuman';
 import { HostMemory } from './hostMemory';
 import { HostRuns } from './hostRuns';
+import { HostTraining } from './hostTraining';
 import { HostBadInput, HostConflict, HostNotFound, toHostError } from './hostErrors';
 import type { HostService, HostServiceOptions } from './hostService';
 import { testConnection } from './testConnection';
+import { HostTools } from './hostTools';
 import { warmUpCalculator } from '../tools/calculator';
 import { validateDocument, WorkspaceDocuments } from './workspaceDocuments';
+import { importCrewAiIntoWorkspace } from './hostCrewAiImport';
 import { WorkspaceSettingsFile } from './workspaceSettingsFile';
 
 type Handlers = { [C in HostChannel]: (request: HostRequestParsed<C>) => HostResponse<C> | Promise<HostResponse<C>> };
@@ -44,7 +47,9 @@ export function createHostService(options: HostServiceOptions): HostService {
   const human = new HostHuman(now);
   // One memory store for the memory browser and the runs, so what a run writes shows at once.
   const memory = new HostMemory(workspace, push);
+  const tools = new HostTools({ workspace, env });
   const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
+  const training = new HostTraining({ workspace, store, human, env, push, now, memory: () => memory.store() });
   // The app lives long: load mathjs (about 2 s on a small machine) before a run needs it.
   setTimeout(warmUpCalculator, 500).unref();
   const changed = <T>(value: T): T => {
@@ -82,6 +87,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       return changed({});
     },
     'documents.validate': ({ document }) => ({ problems: validateDocument(document) }),
+    'documents.importCrewai': ({ dir }) => changed(importCrewAiIntoWorkspace(workspace, documents, dir)),
 
     'runs.start': async ({ path, inputs, model }) => ({ runId: await runs.start(path, inputs, model) }),
     'runs.cancel': ({ runId }) => ({ cancelled: runs.cancel(runId) }),
@@ -146,6 +152,24 @@ export function createHostService(options: HostServiceOptions): HostService {
     'memory.forget': (request) => memory.forget(request),
     'memory.reset': (request) => memory.reset(request),
     'memory.scopes': () => memory.scopes(),
+
+    'tools.list': () => tools.list(settingsFile.read().settings),
+
+    'training.start': (request) => training.startTraining(request),
+    'training.cancel': ({ trainingId }) => ({ cancelled: training.cancel(trainingId) }),
+    'training.sessions': (request) => training.sessions(request),
+    'training.versions': (request) => training.versions(request),
+    'training.records': (request) => training.records(request),
+    'training.updateSuggestion': (request) => training.updateSuggestion(request),
+    'training.setSuggestions': (request) => training.setSuggestions(request),
+    'training.activate': (request) => training.activate(request),
+    'training.disable': (request) => training.disable(request),
+    'training.rollback': (request) => training.rollback(request),
+    'training.diff': (request) => training.diff(request),
+    'tests.start': (request) => training.startTest(request),
+    'tests.cancel': ({ testId }) => ({ cancelled: training.cancel(testId) }),
+    'tests.list': (request) => training.listTests(request),
+    'tests.get': (request) => training.getTest(request),
   } satisfies Handlers;
 
   return {
@@ -165,6 +189,7 @@ export function createHostService(options: HostServiceOptions): HostService {
     },
     async close() {
       await runs.closeAll();
+      await training.closeAll();
       await memory.close();
       listeners.clear();
       store.close();

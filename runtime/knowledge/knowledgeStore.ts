@@ -10,6 +10,7 @@
  * Search fuses vector (cosine) and full-text results (reciprocal-rank fusion) within the given sources,
  * then scores each candidate 0..1 from its cosine similarity and the share of query words it contains.
  */
+import { toNumbers } from '../memory/lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import { createHash } from 'node:crypto';
@@ -103,11 +104,6 @@ export function contentHash(text: string): string {
 
 const chunkingLabel = (c: ChunkSettings) => `${c.size}/${c.overlap}`;
 
-function toNumbers(vector: unknown): number[] {
-  if (Array.isArray(vector)) return vector as number[];
-  if (vector && typeof (vector as Iterable<number>)[Symbol.iterator] === 'function') return Array.from(vector as Iterable<number>, Number);
-  return [];
-}
 
 export class KnowledgeStore {
   private writes: Promise<unknown> = Promise.resolve();

@@ -5,6 +5,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ChatMessageRecord } from '../../shared/events';
 import type { ChatToolSchema, ResponseFormat } from './chatModel';
+import { toWireName } from './toolWireName';
 
 /** Our message records → OpenAI chat-completions messages. */
 export function toOpenAIMessages(messages: ChatMessageRecord[]): ChatCompletionMessageParam[] {
@@ -24,7 +25,7 @@ export function toOpenAIMessages(messages: ChatMessageRecord[]): ChatCompletionM
             tool_calls: m.toolCalls.map((c) => ({
               id: c.id,
               type: 'function' as const,
-              function: { name: c.name, arguments: c.arguments },
+              function: { name: toWireName(c.name), arguments: c.arguments },
             })),
           };
         }
@@ -36,7 +37,7 @@ export function toOpenAIMessages(messages: ChatMessageRecord[]): ChatCompletionM
 export function toOpenAITools(tools: ChatToolSchema[]): ChatCompletionTool[] {
   return tools.map((t) => ({
     type: 'function' as const,
-    function: { name: t.name, description: t.description, parameters: t.parameters },
+    function: { name: toWireName(t.name), description: t.description, parameters: t.parameters },
   }));
 }
 

@@ -13,6 +13,7 @@ import type { ChatModel, ChatRequest, ChatResponse } from './chatModel';
 import { ModelCallAborted, ModelCallFailed } from './errors';
 import { describeAttemptFailure, finalError } from './openaiErrors';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
+import { fromWireName } from './toolWireName';
 import { retryDelayMs } from './retryPolicy';
 
 export interface OpenAIChatModelOptions {
@@ -53,6 +54,8 @@ export class OpenAIChatModel implements ChatModel {
   private readonly maxRetries: number;
   private readonly sleep: Sleep;
   private client?: OpenAI;
+  /** The key in use, cut out of error messages (a server may echo the Authorization header back). */
+  private apiKey?: string;
 
   constructor(private readonly options: OpenAIChatModelOptions) {
     this.model = options.model;
@@ -75,6 +78,7 @@ export class OpenAIChatModel implements ChatModel {
         if (error instanceof ModelCallAborted) throw error;
         if (request.signal?.aborted) throw new ModelCallAborted();
         const failure = describeAttemptFailure(error);
+        if (this.apiKey) failure.message = failure.message.split(this.apiKey).join('***');
         if (!failure.retryable || attempt >= maxAttempts) throw finalError(failure, attempt);
         const delayMs = retryDelayMs(attempt, failure.headers);
         request.onRetry?.({ attempt, status: failure.status, error: failure.message, delayMs });
@@ -87,6 +91,7 @@ export class OpenAIChatModel implements ChatModel {
     if (this.client) return this.client;
     const env = this.options.env ?? process.env;
     const apiKey = this.options.apiKey || env.OPENAI_API_KEY || undefined;
+    this.apiKey = apiKey;
     const baseURL = this.options.baseUrl || env.OPENAI_BASE_URL || undefined;
     if (!apiKey && !baseURL) {
       throw new ModelCallFailed(
@@ -140,6 +145,8 @@ export class OpenAIChatModel implements ChatModel {
         : await this.single(client, params, controller.signal);
       // The SDK ends an aborted stream quietly instead of throwing.
       if (controller.signal.aborted) throw new Error('aborted');
+      // Tool names travel in a wire-safe form (`mcp:fs/x` → `mcp__fs__x`); give calls their real names back.
+      for (const call of response.toolCalls) call.name = fromWireName(call.name, request.tools);
       return response;
     } catch (error) {
       if (request.signal?.aborted) throw new ModelCallAborted();

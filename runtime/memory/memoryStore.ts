@@ -10,6 +10,7 @@
  * gets slower as unindexed rows pile up, so after writes we run `optimize()` (which folds new rows
  * into the index and compacts files) once `OPTIMIZE_AFTER_UNINDEXED` rows are unindexed.
  */
+import { toNumbers } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
 import { randomBytes } from 'node:crypto';
@@ -205,13 +206,6 @@ function recordToRow(record: MemoryRecord, vector: number[]): MemoryRow {
   };
 }
 
-function toNumbers(vector: unknown): number[] {
-  if (Array.isArray(vector)) return vector as number[];
-  if (vector && typeof (vector as Iterable<number>)[Symbol.iterator] === 'function') {
-    return Array.from(vector as Iterable<number>, Number);
-  }
-  return [];
-}
 
 function clampImportance(value: number | undefined): number {
   return value === undefined ? 0.5 : clamp01(value);

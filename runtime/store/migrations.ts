@@ -71,6 +71,94 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'training records, suggestion versions and test results',
+    sql: `
+      CREATE TABLE training_sessions (
+        id TEXT PRIMARY KEY,
+        crew_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        document_path TEXT,
+        iterations INTEGER NOT NULL,
+        eval_model TEXT,
+        status TEXT NOT NULL CHECK (status IN ('running', 'evaluating', 'completed', 'failed')),
+        run_ids TEXT NOT NULL DEFAULT '[]',
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        error TEXT
+      );
+      CREATE INDEX training_sessions_crew ON training_sessions (crew_id, started_at DESC);
+
+      CREATE TABLE training_records (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL REFERENCES training_sessions (id) ON DELETE CASCADE,
+        run_id TEXT NOT NULL,
+        crew_id TEXT NOT NULL,
+        iteration INTEGER NOT NULL,
+        task_id TEXT NOT NULL,
+        agent_role TEXT NOT NULL,
+        initial_output TEXT NOT NULL,
+        feedback TEXT NOT NULL,
+        improved_output TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX training_records_crew_role ON training_records (crew_id, agent_role, id);
+
+      CREATE TABLE suggestion_versions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        crew_id TEXT NOT NULL,
+        agent_role TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('draft', 'active', 'disabled')),
+        suggestions TEXT NOT NULL,
+        quality REAL NOT NULL,
+        summary TEXT NOT NULL,
+        session_id TEXT REFERENCES training_sessions (id) ON DELETE SET NULL,
+        run_ids TEXT NOT NULL DEFAULT '[]',
+        record_ids TEXT NOT NULL DEFAULT '[]',
+        edited INTEGER NOT NULL DEFAULT 0,
+        history TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (crew_id, agent_role, version)
+      );
+      -- At most one active version per crew and role.
+      CREATE UNIQUE INDEX suggestion_versions_one_active ON suggestion_versions (crew_id, agent_role) WHERE status = 'active';
+
+      CREATE TABLE test_sessions (
+        id TEXT PRIMARY KEY,
+        crew_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        document_path TEXT,
+        iterations INTEGER NOT NULL,
+        eval_model TEXT,
+        status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed')),
+        run_ids TEXT NOT NULL DEFAULT '[]',
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        error TEXT
+      );
+      CREATE INDEX test_sessions_crew ON test_sessions (crew_id, started_at DESC);
+
+      CREATE TABLE test_results (
+        session_id TEXT NOT NULL REFERENCES test_sessions (id) ON DELETE CASCADE,
+        iteration INTEGER NOT NULL,
+        run_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        agent_role TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('completed', 'failed', 'skipped')),
+        score REAL,
+        reason TEXT NOT NULL,
+        check_score REAL,
+        check_details TEXT NOT NULL DEFAULT '[]',
+        duration_ms INTEGER NOT NULL,
+        token_usage TEXT NOT NULL,
+        PRIMARY KEY (session_id, iteration, task_id)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,6 +19,8 @@ export class DuplicateToolError extends Error {
 /** Tools by name. Names are unique; registration order is kept. */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  /** Why tools under a name prefix are missing (an MCP server that could not start…). */
+  private readonly missingReasons = new Map<string, string>();
 
   register(tool: Tool): this {
     if (this.tools.has(tool.name)) throw new DuplicateToolError(tool.name);
@@ -40,6 +42,22 @@ export class ToolRegistry {
 
   list(): Tool[] {
     return [...this.tools.values()];
+  }
+
+  /** A copy of this registry with more tools (a run's MCP tools on top of the runtime's). */
+  extend(tools: Tool[], missingReasons: Record<string, string> = {}): ToolRegistry {
+    const copy = new ToolRegistry();
+    for (const tool of this.tools.values()) copy.register(tool);
+    for (const tool of tools) copy.register(tool);
+    for (const [prefix, reason] of [...this.missingReasons, ...Object.entries(missingReasons)]) copy.missingReasons.set(prefix, reason);
+    return copy;
+  }
+
+  /** Why a tool that is not registered is missing, when the registry knows (by longest matching name prefix). */
+  missingReason(name: string): string | undefined {
+    let best: [string, string] | undefined;
+    for (const entry of this.missingReasons) if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
+    return best?.[1];
   }
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ModelRefSchema } from './modelRef';
-import { GuardrailSchema } from './guardrail';
+import { DeterministicCheckSchema, GuardrailSchema } from './guardrail';
 import { TaskConditionSchema } from './condition';
 import { ToolRefSchema, BUILTIN_TOOLS, MEMORY_TOOLS } from './tool';
 import { WorkspacePathSchema } from './workspacePath';
@@ -78,6 +78,8 @@ export const TaskSchema = z.strictObject({
   outputFile: WorkspacePathSchema.optional(),
   condition: TaskConditionSchema.optional(),
   tools: z.array(ToolRefSchema).optional(),
+  /** Crew tests (`crewdeck test`): checks of the output that score it without a model's opinion. */
+  tests: z.strictObject({ checks: z.array(DeterministicCheckSchema).min(1) }).optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;
 

@@ -34,4 +34,14 @@ export const GuardrailSchema = z.discriminatedUnion('type', [
   LlmGuardrailSchema,
 ]);
 export type Guardrail = z.infer<typeof GuardrailSchema>;
+
+/** The guardrail kinds whose verdict depends on the output alone (no model): a crew test's checks. */
+export const DeterministicCheckSchema = z.discriminatedUnion('type', [
+  RegexGuardrailSchema,
+  LengthGuardrailSchema,
+  ContainsGuardrailSchema,
+  NotContainsGuardrailSchema,
+  JsonSchemaGuardrailSchema,
+]);
+export type DeterministicCheck = z.infer<typeof DeterministicCheckSchema>;
 export type GuardrailType = Guardrail['type'];

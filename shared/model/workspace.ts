@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InlineModelSchema } from './modelRef';
+import { McpSettingsSchema } from './mcpSettings';
 
 export const WORKSPACE_SETTINGS_FILE = 'crewdeck.json';
 
@@ -28,5 +29,9 @@ export const WorkspaceSettingsSchema = z.strictObject({
     })
     .default({ profiles: {} }),
   memory: z.strictObject({ embedder: EmbedderSettingsSchema.default({ provider: 'hashing' }) }).optional(),
+  /** MCP tool servers; their tools are `mcp:<server>/<tool>`. */
+  mcp: McpSettingsSchema.optional(),
+  /** Training (SPEC §6): whether a new suggestion version is active at once, or a draft until approved. */
+  training: z.strictObject({ newVersions: z.enum(['active', 'draft']).default('active') }).optional(),
 });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettingsSchema>;

@@ -371,6 +371,6 @@ describe('crewdeck command line', () => {
   it('--help after a command prints the usage', async () => {
     const r = await runCli(['run', '--help']);
     expect(r.code, describeResult(r)).toBe(0);
-    expect(r.stdout).toContain('crewdeck run <file.crew.json>');
+    expect(r.stdout).toContain('crewdeck run <file.crew.json|file.flow.json>');
   });
 });

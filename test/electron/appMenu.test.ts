@@ -30,13 +30,13 @@ describe('application menu', () => {
     it(`${isMac ? 'macOS' : 'Windows/Linux'}: every renderer command is reachable and accelerators are unique`, () => {
       const { items, sent, click } = template(isMac);
       const all = flatten(items);
-      for (const label of ['New Crew', 'Save', 'Settings…', 'Undo', 'Redo', 'Toggle Theme', 'Fit View', 'Run…', 'Stop']) click(label);
+      for (const label of ['New Crew', 'Import CrewAI Project…', 'Save', 'Settings…', 'Undo', 'Redo', 'Toggle Theme', 'Fit View', 'Run…', 'Stop']) click(label);
       expect([...sent].sort()).toEqual([...MENU_COMMANDS].sort());
       const accelerators = all.map((i) => i.accelerator).filter((a): a is string => typeof a === 'string');
       expect(new Set(accelerators).size).toBe(accelerators.length);
       // Shortcuts without a modifier would swallow typing in text fields.
       for (const a of accelerators) expect(a, a).toMatch(/CmdOrCtrl|Ctrl|Cmd|^F\d+$|^Shift\+F\d+$/);
-      expect(all.some((i) => /import/i.test(String(i.label)))).toBe(false);
+      expect(all.filter((i) => /import/i.test(String(i.label))).map((i) => i.label)).toEqual(['Import CrewAI Project…']);
       // Edit keys belong to the page on Windows/Linux (the canvas and text fields handle them).
       const edit = all.filter((i) => ['Undo', 'Redo'].includes(String(i.label)) || ['cut', 'copy', 'paste', 'selectAll'].includes(String(i.role)));
       expect(edit).toHaveLength(6);

@@ -75,6 +75,7 @@ describe('RuntimeConnection with the runtime bundle in a child process', () => {
     expect(info).toMatchObject({ ok: true, response: { path: workspace, transport: 'electron' } });
     const listed = await connection.request('documents.list', {});
     expect(listed.ok && (listed.response as { documents: Array<{ path: string }> }).documents.map((d) => d.path).sort()).toEqual([
+      'feedback-loop.flow.json',
       'product-launch.crew.json',
       'research-brief.crew.json',
     ]);

@@ -117,8 +117,9 @@ describe('HostService: requests are validated on arrival', () => {
 describe('HostService: documents', () => {
   it('lists, creates, saves (even invalid), renames and trashes documents', async () => {
     const { documents } = await call('documents.list');
-    expect(documents.map((d: { path: string }) => d.path)).toEqual(['product-launch.crew.json', 'research-brief.crew.json']);
-    expect(documents[1]).toMatchObject({ kind: 'crew', id: 'research-brief', name: 'Research brief', problemCount: 0 });
+    expect(documents.map((d: { path: string }) => d.path)).toEqual(['feedback-loop.flow.json', 'product-launch.crew.json', 'research-brief.crew.json']);
+    expect(documents[0]).toMatchObject({ kind: 'flow', id: 'feedback-loop', problemCount: 0 });
+    expect(documents[2]).toMatchObject({ kind: 'crew', id: 'research-brief', name: 'Research brief', problemCount: 0 });
 
     const created = await call('documents.create', { kind: 'crew', name: 'My New Crew!' });
     expect(created.path).toBe('my-new-crew.crew.json');

@@ -6,6 +6,7 @@ import { controlId, FieldProblems } from './Field';
 import { JsonField } from './JsonField';
 import { NumberField } from './NumberField';
 import { useProblemsAt } from './problemsContext';
+import { useMcpTools } from './useMcpTools';
 
 type Props = {
   path: string;
@@ -31,6 +32,7 @@ export function ToolRefsEditor({ path, value, onChange }: Props) {
   const records = refs.map((r) => (isRecord(r) ? r : {}));
   const [custom, setCustom] = useState('');
   const ownProblems = useProblemsAt(path, true);
+  const mcpOffered = useMcpTools().filter((t) => !records.some((r) => r.tool === t.name));
 
   const toggle = (tool: string, on: boolean) => {
     if (on) onChange([...records, { tool }]);
@@ -69,6 +71,19 @@ export function ToolRefsEditor({ path, value, onChange }: Props) {
           </div>
         );
       })}
+      {mcpOffered.map((t) => (
+        <div key={t.name} className="insp-tool">
+          <div className="insp-tool-head">
+            <input id={`${controlId(path)}-${t.name}`} type="checkbox" checked={false} onChange={(e) => toggle(t.name, e.target.checked)} data-testid={`tool-${t.name}`} />
+            <label htmlFor={`${controlId(path)}-${t.name}`}>
+              <span className="insp-tool-name">{t.name}</span>
+              <span className="insp-tool-desc" title={t.description}>
+                {t.description.split(/(?<=\.)\s/)[0]}
+              </span>
+            </label>
+          </div>
+        </div>
+      ))}
       {others.map(({ r, i }) => (
         <div key={`other-${i}`} className="insp-tool" data-on>
           <div className="insp-tool-head">

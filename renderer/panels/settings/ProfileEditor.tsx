@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { PROVIDER_PRESETS, presetForBaseUrl } from '../../../shared/model/providerPresets';
+import { applyPreset } from './applyPreset';
 import type { ConnectionCheck } from '../../stores/settingsStore';
 import { ConnectionResult } from './ConnectionResult';
 import { FieldProblem } from './FieldProblem';
@@ -46,6 +48,32 @@ export function ProfileEditor({ draft, isDefault, problems, check, onChange, onM
     </select>
   );
 
+  const preset = draft.provider === 'openai' ? presetForBaseUrl(draft.baseUrl) : undefined;
+  const presetField = draft.provider === 'openai' && (
+    <div className="settings-field">
+      <label htmlFor="profile-preset">Preset</label>
+      <select
+        id="profile-preset"
+        data-testid="profile-preset"
+        className="settings-input"
+        value={preset?.id}
+        onChange={(e) => {
+          const picked = PROVIDER_PRESETS.find((p) => p.id === e.target.value);
+          if (picked) onChange(applyPreset(draft, picked));
+        }}
+      >
+        {PROVIDER_PRESETS.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.label}
+          </option>
+        ))}
+      </select>
+      <div className="settings-help" data-testid="profile-preset-help">
+        {preset?.help}
+      </div>
+    </div>
+  );
+
   return (
     <div className="settings-editor" data-testid="profile-editor" data-profile={draft.name}>
       <div className="settings-editor-head">
@@ -77,6 +105,7 @@ export function ProfileEditor({ draft, isDefault, problems, check, onChange, onM
             <option value="scripted">Scripted (deterministic replies from a script)</option>
           </select>,
         )}
+        {presetField}
         {field('model', 'Model', text('model', draft.provider === 'openai' ? 'gpt-4.1-mini' : 'demo'))}
         {draft.provider === 'openai' && field('baseUrl', 'Base URL', text('baseUrl', 'https://api.openai.com/v1'), 'Leave empty for OpenAI (or OPENAI_BASE_URL).')}
         {draft.provider === 'openai' && field('apiKeyEnv', 'API key variable', text('apiKeyEnv', 'OPENAI_API_KEY'), 'The environment variable (or stored key) holding the API key.')}

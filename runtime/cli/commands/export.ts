@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { loadCrewFile } from '../../document/loadDocument';
+import { DocumentInvalid } from '../../errors';
+import { CrewAiExportFailed } from '../../crewai/crewAiErrors';
+import { exportCrewAi } from '../../crewai/exportProject';
+import { formatUnmapped } from '../crewAiSummary';
+import { parseOptions } from '../options';
+import { colorFor, createStyle } from '../style';
+import { EXIT, UsageError } from '../usage';
+
+const FORMATS = ['crewai'];
+
+/** `crewdeck export <file.crew.json> --to crewai <dir> [--force] [--json]`: writes a CrewAI project. */
+export async function exportCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    to: { type: 'string' },
+    force: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  });
+  if (values.to === undefined) throw new UsageError('export needs --to crewai, e.g. crewdeck export my.crew.json --to crewai ./my_crew');
+  if (!FORMATS.includes(values.to)) throw new UsageError(`unknown export format "${values.to}"; formats: ${FORMATS.join(', ')}`);
+  if (positionals.length !== 2) throw new UsageError('export needs a crew file and a target folder: crewdeck export <file.crew.json> --to crewai <dir>');
+  const json = values.json ?? false;
+  const style = createStyle(!json && colorFor(process.stdout));
+  const [file, dir] = positionals;
+
+  try {
+    const doc = loadCrewFile(resolve(file));
+    const result = exportCrewAi(doc, resolve(dir), { overwrite: values.force });
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ dir: resolve(dir), packageName: result.packageName, files: result.files, summary: result.summary })}\n`);
+      return EXIT.ok;
+    }
+    process.stdout.write(
+      `${style.green('✓')} Exported "${doc.name}" as a CrewAI project in ${style.bold(dir)}\n` +
+        result.files.map((f) => `  ${f}\n`).join('') +
+        `  run it there with: crewai install && crewai run\n\n` +
+        formatUnmapped('Not exported (CrewAI has no equivalent)', result.summary, style),
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof DocumentInvalid || error instanceof CrewAiExportFailed) {
+      if (json) process.stdout.write(`${JSON.stringify({ error: error.name, message: error.message })}\n`);
+      else process.stderr.write(`${style.red('✗')} ${error.message}\n`);
+      return EXIT.badInput;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+import { dirname } from 'node:path';
+import type { RuntimeEvent } from '../../shared/events';
+import type { WorkspaceSettings } from '../../shared/model/workspace';
+import { DocumentInvalid, errorMessage } from '../errors';
+import { isBadInput } from '../badInput';
+import { loadWorkspaceSettings } from '../document/loadDocument';
+import { ModelResolver } from '../llm/resolveModel';
+import { createRuntime, type Runtime } from '../runtime';
+import type { SqliteRunStore } from '../store/sqliteRunStore';
+import { LiveTree } from './liveTree';
+import { openStore } from './openStore';
+import { colorFor, createStyle, type Style } from './style';
+import { TerminalHuman } from './terminalHuman';
+import { EXIT } from './usage';
+import { workspaceDir } from './workspaceDir';
+
+export interface TerminalRuntime {
+  workspace: string;
+  settings: WorkspaceSettings | undefined;
+  runtime: Runtime;
+  store: SqliteRunStore;
+  /** Resolves evaluator models, with script paths relative to the crew file. */
+  models: ModelResolver;
+  signal: AbortSignal;
+  style: Style;
+  /** Shows a run's events as a live tree (a fresh tree per run; quiet with --json). */
+  onEvent: (event: RuntimeEvent) => void;
+  /** Ends the live display before printing a result. */
+  stopTree(): void;
+}
+
+/**
+ * Several runs from the terminal (training, tests): the workspace's store and settings, a human at the
+ * terminal (piped answers work, one line per question), a live tree per run, Ctrl-C cancels. Bad input
+ * prints `error: …` (or a JSON `{status: "invalid"}` with --json) and returns exit code 2.
+ */
+export async function withTerminalRuntime(
+  options: { workspace: string; json: boolean; documentPath: string },
+  body: (t: TerminalRuntime) => Promise<number>,
+): Promise<number> {
+  const out = process.stdout;
+  const style = createStyle(!options.json && colorFor(out));
+  let tree: LiveTree | undefined;
+  let currentRun: string | undefined;
+  const hooks = { pause: () => tree?.pause(), resume: () => tree?.resume() };
+  const human = new TerminalHuman(options.json ? process.stderr : out, createStyle(colorFor(options.json ? process.stderr : out)), hooks);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    process.stderr.write('\nCancelling (Ctrl-C again to quit at once)…\n');
+    controller.abort(new Error('cancelled from the terminal'));
+  };
+  process.on('SIGINT', onSigint);
+  const stopTree = () => {
+    tree?.stop();
+    tree = undefined;
+  };
+  let store: SqliteRunStore | undefined;
+  try {
+    const workspace = workspaceDir(options.workspace);
+    const settings = loadWorkspaceSettings(workspace);
+    store = openStore(workspace, true)!;
+    const runtime = createRuntime({ workspace, store, human, settings });
+    const models = new ModelResolver({ settings, baseDir: dirname(options.documentPath) });
+    const onEvent = (event: RuntimeEvent) => {
+      if (options.json) return;
+      if (event.runId !== currentRun) {
+        stopTree();
+        currentRun = event.runId;
+        tree = new LiveTree({ out, style, spinner: Boolean(out.isTTY) });
+        tree.start();
+      }
+      tree?.handle(event);
+    };
+    return await body({ workspace, settings, runtime, store, models, signal: controller.signal, style, onEvent, stopTree });
+  } catch (error) {
+    stopTree();
+    if (!isBadInput(error)) throw error;
+    if (options.json) {
+      const problems = error instanceof DocumentInvalid ? error.problems : undefined;
+      out.write(`${JSON.stringify({ status: 'invalid', error: errorMessage(error), ...(problems ? { problems } : {}) })}\n`);
+    } else {
+      process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
+    }
+    return EXIT.badInput;
+  } finally {
+    stopTree();
+    process.off('SIGINT', onSigint);
+    human.close();
+    store?.close();
+  }
+}

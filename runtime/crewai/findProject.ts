@@ -1,0 +1,101 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { CrewAiProjectNotFound } from './crewAiErrors';
+
+/** Folders never searched: dependencies, virtual environments, VCS and caches. */
+const SKIPPED = new Set(['node_modules', '.venv', 'venv', 'env', '.git', '__pycache__', '.mypy_cache', '.pytest_cache', '.tox', 'site-packages', '.crewdeck']);
+const MAX_DEPTH = 8;
+
+/** Absolute paths of the files that make up a CrewAI project. */
+export interface CrewAiProjectFiles {
+  root: string;
+  agentsYaml: string;
+  tasksYaml: string;
+  crewPy?: string;
+  mainPy?: string;
+  pyproject?: string;
+}
+
+/**
+ * Finds agents.yaml and tasks.yaml wherever the project keeps them (typically src/<pkg>/config/).
+ * A crew.py with @CrewBase wins: its agents_config/tasks_config paths say which files it loads.
+ */
+export function findCrewAiProject(dir: string): CrewAiProjectFiles {
+  const root = resolve(dir);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new CrewAiProjectNotFound(root, 'the folder does not exist');
+  const files = walk(root);
+  const crewPys = files.filter((f) => /crew[^\\/]*\.py$/i.test(f)).filter((f) => /@CrewBase\b/.test(safeRead(f)));
+  crewPys.sort((a, b) => rank(a) - rank(b));
+
+  for (const crewPy of crewPys) {
+    const src = safeRead(crewPy);
+    const configured = (attr: string, fallback: string) => {
+      const m = new RegExp(`^\\s*${attr}\\s*(?::[^=]*)?=\\s*['"]([^'"]+)['"]`, 'm').exec(src);
+      return resolve(dirname(crewPy), m ? m[1] : fallback);
+    };
+    const agentsYaml = configured('agents_config', 'config/agents.yaml');
+    const tasksYaml = configured('tasks_config', 'config/tasks.yaml');
+    if (existsSync(agentsYaml) && existsSync(tasksYaml)) return complete(root, { root, agentsYaml, tasksYaml, crewPy });
+  }
+
+  const agentsFiles = files.filter((f) => /[\\/]agents\.ya?ml$/.test(f)).sort((a, b) => rank(a) - rank(b));
+  for (const agentsYaml of agentsFiles) {
+    const tasksYaml = ['tasks.yaml', 'tasks.yml'].map((n) => join(dirname(agentsYaml), n)).find((f) => existsSync(f));
+    if (!tasksYaml) continue;
+    const pkg = dirname(dirname(agentsYaml));
+    const crewPy = [join(pkg, 'crew.py'), join(dirname(agentsYaml), 'crew.py')].find((f) => existsSync(f));
+    return complete(root, { root, agentsYaml, tasksYaml, crewPy });
+  }
+  throw new CrewAiProjectNotFound(
+    root,
+    agentsFiles.length > 0
+      ? `found ${relative(root, agentsFiles[0])} but no tasks.yaml next to it`
+      : 'no config/agents.yaml and config/tasks.yaml anywhere in it (node_modules, .venv and .git are not searched)',
+  );
+}
+
+/** Adds main.py (next to crew.py) and the nearest pyproject.toml at or above the package. */
+function complete(root: string, files: CrewAiProjectFiles): CrewAiProjectFiles {
+  const pkg = files.crewPy ? dirname(files.crewPy) : dirname(dirname(files.agentsYaml));
+  const mainPy = join(pkg, 'main.py');
+  if (existsSync(mainPy)) files.mainPy = mainPy;
+  for (let d = pkg; ; d = dirname(d)) {
+    if (existsSync(join(d, 'pyproject.toml'))) {
+      files.pyproject = join(d, 'pyproject.toml');
+      break;
+    }
+    if (d === root || dirname(d) === d || !d.startsWith(root)) break;
+  }
+  return files;
+}
+
+/** Shallower files and ones under a `config` folder come first. */
+function rank(file: string): number {
+  return file.split(sep).length * 2 - (/[\\/]config[\\/]/.test(file) ? 1 : 0);
+}
+
+function walk(dir: string, depth = 0, out: string[] = []): string[] {
+  if (depth > MAX_DEPTH) return out;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (entry.isDirectory()) {
+      if (!SKIPPED.has(entry.name)) walk(join(dir, entry.name), depth + 1, out);
+    } else if (entry.isFile() && /\.(ya?ml|py)$/.test(entry.name)) {
+      out.push(join(dir, entry.name));
+    }
+  }
+  return out;
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CrewAiImportInvalid, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../crewai/crewAiErrors';
+import { importCrewAiProject, type UnmappedItem } from '../crewai/importProject';
+import { HostBadInput } from './hostErrors';
+import type { WorkspaceDocuments } from './workspaceDocuments';
+
+/**
+ * `documents.importCrewai`: imports the CrewAI project at `dir` (absolute, or relative to the workspace)
+ * and saves it as `<crew id>.crew.json` at the workspace root (`-2`, `-3`… when the name is taken).
+ */
+export function importCrewAiIntoWorkspace(
+  workspace: string,
+  documents: WorkspaceDocuments,
+  dir: string,
+): { path: string; unmapped: UnmappedItem[]; sourceFiles: string[] } {
+  let result;
+  try {
+    result = importCrewAiProject(resolve(workspace, dir));
+  } catch (error) {
+    if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiYamlInvalid || error instanceof CrewAiImportInvalid) {
+      throw new HostBadInput(error.message);
+    }
+    throw error;
+  }
+  const base = result.doc.id;
+  let path = `${base}.crew.json`;
+  for (let n = 2; existsSync(join(workspace, path)); n += 1) path = `${base}-${n}.crew.json`;
+  documents.save(path, result.doc);
+  return { path, unmapped: result.unmapped, sourceFiles: result.sourceFiles };
+}

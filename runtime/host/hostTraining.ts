@@ -1,0 +1,271 @@
+import { dirname, join } from 'node:path';
+import type { RuntimeEvent } from '../../shared/events';
+import type { HostChannel, HostPush, HostRequestParsed, HostResponse } from '../../shared/host-api';
+import type { CrewDocument } from '../../shared/model/crew';
+import { loadDocumentFile, loadWorkspaceSettings } from '../document/loadDocument';
+import { RunCancelled } from '../errors';
+import type { HumanChannel } from '../human/humanChannel';
+import { ModelResolver } from '../llm/resolveModel';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
+import type { RunStore } from '../store/types';
+import { newTestId, testCrew } from '../testing/testCrew';
+import { TestStore } from '../testing/testStore';
+import { newTrainingId, train } from '../training/train';
+import { SuggestionVersionNotFound, VersionConflict } from '../training/trainingErrors';
+import { TrainingStore } from '../training/trainingStore';
+import { diffSuggestions } from '../training/versionDiff';
+import { HostBadInput, HostConflict, HostNotFound } from './hostErrors';
+import type { HostHuman } from './hostHuman';
+
+type Channel = Extract<HostChannel, `training.${string}` | `tests.${string}`>;
+type Req<C extends Channel> = HostRequestParsed<C>;
+type Res<C extends Channel> = HostResponse<C>;
+
+interface Session {
+  controller: AbortController;
+  done: Promise<unknown>;
+}
+
+/**
+ * The training and test channels of the host API. A training or a test runs in the background with its
+ * own runtime; its runs' events are pushed like any run's, and its reviews wait in HostHuman under
+ * the run that asks (so `human.pending` / `human.answer` serve them as any run's).
+ */
+export class HostTraining {
+  private readonly training: TrainingStore;
+  private readonly tests: TestStore;
+  private readonly active = new Map<string, Session>();
+
+  constructor(
+    private readonly options: {
+      workspace: string;
+      store: RunStore;
+      human: HostHuman;
+      env: NodeJS.ProcessEnv;
+      push: (push: HostPush) => void;
+      now: () => number;
+      memory?: () => Promise<RuntimeOptions['memory']>;
+    },
+  ) {
+    this.training = TrainingStore.open(options.workspace);
+    this.tests = TestStore.open(options.workspace);
+  }
+
+  // --- sessions ---------------------------------------------------------------------------------
+
+  async startTraining({ path, iterations, evalModel, inputs }: Req<'training.start'>): Promise<Res<'training.start'>> {
+    const { doc, file } = this.crewAt(path);
+    const trainingId = newTrainingId(this.options.now());
+    const settings = loadWorkspaceSettings(this.options.workspace);
+    const runId = await this.launch(trainingId, async (runtime, signal, onEvent, onRun) => {
+      await train({
+        doc,
+        iterations,
+        runtime,
+        store: this.training,
+        models: this.evaluatorModels(file),
+        evalModel,
+        newVersions: settings?.training?.newVersions ?? 'active',
+        inputs,
+        documentPath: file,
+        storedPath: path,
+        signal,
+        onEvent,
+        trainingId,
+        now: this.options.now,
+        onProgress: (p) => {
+          if (p.phase === 'run') onRun(p.runId);
+          const status = p.phase === 'run' ? 'running' : p.phase;
+          this.options.push({
+            kind: 'training.changed',
+            crewId: doc.id,
+            trainingId,
+            status,
+            ...(p.phase === 'run' ? { runId: p.runId } : {}),
+            ...(p.phase === 'failed' ? { error: p.error } : {}),
+          });
+        },
+      });
+    });
+    return { trainingId, runId };
+  }
+
+  async startTest({ path, iterations, evalModel, inputs }: Req<'tests.start'>): Promise<Res<'tests.start'>> {
+    const { doc, file } = this.crewAt(path);
+    const testId = newTestId(this.options.now());
+    const runId = await this.launch(testId, async (runtime, signal, onEvent, onRun) => {
+      const changed = (status: 'running' | 'completed' | 'failed', extra: { runId?: string; error?: string } = {}) =>
+        this.options.push({ kind: 'tests.changed', crewId: doc.id, testId, status, ...extra });
+      try {
+        await testCrew({
+          doc,
+          iterations,
+          runtime,
+          store: this.tests,
+          models: this.evaluatorModels(file),
+          evalModel,
+          inputs,
+          documentPath: file,
+          storedPath: path,
+          signal,
+          onEvent,
+          testId,
+          now: this.options.now,
+          onProgress: (p) => {
+            onRun(p.runId);
+            changed('running', { runId: p.runId });
+          },
+        });
+        changed('completed');
+      } catch (error) {
+        changed('failed', { error: (error as Error).message });
+        throw error;
+      }
+    });
+    return { testId, runId };
+  }
+
+  cancel(id: string): boolean {
+    const session = this.active.get(id);
+    if (!session) return false;
+    session.controller.abort(new RunCancelled('cancelled from the app'));
+    return true;
+  }
+
+  async closeAll(): Promise<void> {
+    const sessions = [...this.active.values()];
+    for (const s of sessions) s.controller.abort(new RunCancelled('the app is closing'));
+    await Promise.allSettled(sessions.map((s) => s.done));
+    this.training.close();
+    this.tests.close();
+  }
+
+  // --- versions ---------------------------------------------------------------------------------
+
+  sessions({ crewId }: Req<'training.sessions'>): Res<'training.sessions'> {
+    return { sessions: this.training.sessions(crewId) };
+  }
+
+  versions({ crewId, role }: Req<'training.versions'>): Res<'training.versions'> {
+    return { versions: this.training.versions(crewId, role) };
+  }
+
+  records({ crewId, role, trainingId, ids }: Req<'training.records'>): Res<'training.records'> {
+    return { records: this.training.records({ crewId, role, trainingId, ids }) };
+  }
+
+  updateSuggestion({ crewId, role, version, index, text }: Req<'training.updateSuggestion'>): Res<'training.updateSuggestion'> {
+    return this.change(crewId, () => {
+      const current = this.training.version(crewId, role, version);
+      if (index >= current.suggestions.length) {
+        throw new HostBadInput(`index: version ${version} of "${role}" has ${current.suggestions.length} suggestion(s); index ${index} is out of range`);
+      }
+      const next = current.suggestions.map((s, i) => (i === index ? text : s));
+      return this.training.editSuggestions(crewId, role, version, next);
+    });
+  }
+
+  setSuggestions({ crewId, role, version, suggestions }: Req<'training.setSuggestions'>): Res<'training.setSuggestions'> {
+    return this.change(crewId, () => this.training.editSuggestions(crewId, role, version, suggestions));
+  }
+
+  activate({ crewId, role, version }: Req<'training.activate'>): Res<'training.activate'> {
+    return this.change(crewId, () => this.training.activate(crewId, role, version));
+  }
+
+  disable({ crewId, role, version }: Req<'training.disable'>): Res<'training.disable'> {
+    return this.change(crewId, () => this.training.disable(crewId, role, version));
+  }
+
+  rollback({ crewId, role }: Req<'training.rollback'>): Res<'training.rollback'> {
+    return this.change(crewId, () => this.training.rollback(crewId, role));
+  }
+
+  diff({ crewId, role, from, to }: Req<'training.diff'>): Res<'training.diff'> {
+    return hostErrors(() => ({ diff: diffSuggestions(this.training.version(crewId, role, from), this.training.version(crewId, role, to)) }));
+  }
+
+  // --- tests ------------------------------------------------------------------------------------
+
+  listTests({ crewId, limit }: Req<'tests.list'>): Res<'tests.list'> {
+    return { tests: this.tests.sessions({ crewId, limit }) };
+  }
+
+  getTest({ testId }: Req<'tests.get'>): Res<'tests.get'> {
+    const report = this.tests.report(testId);
+    if (!report) throw new HostNotFound(`no test with id "${testId}" in this workspace`);
+    return report;
+  }
+
+  // --- helpers ----------------------------------------------------------------------------------
+
+  private change(crewId: string, apply: () => Res<'training.activate'>['version']): { version: Res<'training.activate'>['version'] } {
+    const version = hostErrors(apply);
+    this.options.push({ kind: 'training.changed', crewId });
+    return { version };
+  }
+
+  private crewAt(path: string): { doc: CrewDocument; file: string } {
+    const file = join(this.options.workspace, ...path.split('/'));
+    const loaded = loadDocumentFile(file);
+    if (loaded.kind !== 'crew') throw new HostBadInput(`path: ${path} is a flow; training and tests work on crews`);
+    return { doc: loaded.doc, file };
+  }
+
+  private evaluatorModels(file: string): ModelResolver {
+    return new ModelResolver({ settings: loadWorkspaceSettings(this.options.workspace), env: this.options.env, baseDir: dirname(file) });
+  }
+
+  /**
+   * Starts a session in the background with a runtime whose human asks under the run in progress.
+   * Resolves with the first run's id once it has opened; rejects with what kept it from opening.
+   */
+  private async launch(
+    id: string,
+    body: (runtime: Runtime, signal: AbortSignal, onEvent: (e: RuntimeEvent) => void, onRun: (runId: string) => void) => Promise<void>,
+  ): Promise<string> {
+    const memory = await this.options.memory?.().catch(() => undefined);
+    const { workspace, store, human, env, push, now } = this.options;
+    let currentRun = '';
+    const asker: HumanChannel = {
+      reviewTask: (request, signal) => human.forRun(currentRun).reviewTask(request, signal),
+      approveTool: (request, signal) => human.forRun(currentRun).approveTool(request, signal),
+    };
+    const runtime = createRuntime({ workspace, store, human: asker, settings: loadWorkspaceSettings(workspace), env, now, memory });
+    const controller = new AbortController();
+    return new Promise<string>((resolve, reject) => {
+      let opened = false;
+      const onEvent = (event: RuntimeEvent) => {
+        if (event.type === 'run.started') {
+          if (!opened) resolve(event.runId);
+          opened = true;
+          push({ kind: 'runs.changed' });
+        }
+        push({ kind: 'event', event });
+        if (event.type === 'run.completed' || event.type === 'run.failed' || event.type === 'run.cancelled') push({ kind: 'runs.changed' });
+        if (event.type === 'memory.write.committed') push({ kind: 'memory.changed' });
+      };
+      const done = body(runtime, controller.signal, onEvent, (runId) => (currentRun = runId)).then(
+        () => {
+          if (!opened) reject(new Error('the session ended without starting a run'));
+        },
+        (error) => {
+          if (!opened) reject(error);
+        },
+      );
+      const settled = done.finally(() => this.active.delete(id));
+      this.active.set(id, { controller, done: settled });
+    });
+  }
+}
+
+/** Version errors as host errors: a missing version is not_found, an impossible change a conflict. */
+function hostErrors<T>(apply: () => T): T {
+  try {
+    return apply();
+  } catch (error) {
+    if (error instanceof SuggestionVersionNotFound) throw new HostNotFound(error.message);
+    if (error instanceof VersionConflict) throw new HostConflict(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,166 @@
+import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerSettings } from '../../shared/model/mcpSettings';
+import { ToolError } from '../tools/tool';
+import { expandEnv, expandEnvRecord, redactSecrets } from './expandEnv';
+import { McpServerUnavailable } from './mcpErrors';
+import { resultText } from './mcpResult';
+
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
+/** Starting a server (spawn + handshake + tools/list); `npx` servers may need a while. */
+export const MCP_START_TIMEOUT_MS = 30_000;
+const CLIENT_INFO = { name: 'crewdeck', version: '0.1.0' };
+const STDERR_KEPT = 2000;
+
+/** A tool as an MCP server lists it. */
+export interface McpToolInfo {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  readOnly: boolean;
+}
+
+export interface McpConnectOptions {
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  startTimeoutMs?: number;
+}
+
+/**
+ * One running MCP server: started, handshaken and its tools listed by `open`. A server that exits
+ * (or whose connection drops) stays marked as gone: later calls fail at once with a ToolError that
+ * names it, and calls in flight are rejected by the SDK (never left hanging).
+ */
+export class McpConnection {
+  private closing = false;
+  private gone: string | undefined;
+  private stderr = '';
+
+  private constructor(
+    readonly server: string,
+    private readonly client: Client,
+    private readonly secrets: string[],
+    private readonly callTimeoutMs: number,
+    public tools: McpToolInfo[] = [],
+  ) {}
+
+  static async open(server: string, settings: McpServerSettings, options: McpConnectOptions): Promise<McpConnection> {
+    const secrets: string[] = [];
+    const where = `mcp.servers.${server}`;
+    let transport: Transport;
+    if (settings.transport === 'stdio') {
+      transport = new StdioClientTransport({
+        command: settings.command,
+        args: settings.args,
+        env: expandEnvRecord(settings.env, options.env, `${where}.env`, secrets),
+        cwd: settings.cwd ? resolve(options.workspace, settings.cwd) : options.workspace,
+        stderr: 'pipe',
+      });
+    } else {
+      const url = expandEnv(settings.url, options.env, `${where}.url`);
+      secrets.push(...url.secrets);
+      const headers = expandEnvRecord(settings.headers, options.env, `${where}.headers`, secrets);
+      transport = new StreamableHTTPClientTransport(new URL(url.value), { requestInit: headers ? { headers } : undefined });
+    }
+    const client = new Client(CLIENT_INFO);
+    const connection = new McpConnection(server, client, secrets, settings.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS);
+    connection.watch(transport);
+    const timeout = options.startTimeoutMs ?? MCP_START_TIMEOUT_MS;
+    try {
+      await client.connect(transport, { timeout });
+      connection.tools = await connection.listAllTools(timeout);
+    } catch (error) {
+      await connection.close();
+      throw new McpServerUnavailable(server, connection.explain(error));
+    }
+    return connection;
+  }
+
+  /** Calls a tool; the result becomes observation text. Failures are ToolErrors naming the server. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+    if (this.gone) throw new ToolError(`MCP server "${this.server}" is not running (${this.gone}); its tool "${tool}" cannot be used in this run`);
+    let result: Awaited<ReturnType<Client['callTool']>>;
+    try {
+      result = await this.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.callTimeoutMs });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (isTimeout(error)) {
+        throw new ToolError(`MCP server "${this.server}" did not answer the call of "${tool}" within ${this.callTimeoutMs} ms`);
+      }
+      if (this.gone) throw new ToolError(`MCP server "${this.server}" stopped during the call of "${tool}" (${this.gone})`);
+      throw new ToolError(`MCP server "${this.server}" failed the call of "${tool}": ${this.explain(error)}`);
+    }
+    const text = this.redact(resultText(result));
+    if (result.isError === true) throw new ToolError(`MCP tool "${tool}" (server "${this.server}") reported an error: ${text}`);
+    return text;
+  }
+
+  get running(): boolean {
+    return this.gone === undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    try {
+      await this.client.close();
+    } catch {
+      // The process may already be gone; closing is best effort.
+    }
+  }
+
+  private async listAllTools(timeout: number): Promise<McpToolInfo[]> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client.listTools(cursor ? { cursor } : undefined, { timeout });
+      for (const t of page.tools) {
+        tools.push({
+          name: t.name,
+          description: t.description ?? t.title ?? '',
+          inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+          readOnly: t.annotations?.readOnlyHint === true,
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  private watch(transport: Transport): void {
+    if (transport instanceof StdioClientTransport) {
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
+      });
+    }
+    this.client.onclose = () => {
+      if (this.closing) return;
+      const last = this.lastStderrLine();
+      this.gone = `the server exited or closed the connection${last ? `; its last message: ${last}` : ''}`;
+    };
+  }
+
+  private lastStderrLine(): string {
+    const lines = this.redact(this.stderr).split('\n').map((l) => l.trim()).filter(Boolean);
+    const last = lines.at(-1) ?? '';
+    return last.length > 300 ? `${last.slice(0, 300)}…` : last;
+  }
+
+  private explain(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error);
+    const last = this.lastStderrLine();
+    return this.redact(last && !message.includes(last) ? `${message} (server said: ${last})` : message);
+  }
+
+  private redact(text: string): string {
+    return redactSecrets(text, this.secrets);
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  // McpError with ErrorCode.RequestTimeout (-32001).
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === -32001;
+}

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import type { CrewDocument, Task } from '../../shared/model/crew';
+import type { RuntimeEvent } from '../../shared/events';
+import type { CheckResult, TestReport, TestResult } from '../../shared/training';
+import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
+import { checkDeterministic } from '../crew/guardrails';
+import { interpolateCrew, resolveInputs } from '../crew/interpolate';
+import { errorMessage } from '../errors';
+import type { ChatModel } from '../llm/chatModel';
+import type { ModelResolver } from '../llm/resolveModel';
+import { newRunId } from '../runId';
+import type { Runtime } from '../runtime';
+import { askEvaluatorJson } from '../training/evaluatorJson';
+import { evaluatorFor } from '../training/evaluatorModel';
+import { TrainingInvalid } from '../training/trainingErrors';
+import { summariseTest } from './testReport';
+import type { TestStore } from './testStore';
+
+export const MAX_TEST_ITERATIONS = 50;
+
+export const TaskScoreSchema = z.object({
+  score: z.number().min(1).max(10),
+  reason: z.string().trim().min(1, 'must not be empty'),
+});
+
+export interface TestRequest {
+  doc: CrewDocument;
+  iterations: number;
+  runtime: Runtime;
+  store: TestStore;
+  models: ModelResolver;
+  /** A model profile that scores every task instead of the agents' own models. */
+  evalModel?: string;
+  inputs?: Record<string, string>;
+  documentPath?: string;
+  storedPath?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: RuntimeEvent) => void;
+  onProgress?: (progress: { testId: string; iteration: number; iterations: number; runId: string }) => void;
+  testId?: string;
+  now?: () => number;
+}
+
+export interface TestCrewResult {
+  testId: string;
+  report: TestReport;
+  evaluatorUsage: TokenUsage;
+}
+
+const SYSTEM =
+  'You score how well an answer to a task meets the task\'s expected output, from 1 (does not meet it at all) ' +
+  'to 10 (meets it fully). Judge only against the expected output. Reply with JSON only: {"score": <1-10>, "reason": "<one sentence>"}';
+
+export function newTestId(now: number): string {
+  return newRunId(now).replace(/^run_/, 'test_');
+}
+
+/** The crew as a test runs it: nobody is asked to review (the runs are unattended). */
+export function testedCrew(doc: CrewDocument): CrewDocument {
+  return { ...doc, tasks: doc.tasks.map((t) => ({ ...t, humanInput: false })) };
+}
+
+/**
+ * Tests a crew (SPEC §6): N runs (marked as test runs in `run.started`); after each, the evaluator scores
+ * every completed task 1–10 against its expected output, and the task's deterministic checks (if it
+ * declares any) give a score of their own: passed / total × 10, whatever the evaluator thinks. A failed
+ * run is a result too (its tasks score nothing); the test goes on. Results are stored as they come.
+ */
+export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
+  const now = req.now ?? Date.now;
+  if (!Number.isInteger(req.iterations) || req.iterations < 1 || req.iterations > MAX_TEST_ITERATIONS) {
+    throw new TrainingInvalid(`iterations must be a whole number from 1 to ${MAX_TEST_ITERATIONS} (got ${req.iterations})`);
+  }
+  const interpolated = interpolateCrew(req.doc, resolveInputs(req.doc, req.inputs ?? {}));
+  const evaluator = evaluatorFor(interpolated, req.models, req.evalModel);
+  const testId = req.testId ?? newTestId(now());
+  const { store } = req;
+  store.createSession({ id: testId, crewId: req.doc.id, name: req.doc.name, documentPath: req.storedPath, iterations: req.iterations, evalModel: req.evalModel });
+  const doc = testedCrew(req.doc);
+  const tasksById = new Map(interpolated.tasks.map((t) => [t.id, t]));
+  let evaluatorUsage = emptyUsage();
+  try {
+    for (let iteration = 1; iteration <= req.iterations; iteration++) {
+      const runId = newRunId(now());
+      store.addSessionRun(testId, runId);
+      req.onProgress?.({ testId, iteration, iterations: req.iterations, runId });
+      const seen = new TaskEvents();
+      const result = await req.runtime.runCrew(doc, {
+        runId,
+        inputs: req.inputs,
+        documentPath: req.documentPath,
+        signal: req.signal,
+        purpose: { kind: 'test', sessionId: testId, iteration, iterations: req.iterations },
+        onEvent: (event) => {
+          seen.handle(event);
+          req.onEvent?.(event);
+        },
+      });
+      if (result.status === 'cancelled') throw new Error(`test run ${iteration} was cancelled`);
+      for (const [index, task] of interpolated.tasks.entries()) {
+        const outcome = seen.tasks.get(task.id);
+        const base = {
+          iteration,
+          runId,
+          taskId: task.id,
+          index,
+          role: outcome?.role ?? interpolated.agents.find((a) => a.id === task.agentId)?.role ?? '',
+          durationMs: outcome?.durationMs ?? 0,
+          tokenUsage: result.usageByTask[task.id] ?? outcome?.usage ?? emptyUsage(),
+        };
+        let row: TestResult;
+        if (outcome?.status === 'completed') {
+          const checks = runChecks(tasksById.get(task.id)!, outcome.output);
+          const scored = await scoreTask(evaluator(outcome.role), task, outcome.output, iteration, req.signal);
+          evaluatorUsage = addUsage(evaluatorUsage, scored.usage);
+          row = {
+            ...base,
+            status: 'completed',
+            score: scored.value.score,
+            reason: scored.value.reason,
+            ...(checks.length > 0 ? { checkScore: checkScore(checks) } : {}),
+            checks,
+          };
+        } else {
+          row = {
+            ...base,
+            status: outcome?.status === 'skipped' ? 'skipped' : 'failed',
+            reason: outcome?.reason ?? (result.error ? `the run failed before this task: ${result.error.message}` : 'the task did not run'),
+            checks: [],
+          };
+        }
+        store.addResult(testId, row);
+      }
+    }
+    store.setStatus(testId, 'completed');
+  } catch (error) {
+    store.setStatus(testId, 'failed', errorMessage(error));
+    throw error;
+  }
+  const session = store.session(testId)!;
+  return { testId, report: summariseTest(session, store.results(testId)), evaluatorUsage };
+}
+
+function runChecks(task: Task, output: string): CheckResult[] {
+  return (task.tests?.checks ?? []).map((check) => {
+    const verdict = checkDeterministic(check, output);
+    return verdict.pass ? { type: check.type, pass: true } : { type: check.type, pass: false, reason: verdict.reason };
+  });
+}
+
+/** Passed checks / all checks × 10, rounded to one decimal. */
+export function checkScore(checks: CheckResult[]): number {
+  return Math.round((checks.filter((c) => c.pass).length / checks.length) * 100) / 10;
+}
+
+function scoreTask(model: ChatModel, task: Task, output: string, iteration: number, signal?: AbortSignal) {
+  return askEvaluatorJson(
+    {
+      model,
+      subject: `task "${task.id}", iteration ${iteration}`,
+      signal,
+      messages: [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: `Task: ${task.description}\n\nExpected output: ${task.expectedOutput}\n\nAnswer to score:\n${output}` },
+      ],
+    },
+    TaskScoreSchema,
+  );
+}
+
+/** What became of each task in one run, from its events. */
+class TaskEvents {
+  readonly tasks = new Map<string, { status: 'completed' | 'failed' | 'skipped'; role: string; output: string; reason?: string; durationMs: number; usage?: TokenUsage }>();
+  private readonly roles = new Map<string, string>();
+
+  handle(event: RuntimeEvent): void {
+    if (event.type === 'task.started') this.roles.set(event.taskId, event.agentRole);
+    else if (event.type === 'task.completed') {
+      this.tasks.set(event.taskId, { status: 'completed', role: event.agentRole, output: event.raw, durationMs: event.durationMs, usage: event.tokenUsage });
+    } else if (event.type === 'task.failed') {
+      this.tasks.set(event.taskId, { status: 'failed', role: event.agentRole, output: '', reason: event.error, durationMs: event.durationMs });
+    } else if (event.type === 'task.skipped') {
+      this.tasks.set(event.taskId, { status: 'skipped', role: this.roles.get(event.taskId) ?? '', output: '', reason: event.reason, durationMs: 0 });
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { ChatMessageRecord } from '../../shared/events';
+import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
+import { problemsFromZod } from '../../shared/model/problems';
+import type { ChatModel } from '../llm/chatModel';
+import { extractJson } from '../crew/taskOutput';
+import { EvaluatorReplyInvalid } from './trainingErrors';
+
+export interface EvaluatorCall {
+  model: ChatModel;
+  messages: ChatMessageRecord[];
+  /** What is evaluated, for the error message. */
+  subject: string;
+  signal?: AbortSignal;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/**
+ * Asks an evaluator model for a JSON object matching `schema`. A reply that is not valid JSON or does
+ * not match gets exactly one repair attempt (the problem is sent back); a second bad reply throws
+ * EvaluatorReplyInvalid. There is no fallback value.
+ */
+export async function askEvaluatorJson<T>(call: EvaluatorCall, schema: z.ZodType<T>): Promise<{ value: T; usage: TokenUsage; repaired: boolean }> {
+  let usage = emptyUsage();
+  const ask = async (messages: ChatMessageRecord[]) => {
+    const response = await call.model.chat({ messages, responseFormat: { type: 'json_object' }, signal: call.signal });
+    usage = addUsage(usage, response.usage);
+    return response.content;
+  };
+  const first = await ask(call.messages);
+  const parsedFirst = parseReply(first, schema);
+  if (parsedFirst.ok) return { value: parsedFirst.value, usage, repaired: false };
+
+  const second = await ask([
+    ...call.messages,
+    { role: 'assistant', content: first },
+    {
+      role: 'user',
+      content: `Your reply could not be used: ${parsedFirst.problem}\nReply again with only the corrected JSON object, nothing else.`,
+    },
+  ]);
+  const parsedSecond = parseReply(second, schema);
+  if (parsedSecond.ok) return { value: parsedSecond.value, usage, repaired: true };
+  throw new EvaluatorReplyInvalid(call.subject, parsedSecond.problem, second);
+}
+
+function parseReply<T>(reply: string, schema: z.ZodType<T>): Parsed<T> {
+  const json = extractJson(reply);
+  if (!json.ok) return { ok: false, problem: `it is not valid JSON${json.reason.replace(/^output must be valid JSON/, '')}` };
+  const checked = schema.safeParse(json.value);
+  if (checked.success) return { ok: true, value: checked.data };
+  return { ok: false, problem: `it does not match the expected shape: ${problemsFromZod(checked.error).map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ')}` };
+}

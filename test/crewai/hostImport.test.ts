@@ -1,0 +1,58 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HostPush } from '../../shared/host-api';
+import { parseCrewDocument } from '../../shared/model/parse';
+import { createHostService } from '../../runtime/host/createHostService';
+import type { HostService } from '../../runtime/host/hostService';
+
+const fixtures = join(import.meta.dirname, '../fixtures/crewai');
+let workspace: string;
+let host: HostService;
+let pushes: HostPush[];
+
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), 'crewdeck-host-crewai-'));
+  host = createHostService({ workspace, transport: 'websocket', env: {} });
+  pushes = [];
+  host.subscribe((p) => pushes.push(p));
+});
+afterEach(async () => {
+  await host.close();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+describe('documents.importCrewai', () => {
+  it('imports a project by absolute path into a new crew file and returns the unmapped items', async () => {
+    const result = await host.handle('documents.importCrewai', { dir: join(fixtures, 'market_research') });
+    if (!result.ok) throw new Error(result.error.message);
+    const { path, unmapped, sourceFiles } = result.response as { path: string; unmapped: { item: string; why: string }[]; sourceFiles: string[] };
+    expect(path).toBe('market_research.crew.json');
+    expect(parseCrewDocument(JSON.parse(readFileSync(join(workspace, path), 'utf8'))).ok).toBe(true);
+    expect(unmapped.find((u) => u.item.includes('MarketSizeTool'))?.why).toMatch(/custom Python tool/);
+    expect(sourceFiles).toContain('src/market_research/crew.py');
+    expect(pushes.some((p) => p.kind === 'documents.changed')).toBe(true);
+
+    const list = await host.handle('documents.list', {});
+    expect(list.ok && (list.response as { documents: { path: string }[] }).documents.map((d) => d.path)).toContain('market_research.crew.json');
+  });
+
+  it('accepts a workspace-relative folder and never overwrites: a second import gets a new name', async () => {
+    cpSync(join(fixtures, 'launch_campaign'), join(workspace, 'projects/launch'), { recursive: true });
+    const first = await host.handle('documents.importCrewai', { dir: 'projects/launch' });
+    const second = await host.handle('documents.importCrewai', { dir: 'projects/launch' });
+    const pathOf = (r: typeof first) => (r.ok ? (r.response as { path: string }).path : r.error.message);
+    expect(pathOf(first)).toBe('launch_campaign.crew.json');
+    expect(pathOf(second)).toBe('launch_campaign-2.crew.json');
+  });
+
+  it('answers bad_input with the reason when the folder holds no CrewAI project', async () => {
+    const result = await host.handle('documents.importCrewai', { dir: workspace });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe('bad_input');
+      expect(result.error.message).toMatch(/No CrewAI project/);
+    }
+  });
+});

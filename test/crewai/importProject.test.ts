@@ -1,0 +1,238 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseCrewDocument } from '../../shared/model/parse';
+import { CrewAiImportInvalid, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../../runtime/crewai/crewAiErrors';
+import { importCrewAiProject } from '../../runtime/crewai/importProject';
+import { ofType, runCrew } from '../support/crewHarness';
+import { ScriptedHuman } from '../support/scriptedHuman';
+import { offlineSettings } from './offlineModel';
+
+const fixtures = join(import.meta.dirname, '../fixtures/crewai');
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'crewai-import-'));
+  temps.push(dir);
+  return dir;
+}
+function write(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+describe('importCrewAiProject: sequential project with a custom tool (market_research)', () => {
+  const result = importCrewAiProject(join(fixtures, 'market_research'));
+  const { doc, unmapped } = result;
+
+  it('gives a crew that validates, with ids from the YAML keys in crew.py order', () => {
+    expect(parseCrewDocument(doc).ok).toBe(true);
+    expect(doc.id).toBe('market_research');
+    expect(doc.name).toBe('Market research crew');
+    expect(doc.description).toBe('Researches a market and writes a report with sized segments.');
+    expect(doc.process).toBe('sequential');
+    expect(doc.agents.map((a) => a.id)).toEqual(['researcher', 'reporting_analyst']);
+    expect(doc.tasks.map((t) => t.id)).toEqual(['research_task', 'reporting_task']);
+  });
+
+  it('maps agent fields, models and known tools', () => {
+    const [researcher, analyst] = doc.agents;
+    expect(researcher.role).toBe('{topic} Senior Data Researcher');
+    expect(researcher.goal).toBe('Uncover cutting-edge developments in {topic} and size the market for each segment you find');
+    expect(researcher.llm).toEqual({ provider: 'openai', model: 'gpt-4o-mini' });
+    expect(researcher.maxIter).toBe(15);
+    expect(researcher.maxRpm).toBe(10);
+    expect(researcher.tools.map((t) => t.tool)).toEqual(['read_file']);
+    expect(analyst.llm).toEqual({ provider: 'openai', model: 'llama3.1', baseUrl: 'http://localhost:11434/v1' });
+    expect(analyst.maxExecutionTimeMs).toBe(120_000);
+    expect(analyst.allowDelegation).toBe(false);
+  });
+
+  it('maps task fields: agent, context, markdown, output file, guardrail string as an llm guardrail', () => {
+    const [research, report] = doc.tasks;
+    expect(research.agentId).toBe('researcher');
+    expect(research.description).toContain('the current year is {current_year}');
+    expect(report.agentId).toBe('reporting_analyst');
+    expect(report.context).toEqual(['research_task']);
+    expect(report.output).toEqual({ format: 'markdown' });
+    expect(report.outputFile).toBe('report.md');
+    expect(report.guardrails).toEqual([{ type: 'llm', criterion: 'The report covers every bullet point from the research and contains no placeholder text.' }]);
+  });
+
+  it('keeps {placeholders} and declares them as inputs, with main.py literal defaults', () => {
+    expect(doc.inputs).toEqual([{ name: 'topic', default: 'AI LLMs' }, { name: 'current_year' }]);
+  });
+
+  it('lists the custom tool, the unknown CrewAI tool, callbacks and hooks as not imported, with reasons', () => {
+    const find = (text: string) => unmapped.find((u) => u.item.includes(text));
+    expect(find('MarketSizeTool')?.why).toMatch(/custom Python tool \(src\/market_research\/tools\/custom_tool\.py\)/);
+    expect(find('MarketSizeTool')?.path).toMatch(/^src\/market_research\/crew\.py:\d+$/);
+    expect(find('SerperDevTool')?.why).toMatch(/no Crewdeck built-in/);
+    expect(find('callback=log_report')?.why).toMatch(/Python callback/);
+    expect(find('@before_kickoff normalise_inputs')).toBeDefined();
+    expect(find('reporting_analyst.function_calling_llm')?.path).toBe('src/market_research/config/agents.yaml:16');
+    expect(result.sourceFiles).toEqual(expect.arrayContaining(['src/market_research/crew.py', 'src/market_research/config/agents.yaml', 'src/market_research/tools/custom_tool.py', 'pyproject.toml', 'src/market_research/main.py']));
+  });
+
+  it('runs offline on a scripted profile, with the placeholders filled in', async () => {
+    const { result: run, events } = await runCrew(doc, { forceProfile: 'offline', settings: offlineSettings(), inputs: { current_year: '2026' } });
+    expect(run.status).toBe('completed');
+    expect(ofType(events, 'task.completed').map((e) => e.taskId)).toEqual(['research_task', 'reporting_task']);
+    const prompts = ofType(events, 'llm.started').filter((e) => e.purpose === 'agent');
+    expect(prompts[0].messages.map((m) => m.content).join('\n')).toContain('AI LLMs Senior Data Researcher');
+    expect(prompts[0].messages.map((m) => m.content).join('\n')).toContain('the current year is 2026');
+    expect(ofType(events, 'guardrail.passed')).toHaveLength(1);
+  });
+});
+
+describe('importCrewAiProject: hierarchical project with manager_llm and context chains (launch_campaign)', () => {
+  const { doc, unmapped } = importCrewAiProject(join(fixtures, 'launch_campaign'));
+
+  it('detects Process.hierarchical and maps manager_llm=LLM(...) to the manager model', () => {
+    expect(parseCrewDocument(doc).ok).toBe(true);
+    expect(doc.process).toBe('hierarchical');
+    expect(doc.manager).toEqual({ llm: { provider: 'openai', model: 'gpt-4o', temperature: 0.2 }, delegateTo: 'assigned' });
+  });
+
+  it('maps context chains, human input, YAML @tool names and a readable pydantic output class', () => {
+    const byId = Object.fromEntries(doc.tasks.map((t) => [t.id, t]));
+    expect(byId.positioning.context).toEqual(['market_analysis']);
+    expect(byId.positioning.humanInput).toBe(true);
+    expect(byId.launch_copy.context).toEqual(['market_analysis', 'positioning']);
+    expect(byId.launch_copy.outputFile).toBe('output/{product}-launch.md');
+    expect(byId.campaign_brief.agentId).toBeUndefined();
+    expect(byId.campaign_brief.context).toEqual(['positioning', 'launch_copy']);
+    expect(byId.campaign_brief.output).toEqual({
+      format: 'json',
+      schema: {
+        type: 'object',
+        properties: { headline: { type: 'string' }, positioning: { type: 'string' }, channels: { type: 'array', items: { type: 'string' } }, budget_eur: { type: 'number' } },
+        required: ['headline', 'positioning', 'channels'],
+      },
+    });
+    const analyst = doc.agents.find((a) => a.id === 'market_analyst')!;
+    expect(analyst.tools).toEqual([{ tool: 'http_request', maxUsageCount: 5, resultAsAnswer: false, requiresApproval: false }]);
+    const strategist = doc.agents.find((a) => a.id === 'brand_strategist')!;
+    expect(strategist.allowDelegation).toBe(true);
+    expect(strategist.memory).toBe(false);
+    const copywriter = doc.agents.find((a) => a.id === 'copywriter')!;
+    expect(copywriter.llm).toEqual({ provider: 'openai', model: 'gpt-4o' });
+    expect(copywriter.cache).toBe(false);
+    expect(doc.inputs?.map((i) => i.name)).toEqual(['product', 'audience', 'region']);
+  });
+
+  it('lists the custom tool (named through an @tool method), step_callback and @after_kickoff as not imported', () => {
+    const custom = unmapped.find((u) => u.item === 'market_analyst.tools: competitor_lookup');
+    expect(custom?.why).toMatch(/custom Python tool \(src\/launch_campaign\/tools\/custom_tool\.py\)/);
+    expect(unmapped.some((u) => u.item.startsWith('step_callback=') && /Python callback/.test(u.why))).toBe(true);
+    expect(unmapped.some((u) => u.item === '@after_kickoff archive_outputs')).toBe(true);
+  });
+
+  it('runs offline: the manager delegates each task and the JSON brief passes the recovered schema', async () => {
+    const human = new ScriptedHuman(['']);
+    const { result: run, events } = await runCrew(doc, { forceProfile: 'offline', settings: offlineSettings(), human });
+    expect(run.status).toBe('completed');
+    expect(ofType(events, 'delegation.started').map((e) => e.coworker)).toEqual(['Market Analyst', 'Brand Strategist', 'Copywriter']);
+    expect(human.reviews.map((r) => r.taskId)).toEqual(['positioning']);
+    const brief = ofType(events, 'task.completed').find((e) => e.taskId === 'campaign_brief');
+    expect(brief!.json).toMatchObject({ headline: 'Nimbus Notes is here', channels: ['newsletter', 'LinkedIn'] });
+  });
+});
+
+describe('importCrewAiProject: finding the project and reporting problems', () => {
+  const agents = 'writer:\n  role: Writer\n  goal: Write about {subject}\n  backstory: Short sentences.\n';
+  const tasks = 'draft:\n  description: Draft a note on {subject}.\n  expected_output: A note.\n  agent: writer\n';
+
+  it('finds config YAML in an unusual folder without crew.py, and skips node_modules/.venv', () => {
+    const dir = tempDir();
+    write(dir, {
+      'node_modules/pkg/config/agents.yaml': 'broken: [',
+      '.venv/lib/config/agents.yaml': 'broken: [',
+      'crews/notes/config/agents.yaml': agents,
+      'crews/notes/config/tasks.yaml': tasks,
+    });
+    const { doc, unmapped } = importCrewAiProject(dir);
+    expect(doc.agents[0]).toMatchObject({ id: 'writer', role: 'Writer' });
+    expect(doc.tasks[0]).toMatchObject({ id: 'draft', agentId: 'writer' });
+    expect(doc.inputs).toEqual([{ name: 'subject' }]);
+    expect(unmapped).toEqual([]);
+  });
+
+  it('throws CrewAiProjectNotFound for a folder without agents.yaml/tasks.yaml', () => {
+    const dir = tempDir();
+    write(dir, { 'README.md': '# nothing here' });
+    expect(() => importCrewAiProject(dir)).toThrow(CrewAiProjectNotFound);
+    expect(() => importCrewAiProject(join(dir, 'missing'))).toThrow(/does not exist/);
+  });
+
+  it('throws CrewAiYamlInvalid naming the file and line of a YAML syntax error', () => {
+    const dir = tempDir();
+    write(dir, { 'src/p/config/agents.yaml': agents, 'src/p/config/tasks.yaml': 'draft:\n  description: ok\n  expected_output: [unclosed\n' });
+    let error: unknown;
+    try {
+      importCrewAiProject(dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CrewAiYamlInvalid);
+    expect((error as CrewAiYamlInvalid).file).toBe('src/p/config/tasks.yaml');
+    expect((error as CrewAiYamlInvalid).line).toBeGreaterThanOrEqual(3);
+    expect((error as Error).message).toMatch(/^src\/p\/config\/tasks\.yaml:\d+/);
+  });
+
+  it('throws CrewAiImportInvalid when a sequential task has no agent', () => {
+    const dir = tempDir();
+    write(dir, { 'config/agents.yaml': agents, 'config/tasks.yaml': 'draft:\n  description: Draft.\n  expected_output: A note.\n' });
+    expect(() => importCrewAiProject(dir)).toThrow(CrewAiImportInvalid);
+    expect(() => importCrewAiProject(dir)).toThrow(/tasks\.0\.agentId/);
+  });
+
+  it('reads Crew(...) settings: manager_agent, planning, memory, max_rpm; keeps unknown providers as profile names', () => {
+    const dir = tempDir();
+    cpSync(join(fixtures, 'launch_campaign'), dir, { recursive: true });
+    write(dir, {
+      'src/p/config/agents.yaml': 'lead:\n  role: Lead\n  goal: Lead the team\n  llm: anthropic/claude-sonnet-4\nwriter:\n  role: Writer\n  goal: Write\n',
+      'src/p/config/tasks.yaml': 'draft:\n  description: Draft.\n  expected_output: A note.\n  agent: writer\n  context: []\n  async_execution: true\n',
+      'src/p/crew.py': [
+        'import os',
+        'from crewai import Agent, Crew, Process, Task, LLM',
+        'from crewai.project import CrewBase, agent, crew, task',
+        '@CrewBase',
+        'class P:',
+        '    """P crew"""',
+        '    @agent',
+        '    def lead(self) -> Agent:',
+        '        return Agent(config=self.agents_config["lead"])',
+        '    @agent',
+        '    def writer(self) -> Agent:',
+        '        return Agent(config=self.agents_config["writer"], max_iter=7, allow_delegation=True)',
+        '    @task',
+        '    def draft(self) -> Task:',
+        '        return Task(config=self.tasks_config["draft"])',
+        '    @crew',
+        '    def crew(self) -> Crew:',
+        '        return Crew(agents=[self.writer()], tasks=self.tasks, process=Process.hierarchical,',
+        '                    manager_agent=self.lead(), planning=True, planning_llm=LLM(model="ollama/qwen3", base_url="http://gpu:11434", api_key=os.environ["GPU_KEY"]),',
+        '                    memory=True, max_rpm=30, embedder={"provider": "openai"})',
+      ].join('\n'),
+    });
+    rmSync(join(dir, 'src/launch_campaign'), { recursive: true });
+    const { doc, unmapped } = importCrewAiProject(dir);
+    expect(doc.process).toBe('hierarchical');
+    expect(doc.manager).toEqual({ agentId: 'lead', delegateTo: 'assigned' });
+    expect(doc.agents.map((a) => a.id)).toEqual(['lead', 'writer']);
+    expect(doc.agents[0].llm).toBe('anthropic/claude-sonnet-4');
+    expect(doc.agents[1]).toMatchObject({ maxIter: 7, allowDelegation: true });
+    expect(doc.planning).toEqual({ enabled: true, llm: { provider: 'openai', model: 'qwen3', baseUrl: 'http://gpu:11434/v1', apiKeyEnv: 'GPU_KEY' } });
+    expect(doc.memory).toMatchObject({ enabled: true });
+    expect(doc.maxRpm).toBe(30);
+    expect(doc.tasks[0]).toMatchObject({ context: 'none', async: true });
+    expect(unmapped.find((u) => u.item === 'lead.llm: anthropic/claude-sonnet-4')?.why).toMatch(/kept as the model profile name/);
+    expect(unmapped.some((u) => u.item.startsWith('embedder='))).toBe(true);
+  });
+});

@@ -1,0 +1,217 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CrewDocumentSchema, type CrewDocument } from '../../shared/model/crew';
+import { CrewAiExportFailed } from '../../runtime/crewai/crewAiErrors';
+import { exportCrewAi } from '../../runtime/crewai/exportProject';
+import { importCrewAiProject } from '../../runtime/crewai/importProject';
+import type { UnmappedItem } from '../../runtime/crewai/unmapped';
+import { crew } from '../support/crewHarness';
+
+const repo = join(import.meta.dirname, '../..');
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'crewai-export-'));
+  temps.push(dir);
+  return dir;
+}
+
+/**
+ * The crew as CrewAI can hold it: every path the export summary names is removed (defaults come back
+ * through the schema), and placeholders the crew did not declare become inputs (main.py needs them).
+ */
+function representable(doc: CrewDocument, summary: UnmappedItem[]): CrewDocument {
+  const copy = structuredClone(doc) as Record<string, unknown>;
+  const paths = summary.map((s) => s.path.split('.')).sort((a, b) => (b.join('.') > a.join('.') ? 1 : -1));
+  // Deepest / highest indexes first, so removing an array element does not shift the next one.
+  paths.sort((a, b) => b.length - a.length || Number(b.at(-1)) - Number(a.at(-1)));
+  for (const path of paths) {
+    let node: any = copy;
+    for (const part of path.slice(0, -1)) node = node?.[part];
+    const last = path.at(-1)!;
+    if (Array.isArray(node)) node.splice(Number(last), 1);
+    else if (node) delete node[last];
+  }
+  const parsed = CrewDocumentSchema.parse(copy);
+  const declared = new Set((parsed.inputs ?? []).map((i) => i.name));
+  const texts = [...parsed.agents.flatMap((a) => [a.role, a.goal, a.backstory]), ...parsed.tasks.flatMap((t) => [t.description, t.expectedOutput, t.outputFile ?? ''])];
+  for (const text of texts) {
+    for (const m of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_-]*)\}/g)) {
+      if (!declared.has(m[1])) {
+        declared.add(m[1]);
+        (parsed.inputs ??= []).push({ name: m[1] });
+      }
+    }
+  }
+  return parsed;
+}
+
+function roundTrip(doc: CrewDocument) {
+  const dir = tempDir();
+  const exported = exportCrewAi(doc, dir);
+  const back = importCrewAiProject(dir);
+  return { dir, exported, back };
+}
+
+const HAND_WRITTEN: CrewDocument[] = [
+  crew({
+    id: 'every-field',
+    name: 'Every CrewAI field',
+    description: 'Uses each field that CrewAI has: "quotes", back\\slashes and\nnewlines included.',
+    maxRpm: 40,
+    memory: { enabled: true },
+    planning: { enabled: true, llm: { provider: 'openai', model: 'gpt-4.1-mini', temperature: 0 } },
+    inputs: [{ name: 'topic', default: 'tidal power' }, { name: 'audience' }, { name: 'unused', default: 'x' }],
+    agents: [
+      {
+        id: 'researcher',
+        role: 'Researcher of {topic}',
+        goal: 'Find facts about {topic}\nfor {audience}',
+        backstory: 'Multi-line\nbackstory: with a colon, # a hash and {topic}.',
+        llm: { provider: 'openai', model: 'llama3', baseUrl: 'http://localhost:11434/v1', apiKeyEnv: 'LOCAL_KEY', temperature: 0.3, maxTokens: 900, stream: true, timeoutMs: 45_000 },
+        tools: [{ tool: 'read_file', resultAsAnswer: true, maxUsageCount: 3 }, { tool: 'list_directory' }, { tool: 'http_request' }],
+        allowDelegation: true,
+        maxIter: 9,
+        maxRpm: 12,
+        maxExecutionTimeMs: 90_500,
+        memory: false,
+        cache: false,
+        respectContextWindow: false,
+      },
+      { id: 'writer', role: 'Writer', goal: 'Write', llm: 'fast-profile', tools: [{ tool: 'write_file' }] },
+      { id: 'editor-2', role: 'Editor', goal: 'Edit', llm: { provider: 'openai', model: 'gpt-4o' } },
+    ],
+    tasks: [
+      { id: 'collect', name: 'Collect facts', description: 'Collect facts on {topic}.', expectedOutput: 'Facts.', agentId: 'researcher', async: true, context: 'none' },
+      {
+        id: 'draft-1',
+        description: 'Draft for {audience}.',
+        expectedOutput: 'A draft.',
+        agentId: 'writer',
+        context: ['collect'],
+        humanInput: true,
+        outputFile: 'out/{topic}.md',
+        output: { format: 'markdown' },
+        guardrails: [{ type: 'llm', criterion: 'Mentions {topic}.' }, { type: 'llm', criterion: 'No jargon.' }],
+        guardrailMaxRetries: 5,
+        tools: [{ tool: 'read_file' }],
+      },
+      {
+        id: 'summary',
+        description: 'Summarise as JSON.',
+        expectedOutput: 'JSON.',
+        agentId: 'editor-2',
+        guardrailMaxRetries: 0,
+        output: { format: 'json', schema: { type: 'object', properties: { title: { type: 'string' }, points: { type: 'array', items: { type: 'string' } }, score: { type: 'number' }, ok: { type: 'boolean' }, n: { type: 'integer' } }, required: ['title', 'points'] } },
+      },
+    ],
+  }),
+  crew({
+    id: 'managed',
+    name: 'Managed by an agent',
+    process: 'hierarchical',
+    manager: { agentId: 'lead' },
+    agents: [
+      { id: 'analyst', role: 'Analyst', goal: 'Analyse' },
+      { id: 'lead', role: 'Lead', goal: 'Lead', allowDelegation: true, llm: { provider: 'openai', model: 'gpt-4o' } },
+      { id: 'writer', role: 'Writer', goal: 'Write' },
+    ],
+    tasks: [
+      { id: 'analyse', description: 'Analyse.', expectedOutput: 'Analysis.' },
+      { id: 'write', description: 'Write.', expectedOutput: 'Text.', agentId: 'writer', context: ['analyse'] },
+    ],
+  }),
+  crew({
+    id: 'crewdeck-only',
+    name: 'Crewdeck-only settings',
+    process: 'hierarchical',
+    manager: { llm: { provider: 'scripted', model: 'm', script: { default: 'ok' } }, delegateTo: 'all' },
+    memory: { enabled: true, scope: 'team', commit: 'immediate' },
+    knowledge: [{ type: 'text', name: 'facts', text: 'The sky is blue.' }],
+    knowledgeSettings: { limit: 3 },
+    layout: { a: { x: 1, y: 2 } },
+    agents: [
+      {
+        id: 'a',
+        role: 'A',
+        goal: 'G',
+        llm: { provider: 'openai', model: 'gpt-4o', nativeTools: false },
+        tools: [{ tool: 'calculator' }, { tool: 'read_file', requiresApproval: true, config: { root: 'data' } }, { tool: 'mcp:files/list' }],
+        skills: [{ name: 's', instructions: 'Do it well.' }],
+      },
+    ],
+    tasks: [
+      { id: 't1', description: 'One.', expectedOutput: 'One.', agentId: 'a' },
+      {
+        id: 't2',
+        description: 'Two.',
+        expectedOutput: 'Two.',
+        agentId: 'a',
+        condition: { type: 'contains', text: 'One' },
+        tests: { checks: [{ type: 'contains', text: 'Two' }] },
+        guardrails: [{ type: 'regex', pattern: '^T' }, { type: 'llm', criterion: 'Short.', llm: 'judge' }, { type: 'length', max: 100 }],
+        output: { format: 'json', schema: { type: 'object', properties: { nested: { type: 'object' } } } },
+      },
+    ],
+  }),
+];
+
+describe('CrewAI export → import round trip', () => {
+  const examples = ['research-brief', 'product-launch'].map((name) => CrewDocumentSchema.parse(JSON.parse(readFileSync(join(repo, 'examples', `${name}.crew.json`), 'utf8'))));
+  const fixtures = ['market_research', 'launch_campaign'].map((name) => importCrewAiProject(join(repo, 'test/fixtures/crewai', name)).doc);
+
+  it.each([...examples, ...fixtures, ...HAND_WRITTEN].map((doc) => [doc.id, doc] as const))('%s: every CrewAI-representable field survives', (_id, doc) => {
+    const { exported, back } = roundTrip(doc);
+    expect(back.doc).toEqual(representable(doc, exported.summary));
+    expect(back.unmapped).toEqual([]);
+    if (doc.id === 'every-field') expect(exported.summary).toEqual([]);
+  });
+
+  it('lists what CrewAI cannot hold in the summary (and as YAML comments) instead of dropping it silently', () => {
+    const doc = HAND_WRITTEN[2];
+    const { dir, exported } = roundTrip(doc);
+    const paths = exported.summary.map((s) => s.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'manager.llm', 'manager.delegateTo', 'memory.scope', 'memory.commit', 'knowledge', 'knowledgeSettings', 'layout',
+        'agents.0.llm.nativeTools', 'agents.0.tools.0', 'agents.0.tools.1.requiresApproval', 'agents.0.tools.1.config', 'agents.0.tools.2', 'agents.0.skills',
+        'tasks.1.condition', 'tasks.1.tests', 'tasks.1.guardrails.0', 'tasks.1.guardrails.1.llm', 'tasks.1.guardrails.2', 'tasks.1.output',
+      ]),
+    );
+    const tasksYaml = readFileSync(join(dir, 'src/crewdeck_only/config/tasks.yaml'), 'utf8');
+    expect(tasksYaml).toMatch(/# +tasks\.1\.guardrails\.0 guardrail \(regex\)/);
+    const crewPy = readFileSync(join(dir, 'src/crewdeck_only/crew.py'), 'utf8');
+    expect(crewPy).toMatch(/# +layout /);
+  });
+
+  it('writes a CrewAI project layout with a @CrewBase class', () => {
+    const { dir, exported } = roundTrip(HAND_WRITTEN[0]);
+    expect(exported.packageName).toBe('every_field');
+    expect(exported.files.sort()).toEqual(
+      ['pyproject.toml', 'src/every_field/__init__.py', 'src/every_field/config/agents.yaml', 'src/every_field/config/tasks.yaml', 'src/every_field/crew.py', 'src/every_field/main.py', 'src/every_field/tools/__init__.py'].sort(),
+    );
+    const crewPy = readFileSync(join(dir, 'src/every_field/crew.py'), 'utf8');
+    expect(crewPy).toContain('@CrewBase\nclass EveryField:');
+    expect(crewPy).toMatch(/@agent\n    def researcher\(self\) -> Agent:/);
+    expect(crewPy).toMatch(/@task\n    def draft_1\(self\) -> Task:/);
+    expect(crewPy).toContain('process=Process.sequential,');
+    expect(crewPy).toContain('tools=[FileReadTool(result_as_answer=True, max_usage_count=3), DirectoryReadTool(), ScrapeWebsiteTool()]');
+    expect(crewPy).toContain('api_key=os.environ.get("LOCAL_KEY")');
+    expect(crewPy).toContain('class SummaryOutput(BaseModel):');
+    const main = readFileSync(join(dir, 'src/every_field/main.py'), 'utf8');
+    expect(main).toContain('"topic": "tidal power",');
+    expect(readFileSync(join(dir, 'pyproject.toml'), 'utf8')).toContain('name = "every-field"');
+  });
+
+  it('refuses a folder that already has files unless asked to overwrite', () => {
+    const dir = tempDir();
+    exportCrewAi(HAND_WRITTEN[1], dir);
+    expect(() => exportCrewAi(HAND_WRITTEN[1], dir)).toThrow(CrewAiExportFailed);
+    expect(() => exportCrewAi(HAND_WRITTEN[1], dir, { overwrite: true })).not.toThrow();
+    expect(readdirSync(dir).sort()).toEqual(['pyproject.toml', 'src']);
+  });
+});

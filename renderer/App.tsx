@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } f
 import { CrewCanvas } from './canvas/CrewCanvas';
 import { Palette } from './canvas/Palette';
 import { HumanDialogs } from './dialogs/HumanDialogs';
+import { ImportCrewAiDialog } from './dialogs/importCrewAi/ImportCrewAiDialog';
 import { RunInputsDialog } from './dialogs/RunInputsDialog';
 import { ConnectionBanner } from './panels/ConnectionBanner';
 import { Inspector } from './panels/Inspector';
@@ -11,9 +12,14 @@ import { RunsPanel } from './panels/RunsPanel';
 import { SaveErrorBanner } from './panels/SaveErrorBanner';
 import { SettingsPanel } from './panels/SettingsPanel';
 import { Sidebar } from './panels/Sidebar';
+import { TestDialog } from './panels/testing/TestDialog';
+import { TestPanel } from './panels/testing/TestPanel';
+import { TrainDialog } from './panels/training/TrainDialog';
+import { TrainingPanel } from './panels/training/TrainingPanel';
 import { TracePanel } from './panels/TracePanel';
 import { useDocumentStore } from './stores/documentStore';
 import { useRunStore } from './stores/runStore';
+import { useTrainingStore } from './stores/trainingStore';
 import { useUiStore, type BottomTab } from './stores/uiStore';
 import { useWorkspaceStore } from './stores/workspaceStore';
 import { Toolbar } from './Toolbar';
@@ -41,6 +47,8 @@ export function App() {
   useEffect(() => {
     void useWorkspaceStore.getState().attach();
     void useRunStore.getState().attach();
+    // Training runs' reviews name their iteration, whichever view is shown.
+    useTrainingStore.getState().attach();
   }, []);
 
   useEffect(() => {
@@ -62,6 +70,10 @@ export function App() {
             <SettingsPanel />
           ) : view === 'memory' ? (
             <MemoryPanel />
+          ) : view === 'training' && documentPath ? (
+            <TrainingPanel />
+          ) : view === 'tests' && documentPath ? (
+            <TestPanel />
           ) : (
             <div className="app-workbench">
               <div className="app-canvas-column">
@@ -85,6 +97,9 @@ export function App() {
         </main>
       </div>
       <RunInputsDialog />
+      <ImportCrewAiDialog />
+      <TrainDialog />
+      <TestDialog />
       <HumanDialogs />
       <ConnectionBanner />
     </div>

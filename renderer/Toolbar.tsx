@@ -1,5 +1,8 @@
+import { crewOfDocument } from './panels/training/crewOfDocument';
 import { selectCanRedo, selectCanUndo, useDocumentStore } from './stores/documentStore';
 import { useRunStore } from './stores/runStore';
+import { useTestStore } from './stores/testStore';
+import { useTrainingStore } from './stores/trainingStore';
 import { useUiStore } from './stores/uiStore';
 
 const SAVE_LABEL = { saved: 'Saved', saving: 'Saving…', unsaved: 'Unsaved changes', error: 'Not saved' } as const;
@@ -19,6 +22,7 @@ export function Toolbar() {
   const runId = useRunStore((s) => s.runId);
   const running = runStatus === 'running';
   const ui = useUiStore.getState;
+  const isCrew = useDocumentStore((s) => crewOfDocument(s.doc) !== undefined);
 
   return (
     <header className="toolbar">
@@ -65,6 +69,23 @@ export function Toolbar() {
           >
             ▶ Run
           </button>
+        )}
+        {path && isCrew && (
+          <>
+            <button className="btn" data-testid="train-crew" disabled={problemCount > 0} title="Train this crew with your feedback on every task" onClick={() => useTrainingStore.getState().setDialogOpen(true)}>
+              Train…
+            </button>
+            <button className="btn" data-testid="test-crew" disabled={problemCount > 0} title="Run this crew N times and score every task" onClick={() => useTestStore.getState().setDialogOpen(true)}>
+              Test…
+            </button>
+            <div className="toolbar-views" role="group" aria-label="Crew view">
+              {(['canvas', 'training', 'tests'] as const).map((v) => (
+                <button key={v} className="btn ghost toolbar-view" data-testid={`view-${v}`} aria-pressed={view === v} onClick={() => ui().setView(v)}>
+                  {v === 'canvas' ? 'Canvas' : v === 'training' ? 'Training' : 'Tests'}
+                </button>
+              ))}
+            </div>
+          </>
         )}
         <span className="toolbar-sep" />
         <button className="btn ghost" aria-label="Toggle theme" title="Dark / light" onClick={() => ui().setTheme(theme === 'dark' ? 'light' : 'dark')}>

@@ -3,6 +3,7 @@ import type { PendingHumanRequest } from '../../shared/host-api';
 import { useFlowInboxStore, type FlowFeedbackRequest } from '../stores/flowInboxStore';
 import { useHumanStore } from '../stores/humanStore';
 import { useRunStore } from '../stores/runStore';
+import { trainingRunText, useTrainingStore } from '../stores/trainingStore';
 import { FlowFeedbackDialog } from './FlowFeedbackDialog';
 import { HumanFeedbackDialog } from './HumanFeedbackDialog';
 import { ToolApprovalDialog } from './ToolApprovalDialog';
@@ -27,6 +28,7 @@ export function HumanDialogs() {
   const opened = flowRequests.find((r) => r.requestId === openId);
   const shown: Waiting | undefined = opened ? { flow: true, request: opened } : waiting.find((w) => !later.has(w.request.requestId));
   const runName = useRunStore((s) => (shown ? s.runs.find((r) => r.id === shown.request.runId)?.name : undefined));
+  const training = trainingRunText(useTrainingStore((s) => (shown ? s.runLabels[shown.request.runId] : undefined)));
 
   if (!shown) {
     if (waiting.length === 0) return null;
@@ -39,7 +41,7 @@ export function HumanDialogs() {
   }
   const index = waiting.findIndex((w) => w.request.requestId === shown.request.requestId);
   const position = waiting.length > 1 && index >= 0 ? `${index + 1} of ${waiting.length} waiting` : undefined;
-  const context = [shown.flow ? undefined : runName, position].filter(Boolean).join(' · ') || undefined;
+  const context = [shown.flow ? undefined : runName, training, position].filter(Boolean).join(' · ') || undefined;
   const onLater = () => {
     setLater(new Set([...later, shown.request.requestId]));
     if (opened) useFlowInboxStore.getState().open(undefined);

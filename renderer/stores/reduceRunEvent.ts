@@ -409,6 +409,7 @@ class RunDraft {
     span.agentNode = node;
     span.taskId = e.taskId;
     if (e.delegatedBy) span.sublabel = `${e.model} · asked by ${e.delegatedBy}`;
+    if (e.suggestions) span.sublabel = `${span.sublabel ?? e.model} · suggestions v${e.suggestions.version}`;
     const book = this.v.book;
     book.openAgents[node] = (book.openAgents[node] ?? 0) + 1;
     this.refreshAgent(node);

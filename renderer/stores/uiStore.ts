@@ -2,7 +2,8 @@ import { create } from 'zustand';
 
 export type Theme = 'dark' | 'light';
 export type BottomTab = 'trace' | 'output' | 'runs';
-export type MainView = 'canvas' | 'settings' | 'memory';
+/** `training` and `tests`: the open crew's training panel and test panel. */
+export type MainView = 'canvas' | 'settings' | 'memory' | 'training' | 'tests';
 
 /**
  * What the person is looking at: open document, selection, shown run, panels, theme. Not undoable and

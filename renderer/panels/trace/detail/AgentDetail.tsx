@@ -18,6 +18,14 @@ export function AgentDetail({ span }: { span: TraceSpan }) {
           ['Tool mode', started?.mode],
           ['Tools', started?.tools.length ? started.tools.join(', ') : undefined],
           ['Asked by', started?.delegatedBy],
+          [
+            'Suggestions',
+            started?.suggestions ? (
+              <span data-testid="agent-suggestions">
+                version {started.suggestions.version} ({started.suggestions.count} instruction{started.suggestions.count === 1 ? '' : 's'} from training)
+              </span>
+            ) : undefined,
+          ],
           ['Iterations', completed?.iterations],
         ]}
       />

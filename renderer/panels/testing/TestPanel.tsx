@@ -1,0 +1,128 @@
+import { useEffect } from 'react';
+import type { TestSession } from '../../../shared/training';
+import { useDocumentStore } from '../../stores/documentStore';
+import { useTestStore } from '../../stores/testStore';
+import { useUiStore } from '../../stores/uiStore';
+import '../../styles/training.css';
+import { formatRelativeTime } from '../formatTime';
+import { crewOfDocument } from '../training/crewOfDocument';
+import { openRunInTrace } from '../training/openRunInTrace';
+import { ScoreChart } from './ScoreChart';
+import { ScoreTable } from './ScoreTable';
+import { taskSeries } from './testChartData';
+
+/**
+ * The test panel (SPEC §6) of the crew on the canvas: "Test…", the earlier tests, and the picked
+ * test's score table and a chart per task of its scores across the iterations.
+ */
+export function TestPanel() {
+  const doc = useDocumentStore((s) => s.doc);
+  const path = useUiStore((s) => s.documentPath);
+  const crew = crewOfDocument(doc);
+  const tests = useTestStore((s) => s.tests);
+  const selectedId = useTestStore((s) => s.selectedId);
+  const report = useTestStore((s) => s.report);
+  const error = useTestStore((s) => s.error);
+
+  useEffect(() => void useTestStore.getState().attach(), []);
+  useEffect(() => {
+    if (crew?.id) void useTestStore.getState().load(crew.id);
+  }, [crew?.id]);
+
+  if (!crew) {
+    return (
+      <div className="training-panel" data-testid="test-panel">
+        <div className="training-empty">Open a crew to test it. Flows are not tested here.</div>
+      </div>
+    );
+  }
+  const session = report && report.session.id === selectedId ? report.session : undefined;
+
+  return (
+    <div className="training-panel" data-testid="test-panel">
+      <header className="training-head">
+        <div className="training-title">
+          <h1>Tests</h1>
+          <span className="training-crew">{crew.name}</span>
+        </div>
+        <span className="training-spacer" />
+        <button className="btn primary" data-testid="test-open-dialog" disabled={!path} onClick={() => useTestStore.getState().setDialogOpen(true)}>
+          Test…
+        </button>
+      </header>
+      {error && <div className="banner-error">Could not load the tests: {error}</div>}
+      <div className="test-body">
+        <nav className="test-list" aria-label="Earlier tests">
+          <div className="training-section-label">Tests</div>
+          {tests.length === 0 && <div className="training-muted">No tests yet. Test… runs the crew N times and scores every task.</div>}
+          {tests.map((t) => (
+            <TestListItem key={t.id} test={t} selected={t.id === selectedId} />
+          ))}
+        </nav>
+        <section className="test-report" aria-label="Test report">
+          {report && session ? (
+            <>
+              <header className="test-report-head">
+                <h2>
+                  {session.iterations} iteration{session.iterations === 1 ? '' : 's'} · {new Date(session.startedAt).toLocaleString()}
+                </h2>
+                <span className="training-status" data-status={session.status} data-testid="test-status">
+                  <span className="training-dot" aria-hidden />
+                  {session.status === 'running' ? `running ${session.runIds.length} of ${session.iterations}` : session.status}
+                </span>
+                <span className="training-muted">evaluator: {session.evalModel ? `“${session.evalModel}”` : 'each agent’s own model'}</span>
+                <span className="training-spacer" />
+                {session.status === 'running' && (
+                  <button className="btn small danger" data-testid="test-cancel" onClick={() => void useTestStore.getState().cancel(session.id)}>
+                    Stop
+                  </button>
+                )}
+              </header>
+              {session.error && <div className="banner-error">{session.error}</div>}
+              <div className="test-runs">
+                Runs:
+                {session.runIds.map((runId, i) => (
+                  <button key={runId} className="training-link" data-testid="test-run" title={`Open run ${runId} in the trace`} onClick={() => openRunInTrace(runId)}>
+                    #{i + 1}
+                  </button>
+                ))}
+              </div>
+              {report.tasks.length === 0 ? (
+                <div className="training-muted">No results yet.</div>
+              ) : (
+                <>
+                  <ScoreTable report={report} />
+                  <div className="test-charts">
+                    {taskSeries(report).map((s) => (
+                      <ScoreChart key={s.taskId} series={s} />
+                    ))}
+                  </div>
+                </>
+              )}
+            </>
+          ) : (
+            tests.length > 0 && <div className="training-muted">Loading…</div>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function TestListItem({ test, selected }: { test: TestSession; selected: boolean }) {
+  return (
+    <button className="test-list-item" data-testid="test-list-item" data-test-id={test.id} data-status={test.status} aria-pressed={selected} onClick={() => void useTestStore.getState().select(test.id)}>
+      <span className="training-status" data-status={test.status}>
+        <span className="training-dot" aria-hidden />
+        {test.status}
+      </span>
+      <span>
+        {test.iterations} iteration{test.iterations === 1 ? '' : 's'}
+        {test.evalModel ? ` · “${test.evalModel}”` : ''}
+      </span>
+      <span className="training-muted" title={new Date(test.startedAt).toLocaleString()}>
+        {formatRelativeTime(test.startedAt)}
+      </span>
+    </button>
+  );
+}

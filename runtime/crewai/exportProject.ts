@@ -114,11 +114,11 @@ class ProjectWriter {
   }
 
   private yamlFile(value: Record<string, unknown>, kind: 'agents' | 'tasks'): string {
-    const header = [`# ${kind === 'agents' ? 'Agents' : 'Tasks'} of "${this.doc.name}", exported by Crewdeck.`];
+    const header = [oneLine(`# ${kind === 'agents' ? 'Agents' : 'Tasks'} of "${this.doc.name}", exported by Crewdeck.`)];
     const notes = this.summary.filter((s) => s.path.startsWith(`${kind}.`));
     if (notes.length > 0) {
       header.push('# Not exported (CrewAI has no equivalent):');
-      for (const n of notes) header.push(`#   ${n.path} ${n.item}: ${n.why}`.replace(/\n/g, ' '));
+      for (const n of notes) header.push(oneLine(`#   ${n.path} ${n.item}: ${n.why}`));
     }
     return `${header.join('\n')}\n\n${stringify(value, { lineWidth: 0 })}`;
   }
@@ -300,7 +300,7 @@ class ProjectWriter {
 
     const decorators = ['CrewBase', 'agent', 'crew', 'task', ...(this.llmMethods.length > 0 ? ['llm'] : [])];
     const header: Py = [
-      `"""CrewAI project for "${doc.name}", exported by Crewdeck."""`,
+      `"""CrewAI project for "${docstringText(doc.name)}", exported by Crewdeck."""`,
       ...this.crewNotes(),
       ...(this.usesOs ? ['import os', ''] : []),
       ...(this.llmMethods.length > 0 ? ['from crewai import LLM, Agent, Crew, Process, Task'] : ['from crewai import Agent, Crew, Process, Task']),
@@ -314,7 +314,7 @@ class ProjectWriter {
       '',
       '@CrewBase',
       `class ${this.className}:`,
-      `    """${doc.name.replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"')}"""`,
+      `    """${docstringText(doc.name)}"""`,
       '',
       "    agents_config = 'config/agents.yaml'",
       "    tasks_config = 'config/tasks.yaml'",
@@ -336,7 +336,7 @@ class ProjectWriter {
     this.crewLevelSummary();
     const notes = this.summary.filter((s) => !/^(agents|tasks)\./.test(s.path));
     if (notes.length === 0) return [];
-    return ['# Not exported (CrewAI has no equivalent):', ...notes.map((n) => `#   ${n.path} ${n.item}: ${n.why}`.replace(/\n/g, ' ')), ''];
+    return ['# Not exported (CrewAI has no equivalent):', ...notes.map((n) => oneLine(`#   ${n.path} ${n.item}: ${n.why}`)), ''];
   }
 
   /** Tool constructor calls for code; reported tools were already noted by toolsFor (YAML pass). */
@@ -355,7 +355,7 @@ class ProjectWriter {
     const inputs = this.doc.inputs ?? [];
     const lines = inputs.map((input) => {
       const value = input.default !== undefined ? pyQuote(input.default) : `input(${pyQuote(`${input.name}: `)})`;
-      const comment = input.description ? `  # ${input.description.replace(/\n/g, ' ')}` : '';
+      const comment = input.description ? `  # ${oneLine(input.description)}` : '';
       return `        ${pyQuote(input.name)}: ${value},${comment}`;
     });
     return [
@@ -400,4 +400,18 @@ class ProjectWriter {
       '',
     ].join('\n');
   }
+}
+
+/**
+ * Text for a `#` comment (Python or YAML): every character either language reads as a line break
+ * (Python also ends a line at a lone CR; PyYAML at NEL, LS and PS) becomes a space, so a crew's text
+ * can never end the comment and become code or configuration.
+ */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\u0085\u2028\u2029]/g, ' ');
+}
+
+/** Text inside a `"""…"""` docstring: backslashes and every double quote escaped, so it cannot close it. */
+function docstringText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }

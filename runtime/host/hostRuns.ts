@@ -20,6 +20,8 @@ type StartRun = (runtime: Runtime, run: { runId: string; signal: AbortSignal; on
  */
 export class HostRuns {
   private readonly active = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  /** Runs being resumed whose launch has not registered them in `active` yet (a second resume must not slip in). */
+  private readonly resuming = new Set<string>();
 
   constructor(
     private readonly options: {
@@ -48,8 +50,9 @@ export class HostRuns {
 
   /** Continues a paused flow (paused in this process or an earlier one) with the feedback it waits for. */
   resume(runId: string, feedback: string): Promise<string> {
-    if (this.active.has(runId)) return Promise.reject(new FlowNotResumable(`run ${runId} is running; only paused or interrupted flows can be resumed`));
-    return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback }), runId);
+    if (this.active.has(runId) || this.resuming.has(runId)) return Promise.reject(new FlowNotResumable(`run ${runId} is running; only paused or interrupted flows can be resumed`));
+    this.resuming.add(runId);
+    return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback }), runId).finally(() => this.resuming.delete(runId));
   }
 
   cancel(runId: string): boolean {

@@ -26,6 +26,13 @@ export const KNOWLEDGE_TABLE = 'chunks';
 const META_EMBEDDER = 'crewdeck.embedder';
 const META_DIMENSIONS = 'crewdeck.dimensions';
 const FTS_INDEX = 'content_idx';
+/** Tries of a write whose commit lost a race with another writer's. */
+const COMMIT_ATTEMPTS = 5;
+
+/** LanceDB's "Retryable commit conflict … preempted by concurrent transaction": the write may simply be tried again. */
+function isCommitConflict(error: unknown): boolean {
+  return /retryable commit conflict|preempted by concurrent transaction/i.test(error instanceof Error ? error.message : String(error));
+}
 const OPTIMIZE_AFTER_UNINDEXED = 256;
 export const DEFAULT_KNOWLEDGE_LIMIT = 5;
 export const DEFAULT_KNOWLEDGE_MIN_SCORE = 0.2;
@@ -161,6 +168,23 @@ export class KnowledgeStore {
     await this.writes;
   }
 
+  /**
+   * Runs an idempotent write again when LanceDB refused its commit because another writer's commit
+   * (another run's store on the same table, e.g. two crews of a flow ingesting at once) got in first.
+   */
+  private async retryingConflicts(work: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await work();
+      } catch (error) {
+        if (attempt >= COMMIT_ATTEMPTS || !isCommitConflict(error)) throw error;
+        await this.table.checkoutLatest();
+        this.hasFtsIndex = (await this.table.listIndices()).some((i) => i.name === FTS_INDEX);
+        await new Promise((resolve) => setTimeout(resolve, attempt * 10 + Math.random() * 20));
+      }
+    }
+  }
+
   private async maintainFtsIndex(): Promise<void> {
     if (!this.hasFtsIndex) {
       if ((await this.table.countRows()) === 0) return;
@@ -229,16 +253,18 @@ export class KnowledgeStore {
       chunking: chunkingLabel(settings),
       ingested_at: now,
     }));
-    await this.exclusive(async () => {
-      // One commit: insert the new chunks, delete the source's chunks that are not among them.
-      await this.table
-        .mergeInsert('id')
-        .whenMatchedUpdateAll()
-        .whenNotMatchedInsertAll()
-        .whenNotMatchedBySourceDelete({ where: `source_key = ${sqlString(source.key)}` })
-        .execute(rows);
-      await this.maintainFtsIndex();
-    });
+    await this.exclusive(() =>
+      this.retryingConflicts(async () => {
+        // One commit: insert the new chunks, delete the source's chunks that are not among them.
+        await this.table
+          .mergeInsert('id')
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .whenNotMatchedBySourceDelete({ where: `source_key = ${sqlString(source.key)}` })
+          .execute(rows);
+        await this.maintainFtsIndex();
+      }),
+    );
     return { key: source.key, name: source.name, status: before ? 'replaced' : 'added', chunks: chunks.length, contentHash: hash };
   }
 

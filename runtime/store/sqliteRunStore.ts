@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { RuntimeEvent } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { RunNotFound } from '../errors';
+import { FlowNotResumable } from '../flow/flowErrors';
 import { openDatabase, workspaceDatabasePath } from './database';
 import type { NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
 
@@ -130,7 +131,7 @@ export class SqliteRunStore implements RunStore {
       ON CONFLICT (run_id) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`);
     this.selectCheckpoint = db.prepare('SELECT checkpoint FROM flow_checkpoints WHERE run_id = ?');
     this.updateReopen = db.prepare(
-      "UPDATE runs SET status = 'running', ended_at = NULL, error = NULL, output = NULL, pid = ?, host = ? WHERE id = ?",
+      "UPDATE runs SET status = 'running', ended_at = NULL, error = NULL, output = NULL, pid = ?, host = ? WHERE id = ? AND status IN ('paused', 'interrupted')",
     );
     this.selectLastSeq = db.prepare('SELECT MAX(seq) AS seq FROM events WHERE run_id = ?');
     openStores.add(this);
@@ -309,7 +310,12 @@ export class SqliteRunStore implements RunStore {
   reopenRun(runId: string): void {
     this.flush();
     const result = this.updateReopen.run(process.pid, this.host, runId);
-    if (result.changes === 0) throw new RunNotFound(runId);
+    if (result.changes === 0) {
+      // Only a paused or interrupted run reopens: of two resumes racing (two windows, the app and the CLI), one wins.
+      const run = this.getRun(runId);
+      if (!run) throw new RunNotFound(runId);
+      throw new FlowNotResumable(`run ${runId} is ${run.status}; only paused or interrupted flows can be resumed`);
+    }
   }
 
   close(): void {

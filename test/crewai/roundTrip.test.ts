@@ -214,4 +214,28 @@ describe('CrewAI export → import round trip', () => {
     expect(() => exportCrewAi(HAND_WRITTEN[1], dir, { overwrite: true })).not.toThrow();
     expect(readdirSync(dir).sort()).toEqual(['pyproject.toml', 'src']);
   });
+
+  it("keeps a crew's text inside comments and docstrings: quotes and line breaks (CR, LS too) never become code in crew.py, main.py or YAML", () => {
+    const hostile = crew({
+      id: 'hostile',
+      name: 'Say "hi"""\nimport os; os.system("PWNED")\n"\u2028injected: yes',
+      inputs: [{ name: 'topic', description: 'about\rimport os; os.system("PWNED")#' }],
+      agents: [{ id: 'a', role: 'R', goal: 'g', backstory: 'b' }],
+      tasks: [{ id: 't', description: 'about {topic}', expectedOutput: 'e', agentId: 'a' }],
+    });
+    const dir = tempDir();
+    exportCrewAi(hostile, dir);
+    const read = (f: string) => readFileSync(join(dir, 'src/hostile', f), 'utf8');
+    // Python ends a line at CR as well as LF; PyYAML also at NEL, LS and PS.
+    const lines = (text: string, breaks: RegExp) => text.split(breaks);
+    for (const f of ['crew.py', 'main.py']) {
+      // Inside docstrings the quotes are escaped (\"PWNED\"); as code they would not be, and no # would come first.
+      expect(lines(read(f), /\r\n|[\r\n]/).filter((l) => /^[^#]*os\.system\("PWNED"\)/.test(l))).toEqual([]);
+    }
+    for (const f of ['config/agents.yaml', 'config/tasks.yaml']) {
+      expect(lines(read(f), /\r\n|[\r\n\u0085\u2028\u2029]/).filter((l) => /^[^#]*(PWNED|injected)/.test(l))).toEqual([]);
+    }
+    expect(read('crew.py')).toContain('"""CrewAI project for "Say \\"hi\\"\\"\\"\nimport os; os.system(\\"PWNED\\")\n\\"\u2028injected: yes", exported by Crewdeck."""');
+    expect(importCrewAiProject(dir).doc.name).toBe(hostile.name);
+  });
 });

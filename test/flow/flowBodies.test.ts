@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../shared/events';
@@ -44,6 +45,31 @@ describe('flow bodies', () => {
     expect(agentPrompts(events, 'Writer')[0]).toContain('Write about tidal power');
     const method = ofType(events, 'flow.method.started')[0];
     expect(ofType(events, 'task.started')[0].parentSpanId).toBe(method.spanId);
+  });
+
+  it('a crew body refuses a crew file that is a symbolic link leading outside the workspace', async () => {
+    ws = tempWorkspace('crewdeck-flow-crewlink-');
+    const outside = mkdtempSync(join(tmpdir(), 'crewdeck-outside-'));
+    try {
+      writeFileSync(
+        join(outside, 'secret.crew.json'),
+        JSON.stringify({
+          kind: 'crew',
+          version: 1,
+          id: 'secret',
+          name: 'Secret',
+          agents: [{ id: 'w', role: 'Writer', goal: 'Write', llm: { provider: 'scripted', model: 'w', script: { default: 'read from outside' } } }],
+          tasks: [{ id: 'write', description: 'Write', expectedOutput: 'A paragraph', agentId: 'w' }],
+        }),
+      );
+      symlinkSync(join(outside, 'secret.crew.json'), join(ws.dir, 'linked.crew.json'));
+      const { result } = await run(flow({ methods: [{ id: 'w', name: 'write', trigger: { start: true }, body: { type: 'crew', file: 'linked.crew.json' } }] }));
+      expect(result.status).toBe('failed');
+      expect(result.output).not.toContain('read from outside');
+      expect(result.error?.message).toContain('"linked.crew.json" leads outside the workspace through a symbolic link');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('an agent body runs a standalone agent on the prompt; an llm body checks its output schema', async () => {

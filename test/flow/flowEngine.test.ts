@@ -181,6 +181,29 @@ describe('flow engine', () => {
     await expect(first.runtime.resume(first.result.runId, { feedback: 'again' })).rejects.toThrow(/is completed; only paused or interrupted flows can be resumed/);
   });
 
+  it('two resumes racing for one paused flow (two windows, the app and the CLI): one continues it, the other is refused', async () => {
+    const doc = flow({
+      methods: [
+        { id: 'review', name: 'review', trigger: { start: true }, body: { type: 'human_feedback', message: 'Go?' } },
+        { id: 'after', name: 'after', trigger: { listen: 'review' }, body: script('return "after " + input;') },
+      ],
+    });
+    const first = await run(doc);
+    expect(first.result.status).toBe('paused');
+    const events: RuntimeEvent[] = [];
+    const other = createRuntime({ workspace: ws!.dir, store: ws!.store });
+    const outcomes = await Promise.allSettled([
+      first.runtime.resume(first.result.runId, { feedback: 'one', onEvent: (e) => events.push(e) }),
+      other.resume(first.result.runId, { feedback: 'two', onEvent: (e) => events.push(e) }),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(/is running; only paused or interrupted flows can be resumed/);
+    expect(ofType(events, 'run.resumed')).toHaveLength(1);
+    expect(ofType(events, 'flow.method.completed').map((e) => e.methodName)).toEqual(['review', 'after']);
+    expect(ws!.store.getRun(first.result.runId)!.status).toBe('completed');
+  });
+
   it('empty feedback takes the default outcome; naming an outcome takes it without a model call', async () => {
     const doc = flow({
       methods: [

@@ -76,4 +76,32 @@ describe('flows through the host API', () => {
     expect(again).toMatchObject({ ok: false, error: { code: 'bad_input' } });
     if (!again.ok) expect(again.error.message).toContain('is completed; only paused or interrupted flows can be resumed');
   });
+  it('two runs.resume calls at once: one resumes the paused flow, the other is refused, and the answered method completes once', async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'crewdeck-hostflow-'));
+    writeFileSync(
+      join(workspace, 'ask.flow.json'),
+      JSON.stringify({
+        kind: 'flow',
+        version: 1,
+        id: 'ask',
+        name: 'Ask',
+        methods: [
+          { id: 'ask', name: 'ask', trigger: { start: true }, body: { type: 'human_feedback', message: 'Go on?' } },
+          { id: 'went', name: 'went', trigger: { listen: 'ask' }, body: { type: 'script', code: 'return "went on";' } },
+        ],
+      }),
+    );
+    const app = open(workspace);
+    const { runId } = await app.call('runs.start', { path: 'ask.flow.json', inputs: {} });
+    await app.until('run.paused');
+    const [a, b] = await Promise.all([app.host.handle('runs.resume', { runId, feedback: 'yes' }), app.host.handle('runs.resume', { runId, feedback: 'no' })]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    const refused = a.ok ? b : a;
+    if (!refused.ok) expect(refused.error.message).toContain('is running; only paused or interrupted flows can be resumed');
+    await app.until('run.completed');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(app.events().filter((e) => e.type === 'flow.method.completed' && e.methodId === 'ask')).toHaveLength(1);
+    expect(app.events().filter((e) => e.type === 'run.failed')).toHaveLength(0);
+    expect((await app.call('runs.get', { runId })).run).toMatchObject({ status: 'completed', output: 'went on' });
+  });
 });

@@ -109,4 +109,22 @@ describe('KnowledgeStore', () => {
     await expect(KnowledgeStore.open(dir, new HashingEmbedder({ dimensions: 64 }))).rejects.toThrow(KnowledgeEmbedderMismatch);
     store = await KnowledgeStore.open(dir, embedder);
   });
+
+  it('several stores on one table (runs ingesting at once) all get their sources in: commits that lose a race are retried', async () => {
+    const others = await Promise.all([1, 2, 3].map(() => KnowledgeStore.open(dir, embedder)));
+    try {
+      const all = [store, ...others];
+      const results = await Promise.all(all.map((s, i) => s.ingest(source(`text:crew${i}/facts`, long(`topic ${i}`, 20)), { size: 500, overlap: 50 })));
+      expect(results.map((r) => r.status)).toEqual(['added', 'added', 'added', 'added']);
+      await store.ingest(source('text:late', 'one more source after the race'));
+      const reopened = await KnowledgeStore.open(dir, embedder);
+      try {
+        expect((await reopened.sources()).map((s) => s.key).sort()).toEqual(['text:crew0/facts', 'text:crew1/facts', 'text:crew2/facts', 'text:crew3/facts', 'text:late']);
+      } finally {
+        reopened.close();
+      }
+    } finally {
+      for (const s of others) s.close();
+    }
+  });
 });

@@ -1,13 +1,14 @@
-import { resolve } from 'node:path';
 import { loadCrewFile } from '../../document/loadDocument';
 import { crewContext, executeCrew, prepareCrew } from '../../crew/executeCrew';
 import { resolveInputs } from '../../crew/interpolate';
+import { resolveInWorkspace } from '../../tools/workspacePath';
 import { renderTemplate } from '../template';
 import type { BodyRunner } from './types';
 
 /** Runs a crew file as one step: its tasks' events nest under the method; inputs come from templates. */
 export const runCrewBody: BodyRunner<'crew'> = async (body, scope) => {
-  const doc = loadCrewFile(resolve(scope.deps.workspace, body.file));
+  // The schema keeps `file` relative and inside; this also refuses a symbolic link that leads outside.
+  const doc = loadCrewFile(resolveInWorkspace(scope.deps.workspace, body.file));
   const given: Record<string, string> = {};
   for (const [name, template] of Object.entries(body.inputs ?? {})) given[name] = renderTemplate(template, scope, `${scope.method.name}.inputs.${name}`);
   const models = scope.deps.modelsFor(body.file);

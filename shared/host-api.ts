@@ -224,7 +224,7 @@ export const HOST_CHANNELS = {
   },
   /** Reads (never runs) a CrewAI project and writes it into the workspace as a new crew. */
   'documents.importCrewai': {
-    /** The project folder: absolute, or relative to the workspace. */
+    /** The project folder, inside the workspace (relative to it, or absolute). */
     request: z.strictObject({ dir: z.string().min(1).max(4096) }),
     response: z.object({
       path: z.string(),

@@ -1,13 +1,16 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CrewAiImportInvalid, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../crewai/crewAiErrors';
 import { importCrewAiProject, type UnmappedItem } from '../crewai/importProject';
+import { ToolError } from '../tools/tool';
+import { resolveInWorkspace } from '../tools/workspacePath';
 import { HostBadInput } from './hostErrors';
 import type { WorkspaceDocuments } from './workspaceDocuments';
 
 /**
- * `documents.importCrewai`: imports the CrewAI project at `dir` (absolute, or relative to the workspace)
- * and saves it as `<crew id>.crew.json` at the workspace root (`-2`, `-3`… when the name is taken).
+ * `documents.importCrewai`: imports the CrewAI project at `dir`, a folder inside the workspace (the
+ * renderer is untrusted: it may not make the runtime read files elsewhere; `crewdeck import` takes
+ * any folder), and saves it as `<crew id>.crew.json` at the workspace root (`-2`, `-3`… when taken).
  */
 export function importCrewAiIntoWorkspace(
   workspace: string,
@@ -16,8 +19,11 @@ export function importCrewAiIntoWorkspace(
 ): { path: string; unmapped: UnmappedItem[]; sourceFiles: string[] } {
   let result;
   try {
-    result = importCrewAiProject(resolve(workspace, dir));
+    result = importCrewAiProject(resolveInWorkspace(workspace, dir));
   } catch (error) {
+    if (error instanceof ToolError) {
+      throw new HostBadInput(`the CrewAI project must be a folder inside the workspace (copy it there, or use \`crewdeck import\`): ${error.message.replace(/; file tools.*$/, '')}`);
+    }
     if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiYamlInvalid || error instanceof CrewAiImportInvalid) {
       throw new HostBadInput(error.message);
     }

@@ -25,7 +25,8 @@ afterEach(async () => {
 
 describe('documents.importCrewai', () => {
   it('imports a project by absolute path into a new crew file and returns the unmapped items', async () => {
-    const result = await host.handle('documents.importCrewai', { dir: join(fixtures, 'market_research') });
+    cpSync(join(fixtures, 'market_research'), join(workspace, 'market_research'), { recursive: true });
+    const result = await host.handle('documents.importCrewai', { dir: join(workspace, 'market_research') });
     if (!result.ok) throw new Error(result.error.message);
     const { path, unmapped, sourceFiles } = result.response as { path: string; unmapped: { item: string; why: string }[]; sourceFiles: string[] };
     expect(path).toBe('market_research.crew.json');
@@ -55,4 +56,13 @@ describe('documents.importCrewai', () => {
       expect(result.error.message).toMatch(/No CrewAI project/);
     }
   });
+
+  it('refuses a folder outside the workspace: the renderer may not make the runtime read files elsewhere', async () => {
+    for (const dir of [join(fixtures, 'market_research'), '../outside', '/etc']) {
+      const result = await host.handle('documents.importCrewai', { dir });
+      expect(result).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+      if (!result.ok) expect(result.error.message).toMatch(/must be a folder inside the workspace/);
+    }
+  });
 });
+

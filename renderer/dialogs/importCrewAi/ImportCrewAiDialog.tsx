@@ -104,12 +104,15 @@ function ImportCrewAiForm({ onClose }: { onClose(): void }) {
           <label htmlFor="import-crewai-dir" className="dialog-field-label">
             Project folder
           </label>
-          <div className="dialog-field-help">An absolute path, or a path relative to the workspace.</div>
+          <div className="dialog-field-help">
+            A folder inside this workspace (copy the project there first), as a path relative to the workspace. To import from
+            anywhere else, use <code>crewdeck import &lt;dir&gt;</code>.
+          </div>
           <input
             id="import-crewai-dir"
             className="dialog-input"
             data-testid="import-crewai-dir"
-            placeholder="/home/me/projects/my_crew"
+            placeholder="projects/my_crew"
             value={dir}
             onChange={(e) => setDir(e.target.value)}
           />

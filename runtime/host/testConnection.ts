@@ -44,7 +44,8 @@ export async function testConnection(
       resolver.resolve(ref);
       return { ok: true, latencyMs: elapsed(), models: [model.model] };
     }
-    const apiKey = (model.apiKeyEnv ? options.env[model.apiKeyEnv] : options.env.OPENAI_API_KEY) || undefined;
+    // As in runs: OPENAI_API_KEY never goes to a base URL the model names itself.
+    const apiKey = (model.apiKeyEnv ? options.env[model.apiKeyEnv] : model.baseUrl ? undefined : options.env.OPENAI_API_KEY) || undefined;
     const baseURL = model.baseUrl ?? (options.env.OPENAI_BASE_URL || undefined);
     if (!apiKey && !baseURL) {
       return { ok: false, latencyMs: elapsed(), models: [], error: `no API key: set ${model.apiKeyEnv ?? 'OPENAI_API_KEY'}` };

@@ -20,7 +20,7 @@ export interface OpenAIChatModelOptions {
   model: string;
   /** Any OpenAI-compatible server (Ollama, LM Studio, vLLM…). Defaults to OPENAI_BASE_URL, then api.openai.com. */
   baseUrl?: string;
-  /** Defaults to OPENAI_API_KEY. A local server reached through `baseUrl` may need none. */
+  /** Defaults to OPENAI_API_KEY, unless `baseUrl` is set (a server of its own gets a key only when given one). */
   apiKey?: string;
   temperature?: number;
   maxTokens?: number;
@@ -90,7 +90,9 @@ export class OpenAIChatModel implements ChatModel {
   private getClient(): OpenAI {
     if (this.client) return this.client;
     const env = this.options.env ?? process.env;
-    const apiKey = this.options.apiKey || env.OPENAI_API_KEY || undefined;
+    // OPENAI_API_KEY goes only where OPENAI_BASE_URL (or OpenAI) is: a model with a base URL of its own
+    // gets a key only through its `apiKeyEnv`, so a document cannot send the key to a server of its choosing.
+    const apiKey = this.options.apiKey || (this.options.baseUrl ? undefined : env.OPENAI_API_KEY) || undefined;
     this.apiKey = apiKey;
     const baseURL = this.options.baseUrl || env.OPENAI_BASE_URL || undefined;
     if (!apiKey && !baseURL) {

@@ -114,7 +114,7 @@ export class ModelResolver {
 
   private apiKey(settings: InlineModel): string | undefined {
     if (settings.apiKeyEnv === undefined) {
-      // The provider falls back to OPENAI_API_KEY; a local server (base URL) may need no key at all.
+      // The provider falls back to OPENAI_API_KEY (not for a base URL of the model's own: a local server needs no key).
       if (!this.env.OPENAI_API_KEY && !settings.baseUrl && !this.env.OPENAI_BASE_URL) {
         throw new ModelConfigInvalid(
           `Model ${settings.provider}:${settings.model} needs an API key: set OPENAI_API_KEY, or give the model ` +

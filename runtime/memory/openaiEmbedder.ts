@@ -17,7 +17,7 @@ export interface OpenAIEmbedderOptions {
   apiKey?: string;
   /**
    * Name of the environment variable holding the key. When given it must be set. When neither this nor
-   * `apiKey` is given, OPENAI_API_KEY is used if set (a local server reached through `baseUrl` may need none).
+   * `apiKey` is given, OPENAI_API_KEY is used if set — but never sent to a `baseUrl` of the embedder's own.
    */
   apiKeyEnv?: string;
   /**
@@ -213,7 +213,8 @@ export class OpenAIEmbedder implements Embedder {
         );
       }
     }
-    apiKey ??= env.OPENAI_API_KEY || undefined;
+    // As for chat models: OPENAI_API_KEY never goes to a base URL of the embedder's own.
+    if (!this.options.baseUrl) apiKey ??= env.OPENAI_API_KEY || undefined;
     const baseURL = this.options.baseUrl || env.OPENAI_BASE_URL || undefined;
     if (!apiKey && !baseURL) {
       throw new EmbeddingFailed(

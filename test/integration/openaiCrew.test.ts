@@ -25,15 +25,16 @@ afterEach(() => {
 
 const ENV = { OPENAI_API_KEY: 'integration-key' };
 
+/** The server is reached the way a user points the openai provider at OpenAI itself: OPENAI_BASE_URL. */
 function model(extra: Record<string, unknown> = {}) {
-  return { provider: 'openai' as const, model: 'scripted-gpt', baseUrl: server.baseUrl, stream: false, ...extra };
+  return { provider: 'openai' as const, model: 'scripted-gpt', stream: false, ...extra };
 }
 
-/** Runs a crew in a fresh workspace with OPENAI_API_KEY from the RuntimeOptions env. */
+/** Runs a crew in a fresh workspace with OPENAI_API_KEY and OPENAI_BASE_URL from the RuntimeOptions env. */
 async function run(doc: ReturnType<typeof crew>) {
   const workspace = tempWorkspace('crewdeck-openai-');
   workspaces.push(workspace);
-  return runCrew(doc, { workspace, env: ENV });
+  return runCrew(doc, { workspace, env: { ...ENV, OPENAI_BASE_URL: server.baseUrl } });
 }
 
 /** What the server reported for a reply, in the runtime's terms. */
@@ -253,4 +254,16 @@ describe('an openai crew against the scripted server', () => {
       else process.env.OPENAI_API_KEY = saved;
     }
   });
+
+  it('never sends OPENAI_API_KEY to a base URL the model names itself; apiKeyEnv sends that key there', async () => {
+    server.enqueue({ content: 'ok', usage: { prompt_tokens: 1, completion_tokens: 1 } }, { content: 'ok', usage: { prompt_tokens: 1, completion_tokens: 1 } });
+    const task = { id: 't', description: 'd', expectedOutput: 'e', agentId: 'a' };
+    const own = await run(crew({ agents: [{ id: 'a', role: 'A', goal: 'g', llm: model({ baseUrl: server.baseUrl }) }], tasks: [task] }));
+    expect(own.result.status).toBe('completed');
+    expect(chatRequests()[0].headers.authorization).not.toContain('integration-key');
+    const named = await run(crew({ agents: [{ id: 'a', role: 'A', goal: 'g', llm: model({ baseUrl: server.baseUrl, apiKeyEnv: 'OPENAI_API_KEY' }) }], tasks: [task] }));
+    expect(named.result.status).toBe('completed');
+    expect(chatRequests()[1].headers.authorization).toBe('Bearer integration-key');
+  });
 });
+

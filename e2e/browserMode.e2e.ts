@@ -79,7 +79,7 @@ describe('browser mode in a real Chromium', () => {
     try {
       await session.page.locator('[data-testid="document-item"]').first().waitFor();
       const documents = await session.page.locator('[data-testid="document-item"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
-      expect(documents).toEqual(['product-launch.crew.json', 'reopen-check.crew.json', 'research-brief.crew.json']);
+      expect(documents).toEqual(['feedback-loop.flow.json', 'product-launch.crew.json', 'reopen-check.crew.json', 'research-brief.crew.json']);
       await session.page.locator('[data-testid="recent-run"]').first().waitFor();
       const runsAfter = await session.page.locator('[data-testid="recent-run"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-run-id')} ${e.getAttribute('data-status')}`));
       expect(runsAfter).toEqual(runsBefore);

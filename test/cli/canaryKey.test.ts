@@ -56,7 +56,8 @@ beforeAll(async () => {
     version: 1,
     models: { default: 'canary', profiles: {
         canary: { provider: 'openai', model: 'scripted-model', baseUrl: server.baseUrl, apiKeyEnv: 'CANARY_KEY', nativeTools: true },
-        echo: { provider: 'openai', model: 'any', baseUrl: echoUrl, maxRetries: 0 },
+        // It names OPENAI_API_KEY: a model with a base URL of its own gets no key unless it names one.
+        echo: { provider: 'openai', model: 'any', baseUrl: echoUrl, apiKeyEnv: 'OPENAI_API_KEY', maxRetries: 0 },
       },
     },
     memory: { embedder: { provider: 'openai', model: 'scripted-embedding', baseUrl: server.baseUrl, apiKeyEnv: 'CANARY_KEY' } },

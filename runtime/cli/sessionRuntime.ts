@@ -77,7 +77,12 @@ export async function withTerminalRuntime(
     return await body({ workspace, settings, runtime, store, models, signal: controller.signal, style, onEvent, stopTree });
   } catch (error) {
     stopTree();
-    if (!isBadInput(error)) throw error;
+    if (!isBadInput(error)) {
+      // A model that fails (the evaluator, say) ends the command as a failed run, with its reason.
+      if (options.json) out.write(`${JSON.stringify({ status: 'failed', error: errorMessage(error) })}\n`);
+      else process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
+      return EXIT.runFailed;
+    }
     if (options.json) {
       const problems = error instanceof DocumentInvalid ? error.problems : undefined;
       out.write(`${JSON.stringify({ status: 'invalid', error: errorMessage(error), ...(problems ? { problems } : {}) })}\n`);

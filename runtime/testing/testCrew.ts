@@ -111,13 +111,16 @@ export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
         let row: TestResult;
         if (outcome?.status === 'completed') {
           const checks = runChecks(tasksById.get(task.id)!, outcome.output);
-          const scored = await scoreTask(evaluator(outcome.role), task, outcome.output, iteration, req.signal);
-          evaluatorUsage = addUsage(evaluatorUsage, scored.usage);
+          // A failing evaluator leaves this score out (and says why); the checks still count.
+          const scored = await scoreTask(evaluator(outcome.role), task, outcome.output, iteration, req.signal).catch((error: unknown) => {
+            if (req.signal?.aborted) throw error;
+            return { failure: errorMessage(error) };
+          });
+          if ('usage' in scored) evaluatorUsage = addUsage(evaluatorUsage, scored.usage);
           row = {
             ...base,
             status: 'completed',
-            score: scored.value.score,
-            reason: scored.value.reason,
+            ...('value' in scored ? { score: scored.value.score, reason: scored.value.reason } : { reason: `the evaluator could not score it: ${scored.failure}` }),
             ...(checks.length > 0 ? { checkScore: checkScore(checks) } : {}),
             checks,
           };

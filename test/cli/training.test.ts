@@ -58,7 +58,14 @@ function setupWorkspace(): string {
   ws = tempDir('crewdeck-train-cli-');
   ws.write('crewdeck.json', {
     version: 1,
-    models: { profiles: { judgeA: judge('judge-a', [9, 8, 10, 7, 9, 8]), judgeB: judge('judge-b', [2, 3, 1, 4, 2, 3]) } },
+    models: {
+      profiles: {
+        judgeA: judge('judge-a', [9, 8, 10, 7, 9, 8]),
+        judgeB: judge('judge-b', [2, 3, 1, 4, 2, 3]),
+        // An evaluator that cannot answer at all (its script has nothing to say).
+        mute: { provider: 'scripted', model: 'mute', script: { rules: [] } },
+      },
+    },
   });
   return ws.write('writing.crew.json', writingCrew());
 }
@@ -142,6 +149,12 @@ describe('crewdeck test', () => {
     expect(ta.get('polish')![4]).toBe('10.0');
     expect(tb.get('draft')![4]).toBe(ta.get('draft')![4]);
     expect(tb.get('polish')![4]).toBe(ta.get('polish')![4]);
+
+    // An evaluator that fails leaves the scores out and says why; the checks do not depend on it.
+    const mute = await runCli(['test', file, '-n', '1', '--eval-model', 'mute', '--quiet'], { timeoutMs: 60_000 });
+    expect(mute.code, describeResult(mute)).toBe(0);
+    expect(table(mute.stdout).get('draft')!.slice(0, 3)).toEqual(['—', '—', '5.0']);
+    expect(mute.stdout).toMatch(/2 result\(s\) have no evaluator score — the evaluator could not score it: Script .* has no reply/);
 
     const json = parseSingleJson(await runCli(['test', file, '-n', '1', '--eval-model', 'judgeB', '--json'], { timeoutMs: 60_000 }));
     expect(json.status).toBe('completed');

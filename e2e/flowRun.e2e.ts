@@ -95,11 +95,16 @@ async function runRow(page: Page, runId: string): Promise<Locator> {
 }
 
 async function startRun(page: Page): Promise<string> {
+  const badge = page.getByTestId('run-status');
+  // The badge may still show the previous run: wait for the new run's id, not just any id.
+  const previous = (await badge.count()) > 0 ? await badge.getAttribute('data-run-id') : null;
   await page.getByTestId('run-crew').click();
   await page.getByTestId('run-start').click();
-  const badge = page.getByTestId('run-status');
   await badge.waitFor();
-  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-run-id'));
+  await page.waitForFunction((before) => {
+    const id = document.querySelector('[data-testid="run-status"]')?.getAttribute('data-run-id');
+    return id && id !== before;
+  }, previous);
   return (await badge.getAttribute('data-run-id'))!;
 }
 

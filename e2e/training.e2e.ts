@@ -157,9 +157,12 @@ describe('training', () => {
   it('the next ordinary run uses the edited suggestion: the trace names version 2 and the prompt has it', async () => {
     const { page } = session;
     await page.getByTestId('view-canvas').click();
+    const badge = page.getByTestId('run-status');
+    const previous = (await badge.count()) > 0 ? await badge.getAttribute('data-run-id') : null;
     await page.getByTestId('run-crew').click();
     await page.getByTestId('run-start').click();
-    const done = page.locator('[data-testid="run-status"][data-status="completed"]');
+    // The badge may still show an earlier (training) run: wait for this run's completion.
+    const done = page.locator(`[data-testid="run-status"][data-status="completed"]${previous ? `:not([data-run-id="${previous}"])` : ''}`);
     await done.waitFor({ timeout: 30_000 });
     await page.getByTestId('tab-trace').click();
     await page.locator('[data-testid="trace-row"][data-kind="agent"]').first().click();

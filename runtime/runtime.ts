@@ -15,7 +15,7 @@ import { problemsFromZod } from '../shared/model/problems';
 import type { RunMemoryStore } from './memory/runMemory';
 import { openWorkspaceMemory } from './memory/workspaceMemory';
 import { FlowDocumentSchema, type FlowDocument } from '../shared/model/flow';
-import { resumeFlow, startFlow, type FlowRunResult } from './flow/flowRun';
+import { cancelStoppedFlow, resumeFlow, startFlow, type FlowRunResult } from './flow/flowRun';
 import { FlowNotResumable } from './flow/flowErrors';
 import type { FlowDeps } from './flow/bodies/types';
 import { flowSchemaProblems } from './document/schemaProblems';
@@ -61,6 +61,8 @@ export interface Runtime {
   runFlow(doc: FlowDocument, options?: RunCrewOptions): Promise<FlowRunResult>;
   /** Continues a paused (or interrupted) flow, answering its pending feedback. Completed methods are not run again. */
   resume(runId: string, options?: { feedback?: string; signal?: AbortSignal; onEvent?: EventListener }): Promise<FlowRunResult>;
+  /** Ends a paused (or interrupted) flow without answering it: the run becomes `cancelled`. */
+  cancelStopped(runId: string, reason: string): void;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -123,6 +125,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools), store: options.store, signal: run.signal, onEvent: run.onEvent, now },
         { ...declared, ...(run.inputs ?? {}) },
       ));
+    },
+
+    cancelStopped(runId, reason) {
+      const store = options.store;
+      const previous = store?.getRun(runId);
+      if (!store || !previous) throw new RunNotFound(runId);
+      if (previous.kind !== 'flow' || (previous.status !== 'paused' && previous.status !== 'interrupted')) {
+        throw new FlowNotResumable(`run ${runId} is ${previous.status === 'running' ? 'running' : `a ${previous.kind} run that is ${previous.status}`}; only paused or interrupted flows can be stopped this way`);
+      }
+      cancelStoppedFlow(store, runId, reason, now);
     },
 
     async resume(runId, run = {}) {

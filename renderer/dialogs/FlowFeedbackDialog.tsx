@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { host } from '../host/hostContext';
 import { useFlowInboxStore, type FlowFeedbackRequest } from '../stores/flowInboxStore';
 import { useRunStore } from '../stores/runStore';
 import '../styles/flow-run.css';
@@ -34,6 +35,14 @@ export function FlowFeedbackDialog({ request, context, onLater }: FlowFeedbackDi
     if (ok && (runs.runId === undefined || runs.runId === request.runId)) void runs.openRun(request.runId, request.documentPath);
   };
 
+  // Ends the flow without an answer; the run's `run.cancelled` takes it out of the inbox.
+  const stop = async () => {
+    await host().invoke('runs.cancel', { runId: request.runId });
+    useFlowInboxStore.getState().open(undefined);
+    onLater();
+    void useRunStore.getState().refreshRuns();
+  };
+
   const emptyHint =
     outcomes.length > 0
       ? `Sending without feedback picks the default outcome “${fallback}”. Written feedback is sorted into one of the outcomes by the model.`
@@ -49,6 +58,9 @@ export function FlowFeedbackDialog({ request, context, onLater }: FlowFeedbackDi
         <>
           <button className="btn ghost" data-testid="flow-feedback-later" onClick={onLater}>
             Later
+          </button>
+          <button className="btn ghost is-danger" data-testid="flow-feedback-stop" disabled={answering} onClick={() => void stop()}>
+            Stop the run
           </button>
           <span className="modal-foot-spacer" />
           <button className="btn primary" data-testid="flow-feedback-send" disabled={answering} onClick={() => void send(feedback.trim())}>

@@ -139,6 +139,21 @@ export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { 
   });
 }
 
+/**
+ * Stops a paused (or interrupted) flow for good: its pending feedback is dropped and the run ends
+ * `cancelled` under its own root span. Claims the run first, so it cannot race a resume.
+ */
+export function cancelStoppedFlow(store: RunStore, runId: string, reason: string, now: () => number): void {
+  const saved = store.loadCheckpoint(runId) as FlowCheckpoint | undefined;
+  if (!saved) throw new FlowNotResumable(`run ${runId} has no saved flow state; only paused or interrupted flows can be stopped this way`);
+  store.reopenRun(runId);
+  const log = new RunEventLog(runId, now, { seq: store.lastSeq(runId), spanPrefix: `r${saved.sessions + 1}s` });
+  log.listen((e) => store.appendEvent(e));
+  new Span(log, saved.rootSpanId, undefined).emit({ type: 'run.cancelled', reason, durationMs: now() - saved.startedAt });
+  store.saveCheckpoint(runId, { ...saved, sessions: saved.sessions + 1, pending: [], active: [] });
+  store.finishRun(runId, { status: 'cancelled', error: reason, tokenUsage: saved.tokenUsage ?? emptyUsage(), endedAt: now() });
+}
+
 class FlowRun {
   private readonly controller = new AbortController();
   private readonly meter = new UsageMeter();

@@ -55,10 +55,21 @@ export class HostRuns {
     return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback }), runId).finally(() => this.resuming.delete(runId));
   }
 
+  /** Cancels a live run; a paused flow (waiting for feedback, no process behind it) is ended as cancelled. */
   cancel(runId: string): boolean {
     const run = this.active.get(runId);
-    if (!run) return false;
-    run.controller.abort(new RunCancelled('cancelled from the app'));
+    if (run) {
+      run.controller.abort(new RunCancelled('cancelled from the app'));
+      return true;
+    }
+    const stored = this.options.store.getRun(runId);
+    if (stored?.kind !== 'flow' || stored.status !== 'paused' || this.resuming.has(runId)) return false;
+    const { workspace, store, push, now } = this.options;
+    const runtime = createRuntime({ workspace, store, now });
+    const before = store.lastSeq(runId);
+    runtime.cancelStopped(runId, 'cancelled from the app while it waited for feedback');
+    for (const event of store.events(runId, before)) push({ kind: 'event', event });
+    push({ kind: 'runs.changed' });
     return true;
   }
 

@@ -104,4 +104,37 @@ describe('flows through the host API', () => {
     expect(app.events().filter((e) => e.type === 'run.failed')).toHaveLength(0);
     expect((await app.call('runs.get', { runId })).run).toMatchObject({ status: 'completed', output: 'went on' });
   });
+
+  it('runs.cancel ends a paused flow for good: cancelled, out of reach of resume, the event pushed', async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'crewdeck-hostflow-'));
+    writeFileSync(
+      join(workspace, 'ask.flow.json'),
+      JSON.stringify({
+        kind: 'flow',
+        version: 1,
+        id: 'ask',
+        name: 'Ask',
+        methods: [{ id: 'ask', name: 'ask', trigger: { start: true }, body: { type: 'human_feedback', message: 'Go on?' } }],
+      }),
+    );
+    const first = open(workspace);
+    const { runId } = await first.call('runs.start', { path: 'ask.flow.json', inputs: {} });
+    await first.until('run.paused');
+    await first.host.close();
+    hosts.splice(0);
+
+    // After a restart nothing runs it: the paused run is stopped from its stored state.
+    const second = open(workspace);
+    expect(await second.call('runs.cancel', { runId })).toEqual({ cancelled: true });
+    expect(second.events().find((e) => e.type === 'run.cancelled')).toMatchObject({ runId, reason: 'cancelled from the app while it waited for feedback' });
+    expect((await second.call('runs.get', { runId })).run.status).toBe('cancelled');
+    expect(await second.call('runs.cancel', { runId })).toEqual({ cancelled: false });
+    const resume = await second.host.handle('runs.resume', { runId, feedback: 'yes' });
+    expect(resume).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    const stored = (await second.call('runs.events', { runId })).events as RuntimeEvent[];
+    expect(stored.at(-1)).toMatchObject({ type: 'run.cancelled', spanId: stored[0].spanId });
+    // seq stays gap-free across the sessions
+    expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
+  });
 });
+

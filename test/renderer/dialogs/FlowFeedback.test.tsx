@@ -36,6 +36,10 @@ function hostWith(list: HostRunSummary[], logs: Record<string, RuntimeEvent[]>) 
       runs = runs.map((r) => (r.id === runId ? { ...r, status: 'running' } : r));
       return { runId };
     },
+    'runs.cancel': ({ runId }) => {
+      runs = runs.map((r) => (r.id === runId ? { ...r, status: 'cancelled' } : r));
+      return { cancelled: true };
+    },
   });
   setHost(host);
 }
@@ -158,4 +162,25 @@ describe('flowInboxStore.sync', () => {
     await useFlowInboxStore.getState().sync([summary('run_paused_flow', { status: 'cancelled' })]);
     expect(useFlowInboxStore.getState().requests).toEqual([]);
   });
+
+  it('stops a paused flow from its dialog: runs.cancel, and its run.cancelled takes it out of the inbox', async () => {
+    hostWith([summary('run_paused_flow')], { run_paused_flow: atPause });
+    render(
+      <>
+        <FlowInbox />
+        <HumanDialogs />
+      </>,
+    );
+    detach = useRunStore.getState().attach();
+    fireEvent.click(await screen.findByTestId('flow-inbox-item'));
+    const dialog = await screen.findByTestId('flow-feedback-dialog');
+    fireEvent.click(within(dialog).getByTestId('flow-feedback-stop'));
+    await waitFor(() => expect(host.callsTo('runs.cancel')).toEqual([{ runId: 'run_paused_flow' }]));
+    expect(host.callsTo('runs.resume')).toEqual([]);
+    await waitFor(() => expect(screen.queryByTestId('flow-feedback-dialog')).toBeNull());
+    const last = atPause.at(-1)!;
+    act(() => host.push({ kind: 'event', event: { type: 'run.cancelled', reason: 'cancelled from the app while it waited for feedback', durationMs: 5, runId: 'run_paused_flow', seq: last.seq + 1, ts: last.ts + 5, spanId: atPause[0].spanId } }));
+    await waitFor(() => expect(screen.queryByTestId('flow-inbox')).toBeNull());
+  });
 });
+

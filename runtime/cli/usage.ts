@@ -15,6 +15,7 @@ Usage:
   crewdeck runs list [--limit N] [--workspace DIR] [--json]
   crewdeck runs show <runId> [--workspace DIR] [--json]
   crewdeck runs events <runId> [--after SEQ] [--workspace DIR] [--json]
+  crewdeck runs cancel <runId> [--workspace DIR] [--json]   end a paused flow without answering it
   crewdeck serve [--port N] [--workspace DIR]     the app in your browser (browser mode)
   crewdeck memory list|search <query>|add <text> --scope S|edit <id>|forget <id>...|reset --yes
                   [--scope S] [--category C]... [--importance 0..1] [--private] [--limit N] [--workspace DIR] [--json]

@@ -111,6 +111,17 @@ describe('crewdeck run/resume for flows', () => {
     expect(noFeedback.code).toBe(2);
     expect(noFeedback.stderr).toContain('is waiting for feedback on "review"');
 
+    // A second paused run of the same flow is stopped instead of answered.
+    const other = parseSingleJson(await runCli(['run', file, '--json']));
+    const cancelled = await runCli(['runs', 'cancel', other.runId, '--workspace', ws.dir]);
+    expect(cancelled.code, describeResult(cancelled)).toBe(0);
+    expect(cancelled.stdout).toContain(`Cancelled ${other.runId} (Review); it will not be resumed.`);
+    const again = await runCli(['runs', 'cancel', other.runId, '--workspace', ws.dir]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('only paused or interrupted flows can be stopped this way');
+    const refused = await runCli(['resume', other.runId, '--feedback', 'approved', '--workspace', ws.dir]);
+    expect(refused.code).toBe(2);
+
     const done = await runCli(['resume', paused.runId, '--feedback', 'approved', '--json', '--workspace', ws.dir]);
     expect(done.code, describeResult(done)).toBe(0);
     expect(parseSingleJson(done)).toMatchObject({ status: 'completed', output: 'Published: Draft about solar', state: { review_feedback: 'approved' } });

@@ -1,4 +1,5 @@
 import { RunNotFound, WorkspaceInvalid } from '../../errors';
+import { FlowNotResumable } from '../../flow/flowErrors';
 import type { SqliteRunStore } from '../../store/sqliteRunStore';
 import type { RunRecord, RunStatus, RunSummary } from '../../store/types';
 import { formatCount, formatDuration, formatTime, oneLine } from '../format';
@@ -18,8 +19,8 @@ export async function runsCommand(args: string[]): Promise<number> {
   });
   const [sub, runId, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  if (!['list', 'show', 'events'].includes(sub ?? '')) {
-    throw new UsageError(sub === undefined ? 'runs needs a subcommand: list, show or events' : `unknown subcommand "runs ${sub}"; use list, show or events`);
+  if (!['list', 'show', 'events', 'cancel'].includes(sub ?? '')) {
+    throw new UsageError(sub === undefined ? 'runs needs a subcommand: list, show, events or cancel' : `unknown subcommand "runs ${sub}"; use list, show, events or cancel`);
   }
   const style = createStyle(!values.json && colorFor(process.stdout));
   const json = values.json ?? false;
@@ -39,11 +40,19 @@ export async function runsCommand(args: string[]): Promise<number> {
         return show(store, requireRun(store, runId), json, style);
       case 'events':
         return events(store, requireRun(store, runId), json, style, positiveInt(values.after, 'after') ?? 0);
+      case 'cancel': {
+        // A paused (or interrupted) flow has no process to stop: it is ended where it is stored.
+        const run = requireRun(store, runId);
+        const { createRuntime } = await import('../../runtime'); // loaded only here: list/show/events stay light
+        createRuntime({ workspace: workspaceDir(values.workspace ?? process.cwd()), store }).cancelStopped(run.id, 'cancelled from the command line while it waited');
+        process.stdout.write(json ? `${JSON.stringify({ runId: run.id, status: 'cancelled' })}\n` : `Cancelled ${run.id} (${run.name}); it will not be resumed.\n`);
+        return EXIT.ok;
+      }
       default:
         throw new UsageError(`unknown subcommand "runs ${sub}"`);
     }
   } catch (error) {
-    if (!(error instanceof RunNotFound || error instanceof WorkspaceInvalid)) throw error;
+    if (!(error instanceof RunNotFound || error instanceof WorkspaceInvalid || error instanceof FlowNotResumable)) throw error;
     process.stderr.write(`${style.red('error:')} ${error.message}\n`);
     return EXIT.badInput;
   } finally {

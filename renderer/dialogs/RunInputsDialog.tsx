@@ -1,11 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { host } from '../host/hostContext';
 import { HostCallError } from '../host/hostError';
-import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { crewInputs, type CrewInput } from './crewInputs';
+import { DialogError, type DialogErrorValue } from './DialogError';
 import { Modal } from './Modal';
+import { saveOpenDocument } from './saveOpenDocument';
 
 type Loaded = { name: string; inputs: CrewInput[]; profiles: string[]; defaultProfile?: string };
 
@@ -27,7 +28,7 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [model, setModel] = useState('');
   const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<{ message: string; problems?: { path: string; message: string }[] }>();
+  const [error, setError] = useState<DialogErrorValue>();
 
   useEffect(() => {
     let live = true;
@@ -144,32 +145,7 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
           <button type="submit" hidden />
         </form>
       )}
-      {error && (
-        <div className="dialog-error" data-testid="run-dialog-error">
-          {error.message}
-          {error.problems && error.problems.length > 0 && (
-            <ul className="dialog-problems">
-              {error.problems.map((p, i) => (
-                <li key={i}>
-                  <code>{p.path}</code>: {p.message}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      <DialogError error={error} testId="run-dialog-error" />
     </Modal>
   );
-}
-
-/**
- * Saves the pending edits of `path` when it is the open document, so the run starts from what the
- * person sees. Resolves to why it cannot run when they could not be saved.
- */
-async function saveOpenDocument(path: string): Promise<string | undefined> {
-  if (useDocumentStore.getState().path !== path) return undefined;
-  await useDocumentStore.getState().flushSave();
-  const after = useDocumentStore.getState();
-  if (after.path !== path || after.saveState !== 'error') return undefined;
-  return `The latest changes to ${path} could not be saved, so the crew cannot run with them: ${after.saveError ?? 'unknown error'}`;
 }

@@ -1,5 +1,5 @@
 import type { RuntimeEvent } from '../../shared/events';
-import { DocumentInvalid, errorMessage, WorkspaceInvalid } from '../errors';
+import { WorkspaceInvalid } from '../errors';
 import { workspaceDatabasePath } from '../store/database';
 import type { CrewRunResult } from '../crew/kickoff';
 import type { FlowRunResult } from '../flow/flowRun';
@@ -12,6 +12,7 @@ import { formatUsageLine } from './format';
 import { LiveTree } from './liveTree';
 import { colorFor, createStyle } from './style';
 import { TerminalHuman } from './terminalHuman';
+import { cancelOnCtrlC, reportBadInput } from './terminalStop';
 import { workspaceDir } from './workspaceDir';
 import { EXIT } from './usage';
 
@@ -35,14 +36,7 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
   const tree = new LiveTree({ out, style, spinner: !options.json && Boolean(out.isTTY) });
   const human = new TerminalHuman(options.json ? process.stderr : out, createStyle(colorFor(options.json ? process.stderr : out)), tree);
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    process.stderr.write('\nCancelling the run (Ctrl-C again to quit at once)…\n');
-    controller.abort(new Error('cancelled from the terminal'));
-  };
-  process.on('SIGINT', onSigint);
+  const detachCtrlC = cancelOnCtrlC(controller, 'the run');
 
   let store: SqliteRunStore | undefined;
   try {
@@ -62,15 +56,9 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
   } catch (error) {
     tree.stop();
     if (!isBadInput(error)) throw error;
-    if (options.json) {
-      const problems = error instanceof DocumentInvalid ? error.problems : undefined;
-      out.write(`${JSON.stringify({ status: 'invalid', error: errorMessage(error), ...(problems ? { problems } : {}) })}\n`);
-    } else {
-      process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
-    }
-    return EXIT.badInput;
+    return reportBadInput(error, options.json, style);
   } finally {
-    process.off('SIGINT', onSigint);
+    detachCtrlC();
     human.close();
     store?.close();
   }

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { RuntimeEvent } from '../../shared/events';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
-import { DocumentInvalid, errorMessage } from '../errors';
+import { errorMessage } from '../errors';
 import { isBadInput } from '../badInput';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { ModelResolver } from '../llm/resolveModel';
@@ -11,6 +11,7 @@ import { LiveTree } from './liveTree';
 import { openStore } from './openStore';
 import { colorFor, createStyle, type Style } from './style';
 import { TerminalHuman } from './terminalHuman';
+import { cancelOnCtrlC, reportBadInput } from './terminalStop';
 import { EXIT } from './usage';
 import { workspaceDir } from './workspaceDir';
 
@@ -45,14 +46,7 @@ export async function withTerminalRuntime(
   const hooks = { pause: () => tree?.pause(), resume: () => tree?.resume() };
   const human = new TerminalHuman(options.json ? process.stderr : out, createStyle(colorFor(options.json ? process.stderr : out)), hooks);
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    process.stderr.write('\nCancelling (Ctrl-C again to quit at once)…\n');
-    controller.abort(new Error('cancelled from the terminal'));
-  };
-  process.on('SIGINT', onSigint);
+  const detachCtrlC = cancelOnCtrlC(controller, 'the runs');
   const stopTree = () => {
     tree?.stop();
     tree = undefined;
@@ -83,16 +77,10 @@ export async function withTerminalRuntime(
       else process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
       return EXIT.runFailed;
     }
-    if (options.json) {
-      const problems = error instanceof DocumentInvalid ? error.problems : undefined;
-      out.write(`${JSON.stringify({ status: 'invalid', error: errorMessage(error), ...(problems ? { problems } : {}) })}\n`);
-    } else {
-      process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
-    }
-    return EXIT.badInput;
+    return reportBadInput(error, options.json, style);
   } finally {
     stopTree();
-    process.off('SIGINT', onSigint);
+    detachCtrlC();
     human.close();
     store?.close();
   }

@@ -1,5 +1,4 @@
 import type { Database } from 'better-sqlite3';
-import { existsSync } from 'node:fs';
 import type { CheckResult, TestReport, TestResult, TestSession } from '../../shared/training';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { openDatabase, workspaceDatabasePath } from '../store/database';
@@ -37,23 +36,18 @@ interface ResultRow {
 
 /** Crew tests and their per-task, per-iteration results in the workspace database (plain JSON/text). */
 export class TestStore {
+  /** Takes ownership of `db` (close() closes it). The schema must be migrated. */
   constructor(
     private readonly db: Database,
-    private readonly owned = true,
     private readonly now: () => number = Date.now,
   ) {}
 
   static open(workspace: string, now?: () => number): TestStore {
-    return new TestStore(openDatabase(workspaceDatabasePath(workspace)), true, now);
-  }
-
-  static openExisting(workspace: string, now?: () => number): TestStore | undefined {
-    const file = workspaceDatabasePath(workspace);
-    return existsSync(file) ? new TestStore(openDatabase(file), true, now) : undefined;
+    return new TestStore(openDatabase(workspaceDatabasePath(workspace)), now);
   }
 
   close(): void {
-    if (this.owned) this.db.close();
+    this.db.close();
   }
 
   createSession(session: Pick<TestSession, 'id' | 'crewId' | 'name' | 'documentPath' | 'iterations' | 'evalModel'>): void {

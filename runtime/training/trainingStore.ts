@@ -72,26 +72,25 @@ export type ActiveSuggestions = Map<string, { version: number; suggestions: stri
  * is read back with JSON.parse and checked to be strings/numbers: stored data never runs as code.
  */
 export class TrainingStore {
-  /** Takes ownership of `db` when `owned` (close() closes it). The schema must be migrated. */
+  /** Takes ownership of `db` (close() closes it). The schema must be migrated. */
   constructor(
     private readonly db: Database,
-    private readonly owned = true,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Opens (creating if needed) the workspace's database. */
   static open(workspace: string, now?: () => number): TrainingStore {
-    return new TrainingStore(openDatabase(workspaceDatabasePath(workspace)), true, now);
+    return new TrainingStore(openDatabase(workspaceDatabasePath(workspace)), now);
   }
 
   /** The workspace's store if it has a database; never creates `.crewdeck/`. */
   static openExisting(workspace: string, now?: () => number): TrainingStore | undefined {
     const file = workspaceDatabasePath(workspace);
-    return existsSync(file) ? new TrainingStore(openDatabase(file), true, now) : undefined;
+    return existsSync(file) ? new TrainingStore(openDatabase(file), now) : undefined;
   }
 
   close(): void {
-    if (this.owned) this.db.close();
+    this.db.close();
   }
 
   // --- sessions -------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { crewInputs, type CrewInput } from '../../dialogs/crewInputs';
+import { DialogError, type DialogErrorValue } from '../../dialogs/DialogError';
 import { Modal } from '../../dialogs/Modal';
 import { host } from '../../host/hostContext';
 import { HostCallError } from '../../host/hostError';
-import { saveOpenDocument } from './saveOpenDocument';
+import { saveOpenDocument } from '../../dialogs/saveOpenDocument';
 
 export interface SessionRequest {
   iterations: number;
@@ -36,7 +37,7 @@ export function SessionStartDialog({ idPrefix, path, title, intro, startLabel, d
   const [evalModel, setEvalModel] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
   const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<{ message: string; problems?: { path: string; message: string }[] }>();
+  const [error, setError] = useState<DialogErrorValue>();
 
   useEffect(() => {
     let live = true;
@@ -146,20 +147,7 @@ export function SessionStartDialog({ idPrefix, path, title, intro, startLabel, d
           <button type="submit" hidden />
         </form>
       )}
-      {error && (
-        <div className="dialog-error" data-testid={`${idPrefix}-dialog-error`}>
-          {error.message}
-          {error.problems && error.problems.length > 0 && (
-            <ul className="dialog-problems">
-              {error.problems.map((p, i) => (
-                <li key={i}>
-                  <code>{p.path}</code>: {p.message}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      <DialogError error={error} testId={`${idPrefix}-dialog-error`} />
     </Modal>
   );
 }

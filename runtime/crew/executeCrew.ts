@@ -99,10 +99,10 @@ export async function executeCrew(
       restored: options.restored,
       onOutput: options.onOutput ?? (() => {}),
     });
-    await ctx.memory?.drain();
+    await ctx.memory?.finish();
     return crewOutput(outputs, ctx.meter);
   } catch (error) {
-    await ctx.memory?.drain(); // a write still in flight (an async task's) ends before the crew does
+    await ctx.memory?.finish(); // a write still in flight (an async task's) ends before the crew does
     throw error;
   } finally {
     ctx.knowledge?.close();

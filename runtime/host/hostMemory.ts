@@ -109,7 +109,7 @@ export class HostMemory {
     this.opened = undefined;
     if (!opened) return;
     try {
-      (await opened).close();
+      await (await opened).close();
     } catch {
       // It never opened: nothing to close.
     }

@@ -4,11 +4,13 @@
  * index on `content`. Recall fuses vector and full-text search (RRF, k = 60) and scores the
  * candidates by semantic similarity, recency and importance.
  *
- * FTS indexing (checked against @lancedb/lancedb 0.31.0): rows added, updated or deleted after the
- * index was built are still found/hidden correctly — LanceDB searches the unindexed part of the table
- * by brute force and drops deleted rows — so no re-index is needed for correctness. The index only
- * gets slower as unindexed rows pile up, so after writes we run `optimize()` (which folds new rows
- * into the index and compacts files) once `OPTIMIZE_AFTER_UNINDEXED` rows are unindexed.
+ * Indices (checked against @lancedb/lancedb 0.31.0), all kept up by `maintainIndices` after writes:
+ * - full-text on `content`; rows added, updated or deleted after an index was built are still found or
+ *   hidden correctly (LanceDB searches the unindexed rows by brute force and drops deleted ones), but
+ *   every unindexed row costs each search time, so `optimize()` folds them in once there are
+ *   OPTIMIZE_AFTER_UNINDEXED (~0.2 s at 100k rows);
+ * - scalar indices on `is_private` (bitmap) and `scope` (btree), so recall's filters don't scan the table;
+ * - IVF_RQ on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there).
  */
 import { toNumbers } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
@@ -43,30 +45,44 @@ const META_EMBEDDER = 'crewdeck.embedder';
 const META_DIMENSIONS = 'crewdeck.dimensions';
 const FTS_INDEX = 'content_idx';
 export const OPTIMIZE_AFTER_UNINDEXED = 256;
-/**
- * On big tables the full-text index is optimised once this fraction of its rows is unindexed (each
- * `optimize()` costs ~0.5-1 s at 100k rows, so a fixed 256 would make bulk ingest quadratic).
- */
-const OPTIMIZE_UNINDEXED_FRACTION = 0.1;
+const SCALAR_INDICES = [
+  { column: 'is_private', name: 'is_private_idx', config: () => lancedb.Index.bitmap() },
+  { column: 'scope', name: 'scope_idx', config: () => lancedb.Index.btree() },
+];
 const VECTOR_INDEX = 'vector_idx';
 /**
+ * The vector index for an embedder's vector size, with its type as LanceDB lists it. IVF_RQ needs a
+ * size divisible by 8 (every common embedding model's is); any other size gets IVF_FLAT (exact distances
+ * within the searched partitions, ~2x slower at 100k rows but as cheap to train).
+ */
+function vectorIndexFor(dimensions: number, rows: number): { type: string; config: lancedb.Index } {
+  return dimensions % 8 === 0
+    ? { type: 'IvfRq', config: lancedb.Index.ivfRq({ distanceType: 'cosine' }) }
+    : { type: 'IvfFlat', config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))) }) };
+}
+/**
  * Brute-force vector search costs ~4-5 µs per row here (~350-450 ms at 100k rows on 2 cores), so a
- * table gets an IVF_PQ vector index once it has this many rows (`vectorIndexMinRows` overrides).
- * IVF_PQ rather than IVF_HNSW_SQ: LanceDB's `optimize()` folds new rows into IVF_PQ partitions in ~1.5 s
- * at 100k rows, but rebuilds an HNSW graph (~50 s), and every optimize touches every index.
+ * table gets a vector index once it has this many rows (`vectorIndexMinRows` overrides).
+ * IVF_RQ (RaBitQ, `vectorIndexFor`): trained in ~1 s at 100k rows, where IVF_PQ took 37-65 s and an HNSW graph is rebuilt
+ * by every `optimize()`; that makes retraining cheap enough to do as the table grows (below).
  */
 export const VECTOR_INDEX_MIN_ROWS = 5_000;
-/** Rows added after the vector index was built are searched by brute force; fold them in past this many. */
-export const VECTOR_OPTIMIZE_AFTER_UNINDEXED = 2_000;
 /**
- * IVF partitions searched, and how many PQ candidates per result are re-ranked exactly: at 100k rows
- * (index trained at 5k) the top 5 of 20 matched exact search 99.3% with 10, 95.7% with 4, for about the
- * same latency (bench:memory).
+ * Each `optimize()` adds the new rows to the vector index as another delta index, still partitioned by
+ * the centroids trained on the first rows; after this many the index is trained again on the whole table
+ * (sqrt(rows) partitions, one index), so search cost stays that of a fresh index as the table grows.
  */
-const IVF_NPROBES = 20;
-const PQ_REFINE_FACTOR = 10;
-/** Recall's lastAccessedAt updates are written this long after the first one (or before the next write). */
-const ACCESS_FLUSH_DELAY_MS = 1_000;
+export const MAX_VECTOR_INDEX_DELTAS = 8;
+/**
+ * IVF partitions searched, and how many quantised candidates per result are re-ranked with exact
+ * distances (read from the table: ~4.5 ms of a 100k-row search with 10). At 100k rows, nprobes 32, the
+ * top 5 of 20 matched exact search 59% with no re-ranking, 97.4% with 2, 99.2% with 3, 99.8% with 5,
+ * 100% with 10; bench:memory measures it each run.
+ */
+export const IVF_NPROBES = 32;
+export const REFINE_FACTOR = 5;
+/** Recall's lastAccessedAt updates are written this long after the first one, unless a write or close comes first. */
+const ACCESS_FLUSH_DELAY_MS = 30_000;
 export const MAX_RECALL_LIMIT = 50;
 export const DEFAULT_RECALL_LIMIT = 5;
 /** Candidates taken from each search, as a multiple of the limit. */
@@ -224,12 +240,13 @@ export class MemoryStore {
   /** What reads wait for: every write except the deferred access-time updates of recall. */
   private readBarrier: Promise<unknown> = Promise.resolve();
   private hasFtsIndex = false;
-  private hasVectorIndex = false;
+  private hasScalarIndices = false;
+  /** The vector index's type as LanceDB lists it (undefined: none yet); another type is retrained. */
+  private vectorIndexType: string | undefined;
   private vectorIndexMinRows = VECTOR_INDEX_MIN_ROWS;
   /** lastAccessedAt set by recall but not yet written (applied to every record read meanwhile). */
   private readonly pendingAccess = new Map<string, number>();
   private accessFlushTimer: NodeJS.Timeout | undefined;
-  private accessFlushRunning = false;
   private closed = false;
 
   private constructor(
@@ -240,6 +257,9 @@ export class MemoryStore {
 
   /** Opens (creating if needed) the store in `dir`. Throws EmbedderMismatch for another embedder's store. */
   static async open(dir: string, embedder: Embedder, options: MemoryStoreOptions = {}): Promise<MemoryStore> {
+    // Otherwise LanceDB logs a deprecation warning to stderr on every vector index statistics call
+    // (it will leave the centroids out of them, which the store never reads).
+    process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= 'false';
     mkdirSync(dir, { recursive: true });
     const db = await lancedb.connect(dir);
     const names = await db.tableNames();
@@ -259,22 +279,26 @@ export class MemoryStore {
     const store = new MemoryStore(table, embedder, options.now ?? Date.now);
     const indices = await table.listIndices();
     store.hasFtsIndex = indices.some((i) => i.name === FTS_INDEX);
-    store.hasVectorIndex = indices.some((i) => i.name === VECTOR_INDEX);
+    store.hasScalarIndices = SCALAR_INDICES.every((s) => indices.some((i) => i.name === s.name));
+    store.vectorIndexType = indices.find((i) => i.name === VECTOR_INDEX)?.indexType;
     store.vectorIndexMinRows = options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS;
+    // Indices an earlier version did not build, or rows a process left unindexed (one killed before it
+    // folded them in), are seen to now, behind the reads rather than in front of them.
+    store.writes = store.maintainIndices().catch(() => undefined);
     return store;
   }
 
-  /**
-   * Closes the table. Access times recall has not written yet (at most ACCESS_FLUSH_DELAY_MS old) are
-   * dropped; an access-time write already running finishes first.
-   */
-  close(): void {
-    if (this.closed) return;
+  /** Closes the table once the writes in flight are done, writing recall's pending access times first (best effort). */
+  close(): Promise<void> {
+    if (this.closed) return this.writes.then(() => undefined);
     this.closed = true;
     clearTimeout(this.accessFlushTimer);
-    this.pendingAccess.clear();
-    if (!this.accessFlushRunning) this.table.close();
-    else void this.writes.finally(() => this.table.close());
+    const flush = () => this.flushAccessTimes();
+    this.writes = this.writes
+      .then(flush, flush)
+      .catch(() => undefined)
+      .finally(() => this.table.close());
+    return this.writes.then(() => undefined);
   }
 
   /** Runs writes one at a time (recall's pending access times go first); reads wait for them (`idle`). */
@@ -289,14 +313,21 @@ export class MemoryStore {
     return result;
   }
 
+  /** Writes recall's pending access times now (after the writes in flight). */
+  async flush(): Promise<void> {
+    await this.exclusive(async () => undefined);
+  }
+
   private async idle(): Promise<void> {
     await this.readBarrier;
   }
 
   /**
-   * Recall's lastAccessedAt updates: a LanceDB update is a new table version (~15-30 ms), so it is
-   * queued behind the other writes without holding up reads or the recall itself; records read in the
-   * meantime show the pending time. Updates queued while one runs go out together.
+   * Recall's lastAccessedAt updates. A LanceDB update is a new table version (~30 ms) that rewrites the
+   * rows, leaving them unindexed until the next `optimize()` (~0.2-0.3 s at 100k rows), so updates are
+   * collected and written with the next write (in a run: the task's memory write, right after its
+   * recall), after ACCESS_FLUSH_DELAY_MS, or on close, never holding up reads or the recall itself;
+   * records read in the meantime show the pending time.
    */
   private touch(ids: string[], at: number): void {
     if (this.closed) return;
@@ -312,18 +343,15 @@ export class MemoryStore {
 
   /** Writes the pending access times (one update per distinct time); runs inside the write queue. */
   private async flushAccessTimes(): Promise<void> {
-    if (this.pendingAccess.size === 0 || this.closed) return;
-    this.accessFlushRunning = true;
-    try {
-      const byTime = new Map<number, string[]>();
-      for (const [id, t] of this.pendingAccess) byTime.set(t, [...(byTime.get(t) ?? []), id]);
-      for (const [t, group] of byTime) {
-        await this.table.update({ where: idIn(group), values: { last_accessed_at: t } });
-        for (const id of group) if (this.pendingAccess.get(id) === t) this.pendingAccess.delete(id);
-      }
-    } finally {
-      this.accessFlushRunning = false;
+    if (this.pendingAccess.size === 0) return;
+    const byTime = new Map<number, string[]>();
+    for (const [id, t] of this.pendingAccess) byTime.set(t, [...(byTime.get(t) ?? []), id]);
+    for (const [t, group] of byTime) {
+      await this.table.update({ where: idIn(group), values: { last_accessed_at: t } });
+      for (const id of group) if (this.pendingAccess.get(id) === t) this.pendingAccess.delete(id);
     }
+    // The updated rows are unindexed (searched by brute force) until folded in, also before closing.
+    await this.maintainIndices();
   }
 
   /** The record with recall's not-yet-written access time, if any. */
@@ -337,30 +365,49 @@ export class MemoryStore {
     return `mem_${this.now().toString(36)}_${randomBytes(5).toString('hex')}`;
   }
 
-  /** Builds the FTS index once there are rows; folds unindexed rows in once there are many. */
-  private async maintainFtsIndex(): Promise<void> {
+  private get hasVectorIndex(): boolean {
+    return this.vectorIndexType !== undefined;
+  }
+
+  /**
+   * After a write: builds the full-text and scalar indices once there are rows and the vector index
+   * once there are `vectorIndexMinRows`; retrains the vector index when it has too many deltas (or is of
+   * an older type); folds unindexed rows into every index once there are OPTIMIZE_AFTER_UNINDEXED.
+   */
+  private async maintainIndices(): Promise<void> {
+    const rows = await this.table.countRows();
+    if (rows === 0) return;
     if (!this.hasFtsIndex) {
-      if ((await this.table.countRows()) === 0) return;
       await this.table.createIndex('content', { config: lancedb.Index.fts(), replace: true });
       this.hasFtsIndex = true;
-      return;
     }
-    if (!this.hasVectorIndex && (await this.table.countRows()) >= this.vectorIndexMinRows) {
-      await this.table.createIndex('vector', { config: lancedb.Index.ivfPq({ distanceType: 'cosine' }), replace: true });
-      this.hasVectorIndex = true;
+    if (!this.hasScalarIndices) {
+      for (const s of SCALAR_INDICES) await this.table.createIndex(s.column, { config: s.config(), name: s.name, replace: true });
+      this.hasScalarIndices = true;
     }
-    const stats = await this.table.indexStats(FTS_INDEX);
-    const ftsDue = stats !== undefined && stats.numUnindexedRows >= Math.max(OPTIMIZE_AFTER_UNINDEXED, stats.numIndexedRows * OPTIMIZE_UNINDEXED_FRACTION);
-    const vectorStats = this.hasVectorIndex && !ftsDue ? await this.table.indexStats(VECTOR_INDEX) : undefined;
-    if (ftsDue || (vectorStats && vectorStats.numUnindexedRows >= VECTOR_OPTIMIZE_AFTER_UNINDEXED)) await this.table.optimize();
+    const wanted = vectorIndexFor(this.embedder.dimensions, rows);
+    let vectorStats = this.hasVectorIndex ? await this.table.indexStats(VECTOR_INDEX) : undefined;
+    const retrain = this.hasVectorIndex
+      ? this.vectorIndexType !== wanted.type || (vectorStats?.numIndices ?? 1) > MAX_VECTOR_INDEX_DELTAS
+      : rows >= this.vectorIndexMinRows;
+    if (retrain) {
+      await this.table.createIndex('vector', { config: wanted.config, name: VECTOR_INDEX, replace: true });
+      this.vectorIndexType = wanted.type;
+      vectorStats = undefined;
+    }
+    const ftsStats = await this.table.indexStats(FTS_INDEX);
+    const unindexed = Math.max(ftsStats?.numUnindexedRows ?? 0, vectorStats?.numUnindexedRows ?? 0);
+    if (unindexed >= OPTIMIZE_AFTER_UNINDEXED) await this.table.optimize();
   }
 
   /** Vector index coverage (undefined while the table is below `vectorIndexMinRows`). */
-  async vectorIndexStatus(): Promise<{ indexedRows: number; unindexedRows: number } | undefined> {
+  async vectorIndexStatus(): Promise<{ type: string; indexedRows: number; unindexedRows: number; deltas: number } | undefined> {
     await this.idle();
     if (!this.hasVectorIndex) return undefined;
     const stats = await this.table.indexStats(VECTOR_INDEX);
-    return stats ? { indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows } : undefined;
+    return stats
+      ? { type: stats.indexType, indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows, deltas: stats.numIndices ?? 1 }
+      : undefined;
   }
 
   /** Full-text index coverage (undefined until the first rows create the index). */
@@ -412,7 +459,7 @@ export class MemoryStore {
         history: [],
       }));
       await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]) as unknown as Record<string, unknown>));
-      await this.maintainFtsIndex();
+      await this.maintainIndices();
       return records;
     });
   }
@@ -475,7 +522,7 @@ export class MemoryStore {
         .whenMatchedUpdateAll()
         .whenNotMatchedInsertAll()
         .execute([recordToRow(next, vector) as unknown as Record<string, unknown>]);
-      await this.maintainFtsIndex();
+      await this.maintainIndices();
       return next;
     });
   }
@@ -518,7 +565,7 @@ export class MemoryStore {
     const filter: MemoryFilter = { scope: options.scope, includePrivate: true };
     const where = filterToWhere(filter);
     let q = this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit));
-    if (this.hasVectorIndex) q = q.nprobes(IVF_NPROBES).refineFactor(PQ_REFINE_FACTOR);
+    if (this.hasVectorIndex) q = q.nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR);
     if (where) q = q.where(where);
     const rows = await q.toArray();
     return rows
@@ -536,8 +583,10 @@ export class MemoryStore {
     await this.idle();
     const take = limit * CANDIDATE_FACTOR;
 
-    let vq = this.table.query().nearestTo(queryVector).distanceType('cosine').limit(take);
-    if (this.hasVectorIndex) vq = vq.nprobes(IVF_NPROBES).refineFactor(PQ_REFINE_FACTOR);
+    // The vector search returns each row's exact cosine distance (re-ranked, when indexed), so only the
+    // full-text search needs the vector column, for rows the vector search did not find.
+    let vq = this.table.query().nearestTo(queryVector).distanceType('cosine').select([...RECORD_COLUMNS, '_distance']).limit(take);
+    if (this.hasVectorIndex) vq = vq.nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR);
     if (where) vq = vq.where(where);
     // Both searches run at once (LanceDB works off the JS thread): recall waits for the slower one only.
     const vectorSearch = vq.toArray();
@@ -545,7 +594,7 @@ export class MemoryStore {
     let textSearch: Promise<Record<string, unknown>[]> = Promise.resolve([]);
     if (this.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
       try {
-        let tq = this.table.query().fullTextSearch(query.query).limit(take);
+        let tq = this.table.query().fullTextSearch(query.query).select([...RECORD_COLUMNS, 'vector', '_score']).limit(take);
         if (where) tq = tq.where(where);
         textSearch = tq.toArray().catch(() => []); // a query the FTS parser rejects just contributes nothing
       } catch {
@@ -554,8 +603,9 @@ export class MemoryStore {
     }
     const [vectorRows, textRows] = await Promise.all([vectorSearch, textSearch]);
 
-    const rowsById = new Map<string, Record<string, unknown>>();
-    for (const row of [...vectorRows, ...textRows]) rowsById.set(String(row.id), row);
+    const hits = new Map<string, { row: Record<string, unknown>; similarity: number }>();
+    for (const row of textRows) hits.set(String(row.id), { row, similarity: cosineSimilarity(queryVector, toNumbers(row.vector)) });
+    for (const row of vectorRows) hits.set(String(row.id), { row, similarity: 1 - Number(row._distance) });
     const vectorIds = vectorRows.map((r) => String(r.id));
     const textIds = textRows.map((r) => String(r.id));
     const fused = reciprocalRankFusion([vectorIds, textIds]);
@@ -564,13 +614,12 @@ export class MemoryStore {
     const now = this.now();
     const matches: (RecallMatch & { fusedScore: number; wordHits: number })[] = [];
     for (const [id, fusedScore] of candidates) {
-      const row = rowsById.get(id)!;
-      const record = this.withPendingAccess(rowToRecord(row));
+      const hit = hits.get(id)!;
+      const record = this.withPendingAccess(rowToRecord(hit.row));
       if (!matchesFilter(record, filter)) continue;
-      const vector = toNumbers(row.vector);
       const lastUsed = record.lastAccessedAt || record.updatedAt;
       const matchedWords = sharedWords(query.query, record.content);
-      const semantic = clamp01(cosineSimilarity(queryVector, vector));
+      const semantic = clamp01(hit.similarity);
       if (semantic < (query.minSemantic ?? 0)) continue;
       const parts = {
         semantic,

@@ -54,6 +54,11 @@ export class RunMemory implements RunMemoryAccess {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  async finish(): Promise<void> {
+    await this.drain();
+    await this.store.flush?.();
+  }
+
   private track<T>(work: Promise<T>): Promise<T> {
     this.pending.add(work);
     const done = () => this.pending.delete(work);

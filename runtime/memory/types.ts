@@ -102,6 +102,8 @@ export interface RecallMatch {
 /** What recall needs of a memory store (MemoryStore implements it). */
 export interface MemoryRecall {
   recall(query: RecallQuery): Promise<RecallMatch[]>;
+  /** Writes what recall deferred (access times) now; a run calls it when it ends. */
+  flush?(): Promise<void>;
 }
 
 /** A finished attempt of a task, as memory extraction reads it. */
@@ -129,6 +131,8 @@ export interface RunMemoryAccess extends ToolMemory {
   readonly recallLimit: number;
   /** Waits until no write is in flight. */
   drain(): Promise<void>;
+  /** At the end of a crew: drains, then has the store write what recall deferred. */
+  finish(): Promise<void>;
   stage(span: Span, attempt: { input: ExtractionInput; attempt: number; extract: boolean }): StagedAttempt;
   discardUnstaged(span: Span, taskId: string, agentRole: string, reason: string): void;
 }

@@ -1,3 +1,4 @@
+import * as lancedb from '@lancedb/lancedb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../../runtime/memory/hashingEmbedder';
 import { filterToWhere } from '../../runtime/memory/memoryFilter';
 import { EmbedderMismatch, MemoryNotFound } from '../../runtime/memory/memoryErrors';
-import { MemoryStore, OPTIMIZE_AFTER_UNINDEXED } from '../../runtime/memory/memoryStore';
+import { MEMORY_TABLE, MemoryStore, OPTIMIZE_AFTER_UNINDEXED } from '../../runtime/memory/memoryStore';
 import type { Embedder, NewMemory } from '../../runtime/memory/types';
 
 const DAY = 86_400_000;
@@ -275,6 +276,36 @@ describe('MemoryStore recall', () => {
     const again = await store.recall({ query: 'anything' });
     expect(again[0].recency).toBeCloseTo(1, 6);
     expect(again[1].recency).toBeCloseTo(1, 6);
+  });
+
+  it("writes recall's access times with the next write, at the end of a run, or on close, so they outlive the process", async () => {
+    const store = await open(new ConstantEmbedder());
+    const [a, b] = await store.add([mem('deploy checklist'), mem('deploy rollback plan')]);
+    const stored = async (id: string) => {
+      const db = await lancedb.connect(dir);
+      const table = await db.openTable(MEMORY_TABLE);
+      const [row] = await table.query().where(`id = '${id}'`).select(['last_accessed_at']).toArray();
+      table.close();
+      return Number(row.last_accessed_at);
+    };
+    clock += DAY;
+    await store.recall({ query: 'deploy', limit: 1 });
+    const touched = (await store.get(a.id))!.lastAccessedAt === clock ? a : b;
+    expect(await stored(touched.id)).toBe(clock - DAY); // pending: not written by the recall itself
+    await store.add([mem('unrelated note')]);
+    expect(await stored(touched.id)).toBe(clock);
+
+    clock += DAY;
+    await store.recall({ query: 'deploy', limit: 3 }); // all three
+    await store.flush(); // what a run does when it ends
+    expect(await stored(a.id)).toBe(clock);
+
+    clock += DAY;
+    await store.recall({ query: 'deploy', limit: 3 });
+    await store.close();
+    expect(await stored(a.id)).toBe(clock);
+    const reopened = await open(new ConstantEmbedder());
+    expect((await reopened.get(b.id))?.lastAccessedAt).toBe(clock);
   });
 
   it('importance breaks a semantic tie, and weights are respected and normalised', async () => {

@@ -16,7 +16,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HashingEmbedder } from '../runtime/memory/hashingEmbedder';
-import { MEMORY_TABLE, MemoryStore } from '../runtime/memory/memoryStore';
+import { IVF_NPROBES, MAX_VECTOR_INDEX_DELTAS, MEMORY_TABLE, MemoryStore, REFINE_FACTOR } from '../runtime/memory/memoryStore';
 import type { NewMemory, RecallQuery } from '../runtime/memory/types';
 import { CATEGORIES, memoryQuery, memorySentence, SCOPES, seededRandom } from './memory/memoryCorpus';
 import { fmt, writeMemorySection, type IngestFigures, type MemoryBenchReport, type Spread } from './memory/memoryPerformanceDoc';
@@ -123,7 +123,7 @@ async function annRecallAt5(dir: string, embedder: HashingEmbedder, qs: RecallQu
       };
       const top5 = (rows: Record<string, unknown>[]) => rows.slice(0, 5).map((r) => String(r.id));
       const exact = new Set(top5(await base().bypassVectorIndex().toArray()));
-      const approx = top5(await base().nprobes(20).refineFactor(10).toArray());
+      const approx = top5(await base().nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR).toArray());
       sum += exact.size === 0 ? 1 : approx.filter((id) => exact.has(id)).length / exact.size;
     }
   } finally {
@@ -216,13 +216,13 @@ async function main(): Promise<void> {
         figures('vector index off (full-text index only)', false, ingA),
       ],
       indexBuild: ingB.indexBuild,
-      indexKind: 'IVF_PQ (cosine, default partitions and sub-vectors; searched with nprobes 20, refineFactor 10)',
+      indexKind: `IVF_RQ (cosine, sqrt(rows) partitions; searched with nprobes ${IVF_NPROBES}, refineFactor ${REFINE_FACTOR}; retrained on the whole table once it has more than ${MAX_VECTOR_INDEX_DELTAS} delta indices)`,
       indexState:
-        `vector index ${status.indexedRows.toLocaleString('en-US')} rows indexed, ${status.unindexedRows.toLocaleString('en-US')} not yet (searched exhaustively); ` +
+        `vector index (${status.type}) ${status.indexedRows.toLocaleString('en-US')} rows indexed in ${status.deltas} index file(s), ${status.unindexedRows.toLocaleString('en-US')} not yet (searched exhaustively); ` +
         `full-text index ${ftsB?.unindexedRows ?? '–'} rows not yet indexed (brute-force store: ${ftsA?.unindexedRows ?? '–'})`,
       recall: [
         { label: 'no vector index (brute-force vector search + FTS)', queries: QUERIES, latencyMs: spread(a.latency), top5Overlap: 1 },
-        { label: 'vector index (IVF_PQ) + FTS', queries: QUERIES, latencyMs: spread(b.latency), top5Overlap: overlap(b.top5, a.top5), annRecallAt5: ann },
+        { label: 'vector index (IVF_RQ) + FTS', queries: QUERIES, latencyMs: spread(b.latency), top5Overlap: overlap(b.top5, a.top5), annRecallAt5: ann },
       ],
       targets: TARGETS,
     };

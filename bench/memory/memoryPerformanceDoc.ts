@@ -69,7 +69,7 @@ export function renderMemorySection(r: MemoryBenchReport): string {
         `| ${i.label} | **${int(i.recordsPerSecond)}** | ${fmt(i.totalMs / 1000)} s | ${fmt(i.batchMs.median, 0)} / ${fmt(i.batchMs.p95, 0)} ms | ${fmt(i.embedMs.median, 0)} / ${fmt(i.embedMs.p95, 0)} ms | ${fmt(i.writeMs.median, 0)} / ${fmt(i.writeMs.p95, 0)} ms | ${i.judged ? met(i.recordsPerSecond >= r.targets.ingestRecordsPerSecond) : 'not judged'} |`,
     ),
     '',
-    `Vector index: ${r.indexKind}, built by the store during the batch that took it to ${int(r.indexBuild.atRows)} rows (that batch: ${fmt(r.indexBuild.batchMs / 1000, 2)} s) and kept up by \`optimize()\` afterwards. At recall time: ${r.indexState}.`,
+    `Vector index: ${r.indexKind}, built by the store during the batch that took it to ${int(r.indexBuild.atRows)} rows (that batch: ${fmt(r.indexBuild.batchMs / 1000, 2)} s) and kept up afterwards (\`optimize()\` folds new rows in; retraining merges the deltas). At recall time: ${r.indexState}.`,
     '',
     `| recall at ${int(r.records)} records (\`store.recall\`, limit 5) | queries | median | p95 | top-5 overlap with brute force | vector search recall@5 | target p95 ≤ ${r.targets.recallP95Ms} ms |`,
     '|---|--:|--:|--:|--:|--:|---|',

@@ -13,7 +13,8 @@ import { resolveInputs } from './crew/interpolate';
 import { newRunId } from './runId';
 import { problemsFromZod } from '../shared/model/problems';
 import type { RunMemoryStore } from './memory/runMemory';
-import { openWorkspaceMemory } from './memory/workspaceMemory';
+import { openWorkspaceMemory, workspaceEmbedder } from './memory/workspaceMemory';
+import type { Embedder } from './memory/types';
 import { FlowDocumentSchema, type FlowDocument } from '../shared/model/flow';
 import { cancelStoppedFlow, resumeFlow, startFlow, type FlowRunResult } from './flow/flowRun';
 import { FlowNotResumable } from './flow/flowErrors';
@@ -78,7 +79,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       forceProfile: options.forceProfile,
     });
   const suggestions = options.suggestions ?? workspaceSuggestions(workspace);
-  const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now, suggestions };
+  // One embedder for the runs' knowledge, made when a crew with sources first needs it (an OpenAI-compatible
+  // embedder asks its server for the vector size).
+  let embedding: Promise<Embedder> | undefined;
+  const embedder = () =>
+    (embedding ??= workspaceEmbedder(options.settings?.memory?.embedder, options.env).catch((error: unknown) => {
+      embedding = undefined; // a server that was down is asked again by the next run
+      throw error;
+    }));
+  const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now, suggestions, embedder };
   // MCP servers a run's documents name are started while the run is prepared (their tool schemas
   // must be known before it opens), shared by its tasks and stopped when it ends or is cancelled.
   const mcp = new McpServers(options.settings?.mcp, { workspace, env: options.env ?? process.env });
@@ -107,6 +116,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     human,
     hooks: options.hooks,
     suggestions,
+    embedder,
     // Crews and agents inside the flow may remember, and reviews that learn; other methods never touch memory.
     memory: doc.methods.some((m) => m.body.type === 'crew' || (m.body.type === 'agent' && m.body.agent.memory) || (m.body.type === 'human_feedback' && m.body.learn))
       ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env }))))

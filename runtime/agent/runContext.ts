@@ -5,6 +5,7 @@ import type { UsageMeter } from './usageMeter';
 import type { RunMemoryAccess } from '../memory/types';
 import type { RunKnowledge } from '../knowledge/types';
 import type { ActiveSuggestions } from '../training/trainingStore';
+import type { Embedder } from '../memory/types';
 
 /** What every part of one run shares: where it works, how it is stopped, and its gate and meter. */
 export interface RunContext {
@@ -20,6 +21,8 @@ export interface RunContext {
   memory?: RunMemoryAccess;
   /** The crew's knowledge sources, ingested: searched before each task. */
   knowledge?: RunKnowledge;
+  /** The workspace's embedder (settings `memory.embedder`), made on first use; knowledge is embedded with it. */
+  embedder?: () => Promise<Embedder>;
   /** Trained suggestions per role (each role's active version), appended to that role's task prompts. */
   suggestions?: ActiveSuggestions;
 }

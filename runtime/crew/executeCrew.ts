@@ -5,6 +5,7 @@ import type { HumanChannel } from '../human/humanChannel';
 import { prepareRunKnowledge } from '../knowledge/runKnowledge';
 import type { ModelResolver } from '../llm/resolveModel';
 import { RunMemory, type RunMemoryStore } from '../memory/runMemory';
+import type { Embedder } from '../memory/types';
 import type { StoredTaskOutput } from '../store/types';
 import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
@@ -30,6 +31,8 @@ export interface CrewDeps {
   memory?: RunMemoryStore;
   /** Trained suggestions: each role's active version is read once when the crew's context is made. */
   suggestions?: SuggestionSource;
+  /** The workspace's embedder, made on first use (knowledge sources); the offline one when absent. */
+  embedder?: () => Promise<Embedder>;
 }
 
 /** A crew checked and ready: interpolated, its members' models and tools resolved. Throws bad input. */
@@ -68,6 +71,7 @@ export function crewContext(
     }),
     memory,
     suggestions: deps.suggestions?.activeSuggestions(doc.id),
+    embedder: deps.embedder,
   };
   return ctx;
 }
@@ -89,7 +93,7 @@ export async function executeCrew(
 ): Promise<CrewOutput> {
   let doc = crew.doc;
   try {
-    ctx.knowledge = await prepareRunKnowledge(ctx.workspace, doc, { signal: ctx.signal });
+    ctx.knowledge = await prepareRunKnowledge(ctx.workspace, doc, { signal: ctx.signal, embedder: ctx.embedder });
     if (doc.planning?.enabled) doc = await planTasks(ctx, span, doc, options.models.resolve(doc.planning.llm));
     const planned = doc;
     const outputs = await runTaskList(ctx, span, {

@@ -7,6 +7,7 @@ import { errorMessage, errorName, RunCancelled } from '../errors';
 import { RunEventLog, type EventListener } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
 import type { RunMemoryStore } from '../memory/runMemory';
+import type { Embedder } from '../memory/types';
 import type { ModelResolver } from '../llm/resolveModel';
 import { ModelCallAborted } from '../llm/errors';
 import type { RunEnd, RunStore, StoredTaskOutput } from '../store/types';
@@ -50,6 +51,8 @@ export interface KickoffRequest {
   suggestions?: SuggestionSource;
   /** A training or test run (recorded in `run.started`). */
   purpose?: RunPurpose;
+  /** The workspace's embedder, made on first use (knowledge sources). */
+  embedder?: () => Promise<Embedder>;
 }
 
 /**
@@ -58,7 +61,7 @@ export interface KickoffRequest {
  * everything after is reported in the result and the events.
  */
 export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
-  const deps: CrewDeps = { workspace: req.workspace, models: req.models, tools: req.tools, human: req.human, hooks: req.hooks, memory: req.memory, suggestions: req.suggestions };
+  const deps: CrewDeps = { workspace: req.workspace, models: req.models, tools: req.tools, human: req.human, hooks: req.hooks, memory: req.memory, suggestions: req.suggestions, embedder: req.embedder };
   const crew = prepareCrew(req.doc, req.inputs, deps, req.documentPath ?? `crew "${req.doc.id}"`);
   const { doc } = crew;
 

@@ -122,20 +122,27 @@ export class KnowledgeStore {
     private readonly now: () => number,
   ) {}
 
-  /** Opens (creating if needed) the store in `dir`. Throws KnowledgeEmbedderMismatch for another embedder's store. */
-  static async open(dir: string, embedder: Embedder, options: { now?: () => number } = {}): Promise<KnowledgeStore> {
+  /**
+   * Opens (creating if needed) the store in `dir`. A store built by another embedder throws
+   * KnowledgeEmbedderMismatch, or with `rebuildForEmbedder` is emptied and made anew for this one (its
+   * chunks are only a copy of their sources, which the next ingest embeds again).
+   */
+  static async open(dir: string, embedder: Embedder, options: { now?: () => number; rebuildForEmbedder?: boolean } = {}): Promise<KnowledgeStore> {
     mkdirSync(dir, { recursive: true });
     const db = await lancedb.connect(dir);
-    let table: lancedb.Table;
+    let table: lancedb.Table | undefined;
     if ((await db.tableNames()).includes(KNOWLEDGE_TABLE)) {
       table = await db.openTable(KNOWLEDGE_TABLE);
       const meta = (await table.schema()).metadata;
       const storedId = meta.get(META_EMBEDDER) ?? '(unknown)';
       if (storedId !== embedder.id || Number(meta.get(META_DIMENSIONS)) !== embedder.dimensions) {
         table.close();
-        throw new KnowledgeEmbedderMismatch(storedId, embedder.id);
+        if (!options.rebuildForEmbedder) throw new KnowledgeEmbedderMismatch(storedId, embedder.id);
+        await db.dropTable(KNOWLEDGE_TABLE);
+        table = undefined;
       }
-    } else {
+    }
+    if (!table) {
       try {
         table = await db.createEmptyTable(KNOWLEDGE_TABLE, chunkSchema(embedder));
       } catch (error) {

@@ -21,13 +21,13 @@ export const KNOWLEDGE_HEADING = 'Relevant knowledge from your sources (use it i
 export async function prepareRunKnowledge(
   workspace: string,
   doc: CrewDocument,
-  options: { embedder?: Embedder; signal?: AbortSignal } = {},
+  options: { embedder?: () => Promise<Embedder>; signal?: AbortSignal } = {},
 ): Promise<RunKnowledge | undefined> {
   const crewSources = doc.knowledge ?? [];
   const agentSources = doc.agents.filter((a) => (a.knowledge ?? []).length > 0);
   if (crewSources.length === 0 && agentSources.length === 0) return undefined;
   const settings = doc.knowledgeSettings ?? {};
-  const store = await openWorkspaceKnowledge(workspace, options.embedder);
+  const store = await openWorkspaceKnowledge(workspace, await options.embedder?.());
   try {
     const ingested = new Map<string, IngestResult>();
     const ingestAll = async (sources: KnowledgeSource[], owner: string): Promise<string[]> => {

@@ -8,7 +8,11 @@ export function knowledgeDir(workspace: string): string {
   return join(workspace, '.crewdeck', 'knowledge');
 }
 
-/** The workspace's knowledge store, with the offline embedder unless another is given. */
+/**
+ * The workspace's knowledge store, with the offline embedder unless another is given (runs and the CLI
+ * give the one the settings name, `memory.embedder`). Chunks embedded by another embedder are dropped:
+ * the sources are embedded again when next ingested.
+ */
 export function openWorkspaceKnowledge(workspace: string, embedder: Embedder = new HashingEmbedder()): Promise<KnowledgeStore> {
-  return KnowledgeStore.open(knowledgeDir(workspace), embedder);
+  return KnowledgeStore.open(knowledgeDir(workspace), embedder, { rebuildForEmbedder: true });
 }

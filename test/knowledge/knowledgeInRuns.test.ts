@@ -4,7 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KnowledgeSourceError } from '../../runtime/knowledge/errors';
 import { KNOWLEDGE_HEADING, prepareRunKnowledge } from '../../runtime/knowledge/runKnowledge';
 import { openWorkspaceKnowledge } from '../../runtime/knowledge/workspaceKnowledge';
+import * as lancedb from '@lancedb/lancedb';
+import { WorkspaceSettingsSchema } from '../../shared/model/workspace';
+import { KNOWLEDGE_TABLE } from '../../runtime/knowledge/knowledgeStore';
+import { knowledgeDir } from '../../runtime/knowledge/workspaceKnowledge';
 import { agentPrompts, crew, ofType, runCrew, scripted, tempWorkspace } from '../support/crewHarness';
+import { startScriptedServer } from '../support/scriptedServer';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'knowledge');
 let ws: ReturnType<typeof tempWorkspace>;
@@ -44,6 +49,38 @@ function solarCrew(extra: Record<string, unknown> = {}) {
 }
 
 describe('knowledge in runs', () => {
+  it('embeds sources with the embedder crewdeck.json names, re-embedding chunks another embedder made', async () => {
+    const embedderOf = async () => {
+      const db = await lancedb.connect(knowledgeDir(ws.dir));
+      const table = await db.openTable(KNOWLEDGE_TABLE);
+      const id = (await table.schema()).metadata.get('crewdeck.embedder');
+      const rows = await table.countRows();
+      table.close();
+      return { id, rows };
+    };
+    await runCrew(solarCrew(), { workspace: ws });
+    const offline = await embedderOf();
+    expect(offline.id).toBe('hashing-v1-384');
+
+    const server = await startScriptedServer({ embeddingDimensions: 48 });
+    try {
+      const settings = WorkspaceSettingsSchema.parse({
+        version: 1,
+        memory: { embedder: { provider: 'openai', model: 'embed-small', baseUrl: server.baseUrl, apiKeyEnv: 'EMBED_KEY' } },
+      });
+      const { result, events } = await runCrew(solarCrew(), { workspace: ws, settings, env: { EMBED_KEY: 'k' } });
+      expect(result.status).toBe('completed');
+      expect(await embedderOf()).toEqual({ id: 'openai:embed-small', rows: offline.rows });
+      const embedded = server.requests.filter((r) => r.path.endsWith('/embeddings')).map((r) => JSON.stringify(r.body));
+      expect(embedded.some((body) => body.includes('25 year performance warranty'))).toBe(true); // a chunk of the PDF
+      expect(embedded.some((body) => body.includes(TASK))).toBe(true); // and the task's query
+      const [prompt] = agentPrompts(events, 'Writer');
+      expect(prompt).toContain('[Source: warranty.pdf] Sunbright Solar warranty terms.');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('puts a PDF chunk and a CSV chunk with their source names into the task prompt and the trace', async () => {
     const { result, events } = await runCrew(solarCrew(), { workspace: ws });
     expect(result.status).toBe('completed');

@@ -1,10 +1,12 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { KnowledgeSource } from '../../../shared/model/crew';
 import { WorkspaceInvalid } from '../../errors';
-import { KnowledgeEmbedderMismatch, KnowledgeSourceError } from '../../knowledge/errors';
+import { KnowledgeSourceError } from '../../knowledge/errors';
 import type { IngestResult, KnowledgeSourceInfo, KnowledgeStore } from '../../knowledge/knowledgeStore';
 import { loadSource, sourceKey } from '../../knowledge/loadSource';
 import { openWorkspaceKnowledge } from '../../knowledge/workspaceKnowledge';
+import { workspaceEmbedder } from '../../memory/workspaceMemory';
+import { loadWorkspaceSettings } from '../../document/loadDocument';
 import { formatTime } from '../format';
 import { parseOptions } from '../options';
 import { colorFor, createStyle, type Style } from '../style';
@@ -39,7 +41,7 @@ export async function knowledgeCommand(args: string[]): Promise<number> {
   let store: KnowledgeStore | undefined;
   try {
     const workspace = workspaceDir(values.workspace ?? process.cwd());
-    store = await openWorkspaceKnowledge(workspace);
+    store = await openWorkspaceKnowledge(workspace, await workspaceEmbedder(loadWorkspaceSettings(workspace)?.memory?.embedder));
     switch (sub) {
       case 'ingest': {
         const results: IngestResult[] = [];
@@ -62,7 +64,7 @@ export async function knowledgeCommand(args: string[]): Promise<number> {
     }
     return EXIT.ok;
   } catch (error) {
-    if (!(error instanceof WorkspaceInvalid || error instanceof KnowledgeSourceError || error instanceof KnowledgeEmbedderMismatch || error instanceof KnowledgeSourceUnknown)) throw error;
+    if (!(error instanceof WorkspaceInvalid || error instanceof KnowledgeSourceError || error instanceof KnowledgeSourceUnknown)) throw error;
     process.stderr.write(`${style.red('error:')} ${error.message}\n`);
     return EXIT.badInput;
   } finally {

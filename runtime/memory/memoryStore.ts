@@ -28,6 +28,7 @@ import {
   sharedWords,
   weightedScore,
 } from './recallScore';
+import { errorMessage } from '../errors';
 import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
 import type {
   Embedder,
@@ -248,6 +249,7 @@ export class MemoryStore {
   private readonly pendingAccess = new Map<string, number>();
   private accessFlushTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private lastIndexProblem: string | undefined;
 
   private constructor(
     private readonly table: lancedb.Table,
@@ -284,7 +286,7 @@ export class MemoryStore {
     store.vectorIndexMinRows = options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS;
     // Indices an earlier version did not build, or rows a process left unindexed (one killed before it
     // folded them in), are seen to now, behind the reads rather than in front of them.
-    store.writes = store.maintainIndices().catch(() => undefined);
+    store.writes = store.upkeep();
     return store;
   }
 
@@ -351,7 +353,7 @@ export class MemoryStore {
       for (const id of group) if (this.pendingAccess.get(id) === t) this.pendingAccess.delete(id);
     }
     // The updated rows are unindexed (searched by brute force) until folded in, also before closing.
-    await this.maintainIndices();
+    await this.upkeep();
   }
 
   /** The record with recall's not-yet-written access time, if any. */
@@ -367,6 +369,26 @@ export class MemoryStore {
 
   private get hasVectorIndex(): boolean {
     return this.vectorIndexType !== undefined;
+  }
+
+  /**
+   * Index upkeep after a write. A failure (say, an index that cannot be trained on the rows there are)
+   * does not fail the write, which is done: the indices stay as they were — searches still find every
+   * row, unindexed ones by brute force — and the next write tries again. The failure is kept in
+   * `indexProblem` until an upkeep succeeds.
+   */
+  private async upkeep(): Promise<void> {
+    try {
+      await this.maintainIndices();
+      this.lastIndexProblem = undefined;
+    } catch (error) {
+      this.lastIndexProblem = errorMessage(error);
+    }
+  }
+
+  /** Why the last index upkeep failed, until one succeeds (the data is unaffected; see `upkeep`). */
+  get indexProblem(): string | undefined {
+    return this.lastIndexProblem;
   }
 
   /**
@@ -390,14 +412,20 @@ export class MemoryStore {
     const retrain = this.hasVectorIndex
       ? this.vectorIndexType !== wanted.type || (vectorStats?.numIndices ?? 1) > MAX_VECTOR_INDEX_DELTAS
       : rows >= this.vectorIndexMinRows;
+    let trainingFailed: unknown;
     if (retrain) {
-      await this.table.createIndex('vector', { config: wanted.config, name: VECTOR_INDEX, replace: true });
-      this.vectorIndexType = wanted.type;
-      vectorStats = undefined;
+      try {
+        await this.table.createIndex('vector', { config: wanted.config, name: VECTOR_INDEX, replace: true });
+        this.vectorIndexType = wanted.type;
+        vectorStats = undefined;
+      } catch (error) {
+        trainingFailed = error; // the other indices are still kept up
+      }
     }
     const ftsStats = await this.table.indexStats(FTS_INDEX);
     const unindexed = Math.max(ftsStats?.numUnindexedRows ?? 0, vectorStats?.numUnindexedRows ?? 0);
     if (unindexed >= OPTIMIZE_AFTER_UNINDEXED) await this.table.optimize();
+    if (trainingFailed) throw trainingFailed;
   }
 
   /** Vector index coverage (undefined while the table is below `vectorIndexMinRows`). */
@@ -459,7 +487,7 @@ export class MemoryStore {
         history: [],
       }));
       await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]) as unknown as Record<string, unknown>));
-      await this.maintainIndices();
+      await this.upkeep();
       return records;
     });
   }
@@ -522,7 +550,7 @@ export class MemoryStore {
         .whenMatchedUpdateAll()
         .whenNotMatchedInsertAll()
         .execute([recordToRow(next, vector) as unknown as Record<string, unknown>]);
-      await this.maintainIndices();
+      await this.upkeep();
       return next;
     });
   }

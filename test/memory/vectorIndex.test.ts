@@ -94,6 +94,23 @@ describe('MemoryStore vector index', () => {
     expect(top.record.content).toBe(texts[99]);
   });
 
+  it('keeps a write whose index upkeep fails, says why, and still finds the rows', async () => {
+    // Only zero vectors: nothing for the vector index to be trained on.
+    const zeros = { id: 'zeros-16', dimensions: 16, embed: async (texts: string[]) => texts.map(() => new Array<number>(16).fill(0)) };
+    const store = await MemoryStore.open(dir, zeros, { vectorIndexMinRows: 300 });
+    stores.push(store);
+    const added = await store.add(memories(sentences(320, 7)));
+    expect(added).toHaveLength(320);
+    expect(store.indexProblem).toMatch(/kmeans/i);
+    expect(await store.count()).toBe(320);
+    expect(await store.vectorIndexStatus()).toBeUndefined();
+    expect(await store.ftsIndexStatus()).toEqual({ indexedRows: 320, unindexedRows: 0 }); // the other indices are kept up
+    await store.add(memories(sentences(300, 8)));
+    expect(await store.ftsIndexStatus()).toEqual({ indexedRows: 620, unindexedRows: 0 });
+    const wanted = sentences(320, 7)[41];
+    expect((await store.recall({ query: wanted, limit: 1 }))[0].record.content).toBe(wanted); // full-text search
+  });
+
   it('replaces a vector index of an older type (IVF_PQ) in the background when opened, keeping the rows', async () => {
     const first = await open(Infinity);
     await first.add(memories(sentences(400, 3)));

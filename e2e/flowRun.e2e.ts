@@ -37,6 +37,21 @@ const reviewFlow = {
   layout: { 'method:draft': { x: 0, y: 80 }, 'method:review': { x: 320, y: 80 }, 'method:publish': { x: 680, y: 0 } },
 };
 
+/** Two start methods joined by an `and` gate: the gate lights once both have run. */
+const JOIN_FLOW = 'join.flow.json';
+const joinFlow = {
+  kind: 'flow',
+  version: 1,
+  id: 'join-flow',
+  name: 'Join flow',
+  methods: [
+    { id: 'left', name: 'left', trigger: { start: true }, body: { type: 'set_state', set: { left: 'done' } } },
+    { id: 'right', name: 'right', trigger: { start: true }, body: { type: 'set_state', set: { right: 'done' } } },
+    { id: 'both', name: 'both', trigger: { listen: { and: ['left', 'right'] } }, body: { type: 'set_state', set: { joined: 'yes' } } },
+  ],
+  layout: { 'method:left': { x: 0, y: 0 }, 'method:right': { x: 0, y: 200 }, 'method:both': { x: 560, y: 100 } },
+};
+
 function prepareWorkspace(): string {
   const dir = tempWorkspace('flowrun');
   mkdirSync(join(dir, 'scripts'), { recursive: true });
@@ -46,6 +61,7 @@ function prepareWorkspace(): string {
     JSON.stringify({ version: 1, models: { default: 'demo', profiles: { demo: { provider: 'scripted', model: 'demo', script: 'scripts/flow.script.json' } } } }),
   );
   writeFileSync(join(dir, FLOW), `${JSON.stringify(reviewFlow, null, 2)}\n`);
+  writeFileSync(join(dir, JOIN_FLOW), `${JSON.stringify(joinFlow, null, 2)}\n`);
   return dir;
 }
 
@@ -227,5 +243,21 @@ describe('flow runs in the app', () => {
     await expect.poll(async () => (await runRow(page, runId)).getAttribute('data-status'), { timeout: 15_000 }).toBe('completed');
     await session.shot('flow-run-resumed-after-restart');
     expect(session.errors).toEqual([]);
+  });
+
+  it('lights an and gate once all its members have run', async () => {
+    const { page, shot } = session!;
+    await page.locator(`[data-testid="document-item"][data-path="${JOIN_FLOW}"]`).click();
+    await method(page, 'both').waitFor();
+    const gate = page.getByTestId('flow-gate-both');
+    expect(await gate.getAttribute('data-run')).toBeNull();
+    await startRun(page);
+    await expect.poll(() => page.getByTestId('run-status').textContent(), { timeout: 15_000 }).toBe('completed');
+    await waitForNodeStatus(page, 'both', 'done');
+    expect(await gate.getAttribute('data-run')).toBe('taken');
+    // left → gate, right → gate and gate → both.
+    expect(await page.locator('.flow-canvas path.flow-edge.is-run-taken').count()).toBe(3);
+    await shot('flow-run-gate-lit');
+    expect(session!.errors).toEqual([]);
   });
 });

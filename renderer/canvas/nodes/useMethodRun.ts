@@ -10,6 +10,8 @@
  *   call that this firing started is running or waiting; 'taken' once it ended.
  * - `useListenEdgeRun(source, target, data)` → the same for a flow canvas `listen` edge as drawn
  *   (method → listener, route handle → listener, member → gate → listener).
+ * - `useListenerRun(listener)` → the same for an and/or gate of that listener's condition: lit once
+ *   the condition fired the listener.
  */
 import { methodNodeId, parseMethodNodeId } from '../../model/nodeIds';
 import { useRunStore, type NodeRunStatus } from '../../stores/runStore';
@@ -57,6 +59,17 @@ export interface ListenEdgeRef {
   route?: string;
 }
 
+/** 'active' while the call the listener's condition started runs or waits, 'taken' after; undefined before it fired. */
+export function listenerRun(s: Pick<RunState, 'triggers' | 'nodeStatus'>, listener: string): FlowEdgeRun | undefined {
+  if (!s.triggers[listener]) return undefined;
+  const status = s.nodeStatus[methodNodeId(listener)];
+  return status === 'running' || status === 'waiting' ? 'active' : 'taken';
+}
+
+export function useListenerRun(listener: string): FlowEdgeRun | undefined {
+  return useRunStore((s) => listenerRun(s, listener));
+}
+
 export function useListenEdgeRun(source: string, target: string, edge: ListenEdgeRef | undefined): FlowEdgeRun | undefined {
   return useRunStore((s) => (edge ? listenEdgeRun(s, source, target, edge) : undefined));
 }
@@ -66,10 +79,8 @@ export function useListenEdgeRun(source: string, target: string, edge: ListenEdg
  * when its member has run and the listener fired; a gate's own edge when the listener fired.
  */
 export function listenEdgeRun(s: Pick<RunState, 'triggers' | 'nodeStatus' | 'methods'>, source: string, target: string, edge: ListenEdgeRef): FlowEdgeRun | undefined {
-  const fired = s.triggers[edge.listener];
-  if (!fired) return undefined;
-  const listenerStatus = s.nodeStatus[methodNodeId(edge.listener)];
-  const state: FlowEdgeRun = listenerStatus === 'running' || listenerStatus === 'waiting' ? 'active' : 'taken';
+  const state = listenerRun(s, edge.listener);
+  if (!state) return undefined;
   const from = parseMethodNodeId(source);
   if (edge.kind === 'gate' || from === undefined) return state;
   if (parseMethodNodeId(target) === undefined) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../../shared/events';
-import { flowEdgeRun, listenEdgeRun } from '../../../renderer/canvas/nodes/useMethodRun';
+import { flowEdgeRun, listenEdgeRun, listenerRun } from '../../../renderer/canvas/nodes/useMethodRun';
 import { foldRunEvents } from '../../../renderer/stores/reduceRunEvent';
 import { emptyRunView, type RunView } from '../../../renderer/stores/runView';
 import { FlowEvents, loopFlow, reviewFlow } from './flowEvents';
@@ -84,6 +84,10 @@ describe('reduceRunEvent over a flow paused for feedback', () => {
     expect(listenEdgeRun(view, 'method:draft', 'gate:publish', { listener: 'publish', kind: 'method' })).toBe('taken');
     expect(listenEdgeRun(view, 'gate:rewrite', 'method:rewrite', { listener: 'rewrite', kind: 'gate' })).toBeUndefined();
     expect(listenEdgeRun(view, 'gate:publish', 'method:publish', { listener: 'publish', kind: 'gate' })).toBe('taken');
+    // And the gates themselves.
+    expect(listenerRun(view, 'publish')).toBe('taken');
+    expect(listenerRun(view, 'rewrite')).toBeUndefined();
+    expect(listenerRun(atPause, 'review')).toBe('active');
   });
 
   it('answers the request even when the answer comes from another process under another span id', () => {

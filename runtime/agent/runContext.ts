@@ -2,10 +2,9 @@ import type { Span } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
 import type { PolicyGate } from '../tools/policyGate';
 import type { UsageMeter } from './usageMeter';
-import type { RunMemoryAccess } from '../memory/types';
+import type { Embedder, RunMemoryAccess } from '../memory/types';
 import type { RunKnowledge } from '../knowledge/types';
 import type { ActiveSuggestions } from '../training/trainingStore';
-import type { Embedder } from '../memory/types';
 
 /** What every part of one run shares: where it works, how it is stopped, and its gate and meter. */
 export interface RunContext {

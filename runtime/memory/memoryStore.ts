@@ -177,6 +177,11 @@ function memorySchema(embedder: Embedder): Schema {
   );
 }
 
+/** A LanceDB error's message without its Rust source locations and the cause it repeats. */
+function lanceMessage(error: unknown): string {
+  return errorMessage(error).split(/\s+Caused by:/)[0].replace(/, \/\S+\.rs:\d+:\d+/g, '').trim();
+}
+
 function parseJson<T>(text: unknown, fallback: T): T {
   if (typeof text !== 'string' || text === '') return fallback;
   try {
@@ -382,7 +387,7 @@ export class MemoryStore {
       await this.maintainIndices();
       this.lastIndexProblem = undefined;
     } catch (error) {
-      this.lastIndexProblem = errorMessage(error);
+      this.lastIndexProblem = lanceMessage(error);
     }
   }
 

@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { HashingEmbedder } from '../../runtime/memory/hashingEmbedder';
+import { MemoryStore, VECTOR_INDEX_MIN_ROWS } from '../../runtime/memory/memoryStore';
 import { describeResult, runCli, tempDir, type TempWorkspace } from './cliHarness';
 
 let ws: TempWorkspace;
@@ -51,6 +54,18 @@ describe('crewdeck memory', () => {
     expect(await json('list')).toHaveLength(1);
     expect(await json('reset', '--yes')).toEqual({ removed: 1 });
     expect(await json('list')).toEqual([]);
+  });
+
+  it('warns when the store cannot keep its indices up, and still does the command', async () => {
+    // Memories without a letter or digit embed to zero vectors: a vector index cannot be trained on them.
+    const seed = await MemoryStore.open(join(ws.dir, '.crewdeck', 'memory'), new HashingEmbedder(), { vectorIndexMinRows: Infinity });
+    await seed.add(Array.from({ length: VECTOR_INDEX_MIN_ROWS }, (_, i) => ({ content: '!?'.repeat((i % 7) + 1), scope: '/crew/x', source: { kind: 'manual' as const } })));
+    await seed.close();
+    const r = await memory('add', 'The budget is 40k', '--scope', '/crew/x');
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(r.stdout).toContain('Remembered');
+    expect(r.stderr).toMatch(/warning: memory index upkeep failed \(searches still see every memory, more slowly\): .*kmeans/i);
+    expect((await json('search', 'budget', '--scope', '/crew/x'))[0].record.content).toBe('The budget is 40k');
   });
 
   it('names the problem with bad input', async () => {

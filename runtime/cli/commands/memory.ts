@@ -88,6 +88,8 @@ export async function memoryCommand(args: string[]): Promise<number> {
     return EXIT.badInput;
   } finally {
     await store?.close();
+    // The command itself worked (the data is written); the store could not keep its indices up.
+    if (store?.indexProblem) process.stderr.write(`${style.yellow('warning:')} memory index upkeep failed (searches still see every memory, more slowly): ${store.indexProblem}\n`);
   }
 }
 

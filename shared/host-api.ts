@@ -3,6 +3,7 @@ import { WorkspaceSettingsSchema } from './model/workspace';
 import { InlineModelSchema } from './model/modelRef';
 import type { RuntimeEvent } from './events';
 import { problemsFromZod } from './model/problems';
+import { TokenUsageSchema } from './usage';
 import {
   SuggestionDiffSchema,
   SuggestionVersionSchema,
@@ -50,14 +51,6 @@ const RunId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, 'not a run id');
 const Id = z.string().regex(/^[A-Za-z0-9_-]{1,120}$/, 'not an id');
 const RequestId = z.string().regex(/^[A-Za-z0-9_:.-]{1,200}$/, 'not a request id');
 const Inputs = z.record(z.string().max(200), z.string().max(200_000));
-
-const TokenUsageSchema = z.object({
-  promptTokens: z.number(),
-  completionTokens: z.number(),
-  cachedPromptTokens: z.number(),
-  totalTokens: z.number(),
-  requests: z.number(),
-});
 
 export const DocumentKindSchema = z.enum(['crew', 'flow']);
 export type DocumentKind = z.infer<typeof DocumentKindSchema>;

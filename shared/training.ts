@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TokenUsageSchema } from './usage';
 
 /**
  * Training and testing data as it crosses the host boundary (SPEC §6). Everything is plain data:
@@ -55,19 +56,21 @@ export const TrainingRecordSchema = z.object({
 });
 export type TrainingRecord = z.infer<typeof TrainingRecordSchema>;
 
-export const TrainingSessionSchema = z.object({
+/** What a training and a test session both are: a crew run N times, with an evaluator model. */
+const SessionFields = {
   id: z.string(),
   crewId: z.string(),
   name: z.string(),
   documentPath: z.string().optional(),
   iterations: z.number().int(),
   evalModel: z.string().optional(),
-  status: z.enum(['running', 'evaluating', 'completed', 'failed']),
   runIds: z.array(z.string()),
   startedAt: z.number(),
   endedAt: z.number().optional(),
   error: z.string().optional(),
-});
+};
+
+export const TrainingSessionSchema = z.object({ ...SessionFields, status: z.enum(['running', 'evaluating', 'completed', 'failed']) });
 export type TrainingSession = z.infer<typeof TrainingSessionSchema>;
 
 /** What changed from one version's suggestions to another's (compared by position after matching equal texts). */
@@ -84,14 +87,6 @@ export type SuggestionDiff = z.infer<typeof SuggestionDiffSchema>;
 export const CheckResultSchema = z.object({ type: z.string(), pass: z.boolean(), reason: z.string().optional() });
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
-const UsageSchema = z.object({
-  promptTokens: z.number(),
-  completionTokens: z.number(),
-  cachedPromptTokens: z.number(),
-  totalTokens: z.number(),
-  requests: z.number(),
-});
-
 /** One task in one iteration of a crew test. */
 export const TestResultSchema = z.object({
   iteration: z.number().int(),
@@ -107,7 +102,7 @@ export const TestResultSchema = z.object({
   checkScore: z.number().optional(),
   checks: z.array(CheckResultSchema),
   durationMs: z.number(),
-  tokenUsage: UsageSchema,
+  tokenUsage: TokenUsageSchema,
 });
 export type TestResult = z.infer<typeof TestResultSchema>;
 
@@ -124,19 +119,7 @@ export const TestTaskSummarySchema = z.object({
 });
 export type TestTaskSummary = z.infer<typeof TestTaskSummarySchema>;
 
-export const TestSessionSchema = z.object({
-  id: z.string(),
-  crewId: z.string(),
-  name: z.string(),
-  documentPath: z.string().optional(),
-  iterations: z.number().int(),
-  evalModel: z.string().optional(),
-  status: z.enum(['running', 'completed', 'failed']),
-  runIds: z.array(z.string()),
-  startedAt: z.number(),
-  endedAt: z.number().optional(),
-  error: z.string().optional(),
-});
+export const TestSessionSchema = z.object({ ...SessionFields, status: z.enum(['running', 'completed', 'failed']) });
 export type TestSession = z.infer<typeof TestSessionSchema>;
 
 export const TestReportSchema = z.object({

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Token usage as reported by model servers, summed over calls. */
 export interface TokenUsage {
   promptTokens: number;
@@ -6,6 +8,14 @@ export interface TokenUsage {
   totalTokens: number;
   requests: number;
 }
+
+export const TokenUsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  cachedPromptTokens: z.number(),
+  totalTokens: z.number(),
+  requests: z.number(),
+}) satisfies z.ZodType<TokenUsage>;
 
 export function emptyUsage(): TokenUsage {
   return { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, totalTokens: 0, requests: 0 };

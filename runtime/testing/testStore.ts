@@ -2,21 +2,8 @@ import type { Database } from 'better-sqlite3';
 import type { CheckResult, TestReport, TestResult, TestSession } from '../../shared/training';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { openDatabase, workspaceDatabasePath } from '../store/database';
+import { SessionTable } from '../store/sessionTable';
 import { summariseTest } from './testReport';
-
-interface SessionRow {
-  id: string;
-  crew_id: string;
-  name: string;
-  document_path: string | null;
-  iterations: number;
-  eval_model: string | null;
-  status: TestSession['status'];
-  run_ids: string;
-  started_at: number;
-  ended_at: number | null;
-  error: string | null;
-}
 
 interface ResultRow {
   session_id: string;
@@ -37,10 +24,14 @@ interface ResultRow {
 /** Crew tests and their per-task, per-iteration results in the workspace database (plain JSON/text). */
 export class TestStore {
   /** Takes ownership of `db` (close() closes it). The schema must be migrated. */
+  private readonly table: SessionTable<TestSession>;
+
   constructor(
     private readonly db: Database,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.table = new SessionTable(db, 'test_sessions', now);
+  }
 
   static open(workspace: string, now?: () => number): TestStore {
     return new TestStore(openDatabase(workspaceDatabasePath(workspace)), now);
@@ -51,22 +42,15 @@ export class TestStore {
   }
 
   createSession(session: Pick<TestSession, 'id' | 'crewId' | 'name' | 'documentPath' | 'iterations' | 'evalModel'>): void {
-    this.db
-      .prepare(
-        `INSERT INTO test_sessions (id, crew_id, name, document_path, iterations, eval_model, status, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`,
-      )
-      .run(session.id, session.crewId, session.name, session.documentPath ?? null, session.iterations, session.evalModel ?? null, this.now());
+    this.table.create(session);
   }
 
   addSessionRun(id: string, runId: string): void {
-    const session = this.session(id);
-    if (!session) return;
-    this.db.prepare('UPDATE test_sessions SET run_ids = ? WHERE id = ?').run(JSON.stringify([...session.runIds, runId]), id);
+    this.table.addRun(id, runId);
   }
 
   setStatus(id: string, status: TestSession['status'], error?: string): void {
-    this.db.prepare('UPDATE test_sessions SET status = ?, error = ?, ended_at = ? WHERE id = ?').run(status, error ?? null, status === 'running' ? null : this.now(), id);
+    this.table.setStatus(id, status, error);
   }
 
   addResult(sessionId: string, result: TestResult): void {
@@ -93,17 +77,12 @@ export class TestStore {
   }
 
   session(id: string): TestSession | undefined {
-    const row = this.db.prepare<[string], SessionRow>('SELECT * FROM test_sessions WHERE id = ?').get(id);
-    return row ? toSession(row) : undefined;
+    return this.table.get(id);
   }
 
-  /** Newest first; optionally one crew's. */
+  /** Newest first (at most 100 unless told); optionally one crew's. */
   sessions(options: { crewId?: string; limit?: number } = {}): TestSession[] {
-    const limit = options.limit ?? 100;
-    const rows = options.crewId
-      ? this.db.prepare<[string, number], SessionRow>('SELECT * FROM test_sessions WHERE crew_id = ? ORDER BY started_at DESC, id DESC LIMIT ?').all(options.crewId, limit)
-      : this.db.prepare<[number], SessionRow>('SELECT * FROM test_sessions ORDER BY started_at DESC, id DESC LIMIT ?').all(limit);
-    return rows.map(toSession);
+    return this.table.list({ crewId: options.crewId, limit: options.limit ?? 100 });
   }
 
   results(sessionId: string): TestResult[] {
@@ -117,23 +96,6 @@ export class TestStore {
     const session = this.session(sessionId);
     return session ? summariseTest(session, this.results(sessionId)) : undefined;
   }
-}
-
-function toSession(row: SessionRow): TestSession {
-  const runIds: unknown = JSON.parse(row.run_ids);
-  return {
-    id: row.id,
-    crewId: row.crew_id,
-    name: row.name,
-    ...(row.document_path !== null ? { documentPath: row.document_path } : {}),
-    iterations: row.iterations,
-    ...(row.eval_model !== null ? { evalModel: row.eval_model } : {}),
-    status: row.status,
-    runIds: Array.isArray(runIds) ? runIds.map(String) : [],
-    startedAt: row.started_at,
-    ...(row.ended_at !== null ? { endedAt: row.ended_at } : {}),
-    ...(row.error !== null ? { error: row.error } : {}),
-  };
 }
 
 function toResult(row: ResultRow): TestResult {

@@ -2,21 +2,8 @@ import type { Database } from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import type { SuggestionEdit, SuggestionStatus, SuggestionVersion, TrainingRecord, TrainingSession } from '../../shared/training';
 import { openDatabase, workspaceDatabasePath } from '../store/database';
+import { SessionTable } from '../store/sessionTable';
 import { SuggestionVersionNotFound, VersionConflict } from './trainingErrors';
-
-interface SessionRow {
-  id: string;
-  crew_id: string;
-  name: string;
-  document_path: string | null;
-  iterations: number;
-  eval_model: string | null;
-  status: TrainingSession['status'];
-  run_ids: string;
-  started_at: number;
-  ended_at: number | null;
-  error: string | null;
-}
 
 interface RecordRow {
   id: number;
@@ -73,10 +60,14 @@ export type ActiveSuggestions = Map<string, { version: number; suggestions: stri
  */
 export class TrainingStore {
   /** Takes ownership of `db` (close() closes it). The schema must be migrated. */
+  private readonly table: SessionTable<TrainingSession>;
+
   constructor(
     private readonly db: Database,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.table = new SessionTable(db, 'training_sessions', now);
+  }
 
   /** Opens (creating if needed) the workspace's database. */
   static open(workspace: string, now?: () => number): TrainingStore {
@@ -96,35 +87,23 @@ export class TrainingStore {
   // --- sessions -------------------------------------------------------------------------------
 
   createSession(session: Pick<TrainingSession, 'id' | 'crewId' | 'name' | 'documentPath' | 'iterations' | 'evalModel'>): void {
-    this.db
-      .prepare(
-        `INSERT INTO training_sessions (id, crew_id, name, document_path, iterations, eval_model, status, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`,
-      )
-      .run(session.id, session.crewId, session.name, session.documentPath ?? null, session.iterations, session.evalModel ?? null, this.now());
+    this.table.create(session);
   }
 
   addSessionRun(id: string, runId: string): void {
-    const session = this.session(id);
-    if (!session) return;
-    this.db.prepare('UPDATE training_sessions SET run_ids = ? WHERE id = ?').run(JSON.stringify([...session.runIds, runId]), id);
+    this.table.addRun(id, runId);
   }
 
   setSessionStatus(id: string, status: TrainingSession['status'], error?: string): void {
-    const ended = status === 'completed' || status === 'failed' ? this.now() : null;
-    this.db.prepare('UPDATE training_sessions SET status = ?, error = ?, ended_at = ? WHERE id = ?').run(status, error ?? null, ended, id);
+    this.table.setStatus(id, status, error);
   }
 
   session(id: string): TrainingSession | undefined {
-    const row = this.db.prepare<[string], SessionRow>('SELECT * FROM training_sessions WHERE id = ?').get(id);
-    return row ? toSession(row) : undefined;
+    return this.table.get(id);
   }
 
   sessions(crewId?: string): TrainingSession[] {
-    const rows = crewId
-      ? this.db.prepare<[string], SessionRow>('SELECT * FROM training_sessions WHERE crew_id = ? ORDER BY started_at DESC, id DESC').all(crewId)
-      : this.db.prepare<[], SessionRow>('SELECT * FROM training_sessions ORDER BY started_at DESC, id DESC').all();
-    return rows.map(toSession);
+    return this.table.list({ crewId });
   }
 
   // --- records --------------------------------------------------------------------------------
@@ -325,22 +304,6 @@ function editHistory(text: string): SuggestionEdit[] {
     editedAt: Number(entry.editedAt),
     reason: String(entry.reason ?? ''),
   }));
-}
-
-function toSession(row: SessionRow): TrainingSession {
-  return {
-    id: row.id,
-    crewId: row.crew_id,
-    name: row.name,
-    ...(row.document_path !== null ? { documentPath: row.document_path } : {}),
-    iterations: row.iterations,
-    ...(row.eval_model !== null ? { evalModel: row.eval_model } : {}),
-    status: row.status,
-    runIds: stringArray(row.run_ids, 'run ids'),
-    startedAt: row.started_at,
-    ...(row.ended_at !== null ? { endedAt: row.ended_at } : {}),
-    ...(row.error !== null ? { error: row.error } : {}),
-  };
 }
 
 function toRecord(row: RecordRow): TrainingRecord {

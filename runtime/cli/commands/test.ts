@@ -1,48 +1,32 @@
-import { dirname, relative, resolve, sep } from 'node:path';
-import { loadDocumentFile } from '../../document/loadDocument';
+import { relative, sep } from 'node:path';
 import { errorMessage } from '../../errors';
 import { MAX_TEST_ITERATIONS, testCrew } from '../../testing/testCrew';
 import { TestStore } from '../../testing/testStore';
 import { EvaluatorReplyInvalid } from '../../training/trainingErrors';
 import { formatUsageLine, oneLine } from '../format';
-import { parseInputs, parseOptions } from '../options';
 import { withTerminalRuntime } from '../sessionRuntime';
 import { formatTestTable } from '../testTable';
-import { EXIT, UsageError } from '../usage';
-import { parseIterations } from './iterationsOption';
+import { EXIT } from '../usage';
+import { loadCrewFile, parseCrewSessionArgs } from './crewSessionArgs';
 
 /**
  * `crewdeck test <file> -n N [--eval-model PROFILE] [--json]`: N unattended runs, each task scored
  * 1–10 by the evaluator and by its deterministic checks; prints the score table.
  */
 export async function testCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, {
-    n: { type: 'string', short: 'n' },
-    'eval-model': { type: 'string' },
-    input: { type: 'string', multiple: true, short: 'i' },
-    inputs: { type: 'string' },
-    workspace: { type: 'string', short: 'w' },
-    json: { type: 'boolean', default: false },
-    quiet: { type: 'boolean', short: 'q', default: false },
-  });
-  if (positionals.length !== 1) throw new UsageError('test needs exactly one crew file');
-  const iterations = parseIterations(values.n, 'test', MAX_TEST_ITERATIONS);
-  const file = resolve(positionals[0]);
-  const inputs = parseInputs(values.input, values.inputs);
-  const json = values.json ?? false;
-  const quiet = json || (values.quiet ?? false);
-  return withTerminalRuntime({ workspace: values.workspace ?? dirname(file), json: quiet, documentPath: file }, async (t) => {
-    const loaded = loadDocumentFile(file);
-    if (loaded.kind !== 'crew') throw new UsageError('test works on crews (*.crew.json), not flows');
+  const { iterations, file, inputs, evalModel, workspace, json, quiet: quietFlag } = parseCrewSessionArgs('test', args, MAX_TEST_ITERATIONS);
+  const quiet = json || quietFlag;
+  return withTerminalRuntime({ workspace, json: quiet, documentPath: file }, async (t) => {
+    const doc = loadCrewFile('test', file);
     const store = TestStore.open(t.workspace);
     try {
       const result = await testCrew({
-        doc: loaded.doc,
+        doc,
         iterations,
         runtime: t.runtime,
         store,
         models: t.models,
-        evalModel: values['eval-model'],
+        evalModel,
         inputs,
         documentPath: file,
         storedPath: relative(t.workspace, file).split(sep).join('/'),
@@ -58,7 +42,7 @@ export async function testCommand(args: string[]): Promise<number> {
       if (json) {
         process.stdout.write(`${JSON.stringify({ status: 'completed', testId: result.testId, ...result.report, evaluatorUsage: result.evaluatorUsage })}\n`);
       } else {
-        process.stdout.write(`\n${t.style.bold(`Test ${result.testId}: ${loaded.doc.name}, ${iterations} iteration(s)`)}\n\n${formatTestTable(result.report)}`);
+        process.stdout.write(`\n${t.style.bold(`Test ${result.testId}: ${doc.name}, ${iterations} iteration(s)`)}\n\n${formatTestTable(result.report)}`);
         process.stdout.write(t.style.dim(`\nScores: the evaluator's, 1–10 against each task's expected output. Checks: the task's deterministic checks passed × 10.\nevaluator: ${formatUsageLine(result.evaluatorUsage)}\n`));
         const unscored = result.report.results.filter((r) => r.status === 'completed' && r.score === undefined);
         if (unscored.length > 0) {

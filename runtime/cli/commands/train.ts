@@ -1,46 +1,31 @@
-import { dirname, relative, resolve, sep } from 'node:path';
-import { loadDocumentFile } from '../../document/loadDocument';
+import { relative, sep } from 'node:path';
 import { errorMessage } from '../../errors';
 import { MAX_TRAINING_ITERATIONS, train, type TrainResult } from '../../training/train';
 import { EvaluatorReplyInvalid } from '../../training/trainingErrors';
 import { TrainingStore } from '../../training/trainingStore';
 import { formatUsageLine } from '../format';
-import { parseInputs, parseOptions } from '../options';
 import { withTerminalRuntime } from '../sessionRuntime';
 import type { Style } from '../style';
-import { EXIT, UsageError } from '../usage';
-import { parseIterations } from './iterationsOption';
+import { EXIT } from '../usage';
+import { loadCrewFile, parseCrewSessionArgs } from './crewSessionArgs';
 
 /**
  * `crewdeck train <file> -n N [--eval-model PROFILE] [--json]`: N runs with every task reviewed at the
  * terminal, then one suggestion version per role that got feedback.
  */
 export async function trainCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, {
-    n: { type: 'string', short: 'n' },
-    'eval-model': { type: 'string' },
-    input: { type: 'string', multiple: true, short: 'i' },
-    inputs: { type: 'string' },
-    workspace: { type: 'string', short: 'w' },
-    json: { type: 'boolean', default: false },
-  });
-  if (positionals.length !== 1) throw new UsageError('train needs exactly one crew file');
-  const iterations = parseIterations(values.n, 'train', MAX_TRAINING_ITERATIONS);
-  const file = resolve(positionals[0]);
-  const inputs = parseInputs(values.input, values.inputs);
-  const json = values.json ?? false;
-  return withTerminalRuntime({ workspace: values.workspace ?? dirname(file), json, documentPath: file }, async (t) => {
-    const loaded = loadDocumentFile(file);
-    if (loaded.kind !== 'crew') throw new UsageError('train works on crews (*.crew.json), not flows');
+  const { iterations, file, inputs, evalModel, workspace, json } = parseCrewSessionArgs('train', args, MAX_TRAINING_ITERATIONS);
+  return withTerminalRuntime({ workspace, json, documentPath: file }, async (t) => {
+    const doc = loadCrewFile('train', file);
     const store = TrainingStore.open(t.workspace);
     try {
       const result = await train({
-        doc: loaded.doc,
+        doc,
         iterations,
         runtime: t.runtime,
         store,
         models: t.models,
-        evalModel: values['eval-model'],
+        evalModel,
         newVersions: t.settings?.training?.newVersions ?? 'active',
         inputs,
         documentPath: file,

@@ -1,21 +1,5 @@
-import { useCallback, useMemo, useRef, useState, type DragEvent } from 'react';
-import {
-  Background,
-  BackgroundVariant,
-  Controls,
-  MiniMap,
-  Panel,
-  ReactFlow,
-  applyEdgeChanges,
-  applyNodeChanges,
-  useReactFlow,
-  type Connection,
-  type EdgeChange,
-  type FinalConnectionState,
-  type IsValidConnection,
-  type NodeChange,
-  type OnNodeDrag,
-} from '@xyflow/react';
+import { useCallback, useMemo, useRef, type DragEvent } from 'react';
+import { ReactFlow, useReactFlow, type Connection, type FinalConnectionState, type IsValidConnection, type Node } from '@xyflow/react';
 import '../../styles/flow.css';
 import { composeCommands } from '../../commands/command';
 import type { CrewDraft } from '../../commands/crewDraft';
@@ -26,25 +10,21 @@ import { deleteFlowNodes } from '../../commands/flow/deleteFlowNodes';
 import { disconnectListens } from '../../commands/flow/disconnectListen';
 import { asFlow } from '../../commands/flow/flowDraft';
 import { FLOW_NODE_SIZE, layoutFlow } from '../../commands/flow/flowLayout';
-import { moveNodes } from '../../commands/moveNodes';
 import { useDocumentStore } from '../../stores/documentStore';
 import { useUiStore } from '../../stores/uiStore';
-import { CanvasActions, FIT_VIEW_OPTIONS } from '../CanvasActions';
+import { CANVAS_PROPS, CanvasChrome, droppedOnNode } from '../canvasChrome';
 import { EdgeMarkers } from '../edges/EdgeMarkers';
-import { ProblemBanner } from '../ProblemBanner';
-import { reconcileEdges, reconcileNodes } from '../reconcile';
-import { RejectionToast } from '../RejectionToast';
 import { useCanvasShortcuts } from '../useCanvasShortcuts';
-import { useShowMinimap } from '../useShowMinimap';
+import { useCanvasState } from '../useCanvasState';
 import { flowEdgeTypes, flowNodeTypes } from './flowNodeTypes';
 import type { FlowNode, ListenEdge } from './flowGraphTypes';
 import { flowToGraph } from './flowToGraph';
 import { FLOW_PALETTE_MIME } from './flowPaletteItems';
 
-const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
-const MINIMAP_SIZE = { width: 168, height: 112 };
 const MINIMAP_COLORS: Record<string, string> = { start: 'var(--flow-start)', listen: 'var(--flow-listen)', router: 'var(--flow-router)' };
+const minimapColor = (n: Node) => (n.type === 'method' ? (MINIMAP_COLORS[(n.data as { role?: string }).role ?? ''] ?? 'var(--muted)') : 'var(--muted)');
 const noCrewEdges = () => [];
+const FLOW_ACTIONS = { layout: layoutFlow, layoutHint: 'Arrange the methods left to right in the order they run' };
 
 /**
  * The flow on a React Flow canvas, like the crew canvas: the document store is the truth, React Flow
@@ -56,21 +36,9 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
   const flow = useReactFlow<FlowNode, ListenEdge>();
   const container = useRef<HTMLDivElement>(null);
   const problems = useDocumentStore((s) => s.problems);
-  const selectedIds = useUiStore((s) => s.selectedNodeIds);
   const theme = useUiStore((s) => s.theme);
-
   const graph = useMemo(() => flowToGraph(doc, problems), [doc, problems]);
-  const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
-  const [nodes, setNodes] = useState<FlowNode[]>(() => reconcileNodes([], graph.nodes, selected));
-  const [edges, setEdges] = useState<ListenEdge[]>(graph.edges);
-  const [source, setSource] = useState({ graph, selected });
-  const [fitOnOpen] = useState(() => graph.nodes.length > 0);
-  const showMinimap = useShowMinimap(graph.nodes.length);
-  if (source.graph !== graph || source.selected !== selected) {
-    setSource({ graph, selected });
-    setNodes((previous) => reconcileNodes(previous, graph.nodes, selected));
-    if (source.graph !== graph) setEdges((previous) => reconcileEdges(previous, graph.edges));
-  }
+  const { nodes, edges, fitOnOpen, showMinimap, onNodesChange, onEdgesChange, onNodeDragStop } = useCanvasState<FlowNode, ListenEdge>(graph);
 
   const edgesRef = useRef(edges);
   edgesRef.current = edges;
@@ -80,31 +48,6 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
     return composeCommands('Delete', [disconnectListens(refs), deleteFlowNodes(selectedNodes)]);
   }, []);
   useCanvasShortcuts(container, noCrewEdges, deleteSelection);
-
-  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
-    const selection = changes.filter((c) => c.type === 'select');
-    if (selection.length > 0) {
-      const ids = new Set(useUiStore.getState().selectedNodeIds);
-      for (const change of selection) {
-        if (change.selected) ids.add(change.id);
-        else ids.delete(change.id);
-      }
-      const next = [...ids];
-      const current = useUiStore.getState().selectedNodeIds;
-      if (next.length !== current.length || next.some((id, i) => id !== current[i])) useUiStore.getState().select(next);
-    }
-    const rest = changes.filter((c) => c.type !== 'select' && c.type !== 'remove');
-    if (rest.length > 0) setNodes((current) => applyNodeChanges(rest, current));
-  }, []);
-
-  const onEdgesChange = useCallback((changes: EdgeChange<ListenEdge>[]) => {
-    const rest = changes.filter((c) => c.type !== 'remove');
-    if (rest.length > 0) setEdges((current) => applyEdgeChanges(rest, current));
-  }, []);
-
-  const onNodeDragStop: OnNodeDrag<FlowNode> = useCallback((_event, _node, dragged) => {
-    useDocumentStore.getState().perform(moveNodes(Object.fromEntries(dragged.map((n) => [n.id, n.position]))));
-  }, []);
 
   const isValidConnection: IsValidConnection<ListenEdge> = useCallback((connection) => {
     const current = useDocumentStore.getState().doc;
@@ -117,12 +60,9 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
 
   // Dropping on a node's body (not its handle) connects too; an invalid drop says why.
   const onConnectEnd = useCallback((event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
-    if (state.isValid || !state.fromNode || state.fromHandle?.type === 'target') return;
-    const point = 'changedTouches' in event ? event.changedTouches[0] : event;
-    const element = point ? document.elementFromPoint(point.clientX, point.clientY) : null;
-    const over = state.toNode?.id ?? element?.closest('.react-flow__node')?.getAttribute('data-id') ?? undefined;
-    if (!over || over === state.fromNode.id) return;
-    useDocumentStore.getState().perform(connectMethods(state.fromNode.id, state.fromHandle?.id, over));
+    if (state.isValid || state.fromHandle?.type === 'target') return;
+    const over = droppedOnNode(event, state);
+    if (over) useDocumentStore.getState().perform(connectMethods(state.fromNode!.id, state.fromHandle?.id, over));
   }, []);
 
   const onDragOver = useCallback((event: DragEvent) => {
@@ -159,40 +99,11 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
         isValidConnection={isValidConnection}
         onDragOver={onDragOver}
         onDrop={onDrop}
-        deleteKeyCode={null}
-        selectionKeyCode="Shift"
-        multiSelectionKeyCode={MULTI_SELECT_KEYS}
-        connectionRadius={28}
         fitView={fitOnOpen}
-        fitViewOptions={FIT_VIEW_OPTIONS}
-        minZoom={0.1}
-        maxZoom={2}
-        onlyRenderVisibleElements
         colorMode={theme}
-        proOptions={{ hideAttribution: true }}
+        {...CANVAS_PROPS}
       >
-        <Background variant={BackgroundVariant.Dots} gap={18} size={1} className="crew-canvas-background" />
-        {showMinimap && (
-          <MiniMap
-            pannable
-            zoomable
-            style={MINIMAP_SIZE}
-            nodeColor={(n) => (n.type === 'method' ? (MINIMAP_COLORS[(n.data as { role?: string }).role ?? ''] ?? 'var(--muted)') : 'var(--muted)')}
-            nodeStrokeWidth={0}
-            className="crew-minimap"
-            ariaLabel="Minimap"
-          />
-        )}
-        <Controls showInteractive={false} fitViewOptions={FIT_VIEW_OPTIONS} className="crew-controls" />
-        <Panel position="top-right">
-          <CanvasActions nodeCount={graph.nodes.length} layout={layoutFlow} layoutHint="Arrange the methods left to right in the order they run" />
-        </Panel>
-        <Panel position="top-left">
-          <ProblemBanner problems={graph.generalProblems} />
-        </Panel>
-        <Panel position="bottom-center">
-          <RejectionToast />
-        </Panel>
+        <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{ nodeCount: graph.nodes.length, ...FLOW_ACTIONS }} problems={graph.generalProblems} />
       </ReactFlow>
     </div>
   );

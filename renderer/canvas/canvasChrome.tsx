@@ -1,0 +1,55 @@
+import { Background, BackgroundVariant, Controls, MiniMap, Panel, type FinalConnectionState, type Node, type ReactFlowProps } from '@xyflow/react';
+import type { Problem } from '../../shared/model/problems';
+import { CanvasActions, FIT_VIEW_OPTIONS } from './CanvasActions';
+import { ProblemBanner } from './ProblemBanner';
+import { RejectionToast } from './RejectionToast';
+
+/** The React Flow settings both canvases share (spread onto `<ReactFlow>`). */
+export const CANVAS_PROPS = {
+  deleteKeyCode: null,
+  selectionKeyCode: 'Shift',
+  multiSelectionKeyCode: ['Shift', 'Meta', 'Control'] as string[],
+  connectionRadius: 28,
+  fitViewOptions: FIT_VIEW_OPTIONS,
+  minZoom: 0.1,
+  maxZoom: 2,
+  // Large crews: nodes and edges out of view are not mounted (bench:ui, 300-node crew).
+  onlyRenderVisibleElements: true,
+  proOptions: { hideAttribution: true },
+} satisfies Partial<ReactFlowProps>;
+
+const MINIMAP_SIZE = { width: 168, height: 112 };
+
+/** What surrounds the nodes on both canvases: background, minimap, zoom controls, actions, problems, rejections. */
+export function CanvasChrome(props: {
+  showMinimap: boolean;
+  minimapColor: (node: Node) => string;
+  actions: Parameters<typeof CanvasActions>[0];
+  problems: Problem[];
+}) {
+  return (
+    <>
+      <Background variant={BackgroundVariant.Dots} gap={18} size={1} className="crew-canvas-background" />
+      {props.showMinimap && <MiniMap pannable zoomable style={MINIMAP_SIZE} nodeColor={props.minimapColor} nodeStrokeWidth={0} className="crew-minimap" ariaLabel="Minimap" />}
+      <Controls showInteractive={false} fitViewOptions={FIT_VIEW_OPTIONS} className="crew-controls" />
+      <Panel position="top-right">
+        <CanvasActions {...props.actions} />
+      </Panel>
+      <Panel position="top-left">
+        <ProblemBanner problems={props.problems} />
+      </Panel>
+      <Panel position="bottom-center">
+        <RejectionToast />
+      </Panel>
+    </>
+  );
+}
+
+/** The node a connection was dropped on (its body, not only its handle), other than the one it started from. */
+export function droppedOnNode(event: MouseEvent | TouchEvent, state: FinalConnectionState): string | undefined {
+  if (!state.fromNode) return undefined;
+  const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+  const element = point ? document.elementFromPoint(point.clientX, point.clientY) : null;
+  const over = state.toNode?.id ?? element?.closest('.react-flow__node')?.getAttribute('data-id') ?? undefined;
+  return over && over !== state.fromNode.id ? over : undefined;
+}

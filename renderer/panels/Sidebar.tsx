@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
 import type { DocumentEntry, HostRunSummary } from '../../shared/host-api';
 import { Modal } from '../dialogs/Modal';
+import { useDialogAction } from '../dialogs/useDialogAction';
 import { host } from '../host/hostContext';
 import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
@@ -218,22 +219,12 @@ function RenameItem({ path, onDone }: { path: string; onDone(): void }) {
 
 /** Confirms moving a document to the workspace trash; a refusal stays in the dialog. */
 function DeleteDialog({ path, onClose }: { path: string; onClose(): void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const remove = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      if (useDocumentStore.getState().path === path) await useDocumentStore.getState().deleteDocument();
-      else await host().invoke('documents.delete', { path });
-      if (useUiStore.getState().documentPath === path) useUiStore.getState().openDocument(undefined);
-      void useWorkspaceStore.getState().refreshDocuments();
-      onClose();
-    } catch (err) {
-      setBusy(false);
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  };
+  const { busy, error, run: remove } = useDialogAction(async () => {
+    if (useDocumentStore.getState().path === path) await useDocumentStore.getState().deleteDocument();
+    else await host().invoke('documents.delete', { path });
+    if (useUiStore.getState().documentPath === path) useUiStore.getState().openDocument(undefined);
+    void useWorkspaceStore.getState().refreshDocuments();
+  }, onClose);
   return (
     <Modal
       testId="delete-dialog"

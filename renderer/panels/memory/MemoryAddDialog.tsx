@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Modal } from '../../dialogs/Modal';
+import { useDialogAction } from '../../dialogs/useDialogAction';
 import { useMemoryStore } from '../../stores/memoryStore';
 import { MemoryFields, parseCategories, type MemoryFieldValues } from './MemoryFields';
 
@@ -10,26 +11,16 @@ export function MemoryAddDialog({ defaultScope, scopes, onClose }: { defaultScop
   const id = useId();
   const [scope, setScope] = useState(defaultScope && defaultScope !== '/' ? defaultScope : (scopes[0] ?? DEFAULT_SCOPE));
   const [values, setValues] = useState<MemoryFieldValues>({ content: '', categories: '', importance: 0.5, private: false });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const scopeProblem = scope.startsWith('/') ? undefined : 'A scope starts with "/", e.g. /crew/research-brief';
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await useMemoryStore.getState().add({
-        content: values.content,
-        scope: scope.trim(),
-        categories: parseCategories(values.categories),
-        importance: values.importance,
-        private: values.private,
-      });
-      onClose();
-    } catch (err) {
-      setBusy(false);
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  };
+  const { busy, error, run: save } = useDialogAction(async () => {
+    await useMemoryStore.getState().add({
+      content: values.content,
+      scope: scope.trim(),
+      categories: parseCategories(values.categories),
+      importance: values.importance,
+      private: values.private,
+    });
+  }, onClose);
   return (
     <Modal
       testId="memory-add-dialog"

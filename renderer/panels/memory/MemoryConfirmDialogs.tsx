@@ -1,6 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { HostMemoryRecord } from '../../../shared/host-api';
 import { Modal } from '../../dialogs/Modal';
+import { useDialogAction } from '../../dialogs/useDialogAction';
 import { countInScope, useMemoryStore } from '../../stores/memoryStore';
 
 /** Confirms forgetting one memory. */
@@ -70,19 +71,7 @@ function ConfirmDialog({
   onClose(): void;
   children: ReactNode;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const confirm = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (err) {
-      setBusy(false);
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  };
+  const { busy, error, run: confirm } = useDialogAction(onConfirm, onClose);
   return (
     <Modal
       testId={testId}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { HostMemoryRecord } from '../../../shared/host-api';
 import { Modal } from '../../dialogs/Modal';
+import { useDialogAction } from '../../dialogs/useDialogAction';
 import { useMemoryStore } from '../../stores/memoryStore';
 import { MemoryFields, parseCategories, type MemoryFieldValues } from './MemoryFields';
 
@@ -12,8 +13,6 @@ export function MemoryEditDialog({ record, onClose }: { record: HostMemoryRecord
     importance: record.importance,
     private: record.private,
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const categories = parseCategories(values.categories);
   const changes = {
     ...(values.content !== record.content ? { content: values.content } : {}),
@@ -22,17 +21,7 @@ export function MemoryEditDialog({ record, onClose }: { record: HostMemoryRecord
     ...(values.private !== record.private ? { private: values.private } : {}),
   };
   const changed = Object.keys(changes).length > 0;
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await useMemoryStore.getState().update({ id: record.id, ...changes });
-      onClose();
-    } catch (err) {
-      setBusy(false);
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  };
+  const { busy, error, run: save } = useDialogAction(() => useMemoryStore.getState().update({ id: record.id, ...changes }), onClose);
   return (
     <Modal
       testId="memory-edit-dialog"

@@ -1,12 +1,21 @@
 import type { ReactNode } from 'react';
 import { AgentIcon, ManagerIcon, TaskIcon } from '../../canvas/icons';
 
-/** The inspector's title bar: what is selected, and actions on it. */
-export function InspectorHeader({ kind, kindLabel, title, children }: { kind: 'agent' | 'task' | 'manager' | 'crew'; kindLabel: string; title: string; children?: ReactNode }) {
+/**
+ * The inspector's title bar: what is selected, and actions on it. Crew parts get their icon from their
+ * kind; flow parts (`flow`, `method`, `gate`) pass theirs.
+ */
+export function InspectorHeader({
+  kind,
+  icon,
+  kindLabel,
+  title,
+  children,
+}: { kind: 'agent' | 'task' | 'manager' | 'crew' | 'flow' | 'method' | 'gate'; icon?: ReactNode; kindLabel: string; title: string; children?: ReactNode }) {
   return (
     <header className="insp-header" data-kind={kind}>
       <span className="insp-header-icon" aria-hidden>
-        {kind === 'agent' ? <AgentIcon /> : kind === 'task' ? <TaskIcon /> : kind === 'manager' ? <ManagerIcon /> : <CrewGlyph />}
+        {icon ?? (kind === 'agent' ? <AgentIcon /> : kind === 'task' ? <TaskIcon /> : kind === 'manager' ? <ManagerIcon /> : <CrewGlyph />)}
       </span>
       <div className="insp-header-text">
         <span className="insp-header-kind">{kindLabel}</span>

@@ -104,7 +104,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const memoryFor = async (doc: CrewDocument): Promise<RunMemoryStore | undefined> => {
     if (!doc.memory?.enabled) return undefined;
     if (options.memory) return options.memory;
-    workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env });
+    workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env });
     return workspaceMemory;
   };
 
@@ -119,7 +119,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     embedder,
     // Crews and agents inside the flow may remember, and reviews that learn; other methods never touch memory.
     memory: doc.methods.some((m) => m.body.type === 'crew' || (m.body.type === 'agent' && m.body.agent.memory) || (m.body.type === 'human_feedback' && m.body.learn))
-      ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env }))))
+      ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env }))))
       : undefined,
   });
   const relativePath = (path: string | undefined) => (path ? relative(workspace, path).split(sep).join('/') : undefined);

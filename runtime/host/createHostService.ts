@@ -46,7 +46,7 @@ export function createHostService(options: HostServiceOptions): HostService {
   const settingsFile = new WorkspaceSettingsFile(workspace);
   const human = new HostHuman(now);
   // One memory store for the memory browser and the runs, so what a run writes shows at once.
-  const memory = new HostMemory(workspace, push);
+  const memory = new HostMemory(workspace, env, push);
   const tools = new HostTools({ workspace, env });
   const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
   const training = new HostTraining({ workspace, store, human, env, push, now, memory: () => memory.store() });

@@ -2,6 +2,7 @@ import type { HostChannel, HostPush, HostRequestParsed, HostResponse } from '../
 import { EmbedderMismatch, MemoryNotFound } from '../memory/memoryErrors';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { MemoryRecord } from '../memory/types';
+import { loadWorkspaceSettings } from '../document/loadDocument';
 import { openWorkspaceMemory } from '../memory/workspaceMemory';
 import { HostConflict, HostNotFound } from './hostErrors';
 
@@ -15,20 +16,23 @@ export const EDITED_BY_HAND = 'edited by hand';
 /**
  * The memory channels of the host API over the workspace's memory store (`.crewdeck/memory`), opened on
  * first use. The same store serves the runs the host starts (`store()`), so what a run writes is in the
- * memory browser at once. Every change through the host pushes `memory.changed`.
+ * memory browser at once. It is opened like the CLI and the runs open it: with the embedder `crewdeck.json`
+ * names (read when the store opens) and the host's environment for its key. Every change through the host
+ * pushes `memory.changed`.
  */
 export class HostMemory {
   private opened: Promise<MemoryStore> | undefined;
 
   constructor(
     private readonly workspace: string,
+    private readonly env: NodeJS.ProcessEnv,
     private readonly push: (push: HostPush) => void,
   ) {}
 
   /** The workspace's memory store, opened once; a failed open is tried again next time. */
   store(): Promise<MemoryStore> {
     if (!this.opened) {
-      const opening = openWorkspaceMemory(this.workspace);
+      const opening = (async () => openWorkspaceMemory(this.workspace, { settings: loadWorkspaceSettings(this.workspace), env: this.env }))();
       this.opened = opening;
       opening.catch(() => {
         if (this.opened === opening) this.opened = undefined;

@@ -14,8 +14,18 @@ export async function workspaceEmbedder(settings: EmbedderSettings | undefined, 
   return embedder;
 }
 
+/**
+ * What opening the workspace memory needs: the workspace's `crewdeck.json` (undefined when it has none)
+ * and the environment the embedder's key is read from. Both required, so no caller silently opens the
+ * store with a different embedder than the one the workspace names.
+ */
+export interface WorkspaceMemoryOptions {
+  settings: WorkspaceSettings | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
 /** The workspace's memory store at `.crewdeck/memory`, with the embedder of its settings. */
-export async function openWorkspaceMemory(workspace: string, options: { settings?: WorkspaceSettings; env?: NodeJS.ProcessEnv } = {}): Promise<MemoryStore> {
+export async function openWorkspaceMemory(workspace: string, options: WorkspaceMemoryOptions): Promise<MemoryStore> {
   const embedder = await workspaceEmbedder(options.settings?.memory?.embedder, options.env);
   return MemoryStore.open(join(workspace, '.crewdeck', 'memory'), embedder);
 }

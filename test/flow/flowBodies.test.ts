@@ -111,7 +111,7 @@ describe('flow bodies', () => {
 
   it('an agent step with memory recalls up to 20 memories of its own scope (a crew task recalls 5)', async () => {
     ws = tempWorkspace('crewdeck-flow-agentmem-');
-    const memory = await openWorkspaceMemory(ws.dir);
+    const memory = await openWorkspaceMemory(ws.dir, { settings: undefined, env: {} });
     await memory.add(
       Array.from({ length: 25 }, (_, i) => ({ content: `Lyon travel tip number ${i}: visit the old town early`, scope: '/flow/f/agent/Planner', source: { kind: 'manual' as const } })),
     );

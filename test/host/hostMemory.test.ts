@@ -6,6 +6,8 @@ import type { RuntimeEvent } from '../../shared/events';
 import type { HostMemoryRecord, HostPush } from '../../shared/host-api';
 import { createHostService } from '../../runtime/host/createHostService';
 import type { HostService } from '../../runtime/host/hostService';
+import { describeResult, runCli } from '../cli/cliHarness';
+import { startScriptedServer } from '../support/scriptedServer';
 
 let workspace: string;
 let host: HostService;
@@ -154,5 +156,40 @@ describe('HostService: memory channels', () => {
     expect(written.total).toBe(1);
     expect(written.records[0]).toMatchObject({ content: 'Done.', scope: '/crew/solar', source: { kind: 'task', runId, taskId: 'brief' } });
     expect(memoryChanges()).toBe(2);
+  });
+});
+
+describe('HostService: memory with the embedder crewdeck.json names', () => {
+  it('embeds on the OpenAI-compatible server the settings name, and the CLI reads the same store afterwards', async () => {
+    const server = await startScriptedServer({ embeddingDimensions: 24 });
+    const dir = mkdtempSync(join(tmpdir(), 'crewdeck-host-embedder-'));
+    try {
+      writeFileSync(
+        join(dir, 'crewdeck.json'),
+        JSON.stringify({ version: 1, models: { profiles: {} }, memory: { embedder: { provider: 'openai', model: 'embed-small', baseUrl: server.baseUrl, apiKeyEnv: 'EMBED_KEY' } } }),
+      );
+      const online = createHostService({ workspace: dir, transport: 'websocket', env: { EMBED_KEY: 'k' } });
+      let added: HostMemoryRecord;
+      try {
+        const result = await online.handle('memory.add', { content: 'The inverter warranty is ten years', scope: '/crew/solar' });
+        if (!result.ok) throw new Error(`memory.add: ${result.error.code}: ${result.error.message}`);
+        added = (result.response as { record: HostMemoryRecord }).record;
+        const search = await online.handle('memory.search', { query: 'inverter warranty' });
+        expect(search.ok && (search.response as any).matches[0].record.id).toBe(added.id);
+      } finally {
+        await online.close();
+      }
+      const embeddings = server.requests.filter((r) => r.path.endsWith('/embeddings'));
+      expect(embeddings.length).toBeGreaterThanOrEqual(2); // the record, then the query
+      expect(embeddings.every((r) => r.headers.authorization === 'Bearer k' && r.body.model === 'embed-small')).toBe(true);
+
+      // The CLI opens the folder with the same settings: no EmbedderMismatch, the record is there.
+      const listed = await runCli(['memory', 'list', '--json', '--workspace', dir], { env: { EMBED_KEY: 'k' }, timeoutMs: 30_000 });
+      expect(listed.code, describeResult(listed)).toBe(0);
+      expect(JSON.parse(listed.stdout).map((r: HostMemoryRecord) => r.id)).toEqual([added.id]);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -10,7 +10,7 @@ let memory: MemoryStore;
 
 beforeEach(async () => {
   ws = tempWorkspace('crewdeck-encoding-');
-  memory = await openWorkspaceMemory(ws.dir);
+  memory = await openWorkspaceMemory(ws.dir, { settings: undefined, env: {} });
 });
 
 afterEach(() => {

@@ -10,7 +10,7 @@ const ids: Record<string, string> = {};
 
 beforeEach(async () => {
   ws = tempWorkspace('crewdeck-recall-');
-  memory = await openWorkspaceMemory(ws.dir);
+  memory = await openWorkspaceMemory(ws.dir, { settings: undefined, env: {} });
   const [pricing, style, other] = await memory.add([
     { content: 'Solar panel installation costs about 2.60 per watt in 2026', scope: '/crew/solar-crew', source: { kind: 'manual' }, importance: 0.9 },
     { content: 'Readers prefer short sentences with numbers first', scope: '/crew/solar-crew/agent/Writer', source: { kind: 'manual' } },

@@ -15,7 +15,7 @@ describe('the workspace memory follows crewdeck.json', () => {
   it('uses the offline embedder by default, and the configured OpenAI-compatible one when set', async () => {
     const ws = tempWorkspace('crewdeck-wsmem-');
     try {
-      const offline = await openWorkspaceMemory(ws.dir);
+      const offline = await openWorkspaceMemory(ws.dir, { settings: undefined, env: {} });
       expect(offline.embedder.id).toBe('hashing-v1-384');
       await offline.add([{ content: 'Offline memory', scope: '/crew/a', source: { kind: 'manual' } }]);
       offline.close();

@@ -39,7 +39,7 @@ export async function memoryCommand(args: string[]): Promise<number> {
   let store: MemoryStore | undefined;
   try {
     const workspace = workspaceDir(values.workspace ?? process.cwd());
-    store = await openWorkspaceMemory(workspace, { settings: loadWorkspaceSettings(workspace) });
+    store = await openWorkspaceMemory(workspace, { settings: loadWorkspaceSettings(workspace), env: process.env });
     switch (sub) {
       case 'list': {
         const records = await store.list({ scope: values.scope, categories: values.category, includePrivate: true, limit: limit ?? 50 });

@@ -66,7 +66,7 @@ function realpathOrSelf(p: string): string {
  * The real path `p` would have: the realpath of its nearest existing ancestor plus the missing tail.
  * Dangling symbolic links are followed by hand, so a link to a not-yet-existing outside file is caught.
  */
-function realPathOfNearestExisting(p: string, userPath: string): string {
+export function realPathOfNearestExisting(p: string, userPath: string): string {
   const tail: string[] = [];
   let current = p;
   let hops = 0;

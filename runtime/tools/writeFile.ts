@@ -1,13 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, ToolError } from './tool';
+import { assertWritable } from './protectedFiles';
 import { displayPath, resolveInWorkspace } from './workspacePath';
 
 export const writeFileTool = defineTool({
   name: 'write_file',
   description:
     'Write text to a file in the workspace, creating missing folders. Replaces the file unless "append" is ' +
-    'true, in which case the text is added at the end. Paths are relative to the workspace folder.',
+    'true, in which case the text is added at the end. Paths are relative to the workspace folder. ' +
+    'Crewdeck\'s settings, crew and flow documents, the files they use, .git/ and .crewdeck/ cannot be written.',
   parameters: {
     type: 'object',
     properties: {
@@ -22,6 +24,7 @@ export const writeFileTool = defineTool({
   async execute(args, ctx) {
     const file = resolveInWorkspace(ctx.workspace, args.path as string);
     const shown = displayPath(ctx.workspace, file);
+    assertWritable(ctx.workspace, file, { allowDocumentWrites: ctx.config.allowDocumentWrites === true });
     const content = args.content as string;
     const append = args.append === true;
     try {

@@ -16,7 +16,17 @@ export type BuiltinToolName = (typeof BUILTIN_TOOLS)[number];
 
 export const ToolRefSchema = z.strictObject({
   tool: z.string().min(1),
-  config: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Tool-specific settings. `allowDocumentWrites: true` lets file-writing tools change the workspace's
+   * documents (crewdeck.json, crews, flows, their skill and knowledge files); never `.git/` or `.crewdeck/`.
+   */
+  config: z
+    .record(z.string(), z.unknown())
+    .refine((c) => c.allowDocumentWrites === undefined || typeof c.allowDocumentWrites === 'boolean', {
+      message: 'allowDocumentWrites must be true or false',
+      path: ['allowDocumentWrites'],
+    })
+    .optional(),
   maxUsageCount: z.number().int().positive().optional(),
   resultAsAnswer: z.boolean().default(false),
   requiresApproval: z.boolean().default(false),

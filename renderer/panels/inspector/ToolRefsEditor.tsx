@@ -137,6 +137,12 @@ function ToolOptions({ path, value, onPatch }: { path: string; value: Record<str
       <CheckField label="Result is the final answer" path={`${path}.resultAsAnswer`} value={value.resultAsAnswer} defaultValue={false} onChange={(v) => onPatch({ resultAsAnswer: v })} />
       <NumberField label="Max uses" path={`${path}.maxUsageCount`} value={value.maxUsageCount} min={1} placeholder="unlimited" onChange={(v) => onPatch({ maxUsageCount: v })} />
       <JsonField label="Config (JSON)" path={`${path}.config`} value={value.config} expect="object" rows={3} placeholder="{ }" onChange={(v) => onPatch({ config: v })} />
+      {isRecord(value.config) && value.config.allowDocumentWrites === true && (
+        <p className="insp-warning" role="alert" data-testid={`${controlId(path)}-document-writes-warning`}>
+          Warning: allowDocumentWrites lets this tool rewrite crewdeck.json, crews, flows and the files they use, so a model can change
+          what later runs do. Keep it only for a crew that is meant to write crews.
+        </p>
+      )}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { TaskCondition } from '../../shared/model/condition';
+import { compileLinearRegex } from '../../shared/model/regex';
 import { ConditionFailed } from '../errors';
 import { runScript } from '../script/sandbox';
 import { extractJson } from './taskOutput';
@@ -11,7 +12,7 @@ export async function evaluateCondition(condition: TaskCondition, previous: stri
     case 'not_contains':
       return !previous.includes(condition.text);
     case 'regex':
-      return new RegExp(condition.pattern, condition.flags).test(previous);
+      return compileLinearRegex(condition.pattern, condition.flags).test(previous);
     case 'json_field':
       return compareField(condition, previous);
     case 'script': {

@@ -1,5 +1,6 @@
 import type { DeterministicCheck, Guardrail } from '../../shared/model/guardrail';
 import type { ModelRef } from '../../shared/model/modelRef';
+import { compileLinearRegex } from '../../shared/model/regex';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
 import { callModel } from '../agent/modelCall';
@@ -26,7 +27,7 @@ type Check<G extends Guardrail> = (guardrail: G, output: string, scope: Guardrai
  */
 const checks: { [K in Guardrail['type']]: Check<Extract<Guardrail, { type: K }>> } = {
   regex: (g, output) =>
-    new RegExp(g.pattern, g.flags).test(output) ? { pass: true } : { pass: false, reason: `output must match /${g.pattern}/${g.flags ?? ''}` },
+    compileLinearRegex(g.pattern, g.flags).test(output) ? { pass: true } : { pass: false, reason: `output must match /${g.pattern}/${g.flags ?? ''}` },
   length: (g, output) => {
     const n = output.length;
     if (g.min !== undefined && n < g.min) return { pass: false, reason: `output must be at least ${g.min} characters long (it has ${n})` };

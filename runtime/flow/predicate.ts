@@ -1,4 +1,5 @@
 import type { FlowPredicate } from '../../shared/model/flow';
+import { compileLinearRegex } from '../../shared/model/regex';
 import { lookup, type TemplateScope } from './template';
 
 const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
@@ -33,7 +34,7 @@ export function testPredicate(p: FlowPredicate, scope: TemplateScope): boolean {
       return !found || !(Array.isArray(value) ? value.some((v) => JSON.stringify(v) === JSON.stringify(p.value)) : String(value).includes(String(p.value)));
     case 'matches':
       try {
-        return found && new RegExp(String(p.value)).test(typeof value === 'string' ? value : JSON.stringify(value));
+        return found && compileLinearRegex(String(p.value)).test(typeof value === 'string' ? value : JSON.stringify(value));
       } catch {
         return false;
       }

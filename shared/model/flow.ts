@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentSchema, CrewInputSchema } from './crew';
 import { ModelRefSchema } from './modelRef';
+import { regexProblem } from './regex';
 import { WorkspacePathSchema } from './workspacePath';
 
 export const FLOW_DOCUMENT_VERSION = 1;
@@ -33,6 +34,14 @@ export const FlowPredicateSchema = z.strictObject({
   path: z.string().regex(/^(state\.[^.\s]+(\.[^.\s]+)*|input(\.[^.\s]+)*)$/, 'must be "state.<field>", "input" or "input.<field>"'),
   op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'not_contains', 'matches', 'exists', 'not_exists', 'truthy', 'falsy']),
   value: z.unknown().optional(),
+}).superRefine((p, ctx) => {
+  if (p.op !== 'matches') return;
+  if (typeof p.value !== 'string' && typeof p.value !== 'number') {
+    ctx.addIssue({ code: 'custom', path: ['value'], message: 'a "matches" rule needs a regular expression as its value' });
+    return;
+  }
+  const problem = regexProblem(String(p.value));
+  if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem.message });
 });
 export type FlowPredicate = z.infer<typeof FlowPredicateSchema>;
 

@@ -1,3 +1,4 @@
+import { guardedFetch, RequestRefused } from '../tools/guardedFetch';
 import { htmlToText } from './htmlText';
 
 export const URL_TIMEOUT_MS = 15_000;
@@ -20,7 +21,11 @@ export class UrlFetchFailed extends Error {
   override name = 'UrlFetchFailed';
 }
 
-/** GETs a URL with a timeout, refusing bodies over `maxBytes` (checked while reading, not only by Content-Length). */
+/**
+ * GETs a URL with a timeout, refusing bodies over `maxBytes` (checked while reading, not only by Content-Length).
+ * The host the document names is fetched whatever its address (a docs server on localhost is a fair
+ * source); a redirect to any other host must lead to a public address, checked as for http_request.
+ */
 export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<FetchedUrl> {
   const timeoutMs = limits.timeoutMs ?? URL_TIMEOUT_MS;
   const maxBytes = limits.maxBytes ?? URL_MAX_BYTES;
@@ -28,7 +33,9 @@ export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<Fet
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = limits.signal ? AbortSignal.any([limits.signal, timeout]) : timeout;
   try {
-    const response = await fetch(url, { signal, redirect: 'follow', headers: { accept: 'text/html, text/plain, text/markdown, text/csv, application/json, application/pdf;q=0.9, */*;q=0.5' } });
+    const start = new URL(url);
+    const headers = new Headers({ accept: 'text/html, text/plain, text/markdown, text/csv, application/json, application/pdf;q=0.9, */*;q=0.5' });
+    const response = await guardedFetch(start, { signal, headers, trustedHosts: [start.host] });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new UrlFetchFailed(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
@@ -63,9 +70,10 @@ export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<Fet
     return { contentType, bytes };
   } catch (error) {
     if (error instanceof UrlFetchFailed) throw error;
+    if (error instanceof RequestRefused) throw new UrlFetchFailed(error.message);
     if (timeout.aborted) throw new UrlFetchFailed(`no complete response within ${timeoutMs} ms`);
     if (limits.signal?.aborted) throw error;
-    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as NodeJS.ErrnoException).code;
     throw new UrlFetchFailed(`could not be fetched: ${cause ?? (error as Error).message}`);
   }
 }

@@ -1,3 +1,4 @@
+import { guardedFetch, RequestRefused } from './guardedFetch';
 import { defineTool, ToolError } from './tool';
 
 export const HTTP_DEFAULT_TIMEOUT_MS = 30_000;
@@ -7,7 +8,9 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
 /**
  * `config`: `allowedHosts?: string[]` (exact host names, `host:port`, or `*.example.com`) and
- * `timeoutMs?: number` (default 30 s).
+ * `timeoutMs?: number` (default 30 s). Without `allowedHosts`, loopback, private, link-local and
+ * metadata addresses are refused, checked on the resolved address of every redirect hop
+ * (`guardedFetch.ts`); with it, exactly the listed hosts are reachable.
  */
 export const httpRequestTool = defineTool({
   name: 'http_request',
@@ -32,7 +35,7 @@ export const httpRequestTool = defineTool({
   cacheable: false,
   async execute(args, ctx) {
     const url = parseUrl(args.url as string);
-    checkAllowedHost(url, ctx.config.allowedHosts);
+    const allowedHosts = Array.isArray(ctx.config.allowedHosts) ? (ctx.config.allowedHosts as unknown[]) : undefined;
     const method = ((args.method as string | undefined) ?? 'GET').toUpperCase();
     const body = args.body as string | undefined;
     if (body !== undefined && (method === 'GET' || method === 'HEAD')) {
@@ -45,45 +48,17 @@ export const httpRequestTool = defineTool({
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([ctx.signal, timeout]);
     try {
-      const response = await fetchFollowingAllowedRedirects(url, { method, headers, body, signal }, ctx.config.allowedHosts);
+      const response = await guardedFetch(url, { method, headers, body, signal, allowedHosts });
       const text = method === 'HEAD' ? '' : await readLimited(response);
       return `HTTP ${response.status} ${response.statusText}\n\n${text}`;
     } catch (error) {
       if (ctx.signal.aborted) throw error;
+      if (error instanceof RequestRefused) throw new ToolError(error.message);
       if (timeout.aborted) throw new ToolError(`request to ${url.href} timed out after ${timeoutMs / 1000} s`);
       throw new ToolError(`request to ${url.href} failed: ${describeFetchError(error)}`);
     }
   },
 });
-
-const MAX_REDIRECTS = 5;
-
-/**
- * Follows redirects by hand so that every hop is checked against `allowedHosts`: a redirect must not
- * carry a request to a host the configuration does not allow. 303 (and 301/302 after a POST) become GET.
- */
-async function fetchFollowingAllowedRedirects(
-  start: URL,
-  init: { method: string; headers: Headers; body?: string; signal: AbortSignal },
-  allowedHosts: unknown,
-): Promise<Response> {
-  let url = start;
-  let { method, body } = init;
-  for (let hop = 0; ; hop++) {
-    const response = await fetch(url, { method, headers: init.headers, body, signal: init.signal, redirect: 'manual' });
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status > 399 || !location) return response;
-    if (hop >= MAX_REDIRECTS) throw new ToolError(`request to ${start.href} was redirected more than ${MAX_REDIRECTS} times`);
-    await response.body?.cancel().catch(() => undefined);
-    const next = parseUrl(new URL(location, url).href);
-    checkAllowedHost(next, allowedHosts);
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-      method = 'GET';
-      body = undefined;
-    }
-    url = next;
-  }
-}
 
 function parseUrl(raw: string): URL {
   let url: URL;
@@ -96,22 +71,6 @@ function parseUrl(raw: string): URL {
     throw new ToolError(`only http and https URLs are allowed, not ${url.protocol}`);
   }
   return url;
-}
-
-function checkAllowedHost(url: URL, allowedHosts: unknown): void {
-  if (!Array.isArray(allowedHosts)) return;
-  const hostname = url.hostname.toLowerCase();
-  const host = url.host.toLowerCase();
-  const allowed = allowedHosts.some((entry) => {
-    if (typeof entry !== 'string') return false;
-    const pattern = entry.toLowerCase();
-    if (pattern.startsWith('*.')) return hostname.endsWith(pattern.slice(1));
-    return pattern === hostname || pattern === host;
-  });
-  if (!allowed) {
-    const list = allowedHosts.filter((h) => typeof h === 'string').join(', ') || '(none)';
-    throw new ToolError(`host "${url.host}" is not allowed for http_request; allowed hosts: ${list}`);
-  }
 }
 
 function looksLikeJson(body: string): boolean {
@@ -147,6 +106,9 @@ async function readLimited(response: Response): Promise<string> {
 }
 
 function describeFetchError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = (error as Error).message;
+  if (code && message && !message.includes(code)) return `${code} ${message}`;
   const cause = (error as { cause?: { message?: string; code?: string } }).cause;
   if (cause?.message) return cause.code && !cause.message.includes(cause.code) ? `${cause.code} ${cause.message}` : cause.message;
   return (error as Error).message ?? String(error);

@@ -198,10 +198,13 @@ describe('agent executor', () => {
       server.closeAllConnections();
       server.close();
     });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = `http://${host}/`;
     const llm = scripted({ default: { toolCalls: [{ name: 'http_request', arguments: { url } }] } });
     const started = Date.now();
-    const { result, events, ws } = await runCrew(oneTask(llm, { maxExecutionTimeMs: 200, tools: [{ tool: 'http_request' }] }));
+    // Loopback is reached only when listed (the network policy).
+    const tools = [{ tool: 'http_request', config: { allowedHosts: [host] } }];
+    const { result, events, ws } = await runCrew(oneTask(llm, { maxExecutionTimeMs: 200, tools }));
     cleanups.push(ws.remove);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.error).toEqual({ name: 'AgentTimeout', message: 'agent "Solver" exceeded its maximum execution time of 200 ms' });

@@ -48,7 +48,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function ctx(config: Record<string, unknown> = {}, signal = new AbortController().signal): ToolContext {
+/** The test server is on loopback, which http_request reaches only when it is listed (test/security/networkPolicy.test.ts). */
+function ctx(config: Record<string, unknown> = { allowedHosts: ['127.0.0.1'] }, signal = new AbortController().signal): ToolContext {
   return { workspace: '/nonexistent', signal, agentRole: 'Researcher', config };
 }
 
@@ -95,8 +96,8 @@ describe('http_request', () => {
     await expect(httpRequestTool.execute({ url: `${base}/to-other-host` }, ctx({ allowedHosts: ['127.0.0.1'] }))).rejects.toThrow(
       'host "localhost:' + port + '" is not allowed',
     );
-    // Without a list every host is allowed.
-    expect(await httpRequestTool.execute({ url: `${base}/to-other-host` }, ctx())).toContain('hello world');
+    // Every hop is checked against the list: with both names listed the redirect is followed.
+    expect(await httpRequestTool.execute({ url: `${base}/to-other-host` }, ctx({ allowedHosts: ['127.0.0.1', 'localhost'] }))).toContain('hello world');
     // 303 after a POST becomes a GET without the body.
     seen.length = 0;
     const out = await httpRequestTool.execute({ url: `${base}/post-then-see-other`, method: 'POST', body: 'data' }, ctx());
@@ -115,14 +116,14 @@ describe('http_request', () => {
   });
 
   it('times out after config.timeoutMs', async () => {
-    await expect(httpRequestTool.execute({ url: `${base}/slow` }, ctx({ timeoutMs: 100 }))).rejects.toThrow(
+    await expect(httpRequestTool.execute({ url: `${base}/slow` }, ctx({ timeoutMs: 100, allowedHosts: ['127.0.0.1'] }))).rejects.toThrow(
       `request to ${base}/slow timed out after 0.1 s`,
     );
   });
 
   it('rejects with the abort when the run is cancelled', async () => {
     const controller = new AbortController();
-    const pending = httpRequestTool.execute({ url: `${base}/slow` }, ctx({}, controller.signal));
+    const pending = httpRequestTool.execute({ url: `${base}/slow` }, ctx(undefined, controller.signal));
     setTimeout(() => controller.abort(new Error('run cancelled')), 50);
     await expect(pending).rejects.toThrow('run cancelled');
   });

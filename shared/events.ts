@@ -42,6 +42,33 @@ export type LlmPurpose =
   | 'feedback_outcome'
   /** Revising an output with lessons from earlier feedback before asking again. */
   | 'feedback_lessons';
+/**
+ * How a lenient reading of a model's reply changed what the model literally wrote, so a user can see why
+ * an answer, a JSON value, a route or a tool call is not exactly the reply text (README "Local models").
+ */
+export type ReadAs =
+  /** The text after the last of several "Final Answer:" markers. */
+  | 'last-final-answer'
+  /** An unmatched code fence after the final answer was dropped. */
+  | 'fenced-final-answer'
+  /** JSON read from inside a code fence. */
+  | 'fenced-json'
+  /** JSON read from among prose or markdown emphasis around it. */
+  | 'json-in-prose'
+  /** Malformed JSON repaired (jsonrepair). */
+  | 'repaired-json'
+  /** An outcome name written with other case, quotes or punctuation ("Approved."). */
+  | 'outcome-name'
+  /** An outcome from an "Outcome: X" line. */
+  | 'outcome-line'
+  /** The only declared outcome word in a free-text reply. */
+  | 'outcome-word'
+  /** A tool call the model wrote as JSON text instead of a native tool call. */
+  | 'text-tool-call'
+  /** A tool name written with `**`, backticks, quotes or other case. */
+  | 'tool-name-cleaned'
+  /** CrewAI's name of a delegation tool ("Delegate work to coworker"). */
+  | 'crewai-tool-name';
 /** When a task's memories reach the store: after its guardrails accept the output (default), or at once (CrewAI). */
 export type MemoryCommitPolicy = 'after-guardrail' | 'immediate';
 /** What consolidation did with one new memory or one similar existing record. */
@@ -92,7 +119,15 @@ export interface EventPayloads {
   /** `call`: how many times this method has run in this run, this time included (loops run a method again). */
   'flow.method.started': { methodId: string; methodName: string; bodyType: string; trigger: string; triggeredBy?: string; input?: string; call: number };
   /** A router chose a route (before its method completes). */
-  'flow.route': { methodId: string; methodName: string; route: string; reason: string };
+  'flow.route': {
+    methodId: string;
+    methodName: string;
+    route: string;
+    reason: string;
+    /** The model's reply the route was read from (a classified feedback outcome). */
+    rawReply?: string;
+    readAs?: ReadAs[];
+  };
   'flow.method.completed': {
     methodId: string;
     methodName: string;
@@ -106,7 +141,7 @@ export interface EventPayloads {
   'flow.method.failed': { methodId: string; methodName: string; error: string; errorName: string; durationMs: number };
 
   'planning.started': { model: string };
-  'planning.completed': { plans: Record<string, string> };
+  'planning.completed': { plans: Record<string, string>; readAs?: ReadAs[] };
   'planning.failed': { error: string };
 
   'task.started': {
@@ -129,6 +164,8 @@ export interface EventPayloads {
     outputFile?: string;
     /** Replay: output restored from the earlier run, no model called. */
     restoredFrom?: string;
+    /** How `json` was read from the output, when not as the literal reply. */
+    readAs?: ReadAs[];
   };
   'task.failed': { taskId: string; agentRole: string; error: string; errorName: string; durationMs: number };
   'task.skipped': { taskId: string; index: number; reason: string };
@@ -195,7 +232,7 @@ export interface EventPayloads {
     /** The role's active suggestion version, appended to the task prompt as instructions. */
     suggestions?: { version: number; count: number };
   };
-  'agent.completed': { role: string; output: string; iterations: number; tokenUsage: TokenUsage; durationMs: number };
+  'agent.completed': { role: string; output: string; iterations: number; tokenUsage: TokenUsage; durationMs: number; readAs?: ReadAs[] };
   'agent.failed': { role: string; error: string; errorName: string; durationMs: number };
 
   'llm.started': {
@@ -217,7 +254,7 @@ export interface EventPayloads {
   };
   'llm.failed': { model: string; error: string; status?: number; willRetry: boolean; attempt: number };
 
-  'tool.started': { tool: string; args: unknown; agentRole: string; callId: string };
+  'tool.started': { tool: string; args: unknown; agentRole: string; callId: string; readAs?: ReadAs[] };
   'tool.completed': { tool: string; result: string; durationMs: number; resultAsAnswer: boolean };
   'tool.failed': { tool: string; error: string; durationMs: number };
   'tool.blocked': { tool: string; reason: string; by: 'hook' | 'approval' | 'usage_limit' };
@@ -228,8 +265,8 @@ export interface EventPayloads {
   'delegation.failed': { kind: 'delegate' | 'ask'; manager: string; requestedCoworker: string; error: string; validRoles: string[] };
 
   'guardrail.started': { taskId: string; index: number; guardrailType: string; attempt: number };
-  'guardrail.passed': { taskId: string; index: number; guardrailType: string; attempt: number; replaced: boolean };
-  'guardrail.failed': { taskId: string; index: number; guardrailType: string; attempt: number; reason: string };
+  'guardrail.passed': { taskId: string; index: number; guardrailType: string; attempt: number; replaced: boolean; readAs?: ReadAs[] };
+  'guardrail.failed': { taskId: string; index: number; guardrailType: string; attempt: number; reason: string; readAs?: ReadAs[] };
 
   'human.requested': {
     requestId: string;

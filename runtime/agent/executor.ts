@@ -1,4 +1,4 @@
-import type { ChatMessageRecord } from '../../shared/events';
+import type { ChatMessageRecord, ReadAs } from '../../shared/events';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
 import { AgentTimeout, errorMessage, errorName } from '../errors';
 import type { Span } from '../events/span';
@@ -6,9 +6,10 @@ import type { ChatModel, ChatResponse } from '../llm/chatModel';
 import { ContextWindowExceeded, ToolsUnsupported } from '../llm/errors';
 import type { ToolUse } from '../tools/policyGate';
 import { toChatSchema } from '../tools/registry';
-import { matchName } from './fuzzyMatch';
 import { callModel } from './modelCall';
 import { EMPTY_REPLY_NUDGE, FORCE_FINAL_ANSWER, humanFeedbackPrompt, systemPrompt, type AgentIdentity, type ToolMode } from './prompt';
+import { readTextToolCall } from '../reading/textToolCall';
+import { resolveToolName } from '../reading/toolName';
 import { formatErrorObservation, parseActionInput, parseReact } from './reactParser';
 import type { RunContext } from './runContext';
 import { summariseConversation } from './summarise';
@@ -65,7 +66,8 @@ export async function executeAgent(ctx: RunContext, parent: Span, exec: AgentExe
   try {
     const output = await run.execute();
     const durationMs = Math.round(performance.now() - started);
-    span.emit({ type: 'agent.completed', role: exec.agent.role, output, iterations: run.iterations, tokenUsage: run.usage, durationMs });
+    const readAs = run.answerReadAs;
+    span.emit({ type: 'agent.completed', role: exec.agent.role, output, iterations: run.iterations, tokenUsage: run.usage, durationMs, ...(readAs.length ? { readAs } : {}) });
     return { output, iterations: run.iterations, usage: run.usage };
   } catch (caught) {
     // Whatever was interrupted (a model call, a tool, a human), a fired timer means the agent timed out.
@@ -87,6 +89,8 @@ class AgentLoop {
   mode: ToolMode;
   iterations = 0;
   usage: TokenUsage = emptyUsage();
+  /** How the final answer was read from the reply, when not literally (reading/finalAnswer). */
+  answerReadAs: ReadAs[] = [];
   private messages: ChatMessageRecord[];
   private readonly schemas;
 
@@ -152,6 +156,8 @@ class AgentLoop {
 
   private async nativeStep(response: ChatResponse): Promise<string | undefined> {
     if (response.toolCalls.length === 0) {
+      const textCall = readTextToolCall(response.content, (name) => this.findTool(name, {}, false) !== undefined);
+      if (textCall) return this.textToolCall(textCall.name, textCall.args, textCall.arguments);
       if (response.content.trim() !== '') return response.content.trim();
       this.messages.push({ role: 'assistant', content: '' }, { role: 'user', content: EMPTY_REPLY_NUDGE });
       return undefined;
@@ -170,26 +176,61 @@ class AgentLoop {
     return answer;
   }
 
+  /**
+   * A tool call the model wrote as its reply's text (small local models in native mode): run as a native
+   * call, so the conversation goes on as if the model had sent one.
+   */
+  private async textToolCall(name: string, args: Record<string, unknown>, argumentsJson: string): Promise<string | undefined> {
+    const call = { id: this.ctx.newId('call'), name, arguments: argumentsJson };
+    this.messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+    const outcome = await this.useTool(name, args, call.id, ['text-tool-call']);
+    this.messages.push({ role: 'tool', toolCallId: call.id, content: outcome.observation });
+    return outcome.resultAsAnswer ? outcome.observation : undefined;
+  }
+
   private async reactStep(response: ChatResponse): Promise<string | undefined> {
     const step = parseReact(response.content);
-    if (step.kind === 'final') return step.answer;
+    if (step.kind === 'final') {
+      this.answerReadAs = step.readAs;
+      return step.answer;
+    }
     if (step.kind === 'invalid') {
       this.messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: formatErrorObservation(step.error) });
       return undefined;
     }
-    const outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'));
+    const outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'), step.readAs);
     this.messages.push({ role: 'assistant', content: step.text }, { role: 'user', content: `Observation: ${outcome.observation}` });
     return outcome.resultAsAnswer ? outcome.observation : undefined;
   }
 
-  private async useTool(name: string, args: Record<string, unknown>, callId: string): Promise<{ observation: string; resultAsAnswer: boolean }> {
-    const use = matchName(name, this.exec.tools, (u) => u.tool.name);
-    if (use === undefined) {
+  /** The offered tool a model named (`**`, quotes, case and CrewAI's delegation names tolerated). */
+  private findTool(name: string, args: Record<string, unknown>, fuzzy: boolean) {
+    return resolveToolName(name, args, this.exec.tools, (u) => u.tool.name, { fuzzy });
+  }
+
+  private async useTool(
+    name: string,
+    args: Record<string, unknown>,
+    callId: string,
+    readAs: ReadAs[] = [],
+  ): Promise<{ observation: string; resultAsAnswer: boolean }> {
+    const found = this.findTool(name, args, true);
+    if (found === undefined) {
       const available = this.exec.tools.map((u) => u.tool.name).join(', ');
       return this.failedCall(name, args, callId, `tool "${name}" does not exist. Available tools: ${available}`);
     }
+    const how = [...readAs, ...found.readAs];
     const outcome = await this.ctx.gate.call(
-      { use, args, callId, agentRole: this.exec.agent.role, taskId: this.exec.taskId, cache: this.exec.agent.cache },
+      {
+        use: found.tool,
+        args: found.args,
+        callId,
+        agentRole: this.exec.agent.role,
+        taskId: this.exec.taskId,
+        cache: this.exec.agent.cache,
+        memory: this.ctx.memory,
+        ...(how.length ? { readAs: how } : {}),
+      },
       this.span,
       this.signal,
     );
@@ -210,7 +251,10 @@ class AgentLoop {
     this.iterations += 1;
     if (this.mode === 'react') {
       const step = parseReact(response.content);
-      if (step.kind === 'final') return step.answer;
+      if (step.kind === 'final') {
+        this.answerReadAs = step.readAs;
+        return step.answer;
+      }
     }
     return response.content.trim();
   }

@@ -7,9 +7,8 @@ import type { ModelResolver } from '../llm/resolveModel';
 import { RunMemory, type RunMemoryStore } from '../memory/runMemory';
 import type { Embedder } from '../memory/types';
 import type { StoredTaskOutput } from '../store/types';
-import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
+import type { AfterToolHook, BeforeToolHook } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
-import type { UsageMeter } from '../agent/usageMeter';
 import { assignTask } from './assignTask';
 import { crewOutput, type CrewOutput } from './crewOutput';
 import { interpolateCrew } from './interpolate';
@@ -45,11 +44,14 @@ export function prepareCrew(doc: CrewDocument, inputs: Record<string, string>, d
 }
 export type PreparedCrew = ReturnType<typeof prepareCrew>;
 
-/** The context a crew's tasks share: its own policy gate and memory, inside a run's log, signal and meter. */
+/**
+ * The context a crew's tasks share: its own memory, inside a run's log, signal, meter and policy gate
+ * (the run's one gate, so a crew inside a flow keeps the flow's approvals, usage counts and cache).
+ */
 export function crewContext(
   crew: PreparedCrew,
   deps: CrewDeps,
-  run: { runId: string; signal: AbortSignal; meter: UsageMeter; root: Span; newId(prefix: string): string },
+  run: Pick<RunContext, 'runId' | 'signal' | 'meter' | 'root' | 'newId' | 'gate'>,
   options: { recallLimit?: number } = {},
 ): RunContext {
   const { doc, roster, memoryModel } = crew;
@@ -61,14 +63,6 @@ export function crewContext(
     ...run,
     workspace: deps.workspace,
     human: deps.human,
-    gate: new PolicyGate({
-      workspace: deps.workspace,
-      human: deps.human,
-      before: deps.hooks?.before,
-      after: deps.hooks?.after,
-      newRequestId: () => run.newId('h'),
-      memory,
-    }),
     memory,
     suggestions: deps.suggestions?.activeSuggestions(doc.id),
     embedder: deps.embedder,

@@ -11,7 +11,7 @@ import type { Embedder } from '../memory/types';
 import type { ModelResolver } from '../llm/resolveModel';
 import { ModelCallAborted } from '../llm/errors';
 import type { RunEnd, RunStore, StoredTaskOutput } from '../store/types';
-import type { AfterToolHook, BeforeToolHook } from '../tools/policyGate';
+import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
 import { toRecord } from './crewOutput';
 import { crewContext, executeCrew, prepareCrew, type CrewDeps } from './executeCrew';
@@ -78,13 +78,9 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   const meter = new UsageMeter();
   let requestCounter = 0;
   const root = log.root();
-  const ctx = crewContext(crew, deps, {
-    runId: req.runId,
-    signal: controller.signal,
-    meter,
-    root,
-    newId: (prefix) => `${req.runId}:${prefix}${++requestCounter}`,
-  });
+  const newId = (prefix: string) => `${req.runId}:${prefix}${++requestCounter}`;
+  const gate = new PolicyGate({ workspace: req.workspace, human: req.human, before: req.hooks?.before, after: req.hooks?.after, newRequestId: () => newId('h') });
+  const ctx = crewContext(crew, deps, { runId: req.runId, signal: controller.signal, meter, root, newId, gate });
 
   const started = req.now();
   req.store?.createRun({

@@ -183,6 +183,7 @@ class FlowRun {
     this.book = new ListenerBook(req.doc.methods, cp.listeners);
     if (req.doc.state.schema) this.validateState = compileSchema(req.doc.state.schema);
     const { deps, runId } = req;
+    const newId = (prefix: string) => `${runId}:${cp.sessions ? `r${cp.sessions}` : ''}${prefix}${++this.requestCounter}`;
     this.ctx = {
       runId,
       workspace: deps.workspace,
@@ -190,8 +191,9 @@ class FlowRun {
       meter: this.meter,
       human: deps.human,
       root,
-      newId: (prefix) => `${runId}:${cp.sessions ? `r${cp.sessions}` : ''}${prefix}${++this.requestCounter}`,
-      gate: new PolicyGate({ workspace: deps.workspace, human: deps.human, before: deps.hooks?.before, after: deps.hooks?.after }),
+      newId,
+      // The run's one gate: every method's crew or agent uses it, so approvals, limits and cache hold across methods.
+      gate: new PolicyGate({ workspace: deps.workspace, human: deps.human, before: deps.hooks?.before, after: deps.hooks?.after, newRequestId: () => newId('h') }),
     };
   }
 
@@ -405,7 +407,17 @@ class FlowRun {
     this.checkState(next, `the state after "${method.name}"`);
     const changed = Object.keys(outcome.set ?? {}).filter((k) => JSON.stringify(this.cp.state[k]) !== JSON.stringify(next[k]));
     this.cp.state = next;
-    if (route !== undefined) span.emit({ type: 'flow.route', methodId: method.id, methodName: method.name, route, reason: outcome.routeReason ?? '' });
+    if (route !== undefined) {
+      span.emit({
+        type: 'flow.route',
+        methodId: method.id,
+        methodName: method.name,
+        route,
+        reason: outcome.routeReason ?? '',
+        ...(outcome.routeReply !== undefined ? { rawReply: outcome.routeReply } : {}),
+        ...(outcome.routeReadAs ? { readAs: outcome.routeReadAs } : {}),
+      });
+    }
     span.emit({
       type: 'flow.method.completed',
       methodId: method.id,

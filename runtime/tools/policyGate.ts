@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { ToolApprovalDecision } from '../../shared/events';
+import type { ReadAs, ToolApprovalDecision } from '../../shared/events';
 import type { Span } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
 import { compileSchema } from '../validation/jsonSchema';
@@ -24,6 +24,10 @@ export interface ToolCall {
   taskId?: string;
   /** The agent's `cache` setting. */
   cache: boolean;
+  /** The calling crew's memory (handed to memory tools), when it has memory enabled. */
+  memory?: ToolMemory;
+  /** How the call was read from the model's reply, when not literally (a text tool call, a cleaned name). */
+  readAs?: ReadAs[];
 }
 
 export interface ToolOutcome {
@@ -51,16 +55,15 @@ export interface PolicyGateOptions {
   before?: BeforeToolHook[];
   after?: AfterToolHook[];
   newRequestId?: () => string;
-  /** Handed to tools (memory tools) when the crew has memory enabled. */
-  memory?: ToolMemory;
 }
 
 type Validator = ValidateFunction | { schemaError: string };
 type Blocker = 'hook' | 'approval' | 'usage_limit';
 
 /**
- * The one door every tool call goes through (built-ins, delegation, memory, MCP). One gate per run:
- * it holds the run's cache, usage counts and "always allow" answers. Order: validate arguments,
+ * The one door every tool call goes through (built-ins, delegation, memory, MCP). One gate per run,
+ * shared by every task of a crew and every method of a flow (and the crews inside them): it holds the
+ * run's cache, usage counts and "always allow" answers. Order: validate arguments,
  * before-hooks, approval, usage limit, cache, execute, after-hooks. Failures become observations;
  * only an abort rejects.
  */
@@ -83,7 +86,7 @@ export class PolicyGate {
     signal.throwIfAborted();
     const name = call.use.tool.name;
     const span = parent.child();
-    span.emit({ type: 'tool.started', tool: name, args: call.args, agentRole: call.agentRole, callId: call.callId });
+    span.emit({ type: 'tool.started', tool: name, args: call.args, agentRole: call.agentRole, callId: call.callId, ...(call.readAs ? { readAs: call.readAs } : {}) });
     const started = performance.now();
     try {
       return await this.pass(call, span, signal, started);
@@ -159,7 +162,7 @@ export class PolicyGate {
       taskId,
       config: use.config ?? {},
       span,
-      memory: this.options.memory,
+      memory: call.memory,
     });
     const result = typeof output === 'string' ? output : JSON.stringify(output);
     if (cacheKey !== undefined) this.cache.set(cacheKey, result);

@@ -1,0 +1,143 @@
+import { jsonrepair } from 'jsonrepair';
+import type { z } from 'zod';
+import type { ReadAs } from '../../shared/events';
+import { problemsFromZod } from '../../shared/model/problems';
+import { compileSchema, describeSchemaErrors } from '../validation/jsonSchema';
+
+/** A JSON value read from a model's reply, and how (when not the literal reply). */
+export type JsonReading<T = unknown> = { ok: true; value: T; readAs: ReadAs[] } | { ok: false; reason: string };
+
+const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n?([\s\S]*?)```/g;
+
+/**
+ * The first complete JSON value in a model's reply. In order: the whole reply; the contents of a code
+ * fence; the first balanced `{…}` / `[…]` among prose and markdown emphasis ("Sure! Here is…",
+ * `**JSON:**`). Only then is malformed JSON repaired (jsonrepair), so a valid value is never "repaired"
+ * into another. A failure reads as a requirement naming what was wrong.
+ */
+export function readJson(text: string): JsonReading {
+  const whole = text.trim();
+  if (whole === '') return { ok: false, reason: 'output must be valid JSON (the reply is empty)' };
+  const strict = parseStrict(whole);
+  if (strict.ok) return { ok: true, value: strict.value, readAs: [] };
+
+  const fenced = fencedBlocks(whole);
+  const unfenced = fenced.length > 0 ? fenced : [{ body: withoutOpenFence(whole), fenced: whole.startsWith('```') }];
+  const candidates: { text: string; readAs: ReadAs[] }[] = [];
+  for (const block of unfenced) {
+    const fenceMark: ReadAs[] = block.fenced ? ['fenced-json'] : [];
+    const body = block.body.trim();
+    candidates.push({ text: body, readAs: fenceMark });
+    for (const slice of balancedValues(body)) {
+      if (slice !== body) candidates.push({ text: slice, readAs: [...fenceMark, 'json-in-prose'] });
+    }
+  }
+  for (const c of candidates) {
+    const parsed = parseStrict(c.text);
+    if (parsed.ok) return { ok: true, value: parsed.value, readAs: c.readAs };
+  }
+  // Nothing parsed as it is: repair the first reply (or fence) body that holds an object or array.
+  const starts = candidates
+    .filter((c) => !c.readAs.includes('json-in-prose'))
+    .map((c) => ({ body: c.text, from: fromFirstBracket(c.text), readAs: c.readAs }))
+    .filter((c) => c.from !== '');
+  for (const c of starts) {
+    try {
+      const value: unknown = JSON.parse(jsonrepair(c.from));
+      if (value !== null && typeof value === 'object') {
+        const prose: ReadAs[] = c.from !== c.body ? ['json-in-prose'] : [];
+        return { ok: true, value, readAs: [...c.readAs, ...prose, 'repaired-json'] };
+      }
+    } catch {
+      // try the next candidate
+    }
+  }
+  if (starts.length === 0) return { ok: false, reason: `output must be valid JSON (the reply holds no JSON object or array; it begins "${preview(whole)}")` };
+  return { ok: false, reason: `output must be valid JSON (${strict.error})` };
+}
+
+/** `readJson`, then the value must match a JSON Schema (a task's or a flow method's output schema). */
+export function readJsonMatching(text: string, schema: Record<string, unknown> | undefined): JsonReading {
+  const read = readJson(text);
+  if (!read.ok || !schema) return read;
+  const validate = compileSchema(schema);
+  if (validate(read.value)) return read;
+  return { ok: false, reason: `output JSON must match the task's schema: ${describeSchemaErrors(validate.errors)}` };
+}
+
+/** `readJson`, then the value must have the shape the caller expects (a zod schema). */
+export function readJsonShaped<T>(text: string, shape: z.ZodType<T>): JsonReading<T> {
+  const read = readJson(text);
+  if (!read.ok) return read;
+  const checked = shape.safeParse(read.value);
+  if (checked.success) return { ok: true, value: checked.data, readAs: read.readAs };
+  const problems = problemsFromZod(checked.error).map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ');
+  return { ok: false, reason: `the JSON does not match the expected shape: ${problems}` };
+}
+
+function parseStrict(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+function fencedBlocks(text: string): { body: string; fenced: boolean }[] {
+  const blocks: { body: string; fenced: boolean }[] = [];
+  for (const m of text.matchAll(FENCE)) blocks.push({ body: m[2], fenced: true });
+  return blocks;
+}
+
+/** A reply cut off after its opening fence (or with only a closing one) is read without the fence. */
+function withoutOpenFence(text: string): string {
+  return text.replace(/^```[ \t]*[A-Za-z0-9_-]*[ \t]*\r?\n?/, '').replace(/\r?\n?```\s*$/, '');
+}
+
+/**
+ * Each top-level balanced `{…}` or `[…]` in the text, in order. Brackets inside JSON strings do not count.
+ */
+function balancedValues(text: string): string[] {
+  const values: string[] = [];
+  for (let start = 0; start < text.length; start++) {
+    const c = text[start];
+    if (c !== '{' && c !== '[') continue;
+    const end = matchingClose(text, start);
+    // An unclosed value runs to the end of the text: what follows is inside it.
+    if (end < 0) break;
+    values.push(text.slice(start, end + 1));
+    start = end;
+  }
+  return values;
+}
+
+function matchingClose(text: string, start: number): number {
+  const stack: string[] = [];
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{') stack.push('}');
+    else if (c === '[') stack.push(']');
+    else if (c === '}' || c === ']') {
+      if (stack.pop() !== c) return -1;
+      if (stack.length === 0) return i;
+    }
+  }
+  return -1;
+}
+
+function fromFirstBracket(text: string): string {
+  const at = text.search(/[[{]/);
+  return at >= 0 ? text.slice(at).replace(/\*\*\s*$/, '').trim() : '';
+}
+
+function preview(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > 60 ? `${line.slice(0, 60)}…` : line;
+}

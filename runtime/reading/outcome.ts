@@ -1,0 +1,65 @@
+import type { ReadAs } from '../../shared/events';
+import { readJson } from './jsonValue';
+
+export type OutcomeReading =
+  | { ok: true; outcome: string; reason?: string; readAs: ReadAs[] }
+  /** Ambiguous (two outcomes named) or nothing fits: the caller takes its default outcome. */
+  | { ok: false; problem: string };
+
+/**
+ * Maps a model's reply to one of the declared outcomes. Accepted, case, whitespace and quotes ignored:
+ * an exact outcome name; `Outcome: X`; JSON with `outcome` (fenced or among prose too); a reply whose
+ * only declared outcome word is X. Two outcomes named, or none, is no reading.
+ */
+export function readOutcome(reply: string, outcomes: readonly string[]): OutcomeReading {
+  const text = reply.trim();
+  if (text === '') return { ok: false, problem: 'the model\'s answer is empty' };
+  const exact = outcomes.find((o) => o === text);
+  if (exact) return { ok: true, outcome: exact, readAs: [] };
+  const named = find(outcomes, bare(text));
+  if (named) return { ok: true, outcome: named, readAs: ['outcome-name'] };
+
+  const json = readJson(text);
+  if (json.ok && json.value !== null && typeof json.value === 'object' && !Array.isArray(json.value)) {
+    const { outcome, reason } = json.value as { outcome?: unknown; reason?: unknown };
+    if (typeof outcome === 'string') {
+      const match = find(outcomes, bare(outcome));
+      if (!match) return { ok: false, problem: `the model's answer names "${outcome}", which is not one of the outcomes (${outcomes.join(', ')})` };
+      return { ok: true, outcome: match, reason: typeof reason === 'string' && reason.trim() ? reason.trim() : undefined, readAs: json.readAs };
+    }
+  }
+
+  const line = /(?:^|\n)\s*\**\s*outcome\s*\**\s*[:=]\s*\**\s*([^\n]+)/i.exec(text);
+  if (line) {
+    const match = find(outcomes, bare(line[1]));
+    if (match) return { ok: true, outcome: match, readAs: ['outcome-line'] };
+  }
+
+  const mentioned = outcomes.filter((o) => mentions(text, o));
+  if (mentioned.length === 1) return { ok: true, outcome: mentioned[0], readAs: ['outcome-word'] };
+  if (mentioned.length > 1) return { ok: false, problem: `the model's answer names more than one outcome (${mentioned.join(', ')})` };
+  return { ok: false, problem: 'the model\'s answer named no outcome' };
+}
+
+/** Lower-case, without quotes, emphasis, surrounding punctuation; `_`, `-` and spaces alike. */
+function bare(text: string): string {
+  return text
+    .replace(/["'`“”‘’*]/g, '')
+    .replace(/[\s_-]+/g, ' ')
+    .replace(/^[\s.,;:!?()[\]]+|[\s.,;:!?()[\]]+$/g, '')
+    .toLowerCase();
+}
+
+function find(outcomes: readonly string[], key: string): string | undefined {
+  return key === '' ? undefined : outcomes.find((o) => bare(o) === key);
+}
+
+/** The outcome as a whole word (or words) of the text. */
+function mentions(text: string, outcome: string): boolean {
+  const words = bare(outcome).split(' ').map(escapeRegExp).join('[\\s_-]+');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -243,6 +243,10 @@ export interface EventPayloads {
     messages: ChatMessageRecord[];
     tools: { name: string; description: string; parameters: unknown }[];
   };
+  /**
+   * A streamed piece of the reply, for live listeners only (see `isLiveOnly`): it is not stored, since
+   * `llm.completed` carries the whole text, and it takes no seq of its own.
+   */
   'llm.chunk': { delta: string };
   'llm.completed': {
     model: string;
@@ -290,6 +294,15 @@ export type RuntimeEvent = { [K in RuntimeEventType]: EventEnvelope & { type: K 
 export type EventOf<K extends RuntimeEventType> = Extract<RuntimeEvent, { type: K }>;
 /** What an emitter is given; it adds the envelope. */
 export type EventInput = { [K in RuntimeEventType]: { type: K } & EventPayloads[K] }[RuntimeEventType];
+
+/**
+ * Events that reach live listeners but are never stored. Each carries the seq of the last stored event
+ * before it (no seq of its own), so stored seqs stay 1..n without gaps.
+ */
+export const LIVE_ONLY_EVENTS: ReadonlySet<RuntimeEventType> = new Set<RuntimeEventType>(['llm.chunk']);
+export function isLiveOnly(e: { type: RuntimeEventType }): boolean {
+  return LIVE_ONLY_EVENTS.has(e.type);
+}
 
 export const RUN_END_EVENTS = ['run.completed', 'run.failed', 'run.cancelled'] as const;
 export function isRunEnd(e: RuntimeEvent): boolean {

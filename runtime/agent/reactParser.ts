@@ -1,35 +1,36 @@
-import { jsonrepair } from 'jsonrepair';
+import type { ReadAs } from '../../shared/events';
+import { finalAnswerAt, readFinalAnswer } from '../reading/finalAnswer';
+import { readJson } from '../reading/jsonValue';
 
 export type ReactStep =
-  | { kind: 'final'; answer: string; thought?: string }
-  | { kind: 'action'; tool: string; input: Record<string, unknown>; thought?: string; text: string }
+  | { kind: 'final'; answer: string; thought?: string; readAs: ReadAs[] }
+  | { kind: 'action'; tool: string; input: Record<string, unknown>; thought?: string; text: string; readAs: ReadAs[] }
   | { kind: 'invalid'; error: string };
 
-const FINAL = /Final\s*Answer\s*:/i;
 const ACTION = /Action\s*\d*\s*:[ \t]*(.+?)[ \t]*(?:\r?\n|$)/i;
 const ACTION_INPUT = /Action\s*\d*\s*Input\s*\d*\s*:\s*([\s\S]*)/i;
 
 /**
- * Reads one ReAct reply. When a reply holds both an action and a final answer, the final answer wins.
- * Slightly malformed action input JSON is repaired.
+ * Reads one ReAct reply. When a reply holds both an action and a final answer, the final answer wins
+ * (the text after the last "Final Answer:", see reading/finalAnswer). Action input is read as the first
+ * JSON object after "Action Input:", repaired when slightly malformed. The tool name is as written:
+ * the executor resolves it (reading/toolName).
  */
 export function parseReact(text: string): ReactStep {
   const thought = matchThought(text);
-  const finalAt = text.search(FINAL);
-  if (finalAt >= 0) {
-    const answer = text.slice(finalAt).replace(FINAL, '').trim();
-    if (answer) return { kind: 'final', answer, thought };
-  }
+  const finalAt = finalAnswerAt(text);
+  const final = readFinalAnswer(text);
+  if (final && final.answer) return { kind: 'final', answer: final.answer, thought, readAs: final.readAs };
   const action = ACTION.exec(text.replace(ACTION_INPUT, ''));
   const inputMatch = ACTION_INPUT.exec(text);
   if (action && inputMatch) {
-    const tool = action[1].trim().replace(/^["'`]|["'`]$/g, '');
+    const tool = action[1].trim();
     const rawInput = stripObservation(inputMatch[1]);
-    const input = parseActionInput(rawInput);
-    if (input === undefined) {
+    const read = readActionInput(rawInput);
+    if (read === undefined) {
       return { kind: 'invalid', error: `Action Input for "${tool}" is not a JSON object: ${truncate(rawInput, 200)}` };
     }
-    return { kind: 'action', tool, input, thought, text: text.slice(0, inputMatch.index + inputMatch[0].length).trim() };
+    return { kind: 'action', tool, input: read.input, thought, text: text.slice(0, inputMatch.index + inputMatch[0].length).trim(), readAs: read.readAs };
   }
   if (action && !inputMatch) {
     return { kind: 'invalid', error: `"Action: ${action[1].trim()}" has no "Action Input:" line with the tool arguments as JSON.` };
@@ -56,26 +57,20 @@ function matchThought(text: string): string | undefined {
 
 function stripObservation(raw: string): string {
   const cut = raw.search(/\n\s*Observation\s*:/i);
-  let s = (cut >= 0 ? raw.slice(0, cut) : raw).trim();
-  s = s.replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '').trim();
-  return s;
+  return (cut >= 0 ? raw.slice(0, cut) : raw).trim();
 }
 
-/** JSON object from the model's action input, repaired when slightly malformed. */
+/** JSON object from the model's action input (fenced, among prose or slightly malformed). */
 export function parseActionInput(raw: string): Record<string, unknown> | undefined {
+  return readActionInput(raw)?.input;
+}
+
+function readActionInput(raw: string): { input: Record<string, unknown>; readAs: ReadAs[] } | undefined {
   const text = raw.trim();
-  if (text === '') return {};
-  for (const attempt of [text, () => jsonrepair(text)]) {
-    try {
-      const source = typeof attempt === 'string' ? attempt : attempt();
-      const value: unknown = JSON.parse(source);
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-      return undefined;
-    } catch {
-      // try the next strategy
-    }
-  }
-  return undefined;
+  if (text === '' || /^```[a-z]*\s*```$/i.test(text)) return { input: {}, readAs: [] };
+  const read = readJson(text);
+  if (!read.ok || read.value === null || typeof read.value !== 'object' || Array.isArray(read.value)) return undefined;
+  return { input: read.value as Record<string, unknown>, readAs: read.readAs };
 }
 
 function truncate(s: string, n: number): string {

@@ -2,7 +2,7 @@ import type { TaskCondition } from '../../shared/model/condition';
 import { compileLinearRegex } from '../../shared/model/regex';
 import { ConditionFailed } from '../errors';
 import { runScript } from '../script/sandbox';
-import { extractJson } from './taskOutput';
+import { readJson } from '../reading/jsonValue';
 
 /** Decides whether a conditional task runs, from the previous task's output. */
 export async function evaluateCondition(condition: TaskCondition, previous: string): Promise<boolean> {
@@ -16,7 +16,7 @@ export async function evaluateCondition(condition: TaskCondition, previous: stri
     case 'json_field':
       return compareField(condition, previous);
     case 'script': {
-      const parsed = extractJson(previous);
+      const parsed = readJson(previous);
       let result: unknown;
       try {
         result = await runScript(condition.code, { output: previous, json: parsed.ok ? parsed.value : null });
@@ -45,7 +45,7 @@ export function describeCondition(condition: TaskCondition): string {
 }
 
 function compareField(condition: Extract<TaskCondition, { type: 'json_field' }>, previous: string): boolean {
-  const parsed = extractJson(previous);
+  const parsed = readJson(previous);
   const value = parsed.ok ? readPath(parsed.value, condition.path) : undefined;
   const expected = condition.value;
   switch (condition.op) {

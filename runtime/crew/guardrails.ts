@@ -5,9 +5,12 @@ import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
 import { callModel } from '../agent/modelCall';
 import type { RunContext } from '../agent/runContext';
-import { checkJsonOutput, extractJson } from './taskOutput';
+import { z } from 'zod';
+import type { ReadAs } from '../../shared/events';
+import { readJsonMatching, readJsonShaped } from '../reading/jsonValue';
 
-export type GuardrailVerdict = { pass: true; replacement?: string } | { pass: false; reason: string };
+/** `readAs`: how a judge model's verdict was read from its reply, when not literally. */
+export type GuardrailVerdict = { pass: true; replacement?: string; readAs?: ReadAs[] } | { pass: false; reason: string; readAs?: ReadAs[] };
 
 export interface GuardrailScope {
   ctx: RunContext;
@@ -37,7 +40,7 @@ const checks: { [K in Guardrail['type']]: Check<Extract<Guardrail, { type: K }>>
   contains: (g, output) => (output.includes(g.text) ? { pass: true } : { pass: false, reason: `output must contain "${g.text}"` }),
   not_contains: (g, output) => (output.includes(g.text) ? { pass: false, reason: `output must not contain "${g.text}"` } : { pass: true }),
   json_schema: (g, output) => {
-    const result = checkJsonOutput(output, g.schema);
+    const result = readJsonMatching(output, g.schema);
     return result.ok ? { pass: true } : { pass: false, reason: result.reason };
   },
   llm: (g, output, scope) => judgeWithModel(g.criterion, output, scope.judge(g.llm), scope),
@@ -54,6 +57,8 @@ export function checkGuardrail(guardrail: Guardrail, output: string, scope: Guar
   return Promise.resolve(check(guardrail, output, scope));
 }
 
+const JudgeVerdict = z.object({ pass: z.boolean(), reason: z.string().optional().catch(undefined) });
+
 async function judgeWithModel(criterion: string, output: string, model: ChatModel, scope: GuardrailScope): Promise<GuardrailVerdict> {
   const response = await callModel(scope.ctx, scope.span, model, { purpose: 'guardrail', taskId: scope.taskId, agentRole: scope.agentRole }, {
     messages: [
@@ -66,11 +71,12 @@ async function judgeWithModel(criterion: string, output: string, model: ChatMode
     ],
     responseFormat: { type: 'json_object' },
   });
-  const parsed = extractJson(response.content);
-  const verdict = parsed.ok ? (parsed.value as { pass?: unknown; reason?: unknown }) : undefined;
-  if (!verdict || typeof verdict.pass !== 'boolean') {
+  const parsed = readJsonShaped(response.content, JudgeVerdict);
+  if (!parsed.ok) {
     return { pass: false, reason: `the judge model's reply could not be read as {"pass", "reason"}: ${response.content.slice(0, 200)}` };
   }
-  const reason = typeof verdict.reason === 'string' ? verdict.reason : '';
-  return verdict.pass ? { pass: true } : { pass: false, reason: `output must satisfy "${criterion}"${reason ? `: ${reason}` : ''}` };
+  const { value: verdict, readAs } = parsed;
+  const how = readAs.length ? { readAs } : {};
+  const reason = verdict.reason ?? '';
+  return verdict.pass ? { pass: true, ...how } : { pass: false, reason: `output must satisfy "${criterion}"${reason ? `: ${reason}` : ''}`, ...how };
 }

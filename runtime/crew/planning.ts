@@ -1,10 +1,13 @@
+import { z } from 'zod';
 import type { CrewDocument } from '../../shared/model/crew';
 import { callModel } from '../agent/modelCall';
 import type { RunContext } from '../agent/runContext';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
-import { extractJson } from './taskOutput';
+import { readJsonShaped } from '../reading/jsonValue';
 import { errorMessage } from '../errors';
+
+const PlanReply = z.object({ plans: z.array(z.unknown()) });
 
 /**
  * Before kickoff, a planner model writes a step plan for every task; each plan is appended to its
@@ -37,16 +40,15 @@ export async function planTasks(ctx: RunContext, parent: Span, doc: CrewDocument
     span.emit({ type: 'planning.failed', error: errorMessage(error) });
     throw error;
   }
-  const parsed = extractJson(response.content);
+  const parsed = readJsonShaped(response.content, PlanReply);
   const plans: Record<string, string> = {};
-  const list = parsed.ok ? (parsed.value as { plans?: unknown }).plans : undefined;
-  if (Array.isArray(list)) {
-    for (const item of list) {
+  if (parsed.ok) {
+    for (const item of parsed.value.plans) {
       const { taskId, plan } = (item ?? {}) as { taskId?: unknown; plan?: unknown };
       if (typeof taskId === 'string' && typeof plan === 'string' && plan.trim()) plans[taskId] = plan.trim();
     }
   }
-  span.emit({ type: 'planning.completed', plans });
+  span.emit({ type: 'planning.completed', plans, ...(parsed.ok && parsed.readAs.length ? { readAs: parsed.readAs } : {}) });
   return {
     ...doc,
     tasks: doc.tasks.map((t) => (plans[t.id] ? { ...t, description: `${t.description}\n\nPlan:\n${plans[t.id]}` } : t)),

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Task } from '../../shared/model/crew';
 import type { ModelRef } from '../../shared/model/modelRef';
-import type { TaskOutputRecord } from '../../shared/events';
+import type { ReadAs, TaskOutputRecord } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
 import { executeAgent } from '../agent/executor';
 import { guardrailRetryNote, taskPrompt, trainedInstructions } from '../agent/prompt';
@@ -15,7 +15,7 @@ import type { ChatModel } from '../llm/chatModel';
 import { resolveInWorkspace } from '../tools/workspacePath';
 import type { ToolUse } from '../tools/policyGate';
 import { checkGuardrail, type GuardrailScope } from './guardrails';
-import { checkJsonOutput } from './taskOutput';
+import { readJsonMatching } from '../reading/jsonValue';
 import type { CrewMember } from './roster';
 
 export interface TaskAssignment {
@@ -54,7 +54,7 @@ export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment):
     context: a.context,
   });
   try {
-    const { raw, json } = await produceAcceptedOutput(ctx, span, a);
+    const { raw, json, readAs } = await produceAcceptedOutput(ctx, span, a);
     if (task.outputFile) await writeOutputFile(ctx.workspace, task.outputFile, raw);
     const tokenUsage = ctx.meter.task(task.id);
     span.emit({
@@ -66,6 +66,7 @@ export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment):
       tokenUsage,
       durationMs: Math.round(performance.now() - started),
       outputFile: task.outputFile,
+      ...(readAs?.length ? { readAs } : {}),
     });
     return { taskId: task.id, agentRole: role, raw, json, tokenUsage };
   } catch (error) {
@@ -82,7 +83,7 @@ export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment):
   }
 }
 
-async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignment): Promise<{ raw: string; json?: unknown }> {
+async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignment): Promise<{ raw: string; json?: unknown; readAs?: ReadAs[] }> {
   const { task, performer } = a;
   const trained = ctx.suggestions?.get(performer.agent.role);
   const basePrompt = taskPrompt({
@@ -116,7 +117,7 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
       extract: true,
       input: { taskId: task.id, agentRole: performer.agent.role, description: task.description, expectedOutput: task.expectedOutput, output: result.output },
     });
-    let verdict: { raw: string; json?: unknown; failure?: string };
+    let verdict: Awaited<ReturnType<typeof judgeAttempt>>;
     try {
       verdict = await judgeAttempt(task, result.output, attempt, span, scope);
     } catch (error) {
@@ -125,7 +126,7 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
     }
     if (verdict.failure === undefined) {
       await staged?.accept(verdict.raw);
-      return { raw: verdict.raw, json: verdict.json };
+      return { raw: verdict.raw, json: verdict.json, readAs: verdict.readAs };
     }
     const { failure, raw } = verdict;
     await staged?.reject(`attempt ${attempt} was rejected: ${failure}`);
@@ -136,14 +137,24 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
 }
 
 /** The output checks and guardrails of one attempt, in order; the first failure stops them. */
-async function judgeAttempt(task: Task, output: string, attempt: number, span: Span, scope: GuardrailScope): Promise<{ raw: string; json?: unknown; failure?: string }> {
+async function judgeAttempt(
+  task: Task,
+  output: string,
+  attempt: number,
+  span: Span,
+  scope: GuardrailScope,
+): Promise<{ raw: string; json?: unknown; readAs?: ReadAs[]; failure?: string }> {
   let raw = output;
   let json: unknown;
+  let readAs: ReadAs[] | undefined;
   let failure: string | undefined;
 
   if (task.output?.format === 'json') {
-    const checked = checkJsonOutput(raw, task.output.schema);
-    if (checked.ok) json = checked.value;
+    const checked = readJsonMatching(raw, task.output.schema);
+    if (checked.ok) {
+      json = checked.value;
+      readAs = checked.readAs;
+    }
     failure = checked.ok ? undefined : checked.reason;
     if (failure) {
       const check = span.child();
@@ -165,13 +176,13 @@ async function judgeAttempt(task: Task, output: string, attempt: number, span: S
     }
     if (verdict.pass) {
       if (verdict.replacement !== undefined) raw = verdict.replacement;
-      gSpan.emit({ type: 'guardrail.passed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, replaced: verdict.replacement !== undefined });
+      gSpan.emit({ type: 'guardrail.passed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, replaced: verdict.replacement !== undefined, ...(verdict.readAs ? { readAs: verdict.readAs } : {}) });
     } else {
       failure = verdict.reason;
-      gSpan.emit({ type: 'guardrail.failed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, reason: failure });
+      gSpan.emit({ type: 'guardrail.failed', taskId: task.id, index: i, guardrailType: guardrail.type, attempt, reason: failure, ...(verdict.readAs ? { readAs: verdict.readAs } : {}) });
     }
   }
-  return { raw, json, failure };
+  return { raw, json, readAs, failure };
 }
 
 async function writeOutputFile(workspace: string, path: string, content: string): Promise<void> {

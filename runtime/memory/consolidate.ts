@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { callModel } from '../agent/modelCall';
 import type { RunContext } from '../agent/runContext';
-import { extractJson } from '../crew/taskOutput';
 import { errorMessage } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
+import { readJsonShaped } from '../reading/jsonValue';
 import type { MemoryRecord } from './types';
 
 /** What to do with one existing record that resembles the new memory. */
@@ -90,15 +90,14 @@ export async function planConsolidation(
     if (ctx.signal.aborted) throw error;
     return fallback(`the memory model failed (${errorMessage(error)})`);
   }
-  const json = extractJson(reply);
-  const parsed = json.ok ? ReplySchema.safeParse(json.value) : undefined;
-  if (!parsed?.success) return fallback('the memory model\'s answer could not be read');
+  const read = readJsonShaped(reply, ReplySchema);
+  if (!read.ok) return fallback(`the memory model's answer could not be read (${read.reason})`);
   const known = new Set(similar.map((s) => s.record.id));
   const records: RecordAction[] = [];
-  for (const r of parsed.data.records) {
+  for (const r of read.value.records) {
     if (!known.has(r.id) || records.some((x) => x.id === r.id)) continue;
     if (r.action === 'update' && !r.content?.trim()) continue; // an update without content changes nothing
     records.push({ id: r.id, action: r.action, content: r.action === 'update' ? r.content!.trim() : undefined, reason: r.reason || `the memory model chose ${r.action}` });
   }
-  return { insert: parsed.data.insert, reason: parsed.data.reason || (parsed.data.insert ? 'new information' : 'already covered'), records, decidedBy: 'model' };
+  return { insert: read.value.insert, reason: read.value.reason || (read.value.insert ? 'new information' : 'already covered'), records, decidedBy: 'model' };
 }

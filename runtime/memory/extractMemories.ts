@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { callModel } from '../agent/modelCall';
 import type { RunContext } from '../agent/runContext';
-import { extractJson } from '../crew/taskOutput';
 import { errorMessage } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
+import { readJsonShaped } from '../reading/jsonValue';
 import type { ExtractionInput } from './types';
 
 /** One fact worth remembering, as the memory model wrote it. */
@@ -62,11 +62,10 @@ export async function extractMemories(ctx: RunContext, span: Span, model: ChatMo
     if (ctx.signal.aborted) throw error;
     return whole(`the memory model failed: ${errorMessage(error)}`);
   }
-  const json = extractJson(content);
-  const parsed = json.ok ? ReplySchema.safeParse(json.value) : undefined;
-  if (!parsed?.success) return whole('the memory model did not answer with {"memories": [...]}');
+  const parsed = readJsonShaped(content, ReplySchema);
+  if (!parsed.ok) return whole(`the memory model did not answer with {"memories": [...]}: ${parsed.reason}`);
   return {
     ok: true,
-    memories: parsed.data.memories.map((m) => ({ content: m.content, categories: m.categories ?? [], importance: m.importance ?? 0.5 })),
+    memories: parsed.value.memories.map((m) => ({ content: m.content, categories: m.categories ?? [], importance: m.importance ?? 0.5 })),
   };
 }

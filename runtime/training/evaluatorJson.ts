@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { ChatMessageRecord } from '../../shared/events';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
-import { problemsFromZod } from '../../shared/model/problems';
 import type { ChatModel } from '../llm/chatModel';
-import { extractJson } from '../crew/taskOutput';
+import { readJsonShaped } from '../reading/jsonValue';
 import { EvaluatorReplyInvalid } from './trainingErrors';
 
 export interface EvaluatorCall {
@@ -46,9 +45,7 @@ export async function askEvaluatorJson<T>(call: EvaluatorCall, schema: z.ZodType
 }
 
 function parseReply<T>(reply: string, schema: z.ZodType<T>): Parsed<T> {
-  const json = extractJson(reply);
-  if (!json.ok) return { ok: false, problem: `it is not valid JSON${json.reason.replace(/^output must be valid JSON/, '')}` };
-  const checked = schema.safeParse(json.value);
-  if (checked.success) return { ok: true, value: checked.data };
-  return { ok: false, problem: `it does not match the expected shape: ${problemsFromZod(checked.error).map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ')}` };
+  const read = readJsonShaped(reply, schema);
+  if (read.ok) return { ok: true, value: read.value };
+  return { ok: false, problem: read.reason.replace(/^output must be valid JSON/, 'it is not valid JSON').replace(/^the JSON does not match/, 'it does not match') };
 }

@@ -13,7 +13,7 @@ describe('ReAct parser', () => {
   });
 
   it('the final answer wins over an action in the same reply', () => {
-    expect(parseReact('Action: x\nAction Input: {}\nFinal Answer: 7')).toEqual({ kind: 'final', answer: '7', thought: undefined });
+    expect(parseReact('Action: x\nAction Input: {}\nFinal Answer: 7')).toEqual({ kind: 'final', answer: '7', thought: undefined, readAs: [] });
   });
 
   it('repairs slightly malformed JSON and rejects what is not an object', () => {

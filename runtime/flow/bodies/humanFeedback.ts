@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { FlowBody } from '../../../shared/model/flow';
 import { callModel } from '../../agent/modelCall';
-import { extractJson } from '../../crew/taskOutput';
 import { errorMessage } from '../../errors';
+import { readOutcome } from '../../reading/outcome';
 import { renderTemplate } from '../template';
 import { learnFromFeedback, reviseWithLessons } from './feedbackLessons';
 import type { BodyOutcome, BodyRunner, MethodScope } from './types';
@@ -33,13 +32,12 @@ export const askForFeedback: BodyRunner<'human_feedback'> = async (body, scope) 
   };
 };
 
-const Classification = z.object({ outcome: z.string(), reason: z.string().optional() });
-
 /**
  * The answer came. The method's output is what was reviewed (so the next step works on it); the
  * feedback goes to `state.<method>_feedback`. With outcomes, the feedback is sorted into one — empty
  * feedback takes the default, a reply that names an outcome takes it, anything else is classified by
- * the model.
+ * the model (its reply read by reading/outcome: a bare name, `Outcome: X`, JSON…; ambiguous or none → the
+ * default, with the reason and the raw reply on `flow.route`).
  */
 export async function answerFeedback(
   body: FeedbackBody,
@@ -77,10 +75,15 @@ export async function answerFeedback(
     if (scope.ctx.signal.aborted) throw error;
     return { kind: 'done', output: reviewed, route: fallback, routeReason: `the feedback could not be classified (${errorMessage(error)}): the default outcome "${fallback}"`, set };
   }
-  const json = extractJson(reply);
-  const parsed = json.ok ? Classification.safeParse(json.value) : undefined;
-  const answer = parsed?.success ? parsed.data : undefined;
-  const outcome = answer ? outcomes.find((o) => o.toLowerCase() === answer.outcome.trim().toLowerCase()) : undefined;
-  if (!outcome) return { kind: 'done', output: reviewed, route: fallback, routeReason: `the model's answer named no outcome: the default outcome "${fallback}"`, set };
-  return { kind: 'done', output: reviewed, route: outcome, routeReason: `classified from the feedback${answer?.reason ? `: ${answer.reason}` : ''}`, set };
+  const read = readOutcome(reply, outcomes);
+  if (!read.ok) return { kind: 'done', output: reviewed, route: fallback, routeReason: `${read.problem}: the default outcome "${fallback}"`, routeReply: reply, set };
+  return {
+    kind: 'done',
+    output: reviewed,
+    route: read.outcome,
+    routeReason: `classified from the feedback${read.reason ? `: ${read.reason}` : ''}`,
+    routeReply: reply,
+    ...(read.readAs.length ? { routeReadAs: read.readAs } : {}),
+    set,
+  };
 }

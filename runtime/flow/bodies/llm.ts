@@ -1,5 +1,5 @@
 import { callModel } from '../../agent/modelCall';
-import { checkJsonOutput } from '../../crew/taskOutput';
+import { readJsonMatching } from '../../reading/jsonValue';
 import { renderTemplate } from '../template';
 import type { BodyRunner } from './types';
 
@@ -12,7 +12,7 @@ export const runLlm: BodyRunner<'llm'> = async (body, scope) => {
     responseFormat: body.outputSchema ? { type: 'json_schema', name: scope.method.name, schema: body.outputSchema } : undefined,
   });
   if (!body.outputSchema) return { kind: 'done', output: response.content };
-  const checked = checkJsonOutput(response.content, body.outputSchema);
+  const checked = readJsonMatching(response.content, body.outputSchema);
   if (!checked.ok) throw new Error(`${scope.method.name}: the model's reply does not match the output schema: ${checked.reason}`);
   return { kind: 'done', output: response.content, json: checked.value };
 };

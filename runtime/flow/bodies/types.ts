@@ -1,4 +1,5 @@
 import type { FlowBody, FlowBodyKind, FlowDocument, FlowMethod } from '../../../shared/model/flow';
+import type { ReadAs } from '../../../shared/events';
 import type { RunContext } from '../../agent/runContext';
 import type { CrewDeps } from '../../crew/executeCrew';
 import type { Span } from '../../events/span';
@@ -41,6 +42,9 @@ export type BodyOutcome =
       route?: string;
       /** Why this route (a rule that matched, the classified feedback…). */
       routeReason?: string;
+      /** The model reply a route was read from, and how when not literally (a classified feedback outcome). */
+      routeReply?: string;
+      routeReadAs?: ReadAs[];
       /** State fields the method sets (top-level keys). */
       set?: Record<string, unknown>;
     }

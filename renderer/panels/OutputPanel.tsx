@@ -1,4 +1,5 @@
 import { useFlowInboxStore } from '../stores/flowInboxStore';
+import { describeCost } from '../../shared/usage';
 import { useRunStore } from '../stores/runStore';
 import type { RunView, TaskResult } from '../stores/runView';
 import '../styles/runs.css';
@@ -54,6 +55,7 @@ export function OutputPanel() {
           <span>{usage.completionTokens.toLocaleString('en-US')} completion</span>
           {usage.cachedPromptTokens > 0 && <span>{usage.cachedPromptTokens.toLocaleString('en-US')} cached</span>}
           <span>{usage.requests} requests</span>
+          {describeCost(usage) && <span data-testid="output-cost">{describeCost(usage)}</span>}
         </span>
       </div>
       <div className="output-scroll">

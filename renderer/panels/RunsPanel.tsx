@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { HostRunSummary } from '../../shared/host-api';
 import { ReplayDialog } from '../dialogs/ReplayDialog';
+import { describeCost } from '../../shared/usage';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import '../styles/flow-run.css';
@@ -79,7 +80,7 @@ function RunRow({ run, onReplay }: { run: HostRunSummary; onReplay(): void }) {
       </td>
       <td title={new Date(run.startedAt).toLocaleString()}>{formatRelativeTime(run.startedAt)}</td>
       <td className="num">{run.durationMs !== undefined ? formatDuration(run.durationMs) : status === 'running' ? '…' : ''}</td>
-      <td className="num" title={`${run.tokenUsage.totalTokens.toLocaleString('en-US')} tokens · ${run.tokenUsage.requests} requests`}>
+      <td className="num" title={`${run.tokenUsage.totalTokens.toLocaleString('en-US')} tokens · ${run.tokenUsage.requests} requests${describeCost(run.tokenUsage) ? ` · ${describeCost(run.tokenUsage)}` : ''}`}>
         {formatCompact(run.tokenUsage.totalTokens)}
       </td>
       <td className="runs-id">

@@ -5,6 +5,7 @@ import { useSettingsStore, type Problem } from '../stores/settingsStore';
 import { useUiStore } from '../stores/uiStore';
 import '../styles/settings.css';
 import { ApiKeysSection } from './settings/ApiKeysSection';
+import { PricesSection } from './settings/PricesSection';
 import { ProfileEditor } from './settings/ProfileEditor';
 import { blankDraft, fromDraft, toDraft, type DraftField, type ProfileDraft } from './settings/profileDraft';
 
@@ -208,6 +209,8 @@ export function SettingsPanel() {
             </button>
           </div>
         </section>
+
+        <PricesSection />
 
         <ApiKeysSection />
 

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { describeCost } from '../../shared/usage';
 import { useRunStore } from '../stores/runStore';
 import { AnswerPausedButton } from './AnswerPausedButton';
+import { usePanelLayoutStore } from '../stores/panelLayoutStore';
 import { useUiStore } from '../stores/uiStore';
 import '../styles/trace.css';
 import { FilterChip } from './trace/FilterChip';
@@ -23,6 +25,7 @@ export function TracePanel() {
   const runId = useRunStore((s) => s.runId);
   const selectedNodeIds = useUiStore((s) => s.selectedNodeIds);
   const spanId = useUiStore((s) => s.spanId);
+  const detailMaximised = usePanelLayoutStore((s) => s.detailMaximised);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(NO_COLLAPSED);
   const [follow, setFollow] = useState(true);
 
@@ -52,7 +55,7 @@ export function TracePanel() {
   if (!runId) {
     return (
       <div className="trace-empty" data-testid="trace-empty">
-        <strong>No run shown.</strong> Run the crew with ▶ Run, or open a past run from the Runs tab.
+        <strong>No run shown.</strong> Run it with ▶ Run, or open a past run from the Runs tab.
       </div>
     );
   }
@@ -80,6 +83,11 @@ export function TracePanel() {
         <span className="trace-run-tokens" title={`${view.tokenUsage.totalTokens.toLocaleString('en-US')} tokens`}>
           {formatCompact(view.tokenUsage.totalTokens)} tok
         </span>
+        {describeCost(view.tokenUsage) && (
+          <span className="trace-run-tokens" data-testid="trace-run-cost">
+            {describeCost(view.tokenUsage)}
+          </span>
+        )}
         {filtered && <FilterChip view={view} nodeIds={selectedNodeIds} />}
         <span className="trace-toolbar-spacer" />
         <span className="trace-count">
@@ -109,7 +117,7 @@ export function TracePanel() {
           {view.error}
         </div>
       )}
-      <div className="trace-body" data-detail={selected ? 'open' : 'closed'}>
+      <div className="trace-body" data-detail={selected ? (detailMaximised ? 'maximised' : 'open') : 'closed'}>
         <div className="trace-tree-column">
           <div className="trace-columns" aria-hidden>
             <span className="trace-columns-name">Span</span>

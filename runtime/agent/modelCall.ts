@@ -2,6 +2,7 @@ import type { LlmPurpose } from '../../shared/events';
 import { errorMessage } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel, ChatRequest, ChatResponse } from '../llm/chatModel';
+import { pricedUsage } from '../llm/pricedUsage';
 import type { RunContext } from './runContext';
 
 export interface ModelCallScope {
@@ -44,17 +45,18 @@ export async function callModel(
         attempt = notice.attempt + 1;
       },
     });
-    ctx.meter.add(response.usage, scope.taskId, scope.agentRole);
+    const usage = pricedUsage(response.usage, model);
+    ctx.meter.add(usage, scope.taskId, scope.agentRole);
     span.emit({
       type: 'llm.completed',
       model: name,
       content: response.content,
       toolCalls: response.toolCalls,
       finishReason: response.finishReason,
-      usage: response.usage,
+      usage,
       latencyMs: Math.round(performance.now() - started),
     });
-    return response;
+    return { ...response, usage };
   } catch (error) {
     const status = (error as { status?: number }).status;
     span.emit({ type: 'llm.failed', model: name, error: errorMessage(error), status, willRetry: false, attempt });

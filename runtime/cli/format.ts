@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../shared/usage';
+import { describeCost, type TokenUsage } from '../../shared/usage';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
@@ -18,7 +18,8 @@ export function formatTokens(usage: TokenUsage): string {
 export function formatUsageLine(usage: TokenUsage): string {
   const parts = [`${formatCount(usage.promptTokens)} prompt`, `${formatCount(usage.completionTokens)} completion`];
   if (usage.cachedPromptTokens > 0) parts.push(`${formatCount(usage.cachedPromptTokens)} cached`);
-  return `${formatCount(usage.totalTokens)} tokens (${parts.join(' · ')}) · ${formatCount(usage.requests)} model request${usage.requests === 1 ? '' : 's'}`;
+  const cost = describeCost(usage);
+  return `${formatCount(usage.totalTokens)} tokens (${parts.join(' · ')}) · ${formatCount(usage.requests)} model request${usage.requests === 1 ? '' : 's'}${cost ? ` · ${cost}` : ''}`;
 }
 
 /** One line, at most `max` characters. */

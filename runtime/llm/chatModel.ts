@@ -1,5 +1,6 @@
 import type { ChatMessageRecord, ToolCallRecord } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
+import type { ModelPrice } from '../../shared/model/prices';
 
 export interface ChatToolSchema {
   name: string;
@@ -47,5 +48,7 @@ export interface ChatModel {
   readonly model: string;
   /** False makes agents use the ReAct text protocol instead of native tool calls. */
   readonly supportsNativeTools: boolean;
+  /** What its tokens cost (set by the model resolver from the price table); calls have no cost without it. */
+  price?: ModelPrice;
   chat(request: ChatRequest): Promise<ChatResponse>;
 }

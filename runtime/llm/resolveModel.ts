@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { InlineModel, ModelRef } from '../../shared/model/modelRef';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
+import { findPrice } from '../../shared/model/prices';
 import type { ChatModel } from './chatModel';
 import { OpenAIChatModel } from './openaiProvider';
 import { parseScript, ScriptInvalid, type Script } from './script';
 import { ScriptedChatModel } from './scriptedProvider';
+import { keyHeldPart } from '../trust/heldParts';
+import type { TrustGate } from '../trust/workspaceTrust';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
 
@@ -35,6 +38,8 @@ export interface ModelResolverOptions {
   baseDir: string;
   /** Use this profile for every reference (e.g. `--model` on the CLI). */
   forceProfile?: string;
+  /** Asked before a model that sends its `apiKeyEnv` to a `baseUrl` of its own is made (workspace trust). */
+  trust?: TrustGate;
 }
 
 /**
@@ -55,6 +60,7 @@ export class ModelResolver {
     let model = this.cache.get(key);
     if (!model) {
       model = this.create(settings);
+      model.price = findPrice(settings.provider, settings.model, this.options.settings?.prices);
       this.cache.set(key, model);
     }
     return model;
@@ -98,6 +104,8 @@ export class ModelResolver {
         stream: settings.stream,
       });
     }
+    const held = keyHeldPart(settings, `model ${settings.provider}:${settings.model}`);
+    if (held) this.options.trust?.require(held);
     return new OpenAIChatModel({
       model: settings.model,
       baseUrl: settings.baseUrl,

@@ -5,5 +5,6 @@ export * from './tool';
 export * from './crew';
 export * from './flow';
 export * from './workspace';
+export * from './prices';
 export * from './problems';
 export * from './parse';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InlineModelSchema } from './modelRef';
 import { McpSettingsSchema } from './mcpSettings';
+import { PriceTableSchema } from './prices';
 
 export const WORKSPACE_SETTINGS_FILE = 'crewdeck.json';
 
@@ -33,5 +34,7 @@ export const WorkspaceSettingsSchema = z.strictObject({
   mcp: McpSettingsSchema.optional(),
   /** Training (SPEC §6): whether a new suggestion version is active at once, or a draft until approved. */
   training: z.strictObject({ newVersions: z.enum(['active', 'draft']).default('active') }).optional(),
+  /** US dollars per million tokens by model name (or `provider:model`); overrides the built-in defaults (prices.ts). */
+  prices: PriceTableSchema.optional(),
 });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettingsSchema>;

@@ -1,7 +1,7 @@
-import type { TokenUsage } from '../../../../shared/usage';
+import { describeCost, type TokenUsage } from '../../../../shared/usage';
 import { Facts } from './DetailBlocks';
 
-/** Token usage as prompt / completion / cached / total / requests. */
+/** Token usage as prompt / completion / cached / total / requests, and its cost (or which model had no price). */
 export function UsageFacts({ usage }: { usage: TokenUsage | undefined }) {
   if (!usage) return null;
   const n = (v: number) => v.toLocaleString('en-US');
@@ -13,6 +13,7 @@ export function UsageFacts({ usage }: { usage: TokenUsage | undefined }) {
         ['Cached prompt tokens', usage.cachedPromptTokens ? n(usage.cachedPromptTokens) : undefined],
         ['Total tokens', n(usage.totalTokens)],
         ['Requests', n(usage.requests)],
+        ['Cost', describeCost(usage)],
       ]}
     />
   );

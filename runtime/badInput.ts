@@ -8,6 +8,7 @@ import { FlowNotResumable } from './flow/flowErrors';
 import { TrainingInvalid } from './training/trainingErrors';
 import { SuggestionsUnreadable } from './training/suggestionSource';
 import { McpConfigInvalid } from './mcp/mcpErrors';
+import { WorkspaceUntrusted } from './trust/trustErrors';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -27,6 +28,8 @@ export function isBadInput(error: unknown): error is Error {
     // The workspace database's trained suggestions cannot be read (a newer schema, a damaged row).
     error instanceof SuggestionsUnreadable ||
     error instanceof McpConfigInvalid ||
+    // Held parts of the workspace (commands, keys sent elsewhere) wait for `crewdeck trust`.
+    error instanceof WorkspaceUntrusted ||
     // The workspace's memory cannot be opened: another embedder built it, or the configured one is unreachable.
     error instanceof EmbedderMismatch ||
     error instanceof EmbeddingFailed

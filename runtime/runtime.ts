@@ -24,6 +24,7 @@ import { McpServers } from './mcp/mcpServers';
 import { mcpServersIn, mcpServersInFlow } from './mcp/mcpReferences';
 import { workspaceSuggestions, type SuggestionSource } from './training/suggestionSource';
 import type { RunPurpose } from '../shared/events';
+import { WorkspaceTrust, type TrustGate } from './trust/workspaceTrust';
 
 /** Everything with a side effect is passed in, so tests and hosts choose their own. */
 export interface RuntimeOptions {
@@ -41,6 +42,12 @@ export interface RuntimeOptions {
   memory?: RunMemoryStore;
   /** Trained suggestions applied to crews' task prompts; by default the workspace database's active versions. */
   suggestions?: SuggestionSource;
+  /**
+   * Asked before anything held by workspace trust starts: an MCP stdio server, `${VAR}`s sent to an MCP
+   * server, a key sent to a model's or embedder's own baseUrl. By default the user's recorded trust
+   * for this workspace (see runtime/trust/).
+   */
+  trust?: TrustGate;
 }
 
 export interface RunCrewOptions {
@@ -71,26 +78,28 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const tools = options.tools ?? createBuiltinRegistry();
   const human = options.human ?? unattendedHuman;
   const now = options.now ?? Date.now;
+  const trust = options.trust ?? new WorkspaceTrust(workspace, options.env ?? process.env);
   const resolverFor = (documentPath: string | undefined) =>
     new ModelResolver({
       settings: options.settings,
       env: options.env,
       baseDir: documentPath ? dirname(documentPath) : workspace,
       forceProfile: options.forceProfile,
+      trust,
     });
   const suggestions = options.suggestions ?? workspaceSuggestions(workspace);
   // One embedder for the runs' knowledge, made when a crew with sources first needs it (an OpenAI-compatible
   // embedder asks its server for the vector size).
   let embedding: Promise<Embedder> | undefined;
   const embedder = () =>
-    (embedding ??= workspaceEmbedder(options.settings?.memory?.embedder, options.env).catch((error: unknown) => {
+    (embedding ??= workspaceEmbedder(options.settings?.memory?.embedder, options.env, trust).catch((error: unknown) => {
       embedding = undefined; // a server that was down is asked again by the next run
       throw error;
     }));
   const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now, suggestions, embedder };
   // MCP servers a run's documents name are started while the run is prepared (their tool schemas
   // must be known before it opens), shared by its tasks and stopped when it ends or is cancelled.
-  const mcp = new McpServers(options.settings?.mcp, { workspace, env: options.env ?? process.env });
+  const mcp = new McpServers(options.settings?.mcp, { workspace, env: options.env ?? process.env, trust });
   const withMcp = async <T>(servers: Set<string>, run: (tools: ToolRegistry) => Promise<T>): Promise<T> => {
     if (servers.size === 0) return run(tools);
     const session = mcp.session();
@@ -104,7 +113,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const memoryFor = async (doc: CrewDocument): Promise<RunMemoryStore | undefined> => {
     if (!doc.memory?.enabled) return undefined;
     if (options.memory) return options.memory;
-    workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env });
+    workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env, trust });
     return workspaceMemory;
   };
 
@@ -119,7 +128,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     embedder,
     // Crews and agents inside the flow may remember, and reviews that learn; other methods never touch memory.
     memory: doc.methods.some((m) => m.body.type === 'crew' || (m.body.type === 'agent' && m.body.agent.memory) || (m.body.type === 'human_feedback' && m.body.learn))
-      ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env }))))
+      ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env, trust }))))
       : undefined,
   });
   const relativePath = (path: string | undefined) => (path ? relative(workspace, path).split(sep).join('/') : undefined);

@@ -4,6 +4,7 @@ import { InlineModelSchema } from './model/modelRef';
 import type { RuntimeEvent } from './events';
 import { problemsFromZod } from './model/problems';
 import { TokenUsageSchema } from './usage';
+import { RunDiffSchema } from './runDiff';
 import {
   SuggestionDiffSchema,
   SuggestionVersionSchema,
@@ -172,6 +173,26 @@ export const MemoryMatchSchema = z.object({
 });
 export type HostMemoryMatch = z.infer<typeof MemoryMatchSchema>;
 
+/** One held part of the workspace: where it is declared and what it runs or sends where. */
+export const TrustPartSchema = z.object({
+  kind: z.enum(['command', 'secret']),
+  /** Workspace-relative, e.g. `crewdeck.json mcp.servers.files`. */
+  where: z.string(),
+  /** `runs: node server.js --root .` or `sends $OPENAI_API_KEY to api.example.com`. */
+  summary: z.string(),
+  trusted: z.boolean(),
+});
+export type TrustPart = z.infer<typeof TrustPartSchema>;
+
+export const TrustStatusSchema = z.object({
+  /** Whether anything in the workspace needs trust (the examples need none). */
+  needed: z.boolean(),
+  /** Whether every part that needs trust is trusted. */
+  trusted: z.boolean(),
+  parts: z.array(TrustPartSchema),
+});
+export type TrustStatus = z.infer<typeof TrustStatusSchema>;
+
 export const HOST_CHANNELS = {
   'workspace.info': {
     request: empty,
@@ -183,6 +204,15 @@ export const HOST_CHANNELS = {
       version: z.string(),
     }),
   },
+
+  /**
+   * Workspace trust: what in this workspace runs a command or sends a secret (MCP stdio servers, MCP
+   * `${VAR}`s, keys sent to a model's or embedder's own baseUrl), and whether the user trusts exactly
+   * that. Until then, runs that need those parts are refused.
+   */
+  'trust.status': { request: empty, response: TrustStatusSchema },
+  /** Trusts the workspace's current held parts (recorded in the user's config folder, not the workspace). */
+  'trust.grant': { request: empty, response: TrustStatusSchema },
 
   'documents.list': { request: empty, response: z.object({ documents: z.array(DocumentEntrySchema) }) },
   'documents.read': {
@@ -256,6 +286,8 @@ export const HOST_CHANNELS = {
     request: z.strictObject({ runId: RunId, fromTaskId: Id }),
     response: z.object({ runId: z.string() }),
   },
+  /** Two stored runs compared step by step (see shared/runDiff.ts). */
+  'runs.diff': { request: z.strictObject({ runA: RunId, runB: RunId }), response: z.object({ diff: RunDiffSchema }) },
   /** Continues a paused flow with the answer to its pending feedback request (also after a restart). */
   'runs.resume': {
     request: z.strictObject({ runId: RunId, feedback: z.string().max(100_000) }),

@@ -7,6 +7,8 @@ import type { HostChannel } from '../../shared/host-api';
  */
 export const ALLOWED_CHANNELS = [
   'workspace.info',
+  'trust.status',
+  'trust.grant',
   'documents.list',
   'documents.read',
   'documents.create',

@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<Command>> = {
   suggestions: async () => (await import('./commands/suggestions')).suggestionsCommand,
   import: async () => (await import('./commands/import')).importCommand,
   export: async () => (await import('./commands/export')).exportCommand,
+  trust: async () => (await import('./commands/trust')).trustCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

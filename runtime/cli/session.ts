@@ -14,6 +14,7 @@ import { colorFor, createStyle } from './style';
 import { TerminalHuman } from './terminalHuman';
 import { cancelOnCtrlC, reportBadInput } from './terminalStop';
 import { workspaceDir } from './workspaceDir';
+import { confirmTrustAtTerminal } from './terminalTrust';
 import { EXIT } from './usage';
 
 export interface SessionOptions {
@@ -42,6 +43,7 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
   try {
     const workspace = workspaceDir(options.workspace);
     const settings = loadWorkspaceSettings(workspace);
+    await confirmTrustAtTerminal(workspace, settings, options.json, style);
     // Bad input (an invalid document…) is found before anything is written to the workspace.
     const start = prepare();
     store = openStore(workspace, options.createStore);

@@ -14,6 +14,8 @@ import { TerminalHuman } from './terminalHuman';
 import { cancelOnCtrlC, reportBadInput } from './terminalStop';
 import { EXIT } from './usage';
 import { workspaceDir } from './workspaceDir';
+import { confirmTrustAtTerminal } from './terminalTrust';
+import { WorkspaceTrust } from '../trust/workspaceTrust';
 
 export interface TerminalRuntime {
   workspace: string;
@@ -55,9 +57,11 @@ export async function withTerminalRuntime(
   try {
     const workspace = workspaceDir(options.workspace);
     const settings = loadWorkspaceSettings(workspace);
+    await confirmTrustAtTerminal(workspace, settings, options.json, style);
     store = openStore(workspace, true)!;
-    const runtime = createRuntime({ workspace, store, human, settings });
-    const models = new ModelResolver({ settings, baseDir: dirname(options.documentPath) });
+    const trust = new WorkspaceTrust(workspace);
+    const runtime = createRuntime({ workspace, store, human, settings, trust });
+    const models = new ModelResolver({ settings, baseDir: dirname(options.documentPath), trust });
     const onEvent = (event: RuntimeEvent) => {
       if (options.json) return;
       if (event.runId !== currentRun) {

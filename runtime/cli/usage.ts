@@ -15,6 +15,7 @@ Usage:
   crewdeck runs list [--limit N] [--workspace DIR] [--json]
   crewdeck runs show <runId> [--workspace DIR] [--json]
   crewdeck runs events <runId> [--after SEQ] [--workspace DIR] [--json]
+  crewdeck runs diff <runA> <runB> [--workspace DIR] [--json]   compare two runs task by task
   crewdeck runs cancel <runId> [--workspace DIR] [--json]   end a paused flow without answering it
   crewdeck serve [--port N] [--workspace DIR]     the app in your browser (browser mode)
   crewdeck memory list|search <query>|add <text> --scope S|edit <id>|forget <id>...|reset --yes
@@ -27,10 +28,13 @@ Usage:
   crewdeck test <file.crew.json> -n N [--eval-model PROFILE] [--input k=v]... [--quiet] [--json]   score table per task
   crewdeck import <crewai-project-dir> [-o file.crew.json] [--force] [--json]   a CrewAI project as a crew (lists what it cannot map)
   crewdeck export <file.crew.json> --to crewai <dir> [--force] [--json]        the crew as a CrewAI project
+  crewdeck trust [--workspace DIR] [--yes] [--revoke] [--json]   show what the workspace runs and sends where, then trust it
 
 The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept
 in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the
-openai provider reads OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL.
+openai provider reads OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL. MCP stdio servers, MCP
+\${VAR}s and keys sent to a profile's own baseUrl wait until you run crewdeck trust (recorded in
+$CREWDECK_CONFIG_DIR, else $XDG_CONFIG_HOME/crewdeck or ~/.config/crewdeck).
 
 Exit codes: 0 success (or a flow paused for feedback) · 1 the run failed · 2 bad input (invalid document, missing input, unknown run)
 

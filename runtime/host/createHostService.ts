@@ -14,6 +14,7 @@ import type { RunRecord, RunSummary } from '../store/types';
 import { HostHuman } from './hostHuman';
 import { HostMemory } from './hostMemory';
 import { HostRuns } from './hostRuns';
+import { diffRuns } from '../runs/runDiff';
 import { HostTraining } from './hostTraining';
 import { HostBadInput, HostConflict, HostNotFound, toHostError } from './hostErrors';
 import type { HostService, HostServiceOptions } from './hostService';
@@ -23,6 +24,8 @@ import { warmUpCalculator } from '../tools/calculator';
 import { validateDocument, WorkspaceDocuments } from './workspaceDocuments';
 import { importCrewAiIntoWorkspace } from './hostCrewAiImport';
 import { WorkspaceSettingsFile } from './workspaceSettingsFile';
+import { WorkspaceTrust, type TrustStatus as RuntimeTrustStatus } from '../trust/workspaceTrust';
+import { loadWorkspaceSettings } from '../document/loadDocument';
 
 type Handlers = { [C in HostChannel]: (request: HostRequestParsed<C>) => HostResponse<C> | Promise<HostResponse<C>> };
 
@@ -48,6 +51,7 @@ export function createHostService(options: HostServiceOptions): HostService {
   // One memory store for the memory browser and the runs, so what a run writes shows at once.
   const memory = new HostMemory(workspace, env, push);
   const tools = new HostTools({ workspace, env });
+  const trust = new WorkspaceTrust(workspace, env);
   const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
   const training = new HostTraining({ workspace, store, human, env, push, now, memory: () => memory.store() });
   // The app lives long: load mathjs (about 2 s on a small machine) before a run needs it.
@@ -65,6 +69,12 @@ export function createHostService(options: HostServiceOptions): HostService {
 
   const handlers = {
     'workspace.info': () => ({ path: workspace, name: basename(workspace), transport: options.transport, version: packageVersion() }),
+    'trust.status': () => trustStatus(trust.status(settingsFile.read().settings)),
+    'trust.grant': () => {
+      const status = trustStatus(trust.grant(loadWorkspaceSettings(workspace)));
+      tools.forget(); // the last listing was made without trust (its servers did not start)
+      return status;
+    },
 
     'documents.list': () => ({ documents: documents.list() }),
     'documents.read': ({ path }) => documents.read(path),
@@ -110,6 +120,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       const events = page.slice(0, limit);
       return { events, lastSeq: events.length ? events[events.length - 1].seq : afterSeq, more: page.length > limit };
     },
+    'runs.diff': ({ runA, runB }) => ({ diff: diffRuns(store, requireRun(runA).id, requireRun(runB).id) }),
     'runs.replay': async ({ runId, fromTaskId }) => ({ runId: await runs.replay(runId, fromTaskId) }),
     'runs.resume': async ({ runId, feedback }) => ({ runId: await runs.resume(runId, feedback) }),
 
@@ -194,6 +205,16 @@ export function createHostService(options: HostServiceOptions): HostService {
       listeners.clear();
       store.close();
     },
+  };
+}
+
+/** The trust status as the contract shows it (the digests stay in the runtime). */
+function trustStatus(status: RuntimeTrustStatus): HostResponse<'trust.status'> {
+  const untrusted = new Set(status.untrusted.map((p) => p.digest));
+  return {
+    needed: status.needed,
+    trusted: status.trusted,
+    parts: status.parts.map((p) => ({ kind: p.kind, where: p.where, summary: p.summary, trusted: !untrusted.has(p.digest) })),
   };
 }
 

@@ -4,6 +4,7 @@ import type { MemoryStore } from '../memory/memoryStore';
 import type { MemoryRecord } from '../memory/types';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { openWorkspaceMemory } from '../memory/workspaceMemory';
+import { WorkspaceTrust } from '../trust/workspaceTrust';
 import { HostConflict, HostNotFound } from './hostErrors';
 
 type MemoryChannel = Extract<HostChannel, `memory.${string}`>;
@@ -32,7 +33,7 @@ export class HostMemory {
   /** The workspace's memory store, opened once; a failed open is tried again next time. */
   store(): Promise<MemoryStore> {
     if (!this.opened) {
-      const opening = (async () => openWorkspaceMemory(this.workspace, { settings: loadWorkspaceSettings(this.workspace), env: this.env }))();
+      const opening = (async () => openWorkspaceMemory(this.workspace, { settings: loadWorkspaceSettings(this.workspace), env: this.env, trust: new WorkspaceTrust(this.workspace, this.env) }))();
       this.opened = opening;
       opening.catch(() => {
         if (this.opened === opening) this.opened = undefined;

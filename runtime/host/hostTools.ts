@@ -1,6 +1,7 @@
 import type { HostResponse } from '../../shared/host-api';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
 import { McpServers } from '../mcp/mcpServers';
+import { WorkspaceTrust } from '../trust/workspaceTrust';
 import { mcpToolName } from '../mcp/mcpTool';
 import { createBuiltinRegistry } from '../tools/registry';
 
@@ -19,6 +20,11 @@ export class HostTools {
 
   constructor(private readonly options: { workspace: string; env: NodeJS.ProcessEnv; now?: () => number }) {}
 
+  /** Drops the reused listing (after the workspace was trusted, its servers can start). */
+  forget(): void {
+    this.last = undefined;
+  }
+
   list(settings: WorkspaceSettings): Promise<ToolList> {
     const now = (this.options.now ?? Date.now)();
     const key = JSON.stringify(settings.mcp ?? {});
@@ -34,7 +40,8 @@ export async function listTools(settings: WorkspaceSettings, options: { workspac
   const builtins = createBuiltinRegistry()
     .list()
     .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, source: 'builtin' as const }));
-  const listings = await new McpServers(settings.mcp, options).listTools();
+  // Listing starts the servers: a stdio server's command waits for workspace trust like a run's.
+  const listings = await new McpServers(settings.mcp, { ...options, trust: new WorkspaceTrust(options.workspace, options.env) }).listTools();
   const mcp = listings.flatMap((l) =>
     l.tools.map((t) => ({ name: mcpToolName(l.server, t.name), description: t.description, parameters: t.inputSchema, source: 'mcp' as const, server: l.server })),
   );

@@ -6,6 +6,7 @@ import { loadDocumentFile, loadWorkspaceSettings } from '../document/loadDocumen
 import { RunCancelled } from '../errors';
 import type { HumanChannel } from '../human/humanChannel';
 import { ModelResolver } from '../llm/resolveModel';
+import { WorkspaceTrust } from '../trust/workspaceTrust';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
 import type { RunStore } from '../store/types';
 import { newTestId, testCrew } from '../testing/testCrew';
@@ -213,7 +214,8 @@ export class HostTraining {
   }
 
   private evaluatorModels(file: string): ModelResolver {
-    return new ModelResolver({ settings: loadWorkspaceSettings(this.options.workspace), env: this.options.env, baseDir: dirname(file) });
+    const { workspace, env } = this.options;
+    return new ModelResolver({ settings: loadWorkspaceSettings(workspace), env, baseDir: dirname(file), trust: new WorkspaceTrust(workspace, env) });
   }
 
   /**

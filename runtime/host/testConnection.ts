@@ -4,6 +4,7 @@ import type { ModelRef } from '../../shared/model/modelRef';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
 import { errorMessage } from '../errors';
 import { ModelResolver } from '../llm/resolveModel';
+import { WorkspaceTrust } from '../trust/workspaceTrust';
 
 export interface ConnectionTest {
   ok: boolean;
@@ -29,7 +30,7 @@ export async function testConnection(
 ): Promise<ConnectionTest> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
-  const resolver = new ModelResolver({ settings: options.settings, env: options.env, baseDir: options.workspace });
+  const resolver = new ModelResolver({ settings: options.settings, env: options.env, baseDir: options.workspace, trust: new WorkspaceTrust(options.workspace, options.env) });
   try {
     const model = resolver.settingsFor(ref);
     // The renderer is untrusted: an inline model must not send an arbitrary variable to an arbitrary

@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../../shared/model/mcpSettings';
 import { ToolError } from '../tools/tool';
 import { expandEnv, expandEnvRecord, redactSecrets } from './expandEnv';
+import type { TrustGate } from '../trust/workspaceTrust';
 import { McpServerUnavailable } from './mcpErrors';
 import { resultText } from './mcpResult';
 
@@ -27,6 +28,8 @@ export interface McpConnectOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
   startTimeoutMs?: number;
+  /** Asked before a server that runs a command or reads environment variables starts (workspace trust). */
+  trust?: TrustGate;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Tool } from '../tools/tool';
 import { McpConnection, type McpConnectOptions, type McpToolInfo } from './mcpConnection';
 import { McpServerUnavailable } from './mcpErrors';
 import { mcpTool } from './mcpTool';
+import { mcpHeldPart } from '../trust/heldParts';
 
 /** One server's tools as the palette shows them, or why they could not be listed. */
 export interface McpServerListing {
@@ -65,6 +66,14 @@ export class McpRunSession {
     if (!connection) {
       const settings = this.servers[server];
       if (!settings) return Promise.reject(new McpServerUnavailable(server, 'no server by that name is configured'));
+      const held = mcpHeldPart(server, settings);
+      if (held && this.options.trust) {
+        try {
+          this.options.trust.require(held);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      }
       connection = McpConnection.open(server, settings, this.options);
       this.connections.set(server, connection);
     }

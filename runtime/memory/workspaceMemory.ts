@@ -4,10 +4,15 @@ import { HashingEmbedder } from './hashingEmbedder';
 import { MemoryStore } from './memoryStore';
 import { OpenAIEmbedder } from './openaiEmbedder';
 import type { Embedder } from './types';
+import { embedderHeldPart } from '../trust/heldParts';
+import type { TrustGate } from '../trust/workspaceTrust';
 
 /** The embedder the workspace settings name (`memory.embedder`); the offline one by default. */
-export async function workspaceEmbedder(settings: EmbedderSettings | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
+export async function workspaceEmbedder(settings: EmbedderSettings | undefined, env: NodeJS.ProcessEnv = process.env, trust?: TrustGate): Promise<Embedder> {
   if (!settings || settings.provider === 'hashing') return new HashingEmbedder();
+  // An embedder that sends a key to a baseUrl of its own waits for workspace trust.
+  const held = embedderHeldPart(settings);
+  if (held) trust?.require(held);
   const embedder = new OpenAIEmbedder({ model: settings.model, baseUrl: settings.baseUrl, apiKeyEnv: settings.apiKeyEnv, dimensions: settings.dimensions, env });
   // The store records the vector size when it is created: ask the server once if the settings do not say.
   if (settings.dimensions === undefined) await embedder.resolveDimensions();
@@ -22,10 +27,12 @@ export async function workspaceEmbedder(settings: EmbedderSettings | undefined, 
 export interface WorkspaceMemoryOptions {
   settings: WorkspaceSettings | undefined;
   env: NodeJS.ProcessEnv;
+  /** Workspace trust, asked before an embedder that sends a key to its own baseUrl is used. */
+  trust?: TrustGate;
 }
 
 /** The workspace's memory store at `.crewdeck/memory`, with the embedder of its settings. */
 export async function openWorkspaceMemory(workspace: string, options: WorkspaceMemoryOptions): Promise<MemoryStore> {
-  const embedder = await workspaceEmbedder(options.settings?.memory?.embedder, options.env);
+  const embedder = await workspaceEmbedder(options.settings?.memory?.embedder, options.env, options.trust);
   return MemoryStore.open(join(workspace, '.crewdeck', 'memory'), embedder);
 }

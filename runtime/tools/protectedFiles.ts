@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { workspaceDocumentFiles } from '../document/workspaceDocumentFiles';
 import { ToolError } from './tool';
 import { displayPath, realPathOfNearestExisting } from './workspacePath';
 
@@ -52,8 +53,6 @@ export function assertWritable(workspace: string, file: string, options: { allow
 }
 
 const ALWAYS_PROTECTED_FOLDERS = new Set(['.git', '.crewdeck']);
-const DOCUMENT_FILE = /\.(crew|flow)\.json$/i;
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.crewdeck', 'dist']);
 
 /** The path's segments relative to root, or undefined when it is not inside root. */
 function relativeSegments(root: string, file: string): string[] | undefined {
@@ -85,33 +84,12 @@ export function referencedFiles(workspace: string): Set<string> {
       for (const [k, v] of Object.entries(record)) visit(v, k);
     }
   };
-  for (const file of documentFiles(workspace)) {
+  for (const file of workspaceDocumentFiles(workspace)) {
     try {
       visit(JSON.parse(readFileSync(file, 'utf8')), undefined);
     } catch {
       // not JSON: it names nothing
     }
   }
-  return out;
-}
-
-function documentFiles(workspace: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (SKIPPED_DIRS.has(entry.name.toLowerCase())) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < 6) walk(full, depth + 1);
-      } else if (DOCUMENT_FILE.test(entry.name)) out.push(full);
-    }
-  };
-  walk(workspace, 0);
   return out;
 }

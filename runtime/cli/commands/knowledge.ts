@@ -6,6 +6,8 @@ import type { IngestResult, KnowledgeSourceInfo, KnowledgeStore } from '../../kn
 import { loadSource, sourceKey } from '../../knowledge/loadSource';
 import { openWorkspaceKnowledge } from '../../knowledge/workspaceKnowledge';
 import { workspaceEmbedder } from '../../memory/workspaceMemory';
+import { WorkspaceTrust } from '../../trust/workspaceTrust';
+import { confirmTrustAtTerminal } from '../terminalTrust';
 import { loadWorkspaceSettings } from '../../document/loadDocument';
 import { formatTime } from '../format';
 import { parseOptions } from '../options';
@@ -41,7 +43,9 @@ export async function knowledgeCommand(args: string[]): Promise<number> {
   let store: KnowledgeStore | undefined;
   try {
     const workspace = workspaceDir(values.workspace ?? process.cwd());
-    store = await openWorkspaceKnowledge(workspace, await workspaceEmbedder(loadWorkspaceSettings(workspace)?.memory?.embedder));
+    const settings = loadWorkspaceSettings(workspace);
+    if (sub === 'ingest') await confirmTrustAtTerminal(workspace, settings, json, style);
+    store = await openWorkspaceKnowledge(workspace, await workspaceEmbedder(settings?.memory?.embedder, process.env, new WorkspaceTrust(workspace)));
     switch (sub) {
       case 'ingest': {
         const results: IngestResult[] = [];

@@ -3,6 +3,7 @@ import { isBadInput } from '../../badInput';
 import { MemoryNotFound } from '../../memory/memoryErrors';
 import type { MemoryStore } from '../../memory/memoryStore';
 import { openWorkspaceMemory } from '../../memory/workspaceMemory';
+import { WorkspaceTrust } from '../../trust/workspaceTrust';
 import type { MemoryRecord, RecallMatch } from '../../memory/types';
 import { formatTime, oneLine } from '../format';
 import { parseOptions } from '../options';
@@ -39,7 +40,7 @@ export async function memoryCommand(args: string[]): Promise<number> {
   let store: MemoryStore | undefined;
   try {
     const workspace = workspaceDir(values.workspace ?? process.cwd());
-    store = await openWorkspaceMemory(workspace, { settings: loadWorkspaceSettings(workspace), env: process.env });
+    store = await openWorkspaceMemory(workspace, { settings: loadWorkspaceSettings(workspace), env: process.env, trust: new WorkspaceTrust(workspace) });
     switch (sub) {
       case 'list': {
         const records = await store.list({ scope: values.scope, categories: values.category, includePrivate: true, limit: limit ?? 50 });

@@ -1,0 +1,76 @@
+import type { WorkspaceSettings } from '../../shared/model/workspace';
+import { documentHeldParts, settingsHeldParts, type HeldPart } from './heldParts';
+import { WorkspaceUntrusted } from './trustErrors';
+import { TrustStore } from './trustStore';
+import { workspaceDocumentFiles } from '../document/workspaceDocumentFiles';
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+
+/** What the runtime asks before it starts a held part (an MCP stdio server, a key sent to a baseUrl). */
+export interface TrustGate {
+  /** Throws WorkspaceUntrusted unless the user trusted exactly this part of this workspace. */
+  require(part: HeldPart): void;
+}
+
+export interface TrustStatus {
+  /** Whether the workspace has anything that needs trust. */
+  needed: boolean;
+  /** Whether every part that needs it is trusted. */
+  trusted: boolean;
+  parts: HeldPart[];
+  /** The parts not (or no longer) trusted. */
+  untrusted: HeldPart[];
+}
+
+/**
+ * One workspace's trust: the gate the runtime checks (one place for CLI and host), and what
+ * `crewdeck trust` and the app's banner show and record.
+ */
+export class WorkspaceTrust implements TrustGate {
+  private readonly store: TrustStore;
+
+  constructor(
+    private readonly workspace: string,
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.store = new TrustStore(env);
+  }
+
+  require(part: HeldPart): void {
+    if (!this.store.trusted(this.workspace).has(part.digest)) throw new WorkspaceUntrusted([part]);
+  }
+
+  /** The held parts of `crewdeck.json` and of the workspace's documents (inline models), and which are trusted. */
+  status(settings: WorkspaceSettings | undefined): TrustStatus {
+    const parts = workspaceHeldParts(this.workspace, settings);
+    const trusted = this.store.trusted(this.workspace);
+    const untrusted = parts.filter((p) => !trusted.has(p.digest));
+    return { needed: parts.length > 0, trusted: untrusted.length === 0, parts, untrusted };
+  }
+
+  /** Trusts the workspace's current parts (a later change to any of them needs trust again). */
+  grant(settings: WorkspaceSettings | undefined): TrustStatus {
+    this.store.record(this.workspace, workspaceHeldParts(this.workspace, settings));
+    return this.status(settings);
+  }
+
+  revoke(): boolean {
+    return this.store.revoke(this.workspace);
+  }
+}
+
+/** Every held part of a workspace, deduplicated by what trust covers. */
+export function workspaceHeldParts(workspace: string, settings: WorkspaceSettings | undefined): HeldPart[] {
+  const parts = [...settingsHeldParts(settings)];
+  for (const file of workspaceDocumentFiles(workspace)) {
+    let document: unknown;
+    try {
+      document = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    parts.push(...documentHeldParts(document, relative(workspace, file).split(sep).join('/')));
+  }
+  const seen = new Set<string>();
+  return parts.filter((p) => !seen.has(p.digest) && seen.add(p.digest));
+}

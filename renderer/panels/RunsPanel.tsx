@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { HostRunSummary } from '../../shared/host-api';
 import { ReplayDialog } from '../dialogs/ReplayDialog';
+import { RunCompareDialog } from '../dialogs/RunCompareDialog';
 import { describeCost } from '../../shared/usage';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
@@ -16,16 +17,29 @@ export function RunsPanel() {
   const loaded = useRunStore((s) => s.runsLoaded);
   const error = useRunStore((s) => s.runsError);
   const [replayOf, setReplayOf] = useState<string>();
+  // Runs ticked for Compare (at most two; ticking a third drops the oldest tick).
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<[string, string]>();
+  const togglePick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
 
   return (
     <div className="runs-panel" data-testid="runs-panel">
       {error && <div className="banner-error">Could not list runs: {error}</div>}
       {loaded && runs.length === 0 && !error && <div className="runs-empty">No runs yet. Start one with ▶ Run.</div>}
       {runs.length > 0 && (
+        <div className="runs-compare-bar">
+          <button className="btn small" data-testid="runs-compare" disabled={picked.length !== 2} onClick={() => setComparing([picked[0], picked[1]])}>
+            Compare{picked.length ? ` (${picked.length}/2)` : ''}
+          </button>
+          <span className="settings-help">{picked.length === 2 ? 'Two runs picked.' : 'Tick two runs to compare them.'}</span>
+        </div>
+      )}
+      {runs.length > 0 && (
         <div className="runs-scroll">
           <table className="runs-table">
             <thead>
               <tr>
+                <th aria-label="Compare" />
                 <th className="runs-col-status">Status</th>
                 <th>Crew or flow</th>
                 <th>Started</th>
@@ -37,18 +51,19 @@ export function RunsPanel() {
             </thead>
             <tbody>
               {runs.map((run) => (
-                <RunRow key={run.id} run={run} onReplay={() => setReplayOf(run.id)} />
+                <RunRow key={run.id} run={run} onReplay={() => setReplayOf(run.id)} picked={picked.includes(run.id)} onPick={() => togglePick(run.id)} />
               ))}
             </tbody>
           </table>
         </div>
       )}
       {replayOf && <ReplayDialog runId={replayOf} onClose={() => setReplayOf(undefined)} />}
+      {comparing && <RunCompareDialog runA={comparing[0]} runB={comparing[1]} onClose={() => setComparing(undefined)} />}
     </div>
   );
 }
 
-function RunRow({ run, onReplay }: { run: HostRunSummary; onReplay(): void }) {
+function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onReplay(): void; picked: boolean; onPick(): void }) {
   const shown = useUiStore((s) => s.runId === run.id);
   // The shown run's live status is newer than the list's.
   const liveStatus = useRunStore((s) => (s.runId === run.id && s.status && s.status !== 'pending' ? s.status : undefined));
@@ -59,6 +74,9 @@ function RunRow({ run, onReplay }: { run: HostRunSummary; onReplay(): void }) {
   };
   return (
     <tr className="runs-row" data-testid="runs-row" data-run-id={run.id} data-status={status} aria-selected={shown} onClick={open}>
+      <td onClick={(e) => e.stopPropagation()}>
+        <input type="checkbox" data-testid="runs-pick" aria-label={`Pick ${run.id} to compare`} checked={picked} onChange={onPick} />
+      </td>
       <td className="runs-col-status">
         <span className="runs-status" data-status={status}>
           <span className="runs-dot" />

@@ -2,8 +2,11 @@ import { RunNotFound, WorkspaceInvalid } from '../../errors';
 import { FlowNotResumable } from '../../flow/flowErrors';
 import type { SqliteRunStore } from '../../store/sqliteRunStore';
 import type { RunRecord, RunStatus, RunSummary } from '../../store/types';
+import { formatUsd } from '../../../shared/usage';
 import { formatCount, formatDuration, formatTime, oneLine } from '../format';
 import { LiveTree } from '../liveTree';
+import { diffRuns } from '../../runs/runDiff';
+import { runDiffText } from '../runDiffText';
 import { parseOptions } from '../options';
 import { colorFor, createStyle, type Style } from '../style';
 import { EXIT, UsageError } from '../usage';
@@ -17,11 +20,14 @@ export async function runsCommand(args: string[]): Promise<number> {
     limit: { type: 'string' },
     after: { type: 'string' },
   });
-  const [sub, runId, ...extra] = positionals;
+  const [sub, runId, ...rest] = positionals;
+  // `runs diff <runA> <runB>` takes a second run id.
+  const [otherRunId, ...extra] = sub === 'diff' ? rest : [undefined, ...rest];
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  if (!['list', 'show', 'events', 'cancel'].includes(sub ?? '')) {
-    throw new UsageError(sub === undefined ? 'runs needs a subcommand: list, show, events or cancel' : `unknown subcommand "runs ${sub}"; use list, show, events or cancel`);
+  if (!['list', 'show', 'events', 'cancel', 'diff'].includes(sub ?? '')) {
+    throw new UsageError(sub === undefined ? 'runs needs a subcommand: list, show, events, diff or cancel' : `unknown subcommand "runs ${sub}"; use list, show, events, diff or cancel`);
   }
+  if (sub === 'diff' && otherRunId === undefined) throw new UsageError('runs diff needs two run ids: crewdeck runs diff <runA> <runB>');
   const style = createStyle(!values.json && colorFor(process.stdout));
   const json = values.json ?? false;
   let store: SqliteRunStore | undefined;
@@ -40,6 +46,11 @@ export async function runsCommand(args: string[]): Promise<number> {
         return show(store, requireRun(store, runId), json, style);
       case 'events':
         return events(store, requireRun(store, runId), json, style, positiveInt(values.after, 'after') ?? 0);
+      case 'diff': {
+        const diff = diffRuns(store, requireRun(store, runId).id, requireRun(store, otherRunId).id);
+        process.stdout.write(json ? `${JSON.stringify(diff)}\n` : runDiffText(diff, style));
+        return EXIT.ok;
+      }
       case 'cancel': {
         // A paused (or interrupted) flow has no process to stop: it is ended where it is stored.
         const run = requireRun(store, runId);
@@ -95,9 +106,10 @@ function list(store: SqliteRunStore, json: boolean, style: Style, limit: number)
     formatTime(r.startedAt),
     r.durationMs === undefined ? '—' : formatDuration(r.durationMs),
     formatCount(r.tokenUsage.totalTokens),
+    r.tokenUsage.costUsd === undefined ? '—' : formatUsd(r.tokenUsage.costUsd),
     oneLine(r.name, 40) + (r.replayOf ? style.dim(` (replay of ${r.replayOf.runId})`) : ''),
   ]);
-  const header = ['RUN', 'STATUS', 'STARTED (UTC)', 'TIME', 'TOKENS', 'CREW'];
+  const header = ['RUN', 'STATUS', 'STARTED (UTC)', 'TIME', 'TOKENS', 'COST', 'CREW'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => stripAnsi(row[i]).length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i] - stripAnsi(c).length))).join('  ');
   process.stdout.write(`${style.bold(line(header))}\n${rows.map(line).join('\n')}\n`);

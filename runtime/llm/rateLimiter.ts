@@ -44,6 +44,7 @@ export function withRateLimit(model: ChatModel, ...limiters: RateLimiter[]): Cha
     provider: model.provider,
     model: model.model,
     supportsNativeTools: model.supportsNativeTools,
+    price: model.price,
     async chat(request: ChatRequest): Promise<ChatResponse> {
       for (const limiter of limiters) await limiter.acquire(request.signal);
       return model.chat(request);

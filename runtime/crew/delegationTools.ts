@@ -26,7 +26,8 @@ export interface DelegationSetup {
 /** The "delegate work" and "ask question" tools, limited to the given recipients. */
 export function delegationTools(setup: DelegationSetup): ToolUse[] {
   if (setup.recipients.length === 0) return [];
-  const roles = setup.recipients.map((r) => r.agent.role);
+  // Roles may repeat (as in CrewAI): each is listed once, and delegation reaches its first agent.
+  const roles = [...new Set(setup.recipients.map((r) => r.agent.role))];
   const roleList = roles.map((r) => `"${r}"`).join(', ');
   const delegate = defineTool({
     name: 'delegate_work',

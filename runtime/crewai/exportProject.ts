@@ -6,7 +6,7 @@ import type { ModelRef } from '../../shared/model/modelRef';
 import type { ToolRef } from '../../shared/model/tool';
 import { CrewAiExportFailed } from './crewAiErrors';
 import { modelToCrewAi, needsLlmObject, type LlmSettings } from './modelNames';
-import { pydanticFromSchema } from './pydanticSchema';
+import { pydanticFromSchema, usesPydanticField } from './pydanticSchema';
 import { pyQuote } from './pythonSource';
 import { BUILTIN_TO_CREWAI } from './toolNames';
 import type { UnmappedItem } from './unmapped';
@@ -259,7 +259,8 @@ class ProjectWriter {
       const tools = this.toolsForCode(t.tools);
       if (tools.length > 0) taskLines.push(`            tools=[${tools.join(', ')}],`);
       if (t.output?.format === 'json' && t.output.schema && this.models.some((m) => m.startsWith(`class ${this.outputClass(t)}(`))) {
-        taskLines.push(`            output_pydantic=${this.outputClass(t)},`);
+        // An imported task keeps the field it was declared with (output_json or output_pydantic).
+        taskLines.push(`            ${t.output.crewai ?? 'output_pydantic'}=${this.outputClass(t)},`);
       }
       taskLines.push('        )');
     });
@@ -306,7 +307,7 @@ class ProjectWriter {
       ...(this.llmMethods.length > 0 ? ['from crewai import LLM, Agent, Crew, Process, Task'] : ['from crewai import Agent, Crew, Process, Task']),
       `from crewai.project import ${decorators.join(', ')}`,
       ...(this.toolClasses.size > 0 ? [`from crewai_tools import ${[...this.toolClasses].sort().join(', ')}`] : []),
-      ...(this.models.length > 0 ? ['from typing import Optional', '', 'from pydantic import BaseModel'] : []),
+      ...(this.models.length > 0 ? ['from typing import Optional', '', `from pydantic import BaseModel${this.models.some(usesPydanticField) ? ', Field' : ''}`] : []),
     ];
     const models = this.models.flatMap((m) => ['', '', ...m.trimEnd().split('\n')]);
     const body: Py = [

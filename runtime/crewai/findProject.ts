@@ -74,7 +74,8 @@ function rank(file: string): number {
   return file.split(sep).length * 2 - (/[\\/]config[\\/]/.test(file) ? 1 : 0);
 }
 
-function walk(dir: string, depth = 0, out: string[] = []): string[] {
+/** The .py and .yaml files of a project folder, skipping dependencies, virtual environments and caches. */
+export function walk(dir: string, depth = 0, out: string[] = []): string[] {
   if (depth > MAX_DEPTH) return out;
   let entries;
   try {

@@ -5,12 +5,17 @@ import type { Guardrail } from '../../shared/model/guardrail';
 import type { ModelRef } from '../../shared/model/modelRef';
 import { parseCrewDocument } from '../../shared/model/parse';
 import type { ToolRef } from '../../shared/model/tool';
-import { CrewAiImportInvalid } from './crewAiErrors';
+import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiPlainScript, CrewAiProjectNotFound } from './crewAiErrors';
+import { crewWarnings } from '../../shared/model/crewWarnings';
+import type { Problem } from '../../shared/model/problems';
 import { findCrewAiProject, type CrewAiProjectFiles } from './findProject';
 import { modelFromCrewAi, type LlmSettings } from './modelNames';
 import { schemaFromPydantic } from './pydanticSchema';
 import { callArguments, findCall, matchingBracket, pyLiteral, pyString, splitTopLevel } from './pythonSource';
-import { readCrewPy, type CrewPy, type CrewPyMember } from './readCrewPy';
+import { readCrewPyClasses, type CrewPy, type CrewPyMember } from './readCrewPy';
+import { knowledgeFromCrewAi, listItems } from './knowledgeSources';
+import type { KnowledgeSource } from '../../shared/model/crew';
+import { plainScriptCrew } from './plainScript';
 import { readYamlConfig, type YamlEntry } from './readYamlConfig';
 import { CREWAI_TO_BUILTIN, toolClassName } from './toolNames';
 import type { UnmappedItem } from './unmapped';
@@ -18,7 +23,12 @@ import type { UnmappedItem } from './unmapped';
 export type { UnmappedItem } from './unmapped';
 
 export interface CrewAiImport {
+  /** The first crew of the project (its only one, unless crew.py holds several @CrewBase classes). */
   doc: CrewDocument;
+  /** One crew per @CrewBase class, in crew.py order (`doc` is the first). */
+  crews: CrewDocument[];
+  /** Things each crew may do but probably does not mean (duplicate roles, empty expected outputs), per crew id. */
+  warnings: { crewId: string; warnings: Problem[] }[];
   /** Everything in the project that has no Crewdeck equivalent, with the reason. */
   unmapped: UnmappedItem[];
   /** Project files that were read, relative to the project folder. */
@@ -27,11 +37,45 @@ export interface CrewAiImport {
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_-]*)\}/g;
 const NOT_NEEDED = 'not needed: Crewdeck records every step of a run in its trace';
+/** Classes whose `model=` names the model: CrewAI's LLM and the LangChain chat models CrewAI accepts. */
+const LLM_CLASSES = ['LLM', 'ChatOpenAI', 'AzureChatOpenAI', 'ChatAnthropic', 'ChatOllama', 'ChatGroq', 'ChatGoogleGenerativeAI'];
+const LANGCHAIN_PREFIX: Record<string, string> = { ChatOpenAI: 'openai', AzureChatOpenAI: 'azure', ChatAnthropic: 'anthropic', ChatOllama: 'ollama', ChatGroq: 'groq', ChatGoogleGenerativeAI: 'gemini' };
 
 /** Reads (never runs) a CrewAI project and maps it to a crew document; see docs in modelNames/toolNames. */
 export function importCrewAiProject(dir: string): CrewAiImport {
-  const files = findCrewAiProject(dir);
-  return new ProjectImport(files).run();
+  let files: CrewAiProjectFiles;
+  try {
+    files = findCrewAiProject(dir);
+  } catch (error) {
+    const script = error instanceof CrewAiProjectNotFound ? plainScriptCrew(error.dir) : undefined;
+    if (script) throw new CrewAiPlainScript(error instanceof CrewAiProjectNotFound ? error.dir : dir, script.file, script.line);
+    throw error;
+  }
+  const source = files.crewPy ? readFileSync(files.crewPy, 'utf8') : '';
+  const classes = files.crewPy ? readCrewPyClasses(source) : [];
+  if (classes.length === 0) {
+    const script = plainScriptCrew(files.root);
+    if (script) throw new CrewAiPlainScript(files.root, script.file, script.line);
+  }
+  const unmapped: UnmappedItem[] = [];
+  const sourceFiles = new Set<string>();
+  const usedKeys = new Map<string, Set<string>>();
+  const imports = (classes.length > 0 ? classes : [undefined]).map((py) => new ProjectImport(files, py, source, classes.length > 1, unmapped, sourceFiles, usedKeys));
+  const crews = imports.map((one) => one.run());
+  for (const one of imports) one.noteUnusedEntries();
+  const ids = new Set<string>();
+  for (const crew of crews) {
+    for (let n = 2, base = crew.id; ids.has(crew.id); n += 1) crew.id = `${base}-${n}`;
+    ids.add(crew.id);
+  }
+  imports[0]?.noteFlow();
+  return {
+    doc: crews[0],
+    crews,
+    warnings: crews.map((crew) => ({ crewId: crew.id, warnings: crewWarnings(crew) })).filter((w) => w.warnings.length > 0),
+    unmapped,
+    sourceFiles: [...sourceFiles],
+  };
 }
 
 type Loose = Record<string, unknown>;
@@ -45,24 +89,37 @@ interface Member {
   code?: CrewPyMember;
 }
 
+/** One crew: a @CrewBase class of crew.py with the YAML files it loads (or the YAML files alone). */
 class ProjectImport {
-  private readonly unmapped: UnmappedItem[] = [];
-  private readonly sourceFiles = new Set<string>();
-  private readonly py?: CrewPy;
-  private readonly pySource: string = '';
   /** @agent / @task method name (and YAML key) → id. */
   private readonly agentIds = new Map<string, string>();
   private readonly taskIds = new Map<string, string>();
+  private readonly agentsYamlFile: string;
+  private readonly tasksYamlFile: string;
+  private yamlEntries: { kind: 'agent' | 'task'; file: string; entries: YamlEntry[] }[] = [];
 
-  constructor(private readonly files: CrewAiProjectFiles) {
-    if (files.crewPy) {
-      this.pySource = this.read(files.crewPy);
-      this.py = readCrewPy(this.pySource);
-    }
+  constructor(
+    private readonly files: CrewAiProjectFiles,
+    private readonly py: CrewPy | undefined,
+    private readonly pySource: string,
+    /** crew.py holds several @CrewBase classes: ids and names come from each class. */
+    private readonly several: boolean,
+    private readonly unmapped: UnmappedItem[],
+    private readonly sourceFiles: Set<string>,
+    /** YAML file → keys some class of crew.py loads (shared by every class). */
+    private readonly usedKeys: Map<string, Set<string>>,
+  ) {
+    if (files.crewPy) this.sourceFiles.add(this.rel(files.crewPy));
+    const configured = (path: string | undefined, fallback: string) => {
+      const file = path !== undefined && files.crewPy ? join(dirname(files.crewPy), path) : undefined;
+      return file !== undefined && existsSync(file) ? file : fallback;
+    };
+    this.agentsYamlFile = configured(py?.agentsConfig, files.agentsYaml);
+    this.tasksYamlFile = configured(py?.tasksConfig, files.tasksYaml);
   }
 
-  run(): CrewAiImport {
-    const { files } = this;
+  run(): CrewDocument {
+    const files = { ...this.files, agentsYaml: this.agentsYamlFile, tasksYaml: this.tasksYamlFile };
     const agentsYaml = readYamlConfig(files.agentsYaml, this.rel(files.agentsYaml));
     const tasksYaml = readYamlConfig(files.tasksYaml, this.rel(files.tasksYaml));
     this.sourceFiles.add(this.rel(files.agentsYaml)).add(this.rel(files.tasksYaml));
@@ -94,7 +151,30 @@ class ProjectImport {
 
     const parsed = parseCrewDocument(doc);
     if (!parsed.ok) throw new CrewAiImportInvalid(files.root, parsed.problems);
-    return { doc: parsed.value, unmapped: this.unmapped, sourceFiles: [...this.sourceFiles] };
+    return parsed.value;
+  }
+
+  /** YAML entries that no class of crew.py loads: CrewAI leaves them out of every crew. */
+  noteUnusedEntries(): void {
+    for (const { kind, file, entries } of this.yamlEntries) {
+      const used = this.usedKeys.get(file) ?? new Set<string>();
+      for (const entry of entries) {
+        if (used.has(entry.key)) continue;
+        used.add(entry.key);
+        this.usedKeys.set(file, used);
+        this.note(`${this.rel(file)}:${entry.line}`, `${kind} "${entry.key}"`, `no @${kind} method in crew.py uses it, so the CrewAI crew does not include it either`);
+      }
+    }
+  }
+
+  /** A CrewAI Flow in main.py is not imported as a flow: say so rather than import only its first crew. */
+  noteFlow(): void {
+    if (!this.files.mainPy) return;
+    const src = readFileSync(this.files.mainPy, 'utf8');
+    const m = /^class\s+(\w+)\s*\(\s*Flow\b[^)]*\)\s*:/m.exec(src);
+    if (!m) return;
+    const line = src.slice(0, m.index).split('\n').length;
+    this.note(`${this.rel(this.files.mainPy)}:${line}`, `Flow class ${m[1]}`, 'a CrewAI Flow is not imported: only the crew found in crew.py is; build the flow in Crewdeck around the imported crew');
   }
 
   // ---- files -------------------------------------------------------------------------------------
@@ -135,20 +215,29 @@ class ProjectImport {
     };
     const out: Member[] = [];
     if (code.length > 0) {
+      const shared = this.usedKeys.get(file) ?? new Set<string>();
+      this.usedKeys.set(file, shared);
+      const shares = (key: string) => code.filter((c) => (c.configKey ?? c.method) === key).length > 1;
       for (const member of code) {
         const key = member.configKey ?? member.method;
         const entry = byKey.get(key);
+        if (member.configKey !== undefined && entry === undefined) {
+          const yamlName = basename(file);
+          throw new CrewAiConfigKeyMissing(
+            this.pyAt(member.line),
+            `${kind === 'agent' ? 'agents' : 'tasks'}_config['${member.configKey}'] is not in ${yamlName}`,
+            `${this.rel(file)} defines ${entries.length === 0 ? 'nothing' : entries.map((e) => `"${e.key}"`).join(', ')}`,
+          );
+        }
         used.add(key);
-        const id = idFor(key);
+        shared.add(key);
+        // Methods sharing one YAML config (CrewAI allows it) are told apart by their method names.
+        const id = idFor(shares(key) ? member.method : key);
         ids.set(member.method, id);
         ids.set(key, id);
         out.push({ id, key, yaml: entry?.value ?? {}, yamlLine: entry?.line, code: member });
       }
-      for (const entry of entries) {
-        if (!used.has(entry.key)) {
-          this.note(`${this.rel(file)}:${entry.line}`, `${kind} "${entry.key}"`, `no @${kind} method in crew.py uses it, so the CrewAI crew does not include it either`);
-        }
-      }
+      this.yamlEntries.push({ kind, file, entries });
       return out;
     }
     for (const entry of entries) {
@@ -185,8 +274,8 @@ class ProjectImport {
   }
 
   private agent(m: Member): Loose {
-    const at = this.where(m, this.files.agentsYaml);
-    const known = new Set(['role', 'goal', 'backstory', 'llm', 'tools', 'allow_delegation', 'max_iter', 'max_rpm', 'max_execution_time', 'respect_context_window', 'cache', 'memory', 'verbose']);
+    const at = this.where(m, this.agentsYamlFile);
+    const known = new Set(['role', 'goal', 'backstory', 'llm', 'tools', 'allow_delegation', 'max_iter', 'max_rpm', 'max_execution_time', 'respect_context_window', 'cache', 'memory', 'verbose', 'knowledge_sources']);
     const agent: Loose = { id: m.id };
     const text = (field: string) => {
       const s = this.setting(m, field);
@@ -199,8 +288,13 @@ class ProjectImport {
 
     const llm = this.setting(m, 'llm');
     if (llm) {
-      const ref = this.model(llm.raw ?? llm.value, `${at}`, `${m.key}.llm`);
+      const ref = this.model(llm.raw ?? llm.value, llm.at === 'code' ? this.pyAt(m.code?.line) : at, `${m.key}.llm`, llm.at === 'code');
       if (ref !== undefined) agent.llm = ref;
+    }
+    const knowledge = m.code?.keywords.get('knowledge_sources');
+    if (knowledge !== undefined) {
+      const sources = this.knowledge(knowledge, this.pyAt(m.code?.line), `${m.key}.knowledge_sources`);
+      if (sources.length > 0) agent.knowledge = sources;
     }
     const tools = this.toolList(m, at);
     if (tools.length > 0) agent.tools = tools;
@@ -222,7 +316,7 @@ class ProjectImport {
   }
 
   private task(m: Member): Loose {
-    const at = this.where(m, this.files.tasksYaml);
+    const at = this.where(m, this.tasksYamlFile);
     const known = new Set([
       'description', 'expected_output', 'agent', 'context', 'async_execution', 'human_input', 'output_file', 'markdown',
       'guardrail', 'guardrails', 'guardrail_max_retries', 'max_retries', 'output_json', 'output_pydantic', 'tools', 'name', 'verbose',
@@ -280,12 +374,13 @@ class ProjectImport {
     const retries = this.setting(m, 'guardrail_max_retries') ?? this.setting(m, 'max_retries');
     if (retries && typeof retries.value === 'number' && Number.isInteger(retries.value) && retries.value >= 0) task.guardrailMaxRetries = retries.value;
 
-    for (const field of ['output_json', 'output_pydantic']) {
+    for (const field of ['output_json', 'output_pydantic'] as const) {
       const out = this.setting(m, field);
       if (!out || out.value === null) continue;
       const className = out.at === 'code' ? out.raw?.trim() : typeof out.value === 'string' ? out.value : undefined;
       const schema = className ? this.pydanticSchema(className) : undefined;
-      if (schema) task.output = { format: 'json', schema };
+      // output_pydantic is what export writes by default; output_json is recorded so that it comes back as such.
+      if (schema) task.output = field === 'output_json' ? { format: 'json', schema, crewai: field } : { format: 'json', schema };
       else this.note(at, `${m.key}.${field}: ${className ?? String(out.value)}`, 'a pydantic output class whose JSON schema could not be read from the project (only plain str/int/float/bool/list fields are read); set the output schema in Crewdeck');
     }
 
@@ -324,26 +419,39 @@ class ProjectImport {
   // ---- models --------------------------------------------------------------------------------------
 
   /** A model from YAML (a name, or the name of an @llm method) or from a crew.py expression. */
-  private model(value: unknown, at: string, item: string): ModelRef | undefined {
+  /**
+   * A model from YAML (a model name, or the name of an @llm method) or from a crew.py expression
+   * (`fromCode`): a string literal, `LLM(...)`/`ChatOpenAI(...)`, an @llm method call, or a variable or
+   * class attribute (`self.llm`) assigned one of those. A Python expression is never kept as a name.
+   */
+  private model(value: unknown, at: string, item: string, fromCode = true): ModelRef | undefined {
     if (typeof value !== 'string' || value.trim() === '') {
       this.note(at, `${item}`, 'expected a model name');
       return undefined;
     }
     const raw = value.trim();
+    if (!fromCode) {
+      if (this.py?.llms.has(raw)) return this.llmCall(this.py.llms.get(raw)!, at, item);
+      return this.namedModel(raw, {}, at, item);
+    }
     const literal = pyString(raw);
     if (literal !== undefined) return this.namedModel(literal, {}, at, item);
     const method = /^self\.(\w+)\s*\(\s*\)$/.exec(raw)?.[1];
     if (method && this.py?.llms.has(method)) return this.llmCall(this.py.llms.get(method)!, at, item);
-    const call = findCall(raw, ['LLM', 'ChatOpenAI']);
-    if (call && call.at === 0) return this.llmCall(call.args, at, item);
-    const assigned = this.py?.assignments.get(raw);
+    const call = findCall(raw, LLM_CLASSES);
+    if (call && call.at === 0) return this.llmCall(call.args, at, item, call.callee);
+    const variable = /^(?:self\.)?([A-Za-z_]\w*)$/.exec(raw)?.[1];
+    const assigned = variable !== undefined ? this.py?.assignments.get(variable) : undefined;
     if (assigned) {
-      const inner = findCall(assigned, ['LLM', 'ChatOpenAI']);
-      if (inner) return this.llmCall(inner.args, at, item);
+      const inner = findCall(assigned, LLM_CLASSES);
+      if (inner && inner.at === 0) return this.llmCall(inner.args, at, item, inner.callee);
+      this.note(at, `${item}: ${raw}`, `${raw} is ${assigned.split('(')[0]}(...), not an LLM(...) or ChatOpenAI(...) this importer can read; choose the model in Crewdeck`);
+      return undefined;
     }
-    if (this.py?.llms.has(raw)) return this.llmCall(this.py.llms.get(raw)!, at, item);
-    if (/^[\w./:-]+$/.test(raw)) return this.namedModel(raw, {}, at, item);
-    this.note(at, `${item}: ${raw}`, 'a model built by Python code that cannot be read without running it; choose the model in Crewdeck');
+    if (variable !== undefined && this.py?.llms.has(variable)) return this.llmCall(this.py.llms.get(variable)!, at, item);
+    this.note(at, `${item}: ${raw}`, variable !== undefined
+      ? `${raw} is a Python ${raw.startsWith('self.') ? 'attribute' : 'variable'} whose model cannot be read without running the code; choose the model in Crewdeck`
+      : 'a model built by Python code that cannot be read without running it; choose the model in Crewdeck');
     return undefined;
   }
 
@@ -355,10 +463,13 @@ class ProjectImport {
     return mapped.ref;
   }
 
-  private llmCall(args: string, at: string, item: string): ModelRef | undefined {
+  private llmCall(args: string, at: string, item: string, callee = 'LLM'): ModelRef | undefined {
     const { positional, keywords } = callArguments(args);
-    const modelRaw = keywords.get('model') ?? keywords.get('model_name') ?? positional[0];
-    const model = modelRaw !== undefined ? pyString(modelRaw) : undefined;
+    const modelRaw = keywords.get('model') ?? keywords.get('model_name') ?? keywords.get('deployment_name') ?? positional[0];
+    const bare = modelRaw !== undefined ? pyString(modelRaw) : undefined;
+    // LangChain chat classes name the model without CrewAI's provider prefix.
+    const prefix = LANGCHAIN_PREFIX[callee];
+    const model = bare !== undefined && prefix !== undefined && !bare.includes('/') ? `${prefix}/${bare}` : bare;
     if (model === undefined) {
       this.note(at, `${item}: LLM(${args.trim()})`, 'the model name is not a plain string');
       return undefined;
@@ -366,7 +477,7 @@ class ProjectImport {
     const settings: LlmSettings = {};
     for (const [key, raw] of keywords) {
       const value = pyLiteral(raw);
-      if (key === 'model' || key === 'model_name') continue;
+      if (key === 'model' || key === 'model_name' || key === 'deployment_name') continue;
       if ((key === 'base_url' || key === 'api_base') && typeof value === 'string') settings.baseUrl = value;
       else if (key === 'temperature' && typeof value === 'number') settings.temperature = value;
       else if ((key === 'max_tokens' || key === 'max_completion_tokens') && typeof value === 'number') settings.maxTokens = value;
@@ -381,26 +492,41 @@ class ProjectImport {
     return this.namedModel(model, settings, at, item);
   }
 
+  // ---- knowledge -----------------------------------------------------------------------------------
+
+  /** `knowledge_sources=[...]`: each item a source call or a variable assigned one. */
+  private knowledge(raw: string, at: string, item: string): KnowledgeSource[] {
+    const out: KnowledgeSource[] = [];
+    listItems(raw).forEach((expr, i) => {
+      const variable = /^(?:self\.)?([A-Za-z_]\w*)$/.exec(expr)?.[1];
+      const call = variable !== undefined ? this.py?.assignments.get(variable) : expr;
+      const read = call !== undefined ? knowledgeFromCrewAi(call, variable ?? `string source ${i + 1}`) : { ok: false as const, why: `${expr} is not assigned a knowledge source this importer can read` };
+      if (read.ok) out.push(...read.sources);
+      else this.note(at, `${item}: ${expr}`, read.why);
+    });
+    return out;
+  }
+
   // ---- tools ---------------------------------------------------------------------------------------
 
   private toolList(m: Member, at: string): ToolRef[] {
-    const exprs: { expr: string; at: string }[] = [];
+    const exprs: { expr: string; at: string; yaml?: boolean }[] = [];
     const yamlTools = m.yaml.tools;
-    if (Array.isArray(yamlTools)) for (const t of yamlTools) exprs.push({ expr: String(t), at });
+    if (Array.isArray(yamlTools)) for (const t of yamlTools) exprs.push({ expr: String(t), at, yaml: true });
     const codeTools = m.code?.keywords.get('tools');
     if (codeTools !== undefined) {
       const inner = codeTools.trim().startsWith('[') ? codeTools.trim().slice(1, matchingBracket(codeTools.trim(), 0)) : codeTools;
       for (const t of splitTopLevel(inner)) exprs.push({ expr: t, at: this.pyAt(m.code?.line) });
     }
     const refs: ToolRef[] = [];
-    for (const { expr, at: where } of exprs) {
-      const ref = this.tool(expr, where, `${m.key}.tools`);
+    for (const { expr, at: where, yaml } of exprs) {
+      const ref = this.tool(expr, where, `${m.key}.tools`, yaml);
       if (ref && !refs.some((r) => r.tool === ref.tool)) refs.push(ref);
     }
     return refs;
   }
 
-  private tool(exprIn: string, at: string, item: string): ToolRef | undefined {
+  private tool(exprIn: string, at: string, item: string, yaml = false): ToolRef | undefined {
     let expr = exprIn.trim();
     const method = /^self\.(\w+)\s*\(\s*\)$/.exec(expr)?.[1] ?? (this.py?.tools.has(expr) ? expr : undefined);
     if (method && this.py?.tools.has(method)) expr = this.py.tools.get(method)!;
@@ -419,19 +545,31 @@ class ProjectImport {
       }
       return ref;
     }
-    this.note(at, `${item}: ${exprIn.trim()}`, this.whyToolUnmapped(className));
+    const name = (call ? call[1] : expr).split('.').pop() ?? expr;
+    this.note(at, `${item}: ${exprIn.trim()}`, this.whyToolUnmapped(name, className, yaml || expr !== exprIn.trim() || call !== null));
     return undefined;
   }
 
-  private whyToolUnmapped(className: string): string {
-    const module = this.py?.imports.get(className);
-    const definedHere = new RegExp(`^class\\s+${className}\\s*\\(`, 'm').test(this.pySource);
-    if (definedHere || (module !== undefined && !/^crewai(_tools)?(\.|$)/.test(module))) {
-      const file = module ? this.moduleFile(module) : this.files.crewPy;
+  /**
+   * Why a tool is not imported, naming what it really is: the project's own tool (a class or an @tool
+   * function of the project, by the name the code uses), a crewai_tools class, or an unknown variable.
+   * `resolved`: the expression is a call (or a variable/@tool method resolved to one).
+   */
+  private whyToolUnmapped(name: string, className: string, resolved: boolean): string {
+    const own = (shown: string, file: string | undefined) => {
       if (file) this.sourceFiles.add(this.rel(file));
-      return `custom Python tool${file ? ` (${this.rel(file)})` : ''}: Crewdeck does not run Python code — rebuild it as an MCP server (mcp:<server>/<tool>) or use a built-in tool`;
+      return `${shown} is the project's own tool (custom Python tool${file ? ` (${this.rel(file)})` : ''}): Crewdeck does not run Python code — rebuild it as an MCP server (mcp:<server>/<tool>) or use a built-in tool`;
+    };
+    for (const candidate of [name, className]) {
+      const module = this.py?.imports.get(candidate);
+      const definedHere = new RegExp(`^(?:class\\s+${candidate}\\s*\\(|def\\s+${candidate}\\s*\\()`, 'm').test(this.pySource);
+      if (definedHere) return own(candidate, this.files.crewPy);
+      if (module !== undefined && !/^crewai(_tools)?(\.|$)/.test(module)) return own(candidate, this.moduleFile(module));
+      if (module !== undefined) return `CrewAI tool ${candidate} has no Crewdeck built-in equivalent (built-ins: read_file, write_file, list_directory, http_request, calculator, current_time)`;
     }
-    if (module !== undefined || /Tool$/.test(className)) return `CrewAI tool ${className} has no Crewdeck built-in equivalent (built-ins: read_file, write_file, list_directory, http_request, calculator, current_time)`;
+    if (resolved && /^[A-Z]/.test(name)) return `CrewAI tool ${name} has no Crewdeck built-in equivalent (built-ins: read_file, write_file, list_directory, http_request, calculator, current_time)`;
+    if (!resolved && /^[a-z_]\w*$/.test(name)) return `${name} is a Python variable this importer cannot trace to a tool class; add the tool in Crewdeck`;
+    if (/Tool$/.test(className)) return `CrewAI tool ${className} has no Crewdeck built-in equivalent (built-ins: read_file, write_file, list_directory, http_request, calculator, current_time)`;
     return 'not a tool this importer can identify';
   }
 
@@ -471,6 +609,10 @@ class ProjectImport {
       return m ? pyString(m[1]) : undefined;
     };
     const pkg = this.files.crewPy ? basename(dirname(this.files.crewPy)) : basename(dirname(dirname(this.files.agentsYaml)));
+    if (this.several && this.py?.className) {
+      const id = this.py.className.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase().replace(/[^a-z0-9_-]/g, '_');
+      return { id, name: this.py.docstring ?? this.py.className };
+    }
     const rawId = field('name') ?? pkg ?? basename(this.files.root);
     const id = rawId.replace(/[^A-Za-z0-9_-]/g, '-') || 'crewai-crew';
     const name = this.py?.docstring ?? this.py?.className ?? rawId;
@@ -479,7 +621,12 @@ class ProjectImport {
   }
 
   private crewSettings(doc: Loose, kw: Map<string, string>, at: string, agents: Loose[]): void {
-    const known = new Set(['agents', 'tasks', 'process', 'manager_llm', 'manager_agent', 'planning', 'planning_llm', 'memory', 'max_rpm', 'verbose']);
+    const known = new Set(['agents', 'tasks', 'process', 'manager_llm', 'manager_agent', 'planning', 'planning_llm', 'memory', 'max_rpm', 'verbose', 'knowledge_sources']);
+    const knowledge = kw.get('knowledge_sources');
+    if (knowledge !== undefined) {
+      const sources = this.knowledge(knowledge, at, 'knowledge_sources');
+      if (sources.length > 0) doc.knowledge = sources;
+    }
     const process = kw.get('process');
     if (process !== undefined) {
       if (/hierarchical/.test(process)) doc.process = 'hierarchical';
@@ -559,7 +706,10 @@ class ProjectImport {
     const found = new Map<string, string | undefined>();
     if (!this.files.mainPy) return found;
     const src = this.read(this.files.mainPy);
-    const m = /\binputs\s*=\s*\{/.exec(src);
+    // With several crews, only the inputs main.py passes to this class's kickoff are its defaults.
+    const m = this.several
+      ? new RegExp(`\\b${this.py?.className ?? '$^'}\\s*\\(\\s*\\)\\s*\\.crew\\s*\\(\\s*\\)\\s*\\.kickoff\\w*\\(\\s*inputs\\s*=\\s*\\{`).exec(src)
+      : /\binputs\s*=\s*\{/.exec(src);
     if (!m) return found;
     const open = m.index + m[0].length - 1;
     const close = matchingBracket(src, open);

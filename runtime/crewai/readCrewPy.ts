@@ -8,8 +8,13 @@ export interface CrewPy {
   tasksConfig?: string;
   /** Imported name → module it comes from (`from .tools.custom_tool import MyTool`). */
   imports: Map<string, string>;
-  /** Module-level `name = Expr(...)` assignments (tool instances, LLM objects). */
+  /**
+   * `name = Expr(...)` assignments (tool instances, LLM objects, knowledge sources): module-level ones,
+   * then the class's own (class attributes, `self.name = …` and local variables of its methods).
+   */
   assignments: Map<string, string>;
+  /** 1-based line of each class-level assignment. */
+  assignmentLines: Map<string, number>;
   agents: CrewPyMember[];
   tasks: CrewPyMember[];
   /** @llm methods: name → LLM(...) argument text. */
@@ -31,16 +36,53 @@ export interface CrewPyMember {
 
 const HOOK_DECORATORS = ['before_kickoff', 'after_kickoff', 'callback', 'cache_handler', 'output_json', 'output_pydantic'];
 
+/** The first (or only) @CrewBase class of crew.py. */
 export function readCrewPy(source: string): CrewPy {
+  return readCrewPyClasses(source)[0] ?? readCrewClass(source, source);
+}
+
+/**
+ * Every @CrewBase class of crew.py, in file order (a project may run several crews one after another).
+ * Each is read from the source with the other classes blanked out (line numbers are kept); imports and
+ * module-level assignments are shared by all of them.
+ */
+export function readCrewPyClasses(source: string): CrewPy[] {
+  const lines = blankComments(source).split('\n');
+  const starts: number[] = [];
+  lines.forEach((line, i) => {
+    if (/^@CrewBase\b/.test(line)) starts.push(i);
+  });
+  const ranges = starts.map((start) => {
+    let classLine = start + 1;
+    while (classLine < lines.length && !/^class\s/.test(lines[classLine])) classLine += 1;
+    let end = classLine + 1;
+    for (; end < lines.length; end += 1) {
+      const l = lines[end];
+      if (l.trim() !== '' && !/^\s/.test(l) && !/^[)\]}]/.test(l)) break;
+    }
+    return { start, end };
+  });
+  const sourceLines = source.split('\n');
+  return ranges.map((own) => {
+    const inside = (i: number, r: { start: number; end: number }) => i >= r.start && i < r.end;
+    const kept = sourceLines.map((line, i) => (ranges.some((r) => r !== own && inside(i, r)) ? '' : line)).join('\n');
+    const classOnly = sourceLines.map((line, i) => (inside(i, own) ? line : '')).join('\n');
+    return readCrewClass(kept, classOnly);
+  });
+}
+
+/** `source`: the module with only this class's body; `classSource`: the class alone (for its own assignments). */
+function readCrewClass(source: string, classSource: string): CrewPy {
   const src = blankComments(source);
-  const classMatch = /@CrewBase\s*\n\s*class\s+(\w+)[^:]*:\s*\n(\s*("""|''')([\s\S]*?)\3)?/.exec(src);
+  const classMatch = /@CrewBase\s*\n\s*class\s+(\w+)[^:]*:\s*\n(\s*("""|\'\'\')([\s\S]*?)\3)?/.exec(src);
   const result: CrewPy = {
     className: classMatch?.[1],
     docstring: (classMatch?.[2] ? pyString(classMatch[2].trim())?.trim() : undefined) || undefined,
     agentsConfig: configPath(src, 'agents_config'),
     tasksConfig: configPath(src, 'tasks_config'),
     imports: readImports(src),
-    assignments: readAssignments(src),
+    assignments: new Map([...readAssignments(src, false), ...readAssignments(blankComments(classSource), true)]),
+    assignmentLines: new Map([...readAssignmentLines(blankComments(classSource))]),
     agents: [],
     tasks: [],
     llms: new Map(),
@@ -91,11 +133,20 @@ function readImports(src: string): Map<string, string> {
   return imports;
 }
 
-function readAssignments(src: string): Map<string, string> {
+function readAssignments(src: string, indented: boolean): Map<string, string> {
   const found = new Map<string, string>();
-  for (const m of src.matchAll(/^(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_][\w.]*\s*\()/gm)) {
+  const re = indented ? /^[ \t]+(?:self\.)?(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_][\w.]*\s*\()/gm : /^(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_][\w.]*\s*\()/gm;
+  for (const m of src.matchAll(re)) {
     const call = findCall(src.slice(m.index + m[0].length - m[2].length), [m[2].replace(/\s*\($/, '')]);
-    if (call) found.set(m[1], `${call.callee}(${call.args})`);
+    if (call && !found.has(m[1])) found.set(m[1], `${call.callee}(${call.args})`);
+  }
+  return found;
+}
+
+function readAssignmentLines(src: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const m of src.matchAll(/^[ \t]+(?:self\.)?(\w+)\s*(?::[^=\n]*)?=\s*[A-Za-z_]/gm)) {
+    if (!found.has(m[1])) found.set(m[1], src.slice(0, m.index).split('\n').length);
   }
   return found;
 }

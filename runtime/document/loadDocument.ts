@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCrewDocument, parseFlowDocument } from '../../shared/model/parse';
 import type { CrewDocument } from '../../shared/model/crew';
+import { crewWarnings } from '../../shared/model/crewWarnings';
 import type { FlowDocument } from '../../shared/model/flow';
 import { WorkspaceSettingsSchema, WORKSPACE_SETTINGS_FILE, type WorkspaceSettings } from '../../shared/model/workspace';
 import { problemsFromZod, type Problem } from '../../shared/model/problems';
@@ -82,4 +83,15 @@ export function loadWorkspaceSettings(workspace: string): WorkspaceSettings | un
   const result = WorkspaceSettingsSchema.safeParse(readJsonFile(file));
   if (!result.success) throw new DocumentInvalid(file, problemsFromZod(result.error));
   return result.data;
+}
+
+/** Warnings of a valid crew file (duplicate roles, empty expected outputs); none for flows or invalid files. */
+export function crewFileWarnings(file: string): Problem[] {
+  try {
+    const loaded = loadDocumentFile(file);
+    return loaded.kind === 'crew' ? crewWarnings(loaded.doc) : [];
+  } catch (error) {
+    if (error instanceof DocumentInvalid) return [];
+    throw error;
+  }
 }

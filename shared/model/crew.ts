@@ -60,13 +60,16 @@ export type Agent = z.infer<typeof AgentSchema>;
 export const TaskOutputSpecSchema = z.strictObject({
   format: z.enum(['text', 'json', 'markdown']).default('text'),
   schema: z.record(z.string(), z.unknown()).optional(),
+  /** Set on import from CrewAI when the task declared output_json (export writes output_pydantic otherwise), so it comes back the same way. */
+  crewai: z.enum(['output_json', 'output_pydantic']).optional(),
 });
 
 export const TaskSchema = z.strictObject({
   id,
   name: z.string().optional(),
   description: z.string().min(1),
-  expectedOutput: z.string().min(1),
+  /** May be empty (CrewAI accepts ""); `crewWarnings` reports it. */
+  expectedOutput: z.string(),
   agentId: id.optional(),
   /** Omitted: all prior task outputs. A list: those tasks' outputs. "none": no context. */
   context: z.union([z.array(id), z.literal('none')]).optional(),
@@ -169,14 +172,11 @@ function checkCrewReferences(input: unknown, ctx: z.RefinementCtx): void {
     });
 
   const agentIds = new Set<string>();
-  const roles = new Set<string>();
   agents.forEach((agent, i) => {
     const id = str(agent.id);
     if (id !== undefined && agentIds.has(id)) issue(['agents', i, 'id'], `duplicate agent id "${id}"`);
     if (id !== undefined) agentIds.add(id);
-    const role = str(agent.role)?.trim().toLowerCase();
-    if (role && roles.has(role)) issue(['agents', i, 'role'], `duplicate role "${agent.role}" (roles identify coworkers)`);
-    if (role) roles.add(role);
+    // Duplicate roles are allowed, as in CrewAI (delegation takes the first match); crewWarnings reports them.
     checkTools(agent.tools, ['agents', i, 'tools'], agent);
   });
 

@@ -24,7 +24,7 @@ describe('crewdeck import (CrewAI project)', () => {
     expect(r.stdout).toContain('2 agents (researcher, reporting_analyst), 2 tasks (research_task, reporting_task)');
     expect(r.stdout).toMatch(/inputs: topic \(default "AI LLMs"\), current_year/);
     expect(r.stdout).toMatch(/Not imported \(\d+\):/);
-    expect(r.stdout).toMatch(/src\/market_research\/crew\.py:\d+ {2}researcher\.tools: MarketSizeTool\(\)\n {6}custom Python tool/);
+    expect(r.stdout).toMatch(/src\/market_research\/crew\.py:\d+ {2}researcher\.tools: MarketSizeTool\(\)\n {6}MarketSizeTool is the project's own tool \(custom Python tool/);
 
     // The imported crew runs through the CLI on a scripted profile (no network).
     ws.write('crewdeck.json', offlineSettings());

@@ -45,7 +45,6 @@ describe('crew document', () => {
     expectAt('agents.1.maxIter', '');
     expectAt('agents.0.tools.0.tool', 'unknown tool "teleport"');
     expectAt('agents.1.id', 'duplicate agent id "a"');
-    expectAt('agents.1.role', 'duplicate role');
     expectAt('tasks.0.agentId', 'no agent with id "ghost"');
     expectAt('tasks.0.context.0', 'runs later');
     expectAt('tasks.1.guardrails.0.pattern', 'not a valid regular expression');

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { validateCrewFile } from '../../document/loadDocument';
+import { crewFileWarnings, validateCrewFile } from '../../document/loadDocument';
 import { parseOptions } from '../options';
 import { colorFor, createStyle } from '../style';
 import { EXIT, UsageError } from '../usage';
@@ -9,14 +9,16 @@ export async function validateCommand(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('validate needs at least one crew file');
   const style = createStyle(colorFor(process.stdout));
   let invalid = 0;
-  const report: { file: string; problems: { path: string; message: string }[] }[] = [];
+  const report: { file: string; problems: { path: string; message: string }[]; warnings: { path: string; message: string }[] }[] = [];
   for (const name of positionals) {
     const problems = validateCrewFile(resolve(name));
-    report.push({ file: name, problems });
+    const warnings = crewFileWarnings(resolve(name));
+    report.push({ file: name, problems, warnings });
     if (problems.length > 0) invalid += 1;
     if (values.json) continue;
     if (problems.length === 0) {
-      process.stdout.write(`${style.green('✓')} ${name} is valid\n`);
+      process.stdout.write(`${style.green('✓')} ${name} is valid${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}\n`);
+      for (const w of warnings) process.stdout.write(`${style.yellow('!')} ${w.path}: ${w.message}\n`);
     } else {
       process.stderr.write(`${style.red('✗')} ${name}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
       for (const p of problems) process.stdout.write(`${p.path}: ${p.message}\n`);

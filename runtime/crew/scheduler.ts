@@ -78,7 +78,7 @@ export async function runTaskList(ctx: RunContext, span: Span, options: Schedule
         }
       }
 
-      const contextIds = contextTaskIds(doc.tasks, index, task);
+      const contextIds = contextTaskIds(doc.tasks, index, task, outputs);
       if (!task.async) await waitFor(task.context === undefined ? [...pending.keys()] : contextIds);
       else await waitFor(contextIds.filter((id) => task.context !== undefined && pending.has(id)));
       const context = contextText(doc.tasks, outputs, contextIds);
@@ -102,9 +102,19 @@ export async function runTaskList(ctx: RunContext, span: Span, options: Schedule
   }
 }
 
-/** Omitted: every earlier task. A list: those tasks. "none": nothing. */
-function contextTaskIds(tasks: Task[], index: number, task: Task): string[] {
+/**
+ * Omitted: every earlier task, except for an async task, which gets only the last synchronous task's
+ * output (CrewAI's rule: async tasks run beside the tasks around them). A list: those tasks. "none": nothing.
+ */
+function contextTaskIds(tasks: Task[], index: number, task: Task, outputs: (CompletedTask | undefined)[]): string[] {
   if (task.context === 'none') return [];
+  if (task.context === undefined && task.async) {
+    for (let i = index - 1; i >= 0; i -= 1) {
+      const out = outputs[i];
+      if (!tasks[i].async && out !== undefined && !out.skipped) return [tasks[i].id];
+    }
+    return [];
+  }
   if (task.context === undefined) return tasks.slice(0, index).map((t) => t.id);
   return task.context;
 }

@@ -11,11 +11,41 @@ export interface AttemptFailure {
   headers?: { get(name: string): string | null };
 }
 
+/**
+ * A reply body, or one line of a reply stream, that is not JSON: a proxy's error page, a line cut in
+ * two. Transient: retried like a 5xx.
+ */
+export class ReplyNotJson extends Error {
+  constructor(readonly firstBytes: string) {
+    super(notJsonMessage(firstBytes));
+    this.name = 'ReplyNotJson';
+  }
+}
+
+const FIRST_BYTES = 200;
+/** Credentials a proxy page may echo back (the key in use is cut out by the provider as well). */
+const CREDENTIALS = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+|\bsk-[A-Za-z0-9_-]{8,}|\b(api[_-]?key|token|password|secret)(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi;
+
+/** "the model server sent a reply that is not valid JSON (first bytes: …)", at most 200 characters of it, redacted. */
+export function notJsonMessage(raw: string): string {
+  const oneLine = raw.replace(/\s+/g, ' ').trim();
+  const cut = oneLine.length > FIRST_BYTES ? `${oneLine.slice(0, FIRST_BYTES)}…` : oneLine;
+  const redacted = cut.replace(CREDENTIALS, (_match: string, scheme?: string, key?: string, sep?: string) =>
+    scheme ? `${scheme} ***` : key ? `${key}${sep}***` : '***',
+  );
+  return `the model server sent a reply that is not valid JSON (first bytes: ${redacted || '(empty)'})`;
+}
+
 const CONTEXT_LENGTH = /context[_ ]length|maximum context|context window|too many tokens/i;
 const MENTIONS_TOOLS = /\btools?\b|tool[_ ]c(?:all|hoice)|function[_ ]?call/i;
 const SAYS_UNSUPPORTED = /not support|unsupported|n't support|enable-auto-tool-choice/i;
 
 export function describeAttemptFailure(error: unknown): AttemptFailure {
+  if (error instanceof ReplyNotJson) return { retryable: true, message: error.message };
+  if (error instanceof SyntaxError) {
+    // The SDK parsed a body or stream line we could not see: still a broken reply, still transient.
+    return { retryable: true, message: `the model server sent a reply that is not valid JSON (${error.message})` };
+  }
   if (error instanceof APIConnectionError) {
     // Includes APIConnectionTimeoutError.
     return { retryable: true, message: error.message || 'connection error' };

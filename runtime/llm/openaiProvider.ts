@@ -11,7 +11,7 @@ import type { TokenUsage } from '../../shared/usage';
 import { abortableSleep, type Sleep } from './abortableSleep';
 import type { ChatModel, ChatRequest, ChatResponse } from './chatModel';
 import { ModelCallAborted, ModelCallFailed } from './errors';
-import { describeAttemptFailure, finalError } from './openaiErrors';
+import { describeAttemptFailure, finalError, ReplyNotJson } from './openaiErrors';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
 import { fromWireName } from './toolWireName';
 import { retryDelayMs } from './retryPolicy';
@@ -161,7 +161,16 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   private async single(client: OpenAI, params: BaseParams, signal: AbortSignal): Promise<ChatResponse> {
-    const completion: ChatCompletion = await client.chat.completions.create({ ...params, stream: false }, { signal });
+    // The body is read here, not by the SDK: a body that is not JSON (a proxy's HTML page, a cut reply)
+    // is then a typed, retried fault that can name its first bytes.
+    const response = await client.chat.completions.create({ ...params, stream: false }, { signal }).asResponse();
+    const text = await response.text();
+    let completion: ChatCompletion;
+    try {
+      completion = JSON.parse(text) as ChatCompletion;
+    } catch {
+      throw new ReplyNotJson(text);
+    }
     const choice = completion.choices?.[0];
     return {
       content: choice?.message?.content ?? '',
@@ -177,15 +186,27 @@ export class OpenAIChatModel implements ChatModel {
     signal: AbortSignal,
     onChunk: ((delta: string) => void) | undefined,
   ): Promise<ChatResponse> {
-    const stream = await client.chat.completions.create(
+    // A stream line that is not JSON: the SDK logs it (to stderr, by default) and throws a bare
+    // SyntaxError. This attempt's own client keeps the line instead, for the error message.
+    const unparsed: string[] = [];
+    const stream = await client.withOptions({ logger: keepUnparsedLines(unparsed), logLevel: 'error' }).chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
       { signal },
     );
+    try {
+      return await this.readStream(stream as AsyncIterable<ChatCompletionChunk>, signal, onChunk);
+    } catch (error) {
+      if (error instanceof SyntaxError) throw new ReplyNotJson(unparsed[0] ?? '');
+      throw error;
+    }
+  }
+
+  private async readStream(stream: AsyncIterable<ChatCompletionChunk>, signal: AbortSignal, onChunk: ((delta: string) => void) | undefined): Promise<ChatResponse> {
     let content = '';
     let finishReason = '';
     let usage: CompletionUsage | undefined;
     const calls = new Map<number, ToolCallRecord>();
-    for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+    for await (const chunk of stream) {
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
       if (!choice) continue;
@@ -205,6 +226,24 @@ export class OpenAIChatModel implements ChatModel {
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     return { content, toolCalls, finishReason, usage: toUsage(usage) };
   }
+}
+
+/** The SDK's logger for one streamed attempt: a line it could not parse is kept, other errors still show. */
+function keepUnparsedLines(unparsed: string[]): Pick<Console, 'error' | 'warn' | 'info' | 'debug'> {
+  const ignore = () => {};
+  return {
+    error: (message?: unknown, ...rest: unknown[]) => {
+      if (typeof message === 'string' && message.startsWith('Could not parse message into JSON')) {
+        if (typeof rest[0] === 'string') unparsed.push(rest[0]);
+        return;
+      }
+      if (typeof message === 'string' && message.startsWith('From chunk')) return;
+      console.error(message, ...rest);
+    },
+    warn: ignore,
+    info: ignore,
+    debug: ignore,
+  };
 }
 
 function accumulateToolCall(calls: Map<number, ToolCallRecord>, delta: ChatCompletionChunk.Choice.Delta.ToolCall): void {

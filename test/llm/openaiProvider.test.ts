@@ -187,6 +187,47 @@ describe('OpenAIChatModel against the scripted server', () => {
     expect(notices[0].error).toContain('no finish_reason');
   });
 
+  it.each([
+    ['a streamed line', true, 'not_json'],
+    ['a body', false, 'not_json'],
+    ['an HTML page', false, 'html_page'],
+  ] as const)('retries %s that is not JSON like a 5xx, quietly, and then succeeds', async (_what, stream, kind) => {
+    server.enqueue({ fault: { kind } }, { content: 'recovered' });
+    const notices: RetryNotice[] = [];
+    const stderr = captureStderr();
+    const reply = await model({ stream }).chat({ messages: user('x'), onRetry: (n) => notices.push(n) }).finally(stderr.restore);
+    expect(reply.content).toBe('recovered');
+    expect(server.requests).toHaveLength(2);
+    expect(notices).toHaveLength(1);
+    expect(notices[0].error).toBe(
+      kind === 'html_page'
+        ? 'the model server sent a reply that is not valid JSON (first bytes: <html><body><h1>502 Bad Gateway</h1></body></html>)'
+        : 'the model server sent a reply that is not valid JSON (first bytes: {not json)',
+    );
+    // Same backoff as a 5xx after the first failed attempt.
+    expect(notices[0].delayMs).toBeGreaterThanOrEqual(250);
+    expect(notices[0].delayMs).toBeLessThanOrEqual(500);
+    expect(stderr.text()).toBe('');
+  });
+
+  it('gives up on persistent bad JSON with the first bytes, cut to 200 characters and redacted', async () => {
+    const junk = ` Authorization: Bearer abc.def-123 test-key ${'x'.repeat(300)}`;
+    for (let i = 0; i < 3; i++) server.enqueue({ fault: { kind: 'not_json', text: junk } });
+    const stderr = captureStderr();
+    const error = await model({ stream: true, maxRetries: 2 })
+      .chat({ messages: user('x') })
+      .catch((e: unknown) => e)
+      .finally(stderr.restore);
+    expect(error).toBeInstanceOf(ModelCallFailed);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^the model server sent a reply that is not valid JSON \(first bytes: \{not json Authorization: Bearer \*\*\* \*\*\* x+…\) \(gave up after 3 attempts\)$/);
+    expect(message).not.toContain('abc.def');
+    expect(message).not.toContain('test-key');
+    expect(/first bytes: (.*)\) \(gave/.exec(message)![1].length).toBeLessThanOrEqual(201);
+    expect(server.requests).toHaveLength(3);
+    expect(stderr.text()).toBe('');
+  });
+
   it('retries a 500 with exponential backoff and then succeeds', async () => {
     server.enqueue({ fault: { kind: '500' } }, { fault: { kind: '500' } }, { content: 'recovered' });
     const notices: RetryNotice[] = [];
@@ -299,3 +340,22 @@ describe('OpenAIChatModel against the scripted server', () => {
     expect([m.provider, m.model]).toEqual(['openai', 'm']);
   });
 });
+
+/** What is written to stderr (console.error included) until `restore`. */
+function captureStderr(): { text(): string; restore(): void } {
+  const chunks: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  const error = console.error;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  console.error = (...args: unknown[]) => void chunks.push(args.map(String).join(' '));
+  return {
+    text: () => chunks.join(''),
+    restore: () => {
+      process.stderr.write = write;
+      console.error = error;
+    },
+  };
+}

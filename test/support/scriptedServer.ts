@@ -22,7 +22,11 @@ export type ServerFault =
   /** 400 with code context_length_exceeded. */
   | { kind: 'context_length' }
   /** Streaming only: part of the text, then the connection ends cleanly with no finish_reason. */
-  | { kind: 'truncated_stream' };
+  | { kind: 'truncated_stream' }
+  /** HTTP 200 whose body (or, streaming, whose first data line) is `{not json` plus `text`. */
+  | { kind: 'not_json'; text?: string }
+  /** HTTP 200 with an HTML page instead of JSON, as a proxy in the way sends. */
+  | { kind: 'html_page' };
 
 export interface ServerReply {
   content?: string;
@@ -137,6 +141,18 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
           'messages',
         ),
       );
+      return;
+    }
+
+    if (fault?.kind === 'not_json' || fault?.kind === 'html_page') {
+      const page = fault.kind === 'html_page' ? '<html><body><h1>502 Bad Gateway</h1></body></html>' : `{not json${fault.text ?? ''}`;
+      if (body?.stream && fault.kind === 'not_json') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        res.end(`data: ${page}\n\n`);
+        return;
+      }
+      res.writeHead(200, { 'content-type': fault.kind === 'html_page' ? 'text/html' : 'application/json', 'content-length': Buffer.byteLength(page) });
+      res.end(page);
       return;
     }
 

@@ -77,6 +77,9 @@ export type HumanRequestKind = 'task_review' | 'tool_approval' | 'flow_feedback'
 export type ToolApprovalDecision = 'approve' | 'deny' | 'always';
 
 /** Why a run was made, when it is part of a training session or a crew test. */
+/** How a run's steps are run: a crew's process, or a flow. */
+export type RunProcess = 'sequential' | 'hierarchical' | 'flow';
+
 export interface RunPurpose {
   kind: 'training' | 'test';
   /** The training session's or test's id. */
@@ -96,16 +99,18 @@ export interface TaskOutputRecord {
 
 export interface EventPayloads {
   'run.started': {
-    /** The document's id and name (a flow's, for process "flow"). */
-    crewId: string;
-    crewName: string;
-    process: 'sequential' | 'hierarchical' | 'flow';
+    /** The id and name of the document run: a crew's, or a flow's for process "flow". */
+    documentId: string;
+    documentName: string;
+    process: RunProcess;
     inputs: Record<string, string>;
-    /** Task ids in order (a flow's method ids). */
-    taskIds: string[];
+    /** The document's steps in order: a crew's task ids, a flow's method ids. */
+    stepIds: string[];
     replayOf?: { runId: string; fromTaskId: string };
     /** A run made by a training session or a crew test (not an ordinary run). */
     purpose?: RunPurpose;
+    /** An offline re-run: every model reply (and external tool result) comes from this recorded run. */
+    offlineFrom?: string;
   };
   'run.completed': { output: string; tokenUsage: TokenUsage; durationMs: number };
   'run.failed': { error: string; errorName: string; tokenUsage: TokenUsage; durationMs: number };

@@ -4,7 +4,7 @@
  * listen condition fired), `view.flowState`, `status: 'paused'` + `view.pausedFor`. The flow canvas
  * reads them through renderer/canvas/nodes/useMethodRun.ts (useMethodRun, useTakenRoute, useFlowEdgeRun).
  */
-import type { EventOf, RuntimeEvent } from '../../shared/events';
+import { isLiveOnly, type EventOf, type RuntimeEvent } from '../../shared/events';
 import { addUsage } from '../../shared/usage';
 import { methodNodeId as methodNode, parseMethodNodeId, parseNodeId, taskNodeId } from '../model/nodeIds';
 import { nodeForAgentId, nodeForRole, normaliseRole, roleDirectory } from './roleDirectory';
@@ -18,10 +18,11 @@ export function reduceRunEvent(state: RunView, event: RuntimeEvent): RunView {
 /**
  * Folds a batch of events into a run view. Pure towards its input: everything the previous view
  * holds is copied before it is changed, but each object at most once per batch, so folding n events
- * costs O(n) however they are batched. Events at or below the view's last seq are ignored.
+ * costs O(n) however they are batched. Events at or below the view's last seq are ignored, except
+ * live-only events (stream deltas), which carry the seq of the stored event they follow.
  */
 export function foldRunEvents(state: RunView, events: readonly RuntimeEvent[]): RunView {
-  const fresh = events.filter((e) => e.seq > state.lastSeq);
+  const fresh = events.filter((e) => e.seq > state.lastSeq || (e.seq === state.lastSeq && isLiveOnly(e)));
   if (fresh.length === 0) return state;
   const draft = new RunDraft(state);
   for (const event of fresh) draft.apply(event);
@@ -185,15 +186,15 @@ class RunDraft {
   private runStarted(e: EventOf<'run.started'>): void {
     const v = this.v;
     v.status = 'running';
-    v.crewId = e.crewId;
-    v.crewName = e.crewName;
+    v.documentId = e.documentId;
+    v.documentName = e.documentName;
     v.process = e.process;
     v.inputs = e.inputs;
-    v.taskIds = e.taskIds;
+    v.stepIds = e.stepIds;
     v.replayOf = e.replayOf;
     v.startedAt = e.ts;
     v.roles = roleDirectory(v.roles.document, e.inputs);
-    this.open(e, 'run', e.crewName, e.process);
+    this.open(e, 'run', e.documentName, e.process);
   }
 
   private runEnded(e: EventOf<'run.completed' | 'run.failed' | 'run.cancelled'>): void {

@@ -1,4 +1,4 @@
-import type { RuntimeEvent } from '../../shared/events';
+import { isLiveOnly, type RuntimeEvent } from '../../shared/events';
 import type { HostApi } from '../../shared/host-api';
 import { fetchRunEvents } from './fetchRunEvents';
 import { foldRunEvents } from './reduceRunEvent';
@@ -139,10 +139,12 @@ export class RunSessions {
     const batch: RuntimeEvent[] = [];
     for (; i < queue.length; i++) {
       const e = queue[i];
-      if (e.seq < next) continue;
-      if (e.seq > next) break;
+      // A stream delta follows the stored event whose seq it carries, and takes no seq of its own.
+      const at = isLiveOnly(e) ? e.seq + 1 : e.seq;
+      if (at < next) continue;
+      if (at > next) break;
       batch.push(e);
-      next += 1;
+      if (!isLiveOnly(e)) next += 1;
     }
     session.queue = queue.slice(i);
     session.view = foldRunEvents(view, batch);
@@ -167,7 +169,7 @@ export class RunSessions {
     }
     session.loading = undefined;
     if (this.sessions.get(session.runId) !== session) return;
-    const stuck = session.queue.length > 0 && session.queue.every((e) => e.seq > (session.view?.lastSeq ?? 0) + 1);
+    const stuck = session.queue.length > 0 && session.queue.every((e) => (isLiveOnly(e) ? e.seq + 1 : e.seq) > (session.view?.lastSeq ?? 0) + 1);
     if (stuck && session.view?.lastSeq === from) {
       // The store has nothing newer yet; the queued events cannot be folded without the gap.
       this.changed(session.runId, session.view);

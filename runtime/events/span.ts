@@ -1,4 +1,4 @@
-import type { EventInput, RuntimeEvent } from '../../shared/events';
+import { isLiveOnly, type EventInput, type RuntimeEvent } from '../../shared/events';
 
 export type EventListener = (event: RuntimeEvent) => void;
 
@@ -40,7 +40,8 @@ export class RunEventLog {
   }
 
   emit(input: EventInput, spanId: string, parentSpanId: string | undefined): RuntimeEvent {
-    this.seq += 1;
+    // A live-only event (a stream delta) follows the last stored event and shares its seq.
+    if (!isLiveOnly(input)) this.seq += 1;
     const event = { ...input, runId: this.runId, seq: this.seq, ts: this.now(), spanId, parentSpanId } as RuntimeEvent;
     if (parentSpanId === undefined) delete (event as { parentSpanId?: string }).parentSpanId;
     for (const listener of this.listeners) listener(event);

@@ -19,6 +19,9 @@ export function openDatabase(file: string): Database.Database {
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // After a checkpoint the WAL shrinks back to this instead of keeping the size of the largest
+    // transaction (one long reply would otherwise sit on disk twice: in the database and in the WAL).
+    db.pragma('journal_size_limit = 1048576');
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
     migrate(db);

@@ -159,6 +159,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'long texts stored once (longTexts.ts)',
+    sql: `
+      CREATE TABLE texts (
+        hash TEXT PRIMARY KEY,
+        text TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

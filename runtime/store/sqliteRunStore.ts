@@ -1,13 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { RuntimeEvent } from '../../shared/events';
+import { isLiveOnly, type RuntimeEvent } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { RunNotFound } from '../errors';
 import { FlowNotResumable } from '../flow/flowErrors';
 import { openDatabase, workspaceDatabasePath } from './database';
+import { LongTexts } from './longTexts';
 import type { NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
-
 
 interface RunRow {
   id: string;
@@ -94,9 +94,11 @@ export class SqliteRunStore implements RunStore {
     }
   };
   private readonly insertEvents: (events: RuntimeEvent[]) => void;
+  private readonly texts: LongTexts;
 
   /** Takes ownership of `db`: `close()` closes it. The schema must be migrated (see `openDatabase`). */
   constructor(private readonly db: Database) {
+    this.texts = new LongTexts(db);
     this.insertRun = db.prepare(`
       INSERT INTO runs (id, kind, document_id, name, status, document, document_path, inputs,
                         replay_of_run_id, replay_from_task_id, started_at, pid, host)
@@ -123,7 +125,7 @@ export class SqliteRunStore implements RunStore {
     this.selectTaskOutputs = db.prepare('SELECT * FROM task_outputs WHERE run_id = ? ORDER BY idx, task_id');
     this.insertEvents = db.transaction((events: RuntimeEvent[]) => {
       for (const { type, runId, seq, ts, spanId, parentSpanId, ...payload } of events) {
-        this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, JSON.stringify(payload));
+        this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, this.texts.packJson(payload));
       }
     });
     this.upsertCheckpoint = db.prepare(`
@@ -182,6 +184,8 @@ export class SqliteRunStore implements RunStore {
    * killed run up to its last completed turn.
    */
   appendEvent(event: RuntimeEvent): void {
+    // Stream deltas reach live listeners only: `llm.completed` stores the whole reply once.
+    if (isLiveOnly(event)) return;
     this.pending.push(event);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -223,8 +227,8 @@ export class SqliteRunStore implements RunStore {
       output.taskId,
       output.index,
       output.agentRole,
-      output.raw,
-      output.json === undefined ? null : JSON.stringify(output.json),
+      this.texts.packText(output.raw),
+      output.json === undefined ? null : this.texts.packJson(output.json),
       output.skipped ? 1 : 0,
       JSON.stringify(output.tokenUsage),
     );
@@ -234,7 +238,7 @@ export class SqliteRunStore implements RunStore {
     this.flush();
     const result = this.updateRunEnd.run(
       end.status,
-      end.output ?? null,
+      this.texts.packText(end.output ?? null),
       end.error ?? null,
       JSON.stringify(end.tokenUsage),
       end.endedAt,
@@ -253,7 +257,7 @@ export class SqliteRunStore implements RunStore {
       document: JSON.parse(current.document),
       inputs: JSON.parse(current.inputs) as Record<string, string>,
     };
-    if (current.output !== null) record.output = current.output;
+    if (current.output !== null) record.output = this.texts.unpackText(current.output);
     return record;
   }
 
@@ -268,7 +272,7 @@ export class SqliteRunStore implements RunStore {
     this.flush();
     return this.selectEvents.all(runId, afterSeq, limit).map(([seq, type, ts, spanId, parentSpanId, payload]) => {
       // Same key order as the event log builds them: type, payload, envelope.
-      const event = { type, ...(JSON.parse(payload) as object), runId, seq, ts, spanId } as RuntimeEvent;
+      const event = { type, ...(this.texts.parseJson(payload) as object), runId, seq, ts, spanId } as RuntimeEvent;
       if (parentSpanId !== null) event.parentSpanId = parentSpanId;
       return event;
     });
@@ -282,11 +286,11 @@ export class SqliteRunStore implements RunStore {
         taskId: row.task_id,
         index: row.idx,
         agentRole: row.agent_role,
-        raw: row.raw,
+        raw: this.texts.unpackText(row.raw),
         skipped: row.skipped !== 0,
         tokenUsage: parseUsage(row.token_usage),
       };
-      if (row.json !== null) output.json = JSON.parse(row.json);
+      if (row.json !== null) output.json = this.texts.parseJson(row.json);
       return output;
     });
   }

@@ -43,4 +43,36 @@ describe('RunSessions', () => {
     expect(changes.at(-1)).toEqual({ view: true, error: undefined });
     expect(sessions.view(runId)?.lastSeq).toBe(events.at(-1)!.seq);
   });
+
+  it('folds live stream deltas, which carry the seq of the stored event before them, without fetching a gap', async () => {
+    const runId = 'run_streaming';
+    const events = recordedEvents('run-hierarchical-delegation').map((e) => ({ ...e, runId }));
+    const k = events.findIndex((e) => e.type === 'llm.started');
+    const started = events[k];
+    const host = new FakeHost({
+      'runs.get': () => ({
+        run: { id: runId, kind: 'crew', documentId: 'product-launch', name: 'Product launch', status: 'running', startedAt: 1, tokenUsage: emptyUsage(), document: exampleDocument('product-launch'), inputs: {} },
+        taskOutputs: [],
+      }),
+      // The store holds no deltas: only the events up to the model call.
+      'runs.events': () => ({ events: events.slice(0, k + 1), lastSeq: started.seq, more: false }),
+    });
+    const sessions = new RunSessions(() => host, () => undefined, () => runId);
+    await sessions.open(runId);
+    const chunk = (delta: string) => ({ type: 'llm.chunk', delta, runId, seq: started.seq, ts: started.ts, spanId: started.spanId }) as RuntimeEvent;
+    sessions.receive(chunk('Hello, '));
+    sessions.receive(chunk('world'));
+    sessions.flush();
+    expect(sessions.view(runId)?.spans.get(started.spanId)?.streamed).toBe('Hello, world');
+    expect(sessions.view(runId)?.lastSeq).toBe(started.seq);
+
+    for (const event of events.slice(k + 1) as RuntimeEvent[]) sessions.receive(event);
+    sessions.flush();
+    // A delta that arrives after the view has moved on is stale and dropped.
+    sessions.receive(chunk(' (late)'));
+    sessions.flush();
+    expect(sessions.view(runId)?.lastSeq).toBe(events.at(-1)!.seq);
+    expect(sessions.view(runId)?.spans.get(started.spanId)?.streamed).toBe('Hello, world');
+    expect(host.callsTo('runs.events')).toHaveLength(1);
+  });
 });

@@ -128,4 +128,38 @@ describe('crewdeck run/resume for flows', () => {
     const events = await runEvents(ws.dir, paused.runId);
     expect(events.filter((e) => e.type === 'flow.method.started').map((e) => (e as { methodName: string }).methodName)).toEqual(['draft', 'review', 'publish']);
   });
+
+  it('feedback classified by a model that answers a bare outcome name takes that branch, with the reply on flow.route', async () => {
+    ws = tempDir('crewdeck-flow-classify-');
+    server.setHandler((body) => (body.messages.at(-1).content.includes('Yes, page the on-call engineer') ? { content: 'approved' } : undefined));
+    const llm = { provider: 'openai', model: 'judge-model', baseUrl: server.baseUrl, maxRetries: 0 };
+    const file = ws.write('incident.flow.json', {
+      kind: 'flow',
+      version: 1,
+      id: 'incident',
+      name: 'Incident',
+      methods: [
+        { id: 'triage', name: 'triage', trigger: { start: true }, body: { type: 'script', code: 'return "Database latency is 4x normal";' } },
+        {
+          id: 'review',
+          name: 'review',
+          trigger: { listen: 'triage' },
+          routes: ['approved', 'rejected'],
+          body: { type: 'human_feedback', message: 'Escalate?', defaultOutcome: 'rejected', llm },
+        },
+        { id: 'page', name: 'page', trigger: { listen: { route: 'approved' } }, body: { type: 'script', code: 'return "Paged: " + input;' } },
+        { id: 'close', name: 'close', trigger: { listen: { route: 'rejected' } }, body: { type: 'script', code: 'return "Closed";' } },
+      ],
+    });
+    const paused = parseSingleJson(await runCli(['run', file, '--json']));
+    expect(paused.status).toBe('paused');
+    const done = await runCli(['resume', paused.runId, '--feedback', 'Yes, page the on-call engineer', '--json', '--workspace', ws.dir]);
+    expect(done.code, describeResult(done)).toBe(0);
+    expect(parseSingleJson(done)).toMatchObject({ status: 'completed', output: 'Paged: Database latency is 4x normal' });
+    expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1);
+    const events = await runEvents(ws.dir, paused.runId);
+    const route = events.find((e) => e.type === 'flow.route') as { route: string; reason: string; rawReply?: string } | undefined;
+    expect(route).toMatchObject({ route: 'approved', reason: 'classified from the feedback', rawReply: 'approved' });
+    expect(events.filter((e) => e.type === 'flow.method.started').map((e) => (e as { methodName: string }).methodName)).toEqual(['triage', 'review', 'page']);
+  });
 });

@@ -181,6 +181,36 @@ describe('flow engine', () => {
     await expect(first.runtime.resume(first.result.runId, { feedback: 'again' })).rejects.toThrow(/is completed; only paused or interrupted flows can be resumed/);
   });
 
+  it.each([
+    ['a bare outcome', 'approved', 'approved', 'classified from the feedback', undefined],
+    ['an "Outcome:" line', 'Outcome: approved', 'approved', 'classified from the feedback', ['outcome-line']],
+    ['fenced JSON', '```json\n{"outcome":"approved"}\n```', 'approved', 'classified from the feedback', ['fenced-json']],
+    ['a quoted, capitalised name', '"Approved."', 'approved', 'classified from the feedback', ['outcome-name']],
+    ['both outcomes', 'It could be approved or rejected.', 'rejected', "the model's answer names more than one outcome (approved, rejected): the default outcome \"rejected\"", undefined],
+    ['no outcome', 'Hard to say.', 'rejected', "the model's answer named no outcome: the default outcome \"rejected\"", undefined],
+  ])('a classifier replying with %s routes as read, with the raw reply on flow.route', async (_shape, reply, route, reason, readAs) => {
+    const doc = flow({
+      methods: [
+        {
+          id: 'review',
+          name: 'review',
+          trigger: { start: true },
+          routes: ['approved', 'rejected'],
+          body: { type: 'human_feedback', message: 'Page someone?', defaultOutcome: 'rejected', llm: scripted({ default: reply }) },
+        },
+        { id: 'page', name: 'page', trigger: { listen: { route: 'approved' } }, body: script('return "paged";') },
+        { id: 'wait', name: 'wait', trigger: { listen: { route: 'rejected' } }, body: script('return "waited";') },
+      ],
+    });
+    const first = await run(doc);
+    const events: RuntimeEvent[] = [];
+    const resumed = await first.runtime.resume(first.result.runId, { feedback: 'Yes, page the on-call engineer', onEvent: (e) => events.push(e) });
+    expect(resumed.output).toBe(route === 'approved' ? 'paged' : 'waited');
+    const [routed] = ofType(events, 'flow.route');
+    expect(routed).toMatchObject({ route, reason, rawReply: reply });
+    expect(routed.readAs).toEqual(readAs);
+  });
+
   it('two resumes racing for one paused flow (two windows, the app and the CLI): one continues it, the other is refused', async () => {
     const doc = flow({
       methods: [

@@ -37,7 +37,7 @@ export function OutputPanel() {
   const flow = view.process === 'flow';
   const results = flow ? methodResults(view) : view.tasks;
   // A flow lists the methods that ran, in the order they first ran.
-  const taskIds = flow ? Object.keys(results) : [...view.taskIds, ...Object.keys(view.tasks).filter((id) => !view.taskIds.includes(id))];
+  const taskIds = flow ? Object.keys(results) : [...view.stepIds, ...Object.keys(view.tasks).filter((id) => !view.stepIds.includes(id))];
 
   return (
     <div className="output-panel" data-testid="output-panel">
@@ -45,7 +45,7 @@ export function OutputPanel() {
         <span className="run-badge" data-status={view.status}>
           {view.status}
         </span>
-        <strong>{view.crewName ?? view.runId}</strong>
+        <strong>{view.documentName ?? view.runId}</strong>
         <LiveDuration startedAt={view.startedAt} durationMs={view.durationMs} running={view.status === 'running'} />
         <span className="output-tokens" data-testid="output-tokens">
           <span>

@@ -77,7 +77,7 @@ export function TracePanel() {
         <span className="run-badge" data-status={view.status}>
           {view.status}
         </span>
-        <span className="trace-run-name">{view.crewName ?? view.runId}</span>
+        <span className="trace-run-name">{view.documentName ?? view.runId}</span>
         <code className="trace-run-id">{view.runId}</code>
         <LiveDuration startedAt={view.startedAt} durationMs={view.durationMs} running={view.status === 'running'} />
         <span className="trace-run-tokens" title={`${view.tokenUsage.totalTokens.toLocaleString('en-US')} tokens`}>

@@ -1,4 +1,4 @@
-import type { RuntimeEvent } from '../../shared/events';
+import type { RunProcess, RuntimeEvent } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { roleDirectory, type RoleDirectory } from './roleDirectory';
 
@@ -121,11 +121,13 @@ export interface RunBook {
 export interface RunView {
   runId: string;
   status: RunViewStatus;
-  crewId?: string;
-  crewName?: string;
-  process?: 'sequential' | 'hierarchical' | 'flow';
+  /** The run's document (a crew's or a flow's), from `run.started`. */
+  documentId?: string;
+  documentName?: string;
+  process?: RunProcess;
   inputs: Record<string, string>;
-  taskIds: string[];
+  /** Task ids of a crew, method ids of a flow, in order. */
+  stepIds: string[];
   replayOf?: { runId: string; fromTaskId: string };
   startedAt?: number;
   endedAt?: number;
@@ -169,7 +171,7 @@ export function emptyRunView(runId: string, document?: unknown): RunView {
     runId,
     status: 'pending',
     inputs: {},
-    taskIds: [],
+    stepIds: [],
     tokenUsage: emptyUsage(),
     lastSeq: 0,
     eventCount: 0,

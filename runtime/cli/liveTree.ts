@@ -74,9 +74,9 @@ export class LiveTree {
     const took = (ms: number) => s.dim(formatDuration(ms));
     switch (e.type) {
       case 'run.started': {
-        this.taskCount = e.taskIds.length;
+        this.taskCount = e.stepIds.length;
         const unit = e.process === 'flow' ? 'method' : 'task';
-        return `${s.bold(`▶ ${e.crewName}`)} ${s.dim(`· ${e.process} · ${e.taskIds.length} ${unit}${e.taskIds.length === 1 ? '' : 's'} · ${e.runId}`)}${
+        return `${s.bold(`▶ ${e.documentName}`)} ${s.dim(`· ${e.process} · ${e.stepIds.length} ${unit}${e.stepIds.length === 1 ? '' : 's'} · ${e.runId}`)}${
           e.replayOf ? s.dim(` · replay of ${e.replayOf.runId} from task ${e.replayOf.fromTaskId}`) : ''
         }`;
       }

@@ -1,12 +1,10 @@
 import type { FlowDocument, FlowMethod } from '../../shared/model/flow';
-import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
+import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import type { RunContext } from '../agent/runContext';
-import { UsageMeter } from '../agent/usageMeter';
-import { errorMessage, errorName, RunCancelled } from '../errors';
+import { errorMessage, errorName } from '../errors';
 import { RunEventLog, Span, type EventListener } from '../events/span';
-import { ModelCallAborted } from '../llm/errors';
+import { RunLifecycle, type RunLifecycleRequest } from '../run/runLifecycle';
 import type { RunStore } from '../store/types';
-import { PolicyGate } from '../tools/policyGate';
 import { compileSchema, describeSchemaErrors } from '../validation/jsonSchema';
 import { BODY_RUNNERS } from './bodies';
 import { answerFeedback } from './bodies/humanFeedback';
@@ -79,6 +77,8 @@ export interface FlowRunRequest {
   signal?: AbortSignal;
   onEvent?: EventListener;
   now: () => number;
+  /** An offline re-run of this recorded run (marked in `run.started`). */
+  offlineFrom?: string;
 }
 
 /**
@@ -89,13 +89,14 @@ export interface FlowRunRequest {
  */
 export async function startFlow(req: FlowRunRequest, inputs: Record<string, string>): Promise<FlowRunResult> {
   const state = { ...structuredClone(req.doc.state.initial), ...inputs };
-  const log = new RunEventLog(req.runId, req.now);
-  const root = log.root();
-  const started = req.now();
-  req.store?.createRun({ id: req.runId, kind: 'flow', documentId: req.doc.id, name: req.doc.name, document: req.doc, documentPath: req.documentPath, inputs, startedAt: started });
+  const lifecycle = RunLifecycle.open(
+    lifecycleRequest(req),
+    { kind: 'flow', documentId: req.doc.id, name: req.doc.name, document: req.doc, documentPath: req.documentPath, inputs },
+    { documentId: req.doc.id, documentName: req.doc.name, process: 'flow', inputs, stepIds: req.doc.methods.map((m) => m.id), ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}) },
+  );
   const checkpoint: FlowCheckpoint = {
     version: 1,
-    rootSpanId: root.id,
+    rootSpanId: lifecycle.root.id,
     sessions: 0,
     state,
     calls: 0,
@@ -104,10 +105,9 @@ export async function startFlow(req: FlowRunRequest, inputs: Record<string, stri
     listeners: {},
     active: [],
     pending: [],
-    startedAt: started,
+    startedAt: lifecycle.startedAt,
   };
-  const run = new FlowRun(req, log, root, checkpoint);
-  root.emit({ type: 'run.started', crewId: req.doc.id, crewName: req.doc.name, process: 'flow', inputs, taskIds: req.doc.methods.map((m) => m.id) });
+  const run = new FlowRun(req, lifecycle, checkpoint);
   return run.execute(async () => {
     run.checkState(state, 'the initial state');
     const starts = req.doc.methods.filter((m) => 'start' in m.trigger);
@@ -127,16 +127,22 @@ export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { 
     throw new FlowNotResumable(`run ${req.runId} is waiting for feedback on "${method?.name ?? waiting.methodId}": ${waiting.ask.message} — answer it with --feedback TEXT`);
   }
   const checkpoint: FlowCheckpoint = { ...saved, sessions: saved.sessions + 1 };
-  const log = new RunEventLog(req.runId, req.now, { seq: req.store.lastSeq(req.runId), spanPrefix: `r${checkpoint.sessions}s` });
-  const root = new Span(log, checkpoint.rootSpanId, undefined);
-  req.store.reopenRun(req.runId);
-  const run = new FlowRun(req, log, root, checkpoint);
-  root.emit({ type: 'run.resumed', requestId: waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())) });
+  const lifecycle = RunLifecycle.continue(
+    { ...lifecycleRequest(req), store: req.store },
+    { rootSpanId: checkpoint.rootSpanId, session: checkpoint.sessions, startedAt: checkpoint.startedAt, earlierUsage: checkpoint.tokenUsage },
+  );
+  const run = new FlowRun(req, lifecycle, checkpoint);
+  lifecycle.root.emit({ type: 'run.resumed', requestId: waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())) });
   return run.execute(async () => {
     run.restartInterrupted();
     if (waiting) run.answer(waiting, feedback ?? '');
     run.launchActive();
   });
+}
+
+function lifecycleRequest(req: Omit<FlowRunRequest, 'doc'>): RunLifecycleRequest {
+  const { deps } = req;
+  return { runId: req.runId, workspace: deps.workspace, human: deps.human, hooks: deps.hooks, store: req.store, signal: req.signal, onEvent: req.onEvent, now: req.now };
 }
 
 /**
@@ -154,53 +160,34 @@ export function cancelStoppedFlow(store: RunStore, runId: string, reason: string
   store.finishRun(runId, { status: 'cancelled', error: reason, tokenUsage: saved.tokenUsage ?? emptyUsage(), endedAt: now() });
 }
 
+/** The flow-specific part of a run: its methods, listeners, state and checkpoint, inside a RunLifecycle. */
 class FlowRun {
-  private readonly controller = new AbortController();
-  private readonly meter = new UsageMeter();
-  private readonly earlierUsage: TokenUsage;
   private readonly ctx: RunContext;
+  private readonly log: RunEventLog;
+  private readonly root: Span;
   private readonly book: ListenerBook;
   private readonly byId: Map<string, FlowMethod>;
   private readonly inflight = new Set<Promise<void>>();
   private readonly running = new Set<string>();
   private readonly validateState?: ReturnType<typeof compileSchema>;
   private failure: unknown;
-  private requestCounter = 0;
 
   constructor(
     private readonly req: Omit<FlowRunRequest, 'runId'> & { runId: string },
-    private readonly log: RunEventLog,
-    private readonly root: Span,
+    private readonly run: RunLifecycle,
     private readonly cp: FlowCheckpoint,
   ) {
-    if (req.store) {
-      const store = req.store;
-      log.listen((e) => store.appendEvent(e));
-    }
-    if (req.onEvent) log.listen(req.onEvent);
-    this.earlierUsage = cp.tokenUsage ?? emptyUsage();
+    this.log = run.log;
+    this.root = run.root;
+    // The run's one gate: every method's crew or agent uses it, so approvals, limits and cache hold across methods.
+    this.ctx = run.context();
     this.byId = new Map(req.doc.methods.map((m) => [m.id, m]));
     this.book = new ListenerBook(req.doc.methods, cp.listeners);
     if (req.doc.state.schema) this.validateState = compileSchema(req.doc.state.schema);
-    const { deps, runId } = req;
-    const newId = (prefix: string) => `${runId}:${cp.sessions ? `r${cp.sessions}` : ''}${prefix}${++this.requestCounter}`;
-    this.ctx = {
-      runId,
-      workspace: deps.workspace,
-      signal: this.controller.signal,
-      meter: this.meter,
-      human: deps.human,
-      root,
-      newId,
-      // The run's one gate: every method's crew or agent uses it, so approvals, limits and cache hold across methods.
-      gate: new PolicyGate({ workspace: deps.workspace, human: deps.human, before: deps.hooks?.before, after: deps.hooks?.after, newRequestId: () => newId('h') }),
-    };
   }
 
   /** Runs `begin`, waits until nothing runs, then ends the run: completed, paused, failed or cancelled. */
   async execute(begin: () => Promise<void>): Promise<FlowRunResult> {
-    const onOuterAbort = () => this.controller.abort(this.req.signal?.reason ?? new RunCancelled());
-    this.req.signal?.addEventListener('abort', onOuterAbort, { once: true });
     try {
       try {
         await begin();
@@ -210,57 +197,36 @@ class FlowRun {
       while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
       return this.finish();
     } finally {
-      this.controller.abort(new RunCancelled('run ended'));
-      this.req.signal?.removeEventListener('abort', onOuterAbort);
+      this.run.close();
     }
   }
 
   private finish(): FlowRunResult {
-    const { req, cp } = this;
-    const now = req.now();
-    const durationMs = now - cp.startedAt;
-    const usage = this.usage();
-    const base = { runId: req.runId, output: cp.lastOutput ?? '', state: cp.state, tokenUsage: usage };
-    if (this.failure !== undefined) {
-      const cancelled = this.controller.signal.aborted && (this.failure instanceof RunCancelled || this.failure instanceof ModelCallAborted || req.signal?.aborted);
-      const error = cancelled ? new RunCancelled(errorMessage(this.req.signal?.reason ?? this.failure)) : this.failure;
-      if (cancelled) this.root.emit({ type: 'run.cancelled', reason: errorMessage(error), durationMs });
-      else this.root.emit({ type: 'run.failed', error: errorMessage(error), errorName: errorName(error), tokenUsage: usage, durationMs });
-      this.save(true);
-      req.store?.finishRun(req.runId, { status: cancelled ? 'cancelled' : 'failed', error: errorMessage(error), tokenUsage: usage, endedAt: now });
-      return { ...base, status: cancelled ? 'cancelled' : 'failed', error: { name: errorName(error), message: errorMessage(error) } };
-    }
+    const { cp, run } = this;
+    const base = () => ({ output: cp.lastOutput ?? '', state: cp.state });
+    const persist = () => this.save(true);
+    if (this.failure !== undefined) return { ...base(), ...run.finish({ kind: 'error', error: this.failure }, persist) };
     const waiting = cp.pending[0];
     if (waiting) {
-      cp.pausedAt = now;
-      this.root.emit({ type: 'run.paused', requestId: waiting.requestId, methodId: waiting.methodId, durationMs });
-      this.save(true);
-      req.store?.finishRun(req.runId, { status: 'paused', tokenUsage: usage, endedAt: now });
+      cp.pausedAt = this.req.now();
+      const end = run.finish({ kind: 'paused', requestId: waiting.requestId, methodId: waiting.methodId }, persist);
       const method = this.byId.get(waiting.methodId)!;
-      return { ...base, status: 'paused', pending: { requestId: waiting.requestId, methodId: waiting.methodId, methodName: method.name, ...waiting.ask } };
+      return { ...base(), ...end, pending: { requestId: waiting.requestId, methodId: waiting.methodId, methodName: method.name, ...waiting.ask } };
     }
-    this.root.emit({ type: 'run.completed', output: base.output, tokenUsage: usage, durationMs });
-    this.save(true);
-    req.store?.finishRun(req.runId, { status: 'completed', output: base.output, tokenUsage: usage, endedAt: now });
-    return { ...base, status: 'completed' };
+    return { ...base(), ...run.finish({ kind: 'completed', output: cp.lastOutput ?? '' }, persist) };
   }
 
   private fail(error: unknown): void {
     if (this.failure === undefined) this.failure = error;
-    this.controller.abort(error);
+    this.run.abort(error);
   }
 
   /** Saves the checkpoint: after every method with `persist`, and always when the run stops or pauses. */
   save(always = false): void {
     if (!this.req.store || (!always && !this.req.doc.persist)) return;
     this.cp.listeners = this.book.snapshot();
-    this.cp.tokenUsage = this.usage();
+    this.cp.tokenUsage = this.run.usage();
     this.req.store.saveCheckpoint(this.req.runId, this.cp);
-  }
-
-  /** The whole run's usage: earlier sessions' and this one's. */
-  private usage(): TokenUsage {
-    return addUsage(this.earlierUsage, this.meter.total);
   }
 
   checkState(state: Record<string, unknown>, what: string): void {

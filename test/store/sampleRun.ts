@@ -33,11 +33,11 @@ export function emitSampleRun(log: RunEventLog, tasks: number, { finish = true }
   const run = log.root();
   run.emit({
     type: 'run.started',
-    crewId: 'research-crew',
-    crewName: 'Research crew',
+    documentId: 'research-crew',
+    documentName: 'Research crew',
     process: 'sequential',
     inputs: { topic: 'tide pools' },
-    taskIds: Array.from({ length: tasks }, (_, i) => `t${i + 1}`),
+    stepIds: Array.from({ length: tasks }, (_, i) => `t${i + 1}`),
   });
   for (let i = 0; i < tasks; i++) {
     const taskId = `t${i + 1}`;

@@ -24,7 +24,7 @@ export class FlowEvents {
 
   start(name: string, methodIds: string[]): string {
     const root = this.span();
-    this.emit({ type: 'run.started', crewId: name.toLowerCase().replace(/\s+/g, '-'), crewName: name, process: 'flow', inputs: {}, taskIds: methodIds }, root);
+    this.emit({ type: 'run.started', documentId: name.toLowerCase().replace(/\s+/g, '-'), documentName: name, process: 'flow', inputs: {}, stepIds: methodIds }, root);
     return root;
   }
 

@@ -21,7 +21,7 @@ function memoryRun(): RuntimeEvent[] {
   const emit = (input: EventInput, spanId: string, parentSpanId?: string) =>
     events.push({ ...input, runId: 'run_mem', seq: events.length + 1, ts: 1_700_000_000_000 + events.length * 10, spanId, ...(parentSpanId ? { parentSpanId } : {}) } as RuntimeEvent);
   const usage = emptyUsage();
-  emit({ type: 'run.started', crewId: 'solar', crewName: 'Solar', process: 'sequential', inputs: {}, taskIds: ['brief', 'notes'] }, 's1');
+  emit({ type: 'run.started', documentId: 'solar', documentName: 'Solar', process: 'sequential', inputs: {}, stepIds: ['brief', 'notes'] }, 's1');
   emit({ type: 'task.started', taskId: 'brief', index: 0, agentRole: 'Writer', description: 'Write the brief', expectedOutput: 'A brief', async: false, context: '' }, 's2', 's1');
   emit(
     {

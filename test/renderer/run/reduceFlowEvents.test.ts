@@ -15,7 +15,7 @@ describe('reduceRunEvent over a flow paused for feedback', () => {
   it('is paused, not ended: the run, the feedback method and its request stay open', () => {
     expect(atPause.status).toBe('paused');
     expect(atPause.process).toBe('flow');
-    expect(atPause.crewName).toBe('Review flow');
+    expect(atPause.documentName).toBe('Review flow');
     expect(atPause.pausedFor).toEqual({ requestId: 'req_1', methodId: 'review' });
     expect(atPause.endedAt).toBeUndefined();
     expect(Object.keys(atPause.book.open).sort()).toEqual([spans.human, spans.review, spans.root].sort());

@@ -87,7 +87,7 @@ describe('reduceRunEvent over a sequential run with tool calls and a guardrail r
   });
 
   it('records task outputs in order', () => {
-    expect(view.taskIds).toEqual(['research', 'brief']);
+    expect(view.stepIds).toEqual(['research', 'brief']);
     const completed = ofType(events, 'task.completed');
     expect(view.tasks.research.raw).toBe(completed[0].raw);
     expect(view.tasks.brief.raw).toBe(completed[1].raw);

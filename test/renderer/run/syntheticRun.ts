@@ -17,7 +17,7 @@ export function syntheticRun(runId: string, tasks: number, steps: number): Runti
   };
   const root = `s${++span}`;
   const taskIds = Array.from({ length: tasks }, (_, i) => `t${i}`);
-  emit({ type: 'run.started', crewId: 'big', crewName: 'Big run', process: 'sequential', inputs: {}, taskIds }, root);
+  emit({ type: 'run.started', documentId: 'big', documentName: 'Big run', process: 'sequential', inputs: {}, stepIds: taskIds }, root);
   let total = 0;
   taskIds.forEach((taskId, i) => {
     const task = `s${++span}`;

@@ -181,7 +181,7 @@ describe('review dialog of a training run', () => {
     await act(async () =>
       fake.push({
         kind: 'event',
-        event: { type: 'run.started', runId: 'run_b', spanId: 's0', seq: 1, ts: 1, crewId: CREW, crewName: 'Launch notes', process: 'sequential', inputs: {}, taskIds: ['note'], purpose: { kind: 'training', sessionId: 'train_2', iteration: 2, iterations: 3 } } as never,
+        event: { type: 'run.started', runId: 'run_b', spanId: 's0', seq: 1, ts: 1, documentId: CREW, documentName: 'Launch notes', process: 'sequential', inputs: {}, stepIds: ['note'], purpose: { kind: 'training', sessionId: 'train_2', iteration: 2, iterations: 3 } } as never,
       }),
     );
     await act(async () =>

@@ -11,7 +11,7 @@ export function RunDetail({ view }: { view: RunView }) {
       <Facts
         items={[
           ['Run id', <code key="id">{view.runId}</code>],
-          [view.process === 'flow' ? 'Flow' : 'Crew', view.crewName],
+          [view.process === 'flow' ? 'Flow' : 'Crew', view.documentName],
           ['Process', view.process],
           ['Started', view.startedAt ? new Date(view.startedAt).toLocaleString() : undefined],
           ['Duration', view.durationMs !== undefined ? formatDuration(view.durationMs) : undefined],

@@ -245,12 +245,15 @@ export const HOST_CHANNELS = {
     request: z.strictObject({ document: z.unknown() }),
     response: z.object({ problems: z.array(ProblemSchema) }),
   },
-  /** Reads (never runs) a CrewAI project and writes it into the workspace as a new crew. */
+  /** Reads (never runs) a CrewAI project and writes it into the workspace as new documents (one crew per @CrewBase class). */
   'documents.importCrewai': {
     /** The project folder, inside the workspace (relative to it, or absolute). */
     request: z.strictObject({ dir: z.string().min(1).max(4096) }),
     response: z.object({
+      /** The main document (the one to open). */
       path: z.string(),
+      /** Every document written, the main one first. */
+      documents: z.array(z.object({ path: z.string(), kind: z.enum(['crew', 'flow']) })),
       /** What has no Crewdeck equivalent: where it is in the project, what it is, and why. */
       unmapped: z.array(z.object({ path: z.string(), item: z.string(), why: z.string() })),
       sourceFiles: z.array(z.string()),

@@ -48,6 +48,23 @@ describe('documents.importCrewai', () => {
     expect(pathOf(second)).toBe('launch_campaign-2.crew.json');
   });
 
+  it('writes one crew per @CrewBase class, lists every document and names the first as the one to open', async () => {
+    cpSync(join(fixtures, 'patterns/three_crews'), join(workspace, 'newsletter'), { recursive: true });
+    const result = await host.handle('documents.importCrewai', { dir: 'newsletter' });
+    if (!result.ok) throw new Error(result.error.message);
+    const { path, documents } = result.response as { path: string; documents: { path: string; kind: string }[] };
+    expect(path).toBe('collect_crew.crew.json');
+    expect(documents).toEqual(['collect_crew', 'write_crew', 'check_crew'].map((id) => ({ path: `${id}.crew.json`, kind: 'crew' })));
+    for (const d of documents) expect(parseCrewDocument(JSON.parse(readFileSync(join(workspace, d.path), 'utf8'))).ok).toBe(true);
+  });
+
+  it('answers bad_input with the plain-script explanation for a project without @CrewBase', async () => {
+    cpSync(join(fixtures, 'patterns/plain_script'), join(workspace, 'digest'), { recursive: true });
+    const result = await host.handle('documents.importCrewai', { dir: 'digest' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(/^main\.py:9 builds the crew in a plain Python script/);
+  });
+
   it('answers bad_input with the reason when the folder holds no CrewAI project', async () => {
     const result = await host.handle('documents.importCrewai', { dir: workspace });
     expect(result.ok).toBe(false);

@@ -1,6 +1,7 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { CrewAiImportInvalid, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../../crewai/crewAiErrors';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { CrewDocument } from '../../../shared/model/crew';
+import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiPlainScript, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../../crewai/crewAiErrors';
 import { importCrewAiProject } from '../../crewai/importProject';
 import { formatUnmapped } from '../crewAiSummary';
 import { parseOptions } from '../options';
@@ -8,8 +9,10 @@ import { colorFor, createStyle } from '../style';
 import { EXIT, UsageError } from '../usage';
 
 /**
- * `crewdeck import <crewai-project-dir> [-o file.crew.json] [--force] [--json]`: reads a CrewAI project
- * (never runs its Python) and writes a crew file. Unmapped settings are listed; they do not fail the import.
+ * `crewdeck import <crewai-project-dir> [-o <file-or-dir>] [--force] [--json]`: reads a CrewAI project
+ * (never runs its Python) and writes one crew file per crew it holds. `-o` names the crew file (one
+ * crew) or a folder (required when there are several; default: the current folder). Unmapped settings
+ * are listed; they do not fail the import.
  */
 export async function importCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -21,42 +24,67 @@ export async function importCommand(args: string[]): Promise<number> {
   const json = values.json ?? false;
   const style = createStyle(!json && colorFor(process.stdout));
   const dir = resolve(positionals[0]);
+  const fail = (name: string, message: string, extra: Record<string, unknown> = {}) => {
+    if (json) process.stdout.write(`${JSON.stringify({ error: name, message, ...extra })}\n`);
+    else process.stderr.write(`${style.red('✗')} ${message}\n`);
+    return EXIT.badInput;
+  };
 
   let result;
   try {
     result = importCrewAiProject(dir);
   } catch (error) {
-    if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiYamlInvalid || error instanceof CrewAiImportInvalid) {
-      if (json) process.stdout.write(`${JSON.stringify({ error: error.name, message: error.message, ...(error instanceof CrewAiYamlInvalid ? { file: error.file, line: error.line, column: error.column } : {}) })}\n`);
-      else process.stderr.write(`${style.red('✗')} ${error.message}\n`);
-      return EXIT.badInput;
+    if (error instanceof CrewAiYamlInvalid) return fail(error.name, error.message, { file: error.file, line: error.line, column: error.column });
+    if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiImportInvalid || error instanceof CrewAiPlainScript || error instanceof CrewAiConfigKeyMissing) {
+      return fail(error.name, error.message);
     }
     throw error;
   }
 
-  const { doc, unmapped, sourceFiles } = result;
-  const file = resolve(values.output ?? `${doc.id}.crew.json`);
-  if (!/\.crew\.json$/.test(file)) throw new UsageError(`the output file must end in .crew.json, got ${values.output}`);
-  if (existsSync(file) && !values.force) {
-    const message = `${relative(process.cwd(), file) || file} already exists; use --force to replace it or -o to choose another file`;
-    if (json) process.stdout.write(`${JSON.stringify({ error: 'OutputExists', message })}\n`);
-    else process.stderr.write(`${style.red('✗')} ${message}\n`);
-    return EXIT.badInput;
+  const { crews, unmapped, sourceFiles, warnings } = result;
+  const target = values.output !== undefined ? resolve(values.output) : undefined;
+  const targetIsDir = target !== undefined && (existsSync(target) ? statSync(target).isDirectory() : !/\.json$/.test(target));
+  if (target !== undefined && !targetIsDir && crews.length > 1) {
+    throw new UsageError(`the project holds ${crews.length} crews (${crews.map((c) => c.id).join(', ')}); -o must name a folder to write them into, got ${values.output}`);
   }
-  writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+  if (target !== undefined && !targetIsDir && !/\.crew\.json$/.test(target)) throw new UsageError(`the output file must end in .crew.json, got ${values.output}`);
+  const folder = targetIsDir ? target! : process.cwd();
+  const files = crews.map((crew) => (target !== undefined && !targetIsDir ? target : join(folder, `${crew.id}.crew.json`)));
+  const shown = (file: string) => relative(process.cwd(), file) || file;
+  const taken = files.find((f) => existsSync(f));
+  if (taken && !values.force) return fail('OutputExists', `${shown(taken)} already exists; use --force to replace it or -o to choose another file or folder`);
+  if (targetIsDir) mkdirSync(folder, { recursive: true });
+  crews.forEach((crew, i) => writeFileSync(files[i], `${JSON.stringify(crew, null, 2)}\n`));
 
   if (json) {
-    process.stdout.write(`${JSON.stringify({ file, crew: { id: doc.id, name: doc.name, process: doc.process, agents: doc.agents.length, tasks: doc.tasks.length, inputs: (doc.inputs ?? []).map((i) => i.name) }, sourceFiles, unmapped })}\n`);
+    const first = crews[0];
+    process.stdout.write(
+      `${JSON.stringify({
+        documents: files.map((path) => ({ path, kind: 'crew' })),
+        unmapped,
+        warnings,
+        sourceFiles,
+        // The first (main) crew, as before several crews were imported.
+        file: files[0],
+        crew: summary(first),
+      })}\n`,
+    );
     return EXIT.ok;
   }
-  const shown = relative(process.cwd(), file) || file;
   const out = [
-    `${style.green('✓')} Imported the CrewAI project ${positionals[0]} → ${style.bold(shown)}`,
-    `  crew "${doc.name}" (${doc.process}${doc.manager ? ', with a manager' : ''}): ${doc.agents.length} agent${doc.agents.length === 1 ? '' : 's'} (${doc.agents.map((a) => a.id).join(', ')}), ${doc.tasks.length} task${doc.tasks.length === 1 ? '' : 's'} (${doc.tasks.map((t) => t.id).join(', ')})`,
-    ...(doc.inputs?.length ? [`  inputs: ${doc.inputs.map((i) => (i.default !== undefined ? `${i.name} (default "${i.default}")` : i.name)).join(', ')}`] : []),
+    `${style.green('✓')} Imported the CrewAI project ${positionals[0]} → ${files.map((f) => style.bold(shown(f))).join(', ')}`,
+    ...crews.flatMap((doc) => [
+      `  crew "${doc.name}" (${doc.process}${doc.manager ? ', with a manager' : ''}): ${doc.agents.length} agent${doc.agents.length === 1 ? '' : 's'} (${doc.agents.map((a) => a.id).join(', ')}), ${doc.tasks.length} task${doc.tasks.length === 1 ? '' : 's'} (${doc.tasks.map((t) => t.id).join(', ')})`,
+      ...(doc.inputs?.length ? [`    inputs: ${doc.inputs.map((i) => (i.default !== undefined ? `${i.name} (default "${i.default}")` : i.name)).join(', ')}`] : []),
+      ...(warnings.find((w) => w.crewId === doc.id)?.warnings ?? []).map((w) => `    ${style.yellow('!')} ${w.path}: ${w.message}`),
+    ]),
     `  read: ${sourceFiles.join(', ')}`,
     '',
   ];
   process.stdout.write(`${out.join('\n')}\n${formatUnmapped('Not imported', unmapped, style)}`);
   return EXIT.ok;
+}
+
+function summary(doc: CrewDocument) {
+  return { id: doc.id, name: doc.name, process: doc.process, agents: doc.agents.length, tasks: doc.tasks.length, inputs: (doc.inputs ?? []).map((i) => i.name) };
 }

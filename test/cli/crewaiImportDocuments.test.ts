@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseCrewDocument } from '../../shared/model/parse';
+import { describeResult, parseSingleJson, runCli, tempDir, type TempWorkspace } from './cliHarness';
+
+const patterns = join(import.meta.dirname, '../fixtures/crewai/patterns');
+let ws: TempWorkspace | undefined;
+afterEach(() => {
+  ws?.remove();
+  ws = undefined;
+});
+
+describe('crewdeck import: several documents, -o folder, --json, errors in CrewAI terms, validate warnings', () => {
+  it('a crew.py with three @CrewBase classes writes three crew files into the -o folder; --json lists them', async () => {
+    ws = tempDir();
+    const r = await runCli(['import', join(patterns, 'three_crews'), '-o', 'imported', '--json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(0);
+    const out = parseSingleJson(r);
+    const names = ['collect_crew', 'write_crew', 'check_crew'];
+    expect(out.documents).toEqual(names.map((n) => ({ path: ws!.path(`imported/${n}.crew.json`), kind: 'crew' })));
+    expect(out.unmapped).toEqual([]);
+    for (const doc of out.documents) expect(parseCrewDocument(JSON.parse(readFileSync(doc.path, 'utf8'))).ok).toBe(true);
+  });
+
+  it('several crews and -o naming one file is a usage error (exit 2), and nothing is written', async () => {
+    ws = tempDir();
+    const r = await runCli(['import', join(patterns, 'three_crews'), '-o', 'one.crew.json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stderr).toMatch(/holds 3 crews \(collect_crew, write_crew, check_crew\); -o must name a folder/);
+    expect(existsSync(ws.path('one.crew.json'))).toBe(false);
+  });
+
+  it('without -o, several crews go to the current folder', async () => {
+    ws = tempDir();
+    const r = await runCli(['import', join(patterns, 'three_crews')], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(0);
+    for (const n of ['collect_crew', 'write_crew', 'check_crew']) expect(existsSync(ws.path(`${n}.crew.json`))).toBe(true);
+  });
+
+  it('a missing YAML key and a plain script exit 2 with one message each', async () => {
+    ws = tempDir();
+    const missing = await runCli(['import', join(patterns, 'missing_yaml_key')], { cwd: ws.dir });
+    expect(missing.code, describeResult(missing)).toBe(2);
+    expect(missing.stderr.trim()).toBe(`✗ src/email_sorter/crew.py:13: agents_config['email_filter_agent'] is not in agents.yaml (src/email_sorter/config/agents.yaml defines "email_sorter_agent")`);
+    const script = await runCli(['import', join(patterns, 'plain_script'), '--json'], { cwd: ws.dir });
+    expect(script.code, describeResult(script)).toBe(2);
+    expect(parseSingleJson(script)).toMatchObject({ error: 'CrewAiPlainScript', message: expect.stringMatching(/^main\.py:9 builds the crew in a plain Python script/) });
+  });
+
+  it('validate prints the duplicate-role warning and still exits 0', async () => {
+    ws = tempDir();
+    const r = await runCli(['import', join(patterns, 'duplicate_roles'), '-o', 'triage.crew.json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(0);
+    const v = await runCli(['validate', 'triage.crew.json'], { cwd: ws.dir });
+    expect(v.code, describeResult(v)).toBe(0);
+    expect(v.stdout).toContain('triage.crew.json is valid (1 warning)');
+    expect(v.stdout).toContain('! agents.1.role: duplicate role "Ticket Reviewer" (also agent "first_reviewer"): delegation to this role reaches "first_reviewer" only');
+  });
+});

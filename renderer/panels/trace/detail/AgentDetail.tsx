@@ -1,5 +1,6 @@
 import type { TraceSpan } from '../../../stores/runView';
 import { Facts, Section, TextBlock } from './DetailBlocks';
+import { readAsFact } from './readAs';
 import { eventOf } from './spanEvents';
 import { UsageFacts } from './UsageFacts';
 
@@ -27,6 +28,7 @@ export function AgentDetail({ span }: { span: TraceSpan }) {
             ) : undefined,
           ],
           ['Iterations', completed?.iterations],
+          readAsFact(completed?.readAs),
         ]}
       />
       {completed && (

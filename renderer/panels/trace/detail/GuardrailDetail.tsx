@@ -1,5 +1,6 @@
 import type { TraceSpan } from '../../../stores/runView';
 import { Facts, TextBlock, Verdict } from './DetailBlocks';
+import { readAsFact } from './readAs';
 import { eventOf } from './spanEvents';
 
 /** One guardrail check: type, attempt, verdict and the reason it failed. */
@@ -19,6 +20,7 @@ export function GuardrailDetail({ span }: { span: TraceSpan }) {
             'Verdict',
             passed ? <Verdict tone="ok">{passed.replaced ? 'passed, output replaced' : 'passed'}</Verdict> : failed ? <Verdict tone="err">failed</Verdict> : <Verdict tone="running">checking</Verdict>,
           ],
+          readAsFact(passed?.readAs ?? failed?.readAs),
         ]}
       />
       {failed && <TextBlock label="Reason" text={failed.reason} tone="err" testId="guardrail-reason" />}

@@ -3,6 +3,7 @@ import type { RunView, TraceSpan } from '../../../stores/runView';
 import { formatDuration } from '../../formatTime';
 import { Facts, JsonBlock, Section, TextBlock, Verdict } from './DetailBlocks';
 import { stateBefore, stateChanges, stateValue } from './flowStateDiff';
+import { readAsFact } from './readAs';
 import { eventOf } from './spanEvents';
 
 /** A flow method call: what triggered it, its input and output, the route it chose and why, and the state it left. */
@@ -37,6 +38,8 @@ export function MethodDetail({ span, view }: { span: TraceSpan; view: RunView })
       {routed && (
         <Section title="Route decision" testId="method-route">
           <TextBlock label={`→ ${routed.route}`} text={routed.reason} />
+          <Facts items={[readAsFact(routed.readAs)]} />
+          {routed.rawReply !== undefined && <TextBlock label="The model's reply" text={routed.rawReply} testId="method-route-reply" />}
         </Section>
       )}
       {completed && (

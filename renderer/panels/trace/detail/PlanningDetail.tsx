@@ -1,5 +1,6 @@
 import type { TraceSpan } from '../../../stores/runView';
 import { Facts, Section, TextBlock } from './DetailBlocks';
+import { readAsFact } from './readAs';
 import { eventOf } from './spanEvents';
 
 /** The planner's step plan per task. */
@@ -9,7 +10,7 @@ export function PlanningDetail({ span }: { span: TraceSpan }) {
   const failed = eventOf(span, 'planning.failed');
   return (
     <>
-      <Facts items={[['Model', started?.model]]} />
+      <Facts items={[['Model', started?.model], readAsFact(completed?.readAs)]} />
       {completed &&
         Object.entries(completed.plans).map(([taskId, plan]) => (
           <Section key={taskId} title={`Plan for ${taskId}`}>

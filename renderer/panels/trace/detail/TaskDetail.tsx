@@ -1,5 +1,6 @@
 import type { TraceSpan } from '../../../stores/runView';
 import { Facts, Section, TextBlock, Verdict } from './DetailBlocks';
+import { readAsFact } from './readAs';
 import { eventOf, eventsOf } from './spanEvents';
 import { RecalledMemories, RetrievedKnowledge } from './TaskMemoryDetail';
 import { UsageFacts } from './UsageFacts';
@@ -23,6 +24,7 @@ export function TaskDetail({ span }: { span: TraceSpan }) {
           ['Output file', completed?.outputFile],
           ['Restored from', completed?.restoredFrom ?? (completed && !started ? 'an earlier run' : undefined)],
           ['Retries', retries.length ? `${retries.length} of ${retries[0].maxRetries}` : undefined],
+          readAsFact(completed?.readAs),
         ]}
       />
       {skipped && <TextBlock label="Skipped" text={skipped.reason} tone="warn" />}

@@ -1,5 +1,6 @@
 import type { TraceSpan } from '../../../stores/runView';
 import { Facts, JsonBlock, Section, TextBlock, Verdict } from './DetailBlocks';
+import { readAsFact } from './readAs';
 import { eventOf } from './spanEvents';
 
 /** A tool call: arguments, result (or error, block reason, cache hit). */
@@ -16,6 +17,7 @@ export function ToolDetail({ span }: { span: TraceSpan }) {
           ['Tool', started?.tool],
           ['Agent', started?.agentRole],
           ['Call id', started?.callId],
+          readAsFact(started?.readAs),
           ['Outcome', completed ? <Verdict tone="ok">completed</Verdict> : cached ? <Verdict tone="running">from cache</Verdict> : failed ? <Verdict tone="err">failed</Verdict> : blocked ? <Verdict tone="warn">blocked by {blocked.by.replace('_', ' ')}</Verdict> : <Verdict tone="running">running</Verdict>],
           ['Result is the answer', completed?.resultAsAnswer ? 'yes' : undefined],
         ]}

@@ -63,6 +63,11 @@ export class LiveTree {
     if (line !== undefined) this.print(this.depth.get(event.spanId) ?? depth, line);
   }
 
+  /** A line of the caller's own at the top level (a batch run's row counter). */
+  note(text: string): void {
+    this.print(0, text);
+  }
+
   private print(depth: number, text: string): void {
     this.clearStatus();
     const indent = '  '.repeat(Math.max(0, depth - 1));

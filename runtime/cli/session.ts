@@ -1,5 +1,5 @@
 import type { RuntimeEvent } from '../../shared/events';
-import { WorkspaceInvalid } from '../errors';
+import { RunNotFound, WorkspaceInvalid } from '../errors';
 import { workspaceDatabasePath } from '../store/database';
 import type { CrewRunResult } from '../crew/kickoff';
 import type { FlowRunResult } from '../flow/flowRun';
@@ -16,6 +16,7 @@ import { cancelOnCtrlC, reportBadInput } from './terminalStop';
 import { workspaceDir } from './workspaceDir';
 import { confirmTrustAtTerminal } from './terminalTrust';
 import { EXIT } from './usage';
+import { Recording } from '../offline/recording';
 
 export interface SessionOptions {
   workspace: string;
@@ -23,6 +24,8 @@ export interface SessionOptions {
   forceProfile?: string;
   /** Create the workspace's run store if it has none (run: yes; replay: there is nothing to replay). */
   createStore: boolean;
+  /** `--offline <runId>`: answer every model call (and external tool) from that recorded run. */
+  offline?: string;
 }
 
 type Start = (runtime: Runtime, run: { signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult | FlowRunResult>;
@@ -43,16 +46,18 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
   try {
     const workspace = workspaceDir(options.workspace);
     const settings = loadWorkspaceSettings(workspace);
-    await confirmTrustAtTerminal(workspace, settings, options.json, style);
+    // An offline re-run sends nothing anywhere and starts no server: there is nothing to trust.
+    if (options.offline === undefined) await confirmTrustAtTerminal(workspace, settings, options.json, style);
     // Bad input (an invalid document…) is found before anything is written to the workspace.
     const start = prepare();
-    store = openStore(workspace, options.createStore);
+    store = openStore(workspace, options.createStore && options.offline === undefined);
     if (!store) throw new WorkspaceInvalid(`there are no runs in ${workspace} (no ${workspaceDatabasePath(workspace)}); use --workspace`);
-    const runtime = createRuntime({ workspace, store, human, settings, forceProfile: options.forceProfile });
+    const offline = options.offline === undefined ? undefined : recordingOf(store, options.offline);
+    const runtime = createRuntime({ workspace, store, human, settings, forceProfile: options.forceProfile, offline });
     tree.start();
     const result = await start(runtime, { signal: controller.signal, onEvent: options.json ? () => {} : (e) => tree.handle(e) });
     tree.stop();
-    printResult(result, options.json, style);
+    printResult(result, options.json, style, offline?.runId);
     // A paused flow did what it should: it waits for `crewdeck resume`.
     return result.status === 'completed' || result.status === 'paused' ? EXIT.ok : EXIT.runFailed;
   } catch (error) {
@@ -66,23 +71,14 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
   }
 }
 
-function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style: ReturnType<typeof createStyle>): void {
+function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style: ReturnType<typeof createStyle>, offlineFrom: string | undefined): void {
   const flow = 'state' in result ? result : undefined;
   if (json) {
-    const body = {
-      runId: result.runId,
-      status: result.status === 'completed' || result.status === 'paused' ? result.status : 'failed',
-      output: result.output,
-      ...(flow ? { state: flow.state } : { tasks: (result as CrewRunResult).tasks }),
-      ...(flow?.pending ? { pending: flow.pending } : {}),
-      tokenUsage: result.tokenUsage,
-      ...(result.error ? { error: result.status === 'cancelled' ? `run cancelled: ${result.error.message}` : result.error.message } : {}),
-    };
-    process.stdout.write(`${JSON.stringify(body)}\n`);
+    process.stdout.write(`${JSON.stringify(runJson(result, offlineFrom))}\n`);
     return;
   }
   if (result.status === 'completed') {
-    process.stdout.write(`\n${style.bold('Output')}\n${result.output}\n\n${style.dim(`run ${result.runId} · ${formatUsageLine(result.tokenUsage)}`)}\n`);
+    process.stdout.write(`\n${style.bold('Output')}\n${result.output}\n\n${style.dim(`run ${result.runId}${offlineFrom ? ` (offline, from ${offlineFrom})` : ''} · ${formatUsageLine(result.tokenUsage)}`)}\n`);
     process.stdout.write(style.dim(`See it again: crewdeck runs show ${result.runId}\n`));
   } else if (flow?.pending) {
     const p = flow.pending;
@@ -94,4 +90,25 @@ function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style
     process.stdout.write(`\n${style.red(result.status === 'cancelled' ? 'Run cancelled' : 'Run failed')}: ${result.error?.message ?? ''}\n`);
     process.stdout.write(style.dim(`Events: crewdeck runs events ${result.runId}\n`));
   }
+}
+
+/** The object `run --json` prints for a run (also one row of a batch run). */
+export function runJson(result: CrewRunResult | FlowRunResult, offlineFrom?: string): Record<string, unknown> {
+  const flow = 'state' in result ? result : undefined;
+  return {
+    runId: result.runId,
+    status: result.status === 'completed' || result.status === 'paused' ? result.status : 'failed',
+    output: result.output,
+    ...(flow ? { state: flow.state } : { tasks: (result as CrewRunResult).tasks }),
+    ...(flow?.pending ? { pending: flow.pending } : {}),
+    tokenUsage: result.tokenUsage,
+    ...(result.error ? { error: result.status === 'cancelled' ? `run cancelled: ${result.error.message}` : result.error.message } : {}),
+    ...(offlineFrom ? { offlineFrom } : {}),
+  };
+}
+
+/** The recorded run an offline re-run answers from. */
+function recordingOf(store: SqliteRunStore, runId: string): Recording {
+  if (!store.getRun(runId)) throw new RunNotFound(runId);
+  return Recording.fromEvents(runId, store.events(runId));
 }

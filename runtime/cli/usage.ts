@@ -9,6 +9,8 @@ export const HELP = `crewdeck — build, run and inspect multi-agent crews and f
 
 Usage:
   crewdeck run <file.crew.json|file.flow.json> [--input k=v]... [--inputs JSON] [--model PROFILE] [--workspace DIR] [--json]
+      [--offline RUNID]   answer every model call from that recorded run (no network)
+      [--inputs-file rows.csv|rows.jsonl] [--concurrency N]   the crew once per row (CSV header = input names)
   crewdeck replay <runId> --from-task <taskId> [--workspace DIR] [--json]
   crewdeck resume <runId> [--feedback TEXT] [--workspace DIR] [--json]   continue a paused or interrupted flow
   crewdeck validate <file.crew.json|file.flow.json>
@@ -26,7 +28,7 @@ Usage:
                        | rollback <crew> <role> | diff <crew> <role> <v1> <v2>
                        | edit <crew> <role> <version> (--index N --text T | --add T | --remove N)   [--workspace DIR] [--json]
   crewdeck test <file.crew.json> -n N [--eval-model PROFILE] [--input k=v]... [--quiet] [--json]   score table per task
-  crewdeck import <crewai-project-dir> [-o file.crew.json] [--force] [--json]   a CrewAI project as a crew (lists what it cannot map)
+  crewdeck import <crewai-project-dir> [-o file.crew.json|dir] [--force] [--json]   a CrewAI project as crews, one per @CrewBase class (lists what it cannot map)
   crewdeck export <file.crew.json> --to crewai <dir> [--force] [--json]        the crew as a CrewAI project
   crewdeck trust [--workspace DIR] [--yes] [--revoke] [--json]   show what the workspace runs and sends where, then trust it
 

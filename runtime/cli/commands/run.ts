@@ -1,22 +1,38 @@
 import { dirname, resolve } from 'node:path';
 import { loadDocumentFile } from '../../document/loadDocument';
+import { runBatchInTerminal } from '../batchRun';
+import { readInputRows } from '../inputRows';
 import { parseInputs, parseOptions } from '../options';
 import { runInTerminal } from '../session';
+import { colorFor, createStyle } from '../style';
+import { reportBadInput } from '../terminalStop';
+import { isBadInput } from '../../badInput';
 import { UsageError } from '../usage';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
     input: { type: 'string', multiple: true, short: 'i' },
     inputs: { type: 'string' },
+    'inputs-file': { type: 'string' },
+    concurrency: { type: 'string' },
     model: { type: 'string' },
     workspace: { type: 'string', short: 'w' },
     json: { type: 'boolean', default: false },
+    offline: { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('run needs exactly one crew or flow file');
   const file = resolve(positionals[0]);
   const inputs = parseInputs(values.input, values.inputs);
+  const rowsFile = values['inputs-file'];
+  if (values.concurrency !== undefined && rowsFile === undefined) throw new UsageError('--concurrency only applies with --inputs-file');
+  if (rowsFile !== undefined) {
+    const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64, got ${values.concurrency}`);
+    if (values.offline !== undefined) throw new UsageError('--offline re-runs one recorded run; it cannot be combined with --inputs-file');
+    return runBatch(file, resolve(rowsFile), inputs, concurrency, values);
+  }
   return runInTerminal(
-    { workspace: values.workspace ?? dirname(file), json: values.json ?? false, forceProfile: values.model, createStore: true },
+    { workspace: values.workspace ?? dirname(file), json: values.json ?? false, forceProfile: values.model, createStore: true, offline: values.offline },
     () => {
       const loaded = loadDocumentFile(file);
       return loaded.kind === 'flow'
@@ -24,4 +40,26 @@ export async function runCommand(args: string[]): Promise<number> {
         : (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file });
     },
   );
+}
+
+/** `--inputs-file`: the crew once per row. Bad documents and rows are reported like any bad input (exit 2). */
+async function runBatch(
+  file: string,
+  rowsFile: string,
+  inputs: Record<string, string>,
+  concurrency: number,
+  values: { workspace?: string; json?: boolean; model?: string },
+): Promise<number> {
+  const json = values.json ?? false;
+  let loaded;
+  let rows;
+  try {
+    loaded = loadDocumentFile(file);
+    rows = readInputRows(rowsFile);
+  } catch (error) {
+    if (!isBadInput(error)) throw error;
+    return reportBadInput(error, json, createStyle(!json && colorFor(process.stdout)));
+  }
+  if (loaded.kind !== 'crew') throw new UsageError('--inputs-file runs a crew once per row; for a flow, use a for_each method');
+  return runBatchInTerminal({ workspace: values.workspace ?? dirname(file), json, forceProfile: values.model, doc: loaded.doc, documentPath: file, rowsFile, rows, inputs, concurrency });
 }

@@ -1,3 +1,4 @@
+import { redactStandardStreams } from './redactedOutput';
 import { HELP, UsageError, EXIT } from './usage';
 
 type Command = (args: string[]) => Promise<number>;
@@ -21,6 +22,7 @@ const commands: Record<string, () => Promise<Command>> = {
 };
 
 export async function main(argv: string[]): Promise<number> {
+  redactStandardStreams();
   // `crewdeck runs events … | head` closes the pipe early: stop quietly, as Unix tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);

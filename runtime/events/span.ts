@@ -1,4 +1,5 @@
 import { isLiveOnly, type EventInput, type RuntimeEvent } from '../../shared/events';
+import { redactKnownDeep } from '../redactSecrets';
 
 export type EventListener = (event: RuntimeEvent) => void;
 
@@ -42,7 +43,8 @@ export class RunEventLog {
   emit(input: EventInput, spanId: string, parentSpanId: string | undefined): RuntimeEvent {
     // A live-only event (a stream delta) follows the last stored event and shares its seq.
     if (!isLiveOnly(input)) this.seq += 1;
-    const event = { ...input, runId: this.runId, seq: this.seq, ts: this.now(), spanId, parentSpanId } as RuntimeEvent;
+    // Secrets the runtime read (API keys, MCP values) leave no trace in any event, in any encoding.
+    const event = { ...redactKnownDeep(input), runId: this.runId, seq: this.seq, ts: this.now(), spanId, parentSpanId } as RuntimeEvent;
     if (parentSpanId === undefined) delete (event as { parentSpanId?: string }).parentSpanId;
     for (const listener of this.listeners) listener(event);
     return event;

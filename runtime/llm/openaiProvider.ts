@@ -13,6 +13,7 @@ import type { ChatModel, ChatRequest, ChatResponse } from './chatModel';
 import { ModelCallAborted, ModelCallFailed } from './errors';
 import { describeAttemptFailure, finalError, ReplyNotJson } from './openaiErrors';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
+import { redactSecrets, registerSecret } from '../redactSecrets';
 import { fromWireName } from './toolWireName';
 import { retryDelayMs } from './retryPolicy';
 
@@ -54,7 +55,7 @@ export class OpenAIChatModel implements ChatModel {
   private readonly maxRetries: number;
   private readonly sleep: Sleep;
   private client?: OpenAI;
-  /** The key in use, cut out of error messages (a server may echo the Authorization header back). */
+  /** The key in use, cut out of error messages in every encoding (a server may echo the Authorization header back). */
   private apiKey?: string;
 
   constructor(private readonly options: OpenAIChatModelOptions) {
@@ -78,7 +79,7 @@ export class OpenAIChatModel implements ChatModel {
         if (error instanceof ModelCallAborted) throw error;
         if (request.signal?.aborted) throw new ModelCallAborted();
         const failure = describeAttemptFailure(error);
-        if (this.apiKey) failure.message = failure.message.split(this.apiKey).join('***');
+        if (this.apiKey) failure.message = redactSecrets(failure.message, [this.apiKey]);
         if (!failure.retryable || attempt >= maxAttempts) throw finalError(failure, attempt);
         const delayMs = retryDelayMs(attempt, failure.headers);
         request.onRetry?.({ attempt, status: failure.status, error: failure.message, delayMs });
@@ -94,6 +95,7 @@ export class OpenAIChatModel implements ChatModel {
     // gets a key only through its `apiKeyEnv`, so a document cannot send the key to a server of its choosing.
     const apiKey = this.options.apiKey || (this.options.baseUrl ? undefined : env.OPENAI_API_KEY) || undefined;
     this.apiKey = apiKey;
+    registerSecret(apiKey);
     const baseURL = this.options.baseUrl || env.OPENAI_BASE_URL || undefined;
     if (!apiKey && !baseURL) {
       throw new ModelCallFailed(

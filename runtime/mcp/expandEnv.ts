@@ -1,10 +1,12 @@
+import { registerSecret } from '../redactSecrets';
 import { McpConfigInvalid } from './mcpErrors';
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
  * Expands `${NAME}` references in a settings value from the environment. Returns the value and the
- * values that came from the environment (treated as secrets: they are cut out of any message).
+ * values that came from the environment (treated as secrets: they are cut out of any message, and
+ * registered so events, stored rows and CLI output are cleaned of them too).
  */
 export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: string): { value: string; secrets: string[] } {
   const secrets: string[] = [];
@@ -14,6 +16,7 @@ export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: string):
       throw new McpConfigInvalid(`${where} uses the environment variable ${name}, which is not set`);
     }
     secrets.push(found);
+    registerSecret(found);
     return found;
   });
   return { value: expanded, secrets };
@@ -33,12 +36,5 @@ export function expandEnvRecord(
     out[key] = value;
     secrets.push(...found);
   }
-  return out;
-}
-
-/** Replaces every secret in a text (server stderr, error messages) with `***`. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('***');
   return out;
 }

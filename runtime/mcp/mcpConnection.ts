@@ -5,7 +5,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../../shared/model/mcpSettings';
 import { ToolError } from '../tools/tool';
-import { expandEnv, expandEnvRecord, redactSecrets } from './expandEnv';
+import { redactSecrets } from '../redactSecrets';
+import { expandEnv, expandEnvRecord } from './expandEnv';
 import type { TrustGate } from '../trust/workspaceTrust';
 import { McpServerUnavailable } from './mcpErrors';
 import { resultText } from './mcpResult';

@@ -4,6 +4,7 @@ import { abortableSleep, type Sleep } from '../llm/abortableSleep';
 import { ModelCallAborted } from '../llm/errors';
 import { describeAttemptFailure } from '../llm/openaiErrors';
 import { retryDelayMs } from '../llm/retryPolicy';
+import { redactKnown, registerSecret } from '../redactSecrets';
 import { EmbeddingFailed, EmbeddingResponseInvalid } from './memoryErrors';
 import type { Embedder } from './types';
 
@@ -148,7 +149,7 @@ export class OpenAIEmbedder implements Embedder {
         if (!failure.retryable || attempt >= maxAttempts) {
           const suffix = failure.retryable && attempt > 1 ? ` (gave up after ${attempt} attempts)` : '';
           throw new EmbeddingFailed(
-            `embedding request to model "${this.model}" failed: ${failure.message}${suffix}`,
+            `embedding request to model "${this.model}" failed: ${redactKnown(failure.message)}${suffix}`,
             failure.status,
             failure.code,
           );
@@ -222,6 +223,7 @@ export class OpenAIEmbedder implements Embedder {
           'or set a baseUrl for a local server that needs no key.',
       );
     }
+    registerSecret(apiKey);
     this.client = new OpenAI({
       apiKey: apiKey ?? PLACEHOLDER_API_KEY,
       baseURL: baseURL ?? OPENAI_BASE_URL,

@@ -6,6 +6,7 @@ import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { RunNotFound } from '../errors';
 import { FlowNotResumable } from '../flow/flowErrors';
 import { openDatabase, workspaceDatabasePath } from './database';
+import { redactKnown } from '../redactSecrets';
 import { LongTexts } from './longTexts';
 import type { NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
 
@@ -227,7 +228,7 @@ export class SqliteRunStore implements RunStore {
       output.taskId,
       output.index,
       output.agentRole,
-      this.texts.packText(output.raw),
+      this.texts.packText(redactKnown(output.raw)),
       output.json === undefined ? null : this.texts.packJson(output.json),
       output.skipped ? 1 : 0,
       JSON.stringify(output.tokenUsage),
@@ -238,8 +239,8 @@ export class SqliteRunStore implements RunStore {
     this.flush();
     const result = this.updateRunEnd.run(
       end.status,
-      this.texts.packText(end.output ?? null),
-      end.error ?? null,
+      this.texts.packText(end.output == null ? null : redactKnown(end.output)),
+      end.error == null ? null : redactKnown(end.error),
       JSON.stringify(end.tokenUsage),
       end.endedAt,
       runId,

@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { trustWorkspace } from '../support/trustWorkspace';
 import { describeResult, parseSingleJson, runCli, tempDir, type CliResult, type TempWorkspace } from './cliHarness';
 
 /**
@@ -24,6 +25,9 @@ let server: ScriptedServer;
 /** A careless server that refuses every call and echoes the Authorization header in its error. */
 let echo: Server;
 let echoUrl: string;
+/** A server that echoes the Authorization header encoded: base64, base64url and URL-encoded (issue 13). */
+let echoEncoded: Server;
+let echoEncodedUrl: string;
 let ws: TempWorkspace;
 const outputs: { command: string; result: CliResult }[] = [];
 
@@ -51,6 +55,21 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
   echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`;
+  echoEncoded = createServer((req, res) => {
+    req.resume();
+    const header = String(req.headers.authorization);
+    const key = header.replace(/^Bearer /, '');
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({
+      error: {
+        message: `Invalid credentials ${Buffer.from(header).toString('base64')} (${Buffer.from(key).toString('base64')}, ${Buffer.from(`x${header}`).toString('base64url')}, ${encodeURIComponent(`${key}/`)})`,
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      },
+    }));
+  });
+  await new Promise<void>((done) => echoEncoded.listen(0, '127.0.0.1', done));
+  echoEncodedUrl = `http://127.0.0.1:${(echoEncoded.address() as AddressInfo).port}/v1`;
   ws = tempDir('crewdeck-canary-');
   ws.write('crewdeck.json', {
     version: 1,
@@ -58,6 +77,7 @@ beforeAll(async () => {
         canary: { provider: 'openai', model: 'scripted-model', baseUrl: server.baseUrl, apiKeyEnv: 'CANARY_KEY', nativeTools: true },
         // It names OPENAI_API_KEY: a model with a base URL of its own gets no key unless it names one.
         echo: { provider: 'openai', model: 'any', baseUrl: echoUrl, apiKeyEnv: 'OPENAI_API_KEY', maxRetries: 0 },
+        echo64: { provider: 'openai', model: 'any', baseUrl: echoEncodedUrl, apiKeyEnv: 'CANARY_KEY', maxRetries: 0 },
       },
     },
     memory: { embedder: { provider: 'openai', model: 'scripted-embedding', baseUrl: server.baseUrl, apiKeyEnv: 'CANARY_KEY' } },
@@ -74,11 +94,15 @@ beforeAll(async () => {
     agents: [{ id: 'planner', role: 'Planner', goal: 'Plan the launch', llm: 'canary', tools: [{ tool: 'mcp:vault/env' }, { tool: 'calculator' }] }],
     tasks: [{ id: 'plan', description: 'Plan the launch', expectedOutput: 'A short plan', agentId: 'planner' }],
   });
+  // The profiles send keys to their own baseUrls and the MCP server runs a command: the user trusts them
+  // (recorded in CREWDECK_CONFIG_DIR, outside the workspace this test scans).
+  trustWorkspace(ws.dir);
 });
 
 afterAll(async () => {
   await server?.close();
   await new Promise((done) => echo?.close(done));
+  await new Promise((done) => echoEncoded?.close(done));
   ws?.remove();
 });
 
@@ -88,7 +112,7 @@ function filesUnder(dir: string): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-/** Where a canary shows in these bytes: as UTF-8, UTF-16 or base64 text. */
+/** Where a canary shows in these bytes: as UTF-8, UTF-16, URL-encoded, base64 or base64url text. */
 function leaks(bytes: Buffer): string[] {
   const found: string[] = [];
   for (const canary of canaries) {
@@ -97,6 +121,11 @@ function leaks(bytes: Buffer): string[] {
       ['utf16le', Buffer.from(canary, 'utf16le')],
       ['base64', Buffer.from(Buffer.from(canary).toString('base64'))],
       ['base64 bearer', Buffer.from(Buffer.from(`Bearer ${canary}`).toString('base64'))],
+      ['base64 x-bearer', Buffer.from(Buffer.from(`xBearer ${canary}`).toString('base64'))],
+      ['base64url', Buffer.from(Buffer.from(canary).toString('base64url'))],
+      ['base64url bearer', Buffer.from(Buffer.from(`Bearer ${canary}`).toString('base64url'))],
+      ['base64url x-bearer', Buffer.from(Buffer.from(`xBearer ${canary}`).toString('base64url'))],
+      // (The URL encoding of these keys is the key itself, so the utf8 needle covers it.)
     ] as const) {
       if (bytes.includes(needle)) found.push(`${canary.slice(0, 14)}… as ${encoding}`);
     }
@@ -134,6 +163,13 @@ it('a canary API key is sent to the model server but appears in no file a run an
   const refused = await cli(['run', ws.path('launch.crew.json'), '--json', '--model', 'echo']);
   expect(refused.code, describeResult(refused)).toBe(1);
   expect(parseSingleJson(refused).error).toContain('Invalid key in header: Bearer ***');
+  // One that echoes it encoded (base64 of the header, of the key, base64url, URL-encoded): each form is cut.
+  const refusedEncoded = await cli(['run', ws.path('launch.crew.json'), '--json', '--model', 'echo64']);
+  expect(refusedEncoded.code, describeResult(refusedEncoded)).toBe(1);
+  expect(parseSingleJson(refusedEncoded).error).toContain('Invalid credentials *** (***, ***, ***%2F)');
+  const failedRun = (await cli(['runs', 'show', parseSingleJson(refusedEncoded).runId, '--json'])) as CliResult;
+  expect(failedRun.code, describeResult(failedRun)).toBe(0);
+  expect(JSON.parse(failedRun.stdout).error).toContain('Invalid credentials ***');
 
   const exported = await cli(['export', ws.path('launch.crew.json'), '--to', 'crewai', ws.path('export')], { workspace: false });
   expect(exported.code, describeResult(exported)).toBe(0);
@@ -158,6 +194,13 @@ it('a canary API key is sent to the model server but appears in no file a run an
   const found = files.flatMap((f) => leaks(readFileSync(f)).map((where) => `${relative(ws.dir, f)}: ${where}`));
   // The scanner finds a canary in each encoding it looks for.
   expect(leaks(Buffer.from(`x${profileKey}y`)).length + leaks(Buffer.from(profileKey, 'utf16le')).length).toBe(2);
+  for (const encoded of [
+    Buffer.from(`Bearer ${profileKey}`).toString('base64'),
+    Buffer.from(`xBearer ${profileKey}`).toString('base64url'),
+    Buffer.from(profileKey).toString('base64url'),
+  ]) {
+    expect(leaks(Buffer.from(`error: ${encoded}.`)).length, encoded).toBeGreaterThan(0);
+  }
   for (const { command, result } of outputs) {
     for (const [stream, text] of [['stdout', result.stdout], ['stderr', result.stderr]] as const) {
       for (const where of leaks(Buffer.from(text))) found.push(`crewdeck ${command} (${stream}): ${where}`);

@@ -24,7 +24,10 @@ import { McpServers } from './mcp/mcpServers';
 import { mcpServersIn, mcpServersInFlow } from './mcp/mcpReferences';
 import { workspaceSuggestions, type SuggestionSource } from './training/suggestionSource';
 import type { RunPurpose } from '../shared/events';
+import { RunLifecycle } from './run/runLifecycle';
 import { WorkspaceTrust, type TrustGate } from './trust/workspaceTrust';
+import { RecordingUnusable, type Recording } from './offline/recording';
+import { recordedExternalTools } from './offline/recordedTools';
 
 /** Everything with a side effect is passed in, so tests and hosts choose their own. */
 export interface RuntimeOptions {
@@ -48,6 +51,11 @@ export interface RuntimeOptions {
    * for this workspace (see runtime/trust/).
    */
   trust?: TrustGate;
+  /**
+   * An offline re-run: models and external tools (http_request, MCP) answer from this recorded run;
+   * no model provider is made and nothing goes over the network. Local tools run for real.
+   */
+  offline?: Recording;
 }
 
 export interface RunCrewOptions {
@@ -71,14 +79,21 @@ export interface Runtime {
   resume(runId: string, options?: { feedback?: string; signal?: AbortSignal; onEvent?: EventListener }): Promise<FlowRunResult>;
   /** Ends a paused (or interrupted) flow without answering it: the run becomes `cancelled`. */
   cancelStopped(runId: string, reason: string): void;
+  /**
+   * Opens a training session's or test's own run (`run.started.purpose.kind: "evaluation"`): the session
+   * emits its `training.*` / `test.*` events into it and calls its evaluator through it (traced, metered),
+   * then finishes it.
+   */
+  openSessionRun(doc: CrewDocument, options: { purpose: Extract<RunPurpose, { kind: 'evaluation' }>; documentPath?: string; signal?: AbortSignal; onEvent?: EventListener }): RunLifecycle;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
   const workspace = resolve(options.workspace);
-  const tools = options.tools ?? createBuiltinRegistry();
+  const offline = options.offline;
+  const tools = offline ? recordedExternalTools(options.tools ?? createBuiltinRegistry(), offline) : (options.tools ?? createBuiltinRegistry());
   const human = options.human ?? unattendedHuman;
   const now = options.now ?? Date.now;
-  const trust = options.trust ?? new WorkspaceTrust(workspace, options.env ?? process.env);
+  const trust = options.trust ?? new WorkspaceTrust(workspace);
   const resolverFor = (documentPath: string | undefined) =>
     new ModelResolver({
       settings: options.settings,
@@ -86,6 +101,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       baseDir: documentPath ? dirname(documentPath) : workspace,
       forceProfile: options.forceProfile,
       trust,
+      recording: offline,
     });
   const suggestions = options.suggestions ?? workspaceSuggestions(workspace);
   // One embedder for the runs' knowledge, made when a crew with sources first needs it (an OpenAI-compatible
@@ -102,6 +118,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const mcp = new McpServers(options.settings?.mcp, { workspace, env: options.env ?? process.env, trust });
   const withMcp = async <T>(servers: Set<string>, run: (tools: ToolRegistry) => Promise<T>): Promise<T> => {
     if (servers.size === 0) return run(tools);
+    if (offline) throw new RecordingUnusable(`the document uses MCP servers (${[...servers].join(', ')}); offline re-runs do not start MCP servers and cannot stand in for their tools yet`);
     const session = mcp.session();
     try {
       return await run(await session.registryFor(tools, servers));
@@ -141,7 +158,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const missing = (doc.inputs ?? []).filter((i) => i.default === undefined && run.inputs?.[i.name] === undefined).map((i) => i.name);
       if (missing.length > 0) throw new MissingInput(missing[0], ['flow inputs']);
       return withMcp(mcpServersInFlow(doc, workspace), async (runTools) => startFlow(
-        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools), store: options.store, signal: run.signal, onEvent: run.onEvent, now },
+        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools), store: options.store, signal: run.signal, onEvent: run.onEvent, now, offlineFrom: offline?.runId },
         { ...declared, ...(run.inputs ?? {}) },
       ));
     },
@@ -169,6 +186,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return withMcp(mcpServersInFlow(parsed.data, workspace), async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools), store, signal: run.signal, onEvent: run.onEvent, now }, run.feedback));
     },
 
+    openSessionRun(doc, run) {
+      const name = `${doc.name} · ${run.purpose.of} evaluation`;
+      return RunLifecycle.open(
+        { runId: newRunId(now()), workspace, human, store: options.store, signal: run.signal, onEvent: run.onEvent, now },
+        { kind: 'crew', documentId: doc.id, name, document: doc, documentPath: relativePath(run.documentPath), inputs: {} },
+        { documentId: doc.id, documentName: name, process: 'evaluation', inputs: {}, stepIds: [], purpose: run.purpose },
+      );
+    },
+
     async runCrew(doc, run = {}) {
       return withMcp(mcpServersIn(doc), async (runTools) => kickoffCrew({
         ...base,
@@ -183,6 +209,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         signal: run.signal,
         onEvent: run.onEvent,
         purpose: run.purpose,
+        offlineFrom: offline?.runId,
       }));
     },
 

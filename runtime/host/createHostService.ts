@@ -51,7 +51,7 @@ export function createHostService(options: HostServiceOptions): HostService {
   // One memory store for the memory browser and the runs, so what a run writes shows at once.
   const memory = new HostMemory(workspace, env, push);
   const tools = new HostTools({ workspace, env });
-  const trust = new WorkspaceTrust(workspace, env);
+  const trust = new WorkspaceTrust(workspace);
   const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
   const training = new HostTraining({ workspace, store, human, env, push, now, memory: () => memory.store() });
   // The app lives long: load mathjs (about 2 s on a small machine) before a run needs it.

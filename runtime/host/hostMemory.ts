@@ -33,7 +33,7 @@ export class HostMemory {
   /** The workspace's memory store, opened once; a failed open is tried again next time. */
   store(): Promise<MemoryStore> {
     if (!this.opened) {
-      const opening = (async () => openWorkspaceMemory(this.workspace, { settings: loadWorkspaceSettings(this.workspace), env: this.env, trust: new WorkspaceTrust(this.workspace, this.env) }))();
+      const opening = (async () => openWorkspaceMemory(this.workspace, { settings: loadWorkspaceSettings(this.workspace), env: this.env, trust: new WorkspaceTrust(this.workspace) }))();
       this.opened = opening;
       opening.catch(() => {
         if (this.opened === opening) this.opened = undefined;

@@ -41,7 +41,7 @@ export async function listTools(settings: WorkspaceSettings, options: { workspac
     .list()
     .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, source: 'builtin' as const }));
   // Listing starts the servers: a stdio server's command waits for workspace trust like a run's.
-  const listings = await new McpServers(settings.mcp, { ...options, trust: new WorkspaceTrust(options.workspace, options.env) }).listTools();
+  const listings = await new McpServers(settings.mcp, { ...options, trust: new WorkspaceTrust(options.workspace) }).listTools();
   const mcp = listings.flatMap((l) =>
     l.tools.map((t) => ({ name: mcpToolName(l.server, t.name), description: t.description, parameters: t.inputSchema, source: 'mcp' as const, server: l.server })),
   );

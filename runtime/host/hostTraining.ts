@@ -215,7 +215,7 @@ export class HostTraining {
 
   private evaluatorModels(file: string): ModelResolver {
     const { workspace, env } = this.options;
-    return new ModelResolver({ settings: loadWorkspaceSettings(workspace), env, baseDir: dirname(file), trust: new WorkspaceTrust(workspace, env) });
+    return new ModelResolver({ settings: loadWorkspaceSettings(workspace), env, baseDir: dirname(file), trust: new WorkspaceTrust(workspace) });
   }
 
   /**

@@ -30,7 +30,7 @@ export async function testConnection(
 ): Promise<ConnectionTest> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
-  const resolver = new ModelResolver({ settings: options.settings, env: options.env, baseDir: options.workspace, trust: new WorkspaceTrust(options.workspace, options.env) });
+  const resolver = new ModelResolver({ settings: options.settings, env: options.env, baseDir: options.workspace, trust: new WorkspaceTrust(options.workspace) });
   try {
     const model = resolver.settingsFor(ref);
     // The renderer is untrusted: an inline model must not send an arbitrary variable to an arbitrary

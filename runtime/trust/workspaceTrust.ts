@@ -29,6 +29,10 @@ export interface TrustStatus {
 export class WorkspaceTrust implements TrustGate {
   private readonly store: TrustStore;
 
+  /**
+   * `env` locates the user's config folder (CREWDECK_CONFIG_DIR…): the process's own environment, not
+   * the environment a runtime hands its models, which may be a test's or a host's selection.
+   */
   constructor(
     private readonly workspace: string,
     env: NodeJS.ProcessEnv = process.env,

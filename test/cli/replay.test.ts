@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { trustWorkspace } from '../support/trustWorkspace';
 import { describeResult, parseSingleJson, runCli, runEvents, showRun, tempDir, type TempWorkspace } from './cliHarness';
 
 /**
@@ -49,6 +50,7 @@ function makeWorkspace(): TempWorkspace {
       { id: 'edit', description: '[T3] Edit the draft', expectedOutput: 'The final text', agentId: 'c' },
     ],
   });
+  trustWorkspace(dir.dir); // srv sends TEST_KEY to its own baseUrl
   return dir;
 }
 

@@ -8,6 +8,7 @@ import { createHostService } from '../../runtime/host/createHostService';
 import type { HostService } from '../../runtime/host/hostService';
 import { describeResult, runCli } from '../cli/cliHarness';
 import { startScriptedServer } from '../support/scriptedServer';
+import { trustWorkspace } from '../support/trustWorkspace';
 
 let workspace: string;
 let host: HostService;
@@ -168,6 +169,7 @@ describe('HostService: memory with the embedder crewdeck.json names', () => {
         join(dir, 'crewdeck.json'),
         JSON.stringify({ version: 1, models: { profiles: {} }, memory: { embedder: { provider: 'openai', model: 'embed-small', baseUrl: server.baseUrl, apiKeyEnv: 'EMBED_KEY' } } }),
       );
+      trustWorkspace(dir); // the embedder sends EMBED_KEY to its own baseUrl
       const online = createHostService({ workspace: dir, transport: 'websocket', env: { EMBED_KEY: 'k' } });
       let added: HostMemoryRecord;
       try {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createHostService } from '../../runtime/host/createHostService';
 import type { HostService } from '../../runtime/host/hostService';
 import { BUILTIN_TOOLS } from '../../shared/model/tool';
+import { trustWorkspace } from '../support/trustWorkspace';
 
 const FS_SERVER = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 let workspace: string;
@@ -32,6 +33,7 @@ it('tools.list gives the built-ins and each MCP server\'s tools with schemas; a 
     },
   };
   writeFileSync(join(workspace, 'crewdeck.json'), JSON.stringify(settings));
+  trustWorkspace(workspace); // listing starts the stdio servers, which wait for trust
   const result = await host.handle('tools.list', {});
   if (!result.ok) throw new Error(result.error.message);
   const { tools, servers } = result.response as { tools: { name: string; source: string; server?: string; parameters: Record<string, unknown> }[]; servers: { name: string; toolCount: number; error?: string }[] };

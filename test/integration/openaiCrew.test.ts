@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenUsage } from '../../shared/usage';
 import { crew, ofType, runCrew, tempWorkspace } from '../support/crewHarness';
+import { trustWorkspace } from '../support/trustWorkspace';
 import { startScriptedServer, type ScriptedServer, type ServerReply } from '../support/scriptedServer';
 
 /**
@@ -34,6 +35,7 @@ function model(extra: Record<string, unknown> = {}) {
 async function run(doc: ReturnType<typeof crew>) {
   const workspace = tempWorkspace('crewdeck-openai-');
   workspaces.push(workspace);
+  trustWorkspace(workspace.dir, undefined, [doc]); // a model with apiKeyEnv and its own baseUrl waits for trust
   return runCrew(doc, { workspace, env: { ...ENV, OPENAI_BASE_URL: server.baseUrl } });
 }
 

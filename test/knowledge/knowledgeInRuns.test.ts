@@ -10,6 +10,7 @@ import { KNOWLEDGE_TABLE } from '../../runtime/knowledge/knowledgeStore';
 import { knowledgeDir } from '../../runtime/knowledge/workspaceKnowledge';
 import { agentPrompts, crew, ofType, runCrew, scripted, tempWorkspace } from '../support/crewHarness';
 import { startScriptedServer } from '../support/scriptedServer';
+import { trustWorkspace } from '../support/trustWorkspace';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'knowledge');
 let ws: ReturnType<typeof tempWorkspace>;
@@ -68,6 +69,7 @@ describe('knowledge in runs', () => {
         version: 1,
         memory: { embedder: { provider: 'openai', model: 'embed-small', baseUrl: server.baseUrl, apiKeyEnv: 'EMBED_KEY' } },
       });
+      trustWorkspace(ws.dir, settings); // the embedder sends EMBED_KEY to its own baseUrl
       const { result, events } = await runCrew(solarCrew(), { workspace: ws, settings, env: { EMBED_KEY: 'k' } });
       expect(result.status).toBe('completed');
       expect(await embedderOf()).toEqual({ id: 'openai:embed-small', rows: offline.rows });

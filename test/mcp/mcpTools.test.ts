@@ -12,6 +12,7 @@ import { ToolUnavailable } from '../../runtime/crew/roster';
 import { McpServers } from '../../runtime/mcp/mcpServers';
 import { createBuiltinRegistry } from '../../runtime/tools/registry';
 import { crew, ofType, runCrew, scripted, tempWorkspace } from '../support/crewHarness';
+import { trustWorkspace } from '../support/trustWorkspace';
 
 const require = createRequire(import.meta.url);
 const FS_SERVER = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -22,14 +23,19 @@ afterEach(() => {
   for (const c of cleanup.splice(0)) c();
 });
 
+let latest: string | undefined;
 function workspace() {
   const ws = tempWorkspace('crewdeck-mcp-');
   cleanup.push(() => ws.remove());
+  latest = ws.dir;
   return ws;
 }
 
+/** The settings, trusted for the test's workspace (stdio servers wait for trust: test/security/workspaceTrust.test.ts). */
 function settings(servers: Record<string, unknown>): WorkspaceSettings {
-  return WorkspaceSettingsSchema.parse({ version: 1, mcp: { servers } });
+  const parsed = WorkspaceSettingsSchema.parse({ version: 1, mcp: { servers } });
+  if (latest) trustWorkspace(latest, parsed);
+  return parsed;
 }
 
 const fsServer = (root: string) => ({ transport: 'stdio', command: process.execPath, args: [FS_SERVER, root] });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatPath, formatProblems, type Problem } from '../../shared/model/problems';
+import { compileLinearRegex, regexProblem } from '../../shared/model/regex';
 
 /**
  * Script of the `scripted` provider: deterministic replies for tests, demos and offline examples.
@@ -8,22 +9,23 @@ import { formatPath, formatProblems, type Problem } from '../../shared/model/pro
 
 const REGEX_TEXT = /^\/(.*)\/([a-z]*)$/s;
 
-/** Compiles a Text matcher; g and y are dropped so a matcher has no lastIndex state. */
+/**
+ * Compiles a Text matcher; g and y are dropped so a matcher has no lastIndex state. Regexes run on
+ * the linear-time engine of document regexes: a script comes with a workspace, the text it matches
+ * can be anything.
+ */
 export function compileText(text: string): (value: string) => boolean {
   const m = REGEX_TEXT.exec(text);
   if (!m || m[1] === '') return (value) => value.includes(text);
-  const re = new RegExp(m[1], m[2].replace(/[gy]/g, ''));
+  const re = compileLinearRegex(m[1], m[2].replace(/[gy]/g, ''));
   return (value) => re.test(value);
 }
 
 const TextSchema = z.string().min(1).superRefine((text, ctx) => {
   const m = REGEX_TEXT.exec(text);
   if (!m || m[1] === '') return;
-  try {
-    new RegExp(m[1], m[2]);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${(error as Error).message})` });
-  }
+  const problem = regexProblem(m[1], m[2]);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
 });
 
 export const MatchSchema = z.strictObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HttpUrlSchema } from './httpUrl';
 
 /** An MCP server's name: the `<server>` in `mcp:<server>/<tool>`. */
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]+$/;
@@ -25,7 +26,7 @@ export const McpStdioServerSchema = z.strictObject({
 /** A server reached over streamable HTTP. */
 export const McpHttpServerSchema = z.strictObject({
   transport: z.literal('http'),
-  url: z.string().url(),
+  url: HttpUrlSchema,
   headers: z.record(z.string().min(1), envTemplated).optional(),
   timeoutMs: z.number().int().positive().optional(),
 });

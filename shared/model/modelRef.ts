@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { HttpUrlSchema } from './httpUrl';
 
 /** Inline model settings, or the name of a model profile from the workspace settings. */
 export const InlineModelSchema = z.strictObject({
   provider: z.enum(['openai', 'scripted']),
   model: z.string().min(1),
-  baseUrl: z.string().url().optional(),
+  baseUrl: HttpUrlSchema.optional(),
   /** Name of the environment variable holding the API key (keys never live in documents). */
   apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
   temperature: z.number().min(0).max(2).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HttpUrlSchema } from './httpUrl';
 import { InlineModelSchema } from './modelRef';
 import { McpSettingsSchema } from './mcpSettings';
 import { PriceTableSchema } from './prices';
@@ -13,7 +14,7 @@ export const EmbedderSettingsSchema = z.discriminatedUnion('provider', [
   z.strictObject({
     provider: z.literal('openai'),
     model: z.string().min(1),
-    baseUrl: z.string().url().optional(),
+    baseUrl: HttpUrlSchema.optional(),
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
     dimensions: z.number().int().positive().optional(),
   }),

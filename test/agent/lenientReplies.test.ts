@@ -109,4 +109,14 @@ describe('what real models reply', () => {
     expect(ofType(events, 'delegation.started')[0]).toMatchObject({ manager: 'Lead', coworker: 'Researcher', task: 'List 2 article ideas', context: 'An article about AI' });
     expect(ofType(events, 'delegation.completed')[0].result).toBe('agents, ethics');
   });
+
+  it("a judge model's fenced verdict and a planner's chatty plan are read, and say how", async () => {
+    const judge = scripted({ default: 'Here is my verdict:\n```json\n{"pass": true, "reason": "fine"}\n```' }, 'judge');
+    const planner = scripted({ default: 'Sure! Here are the plans:\n{"plans": [{"taskId": "t", "plan": "1. Add up"}]}\nGood luck!' }, 'planner');
+    const doc = solver(['Final Answer: 4'], { task: { guardrails: [{ type: 'llm', criterion: 'is a number', llm: judge }] } });
+    const { result, events } = await run({ ...doc, planning: { enabled: true, llm: planner } });
+    expect(result.status).toBe('completed');
+    expect(ofType(events, 'guardrail.passed')[0].readAs).toEqual(['fenced-json']);
+    expect(ofType(events, 'planning.completed')[0]).toMatchObject({ plans: { t: '1. Add up' }, readAs: ['json-in-prose'] });
+  });
 });

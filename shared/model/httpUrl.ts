@@ -7,4 +7,4 @@ import { z } from 'zod';
 export const HttpUrlSchema = z
   .string()
   .url()
-  .refine((value) => /^https?:$/i.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' });
+  .refine((value) => /^https?:\/\//i.test(value.trim()), { message: 'must be an http:// or https:// URL' });

@@ -9,6 +9,8 @@ import { TrainingInvalid } from './training/trainingErrors';
 import { SuggestionsUnreadable } from './training/suggestionSource';
 import { McpConfigInvalid } from './mcp/mcpErrors';
 import { WorkspaceUntrusted } from './trust/trustErrors';
+import { DocumentOutsideWorkspace } from './document/workspaceDocument';
+import { RecordingUnusable } from './offline/recording';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -28,8 +30,11 @@ export function isBadInput(error: unknown): error is Error {
     // The workspace database's trained suggestions cannot be read (a newer schema, a damaged row).
     error instanceof SuggestionsUnreadable ||
     error instanceof McpConfigInvalid ||
+    // An offline re-run whose document needs what the recording cannot stand in for (MCP servers).
+    error instanceof RecordingUnusable ||
     // Held parts of the workspace (commands, keys sent elsewhere) wait for `crewdeck trust`.
     error instanceof WorkspaceUntrusted ||
+    error instanceof DocumentOutsideWorkspace ||
     // The workspace's memory cannot be opened: another embedder built it, or the configured one is unreachable.
     error instanceof EmbedderMismatch ||
     error instanceof EmbeddingFailed

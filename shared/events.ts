@@ -41,7 +41,9 @@ export type LlmPurpose =
   /** Sorting a flow's human feedback into one of its outcomes. */
   | 'feedback_outcome'
   /** Revising an output with lessons from earlier feedback before asking again. */
-  | 'feedback_lessons';
+  | 'feedback_lessons'
+  /** A training or test evaluator (in the session's evaluation run). */
+  | 'evaluation';
 /**
  * How a lenient reading of a model's reply changed what the model literally wrote, so a user can see why
  * an answer, a JSON value, a route or a tool call is not exactly the reply text (README "Local models").
@@ -77,17 +79,24 @@ export type HumanRequestKind = 'task_review' | 'tool_approval' | 'flow_feedback'
 export type ToolApprovalDecision = 'approve' | 'deny' | 'always';
 
 /** Why a run was made, when it is part of a training session or a crew test. */
-/** How a run's steps are run: a crew's process, or a flow. */
-export type RunProcess = 'sequential' | 'hierarchical' | 'flow';
+/** How a run's steps are run: a crew's process, a flow, or a session's evaluation (no steps). */
+export type RunProcess = 'sequential' | 'hierarchical' | 'flow' | 'evaluation';
 
-export interface RunPurpose {
-  kind: 'training' | 'test';
-  /** The training session's or test's id. */
-  sessionId: string;
-  /** 1-based. */
-  iteration: number;
-  iterations: number;
-}
+export type RunPurpose =
+  /** One iteration of a training session or a crew test: an ordinary run of the crew. */
+  | {
+      kind: 'training' | 'test';
+      /** The training session's or test's id. */
+      sessionId: string;
+      /** 1-based. */
+      iteration: number;
+      iterations: number;
+    }
+  /**
+   * A training session's or test's own run: its `training.*` / `test.*` events and the evaluator's model
+   * calls (`llm.*`, metered like any run's), beside the crew runs of its iterations.
+   */
+  | { kind: 'evaluation'; of: 'training' | 'test'; sessionId: string };
 
 export interface TaskOutputRecord {
   taskId: string;
@@ -120,6 +129,24 @@ export interface EventPayloads {
   /** A paused flow continues (in this or another process); events go on under the same spans. */
   'run.resumed': { requestId: string; pausedForMs: number };
 
+  /** A training session (SPEC §6) starts; its events are in its evaluation run, under one session span. */
+  'training.started': { sessionId: string; crewId: string; iterations: number };
+  /** One iteration's crew run opened (`runId`, a run of its own). */
+  'training.iteration.started': { sessionId: string; iteration: number; iterations: number; runId: string };
+  /** The runs are done: the evaluator turns each role's feedback records into suggestions. */
+  'training.evaluation.started': { sessionId: string; roles: string[] };
+  'training.evaluated': { sessionId: string; role: string; quality: number; summary: string };
+  'training.version.created': { sessionId: string; role: string; version: number; status: string };
+  'training.completed': { sessionId: string; versions: number; runIds: string[]; tokenUsage: TokenUsage };
+  'training.failed': { sessionId: string; error: string; cancelled: boolean };
+  /** A crew test starts; like training, its events and the evaluator's calls are in its evaluation run. */
+  'test.started': { sessionId: string; crewId: string; iterations: number };
+  'test.iteration.started': { sessionId: string; iteration: number; iterations: number; runId: string };
+  /** One task of one iteration scored (the evaluator's score, the checks' score, or why neither). */
+  'test.evaluated': { sessionId: string; iteration: number; taskId: string; status: string; score?: number; checkScore?: number; reason?: string };
+  'test.completed': { sessionId: string; runIds: string[]; tokenUsage: TokenUsage };
+  'test.failed': { sessionId: string; error: string };
+
   /** A flow method starts (its span holds the body's events: a crew's tasks, model calls, the feedback request). */
   /** `call`: how many times this method has run in this run, this time included (loops run a method again). */
   'flow.method.started': { methodId: string; methodName: string; bodyType: string; trigger: string; triggeredBy?: string; input?: string; call: number };
@@ -144,6 +171,11 @@ export interface EventPayloads {
     durationMs: number;
   };
   'flow.method.failed': { methodId: string; methodName: string; error: string; errorName: string; durationMs: number };
+  /** One item of a for_each method starts (its span holds the item's body: a crew, an agent, a model call). */
+  'flow.item.started': { methodId: string; methodName: string; index: number; total: number; item: string };
+  /** `restoredFrom`: the item finished in an earlier session of the run and was not run again. */
+  'flow.item.completed': { methodId: string; methodName: string; index: number; total: number; output: string; durationMs: number; restoredFrom?: 'checkpoint' };
+  'flow.item.failed': { methodId: string; methodName: string; index: number; total: number; error: string; durationMs: number };
 
   'planning.started': { model: string };
   'planning.completed': { plans: Record<string, string>; readAs?: ReadAs[] };

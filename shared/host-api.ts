@@ -83,6 +83,8 @@ export const RunSummarySchema = z.object({
   replayOf: z.object({ runId: z.string(), fromTaskId: z.string() }).optional(),
   error: z.string().optional(),
   documentPath: z.string().optional(),
+  /** An offline re-run: the recorded run its model replies came from. */
+  offlineFrom: z.string().optional(),
 });
 export type HostRunSummary = z.infer<typeof RunSummarySchema>;
 
@@ -289,6 +291,8 @@ export const HOST_CHANNELS = {
     request: z.strictObject({ runId: RunId, fromTaskId: Id }),
     response: z.object({ runId: z.string() }),
   },
+  /** Runs the run's document as it is now, answering every model call from that run's recording (no network). */
+  'runs.rerunOffline': { request: z.strictObject({ runId: RunId }), response: z.object({ runId: z.string() }) },
   /** Two stored runs compared step by step (see shared/runDiff.ts). */
   'runs.diff': { request: z.strictObject({ runA: RunId, runB: RunId }), response: z.object({ diff: RunDiffSchema }) },
   /** Continues a paused flow with the answer to its pending feedback request (also after a restart). */
@@ -534,10 +538,11 @@ export type HostPush =
   | { kind: 'runs.changed' }
   /** Memories were added, changed or removed (through the host, or by a run that just ended). */
   | { kind: 'memory.changed' }
-  /** A training session moved on (a run opened, evaluation, done, failed) or a crew's suggestion versions changed. */
-  | { kind: 'training.changed'; crewId: string; trainingId?: string; status?: TrainingSession['status']; runId?: string; error?: string }
-  /** A crew test moved on (a run opened, results stored, done, failed). */
-  | { kind: 'tests.changed'; crewId: string; testId: string; status: TestSession['status']; runId?: string; error?: string };
+  /**
+   * A crew's suggestion versions were changed by hand (activated, edited, disabled, rolled back). How a
+   * training session or a test moves on is told by its events (`training.*`, `test.*`), pushed as `event`.
+   */
+  | { kind: 'training.changed'; crewId: string };
 
 /** WebSocket framing (browser mode). Electron IPC carries the same request/result shapes. */
 export type WireRequest = { id: number; channel: string; request: unknown };

@@ -88,6 +88,11 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
           <span>
             {run.name}
             {run.kind === 'flow' && <span className="runs-kind">flow</span>}
+            {run.offlineFrom && (
+              <span className="runs-kind" data-testid="runs-offline-mark" title={`Offline re-run: model replies from ${run.offlineFrom}`}>
+                offline
+              </span>
+            )}
           </span>
           {run.error && (
             <span className="runs-error" title={run.error}>
@@ -123,10 +128,27 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
           <button className="btn small danger" data-testid="runs-cancel" onClick={() => void useRunStore.getState().cancel(run.id)}>
             Stop
           </button>
-        ) : run.kind === 'flow' ? null : (
-          <button className="btn small" data-testid="runs-replay" onClick={onReplay}>
-            Replay from…
-          </button>
+        ) : (
+          <>
+            {run.documentPath && (
+              <button
+                className="btn small"
+                data-testid="runs-offline"
+                title="Run the document as it is now, answering every model call from this run's recording (no model is called)"
+                onClick={() => {
+                  useUiStore.getState().setBottomTab('trace');
+                  void useRunStore.getState().rerunOffline(run.id).catch((e: unknown) => useRunStore.setState({ runsError: e instanceof Error ? e.message : String(e) }));
+                }}
+              >
+                Re-run offline
+              </button>
+            )}
+            {run.kind !== 'flow' && (
+              <button className="btn small" data-testid="runs-replay" onClick={onReplay}>
+                Replay from…
+              </button>
+            )}
+          </>
         )}
       </td>
     </tr>

@@ -52,6 +52,8 @@ export interface RunState {
   cancel(runId?: string): Promise<void>;
   /** Replays the shown (or given) run from a task and shows the new run. */
   replay(fromTaskId: string, runId?: string): Promise<string>;
+  /** Runs the run's document as it is now on that run's recorded model replies (no model is called); shows the new run. */
+  rerunOffline(runId: string): Promise<string>;
   refreshRuns(): Promise<void>;
 }
 
@@ -165,6 +167,13 @@ export const useRunStore = create<RunState>()((set, get) => {
       const id = runId ?? get().runId;
       if (!id) throw new Error('no run to replay');
       const { runId: newRunId } = await host().invoke('runs.replay', { runId: id, fromTaskId });
+      refreshSoon();
+      await get().show(newRunId);
+      return newRunId;
+    },
+
+    async rerunOffline(runId) {
+      const { runId: newRunId } = await host().invoke('runs.rerunOffline', { runId });
       refreshSoon();
       await get().show(newRunId);
       return newRunId;

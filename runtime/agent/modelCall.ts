@@ -9,6 +9,8 @@ export interface ModelCallScope {
   purpose: LlmPurpose;
   taskId?: string;
   agentRole?: string;
+  /** A flow method's call outside any task (llm bodies, feedback). */
+  methodId?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function callModel(
   try {
     const response = await model.chat({
       ...request,
+      site: { purpose: scope.purpose, taskId: scope.taskId, agentRole: scope.agentRole, methodId: scope.methodId },
       signal: request.signal ?? ctx.signal,
       onChunk: (delta) => span.emit({ type: 'llm.chunk', delta }),
       onRetry: (notice) => {

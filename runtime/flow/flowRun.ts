@@ -7,8 +7,10 @@ import { RunLifecycle, type RunLifecycleRequest } from '../run/runLifecycle';
 import type { RunStore } from '../store/types';
 import { compileSchema, describeSchemaErrors } from '../validation/jsonSchema';
 import { BODY_RUNNERS } from './bodies';
+import { writeOutputFile } from '../crew/taskRunner';
+import { renderTemplate } from './template';
 import { answerFeedback } from './bodies/humanFeedback';
-import type { BodyOutcome, FeedbackAsk, FlowDeps, MethodScope } from './bodies/types';
+import type { BodyOutcome, FeedbackAsk, FlowDeps, ItemResult, MethodScope } from './bodies/types';
 import { FlowLoopLimit, FlowNotResumable, FlowRouteInvalid, FlowStateInvalid } from './flowErrors';
 import { describeTrigger, ListenerBook, type ListenerMemo } from './listeners';
 
@@ -24,6 +26,8 @@ interface ActiveCall {
   triggeredBy?: string;
   /** The method's span once it started. */
   spanId?: string;
+  /** A for_each call's finished items (by index), kept across a crash or a resume. */
+  items?: Record<string, ItemResult>;
 }
 
 /** A call waiting for a person's feedback; it survives the process. */
@@ -314,7 +318,14 @@ class FlowRun {
   }
 
   private scope(method: FlowMethod, span: Span, call: ActiveCall): MethodScope {
-    return { ctx: this.ctx, span, flow: this.req.doc, documentPath: this.req.documentPath, method, state: structuredClone(this.cp.state), input: call.input, deps: this.req.deps };
+    const items = {
+      done: call.items ?? {},
+      record: (index: number, result: ItemResult) => {
+        (call.items ??= {})[String(index)] = result;
+        this.save();
+      },
+    };
+    return { ctx: this.ctx, span, flow: this.req.doc, documentPath: this.req.documentPath, method, state: structuredClone(this.cp.state), input: call.input, deps: this.req.deps, items };
   }
 
   private async runCall(call: ActiveCall): Promise<void> {
@@ -337,6 +348,10 @@ class FlowRun {
       const runner = BODY_RUNNERS[method.body.type] as (body: FlowMethod['body'], scope: MethodScope) => Promise<BodyOutcome>;
       const outcome = await runner(method.body, this.scope(method, span, call));
       if (outcome.kind === 'pause') return this.pause(method, span, call, outcome.ask);
+      if (method.outputFile) {
+        const state = { ...this.cp.state, ...(outcome.set ?? {}) };
+        await writeOutputFile(this.req.deps.workspace, renderTemplate(method.outputFile, { state, input: call.input }, `${method.name}.outputFile`), outcome.output);
+      }
       this.complete(method, span, call, outcome, started);
     } catch (error) {
       span.emit({ type: 'flow.method.failed', methodId: method.id, methodName: method.name, error: errorMessage(error), errorName: errorName(error), durationMs: Math.round(this.req.now() - started) });

@@ -120,6 +120,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       const events = page.slice(0, limit);
       return { events, lastSeq: events.length ? events[events.length - 1].seq : afterSeq, more: page.length > limit };
     },
+    'runs.rerunOffline': async ({ runId }) => ({ runId: await runs.rerunOffline(requireRun(runId).id) }),
     'runs.diff': ({ runA, runB }) => ({ diff: diffRuns(store, requireRun(runA).id, requireRun(runB).id) }),
     'runs.replay': async ({ runId, fromTaskId }) => ({ runId: await runs.replay(runId, fromTaskId) }),
     'runs.resume': async ({ runId, feedback }) => ({ runId: await runs.resume(runId, feedback) }),
@@ -232,6 +233,7 @@ function summary(run: RunSummary): HostResponse<'runs.list'>['runs'][number] {
     replayOf: run.replayOf,
     error: run.error,
     documentPath: run.documentPath,
+    offlineFrom: run.offlineFrom,
   };
 }
 

@@ -1,10 +1,11 @@
-import { join } from 'node:path';
 import type { RuntimeEvent } from '../../shared/events';
 import type { HostPush } from '../../shared/host-api';
 import type { CrewRunResult } from '../crew/kickoff';
 import type { FlowRunResult } from '../flow/flowRun';
-import { loadDocumentFile, loadWorkspaceSettings } from '../document/loadDocument';
-import { RunCancelled } from '../errors';
+import { loadWorkspaceSettings } from '../document/loadDocument';
+import { loadWorkspaceDocument } from '../document/workspaceDocument';
+import { ReplayNotPossible, RunCancelled, RunNotFound } from '../errors';
+import { Recording } from '../offline/recording';
 import { FlowNotResumable } from '../flow/flowErrors';
 import { newRunId } from '../runId';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
@@ -37,11 +38,27 @@ export class HostRuns {
   ) {}
 
   start(path: string, inputs: Record<string, string>, model?: string): Promise<string> {
-    const file = join(this.options.workspace, ...path.split('/'));
-    const loaded = loadDocumentFile(file);
+    // The same check as documents.* (symlinks included); its errors name the workspace-relative path.
+    const loaded = loadWorkspaceDocument(this.options.workspace, path);
+    const file = loaded.file;
     return loaded.kind === 'flow'
       ? this.launch(model, (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file }))
       : this.launch(model, (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file }));
+  }
+
+  /** Runs a stored run's document as it is now, every model reply (and http_request result) from that run's recording. */
+  rerunOffline(runId: string): Promise<string> {
+    const { store, workspace } = this.options;
+    const recorded = store.getRun(runId);
+    if (!recorded) return Promise.reject(new RunNotFound(runId));
+    if (!recorded.documentPath) return Promise.reject(new ReplayNotPossible(`run ${runId} did not come from a document file, so there is no current version of it to re-run`));
+    const loaded = loadWorkspaceDocument(workspace, recorded.documentPath);
+    const file = loaded.file;
+    const offline = Recording.fromEvents(runId, store.events(runId));
+    const inputs = recorded.inputs;
+    return loaded.kind === 'flow'
+      ? this.launch(undefined, (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file }), undefined, offline)
+      : this.launch(undefined, (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file }), undefined, offline);
   }
 
   replay(runId: string, fromTaskId: string): Promise<string> {
@@ -80,7 +97,7 @@ export class HostRuns {
     await Promise.allSettled(runs.map((r) => r.done));
   }
 
-  private async launch(model: string | undefined, startRun: StartRun, existingRunId?: string): Promise<string> {
+  private async launch(model: string | undefined, startRun: StartRun, existingRunId?: string, offline?: Recording): Promise<string> {
     // A store that cannot open is left to the run: one with memory enabled reports it, the others run.
     const memory = await this.options.memory?.().catch(() => undefined);
     const { workspace, store, human, env, push, now } = this.options;
@@ -94,6 +111,7 @@ export class HostRuns {
       forceProfile: model,
       now,
       memory,
+      offline,
     });
     const controller = new AbortController();
     return new Promise<string>((resolve, reject) => {

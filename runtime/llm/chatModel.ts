@@ -1,6 +1,7 @@
 import type { ChatMessageRecord, ToolCallRecord } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
 import type { ModelPrice } from '../../shared/model/prices';
+import type { CallSite } from '../offline/recording';
 
 export interface ChatToolSchema {
   name: string;
@@ -33,6 +34,8 @@ export interface ChatRequest {
   onChunk?: (delta: string) => void;
   /** Called before each retry of a failed call (429, 5xx, network). */
   onRetry?: (notice: RetryNotice) => void;
+  /** Who asks (purpose, task or flow method, agent role): a recorded model answers by it. */
+  site?: CallSite;
 }
 
 export interface ChatResponse {

@@ -7,6 +7,8 @@ import type { ChatModel } from './chatModel';
 import { OpenAIChatModel } from './openaiProvider';
 import { parseScript, ScriptInvalid, type Script } from './script';
 import { ScriptedChatModel } from './scriptedProvider';
+import { RecordedChatModel } from './recordedProvider';
+import type { Recording } from '../offline/recording';
 import { keyHeldPart } from '../trust/heldParts';
 import type { TrustGate } from '../trust/workspaceTrust';
 
@@ -40,6 +42,8 @@ export interface ModelResolverOptions {
   forceProfile?: string;
   /** Asked before a model that sends its `apiKeyEnv` to a `baseUrl` of its own is made (workspace trust). */
   trust?: TrustGate;
+  /** An offline re-run: every model answers from this recording; no provider is made, no key is needed. */
+  recording?: Recording;
 }
 
 /**
@@ -60,7 +64,7 @@ export class ModelResolver {
     let model = this.cache.get(key);
     if (!model) {
       model = this.create(settings);
-      model.price = findPrice(settings.provider, settings.model, this.options.settings?.prices);
+      if (!this.options.recording) model.price = findPrice(settings.provider, settings.model, this.options.settings?.prices);
       this.cache.set(key, model);
     }
     return model;
@@ -95,6 +99,10 @@ export class ModelResolver {
   }
 
   private create(settings: InlineModel): ChatModel {
+    if (this.options.recording) {
+      const native = settings.nativeTools ?? (settings.provider === 'scripted' ? this.loadScript(settings).script.nativeTools : undefined) ?? true;
+      return new RecordedChatModel(this.options.recording, settings, native);
+    }
     if (settings.provider === 'scripted') {
       const { script, source } = this.loadScript(settings);
       return new ScriptedChatModel(script, {

@@ -28,6 +28,7 @@ interface RunRow {
   token_usage: string | null;
   pid: number | null;
   host: string | null;
+  offline_from: string | null;
 }
 
 type EventRow = [seq: number, type: string, ts: number, spanId: string, parentSpanId: string | null, payload: string];
@@ -116,8 +117,10 @@ export class SqliteRunStore implements RunStore {
     this.updateRunEnd = db.prepare(
       'UPDATE runs SET status = ?, output = ?, error = ?, token_usage = ?, ended_at = ? WHERE id = ?',
     );
-    this.selectRun = db.prepare('SELECT * FROM runs WHERE id = ?');
-    this.selectRuns = db.prepare('SELECT * FROM runs ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?');
+    // An offline re-run is marked in its run.started event (its first).
+    const offlineFrom = "(SELECT json_extract(payload, '$.offlineFrom') FROM events WHERE run_id = runs.id AND seq = 1) AS offline_from";
+    this.selectRun = db.prepare(`SELECT *, ${offlineFrom} FROM runs WHERE id = ?`);
+    this.selectRuns = db.prepare(`SELECT *, ${offlineFrom} FROM runs ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`);
     this.selectEvents = db
       .prepare<[string, number, number], EventRow>(
         'SELECT seq, type, ts, span_id, parent_span_id, payload FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
@@ -373,6 +376,7 @@ function toSummary(row: RunRow): RunSummary {
   }
   if (row.error !== null) summary.error = row.error;
   if (row.document_path !== null) summary.documentPath = row.document_path;
+  if (row.offline_from !== null) summary.offlineFrom = row.offline_from;
   return summary;
 }
 

@@ -31,6 +31,8 @@ export interface RunSummary {
   error?: string;
   /** Path of the document relative to the workspace (forward slashes), when it came from a file. */
   documentPath?: string;
+  /** An offline re-run: the recorded run its model replies came from. */
+  offlineFrom?: string;
 }
 
 export interface RunRecord extends RunSummary {

@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { loadDocumentFile } from '../../document/loadDocument';
+import { loadWorkspaceDocument } from '../../document/workspaceDocument';
 import { runBatchInTerminal } from '../batchRun';
 import { readInputRows } from '../inputRows';
 import { parseInputs, parseOptions } from '../options';
@@ -34,7 +34,8 @@ export async function runCommand(args: string[]): Promise<number> {
   return runInTerminal(
     { workspace: values.workspace ?? dirname(file), json: values.json ?? false, forceProfile: values.model, createStore: true, offline: values.offline },
     () => {
-      const loaded = loadDocumentFile(file);
+      // A file on the command line must be inside the workspace, symbolic links resolved.
+      const loaded = loadWorkspaceDocument(values.workspace ?? dirname(file), file);
       return loaded.kind === 'flow'
         ? (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file })
         : (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file });
@@ -54,7 +55,7 @@ async function runBatch(
   let loaded;
   let rows;
   try {
-    loaded = loadDocumentFile(file);
+    loaded = loadWorkspaceDocument(values.workspace ?? dirname(file), file);
     rows = readInputRows(rowsFile);
   } catch (error) {
     if (!isBadInput(error)) throw error;

@@ -107,7 +107,7 @@ function list(store: SqliteRunStore, json: boolean, style: Style, limit: number)
     r.durationMs === undefined ? '—' : formatDuration(r.durationMs),
     formatCount(r.tokenUsage.totalTokens),
     r.tokenUsage.costUsd === undefined ? '—' : formatUsd(r.tokenUsage.costUsd),
-    oneLine(r.name, 40) + (r.replayOf ? style.dim(` (replay of ${r.replayOf.runId})`) : ''),
+    oneLine(r.name, 40) + (r.replayOf ? style.dim(` (replay of ${r.replayOf.runId})`) : '') + (r.offlineFrom ? style.dim(` (offline from ${r.offlineFrom})`) : ''),
   ]);
   const header = ['RUN', 'STATUS', 'STARTED (UTC)', 'TIME', 'TOKENS', 'COST', 'CREW'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => stripAnsi(row[i]).length)));

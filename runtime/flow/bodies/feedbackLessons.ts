@@ -33,7 +33,7 @@ export async function reviseWithLessons(body: FeedbackBody, scope: MethodScope, 
   });
   if (matches.length === 0) return { output, applied: 0 };
   const model = scope.deps.modelsFor(scope.documentPath).resolve(body.llm);
-  const response = await callModel(scope.ctx, scope.span, model, { purpose: 'feedback_lessons' }, {
+  const response = await callModel(scope.ctx, scope.span, model, { purpose: 'feedback_lessons', methodId: scope.method.id }, {
     messages: [
       { role: 'system', content: 'You revise a draft so that it follows lessons a reviewer taught earlier. Keep everything the lessons do not ask to change.' },
       { role: 'user', content: `Lessons from earlier reviews:\n${matches.map((m) => `- ${m.record.content}`).join('\n')}\n\nDraft:\n${output}\n\nReply with the revised draft only.` },

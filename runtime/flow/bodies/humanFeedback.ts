@@ -58,7 +58,7 @@ export async function answerFeedback(
   const model = scope.deps.modelsFor(scope.documentPath).resolve(body.llm);
   let reply: string;
   try {
-    const response = await callModel(scope.ctx, scope.span, model, { purpose: 'feedback_outcome' }, {
+    const response = await callModel(scope.ctx, scope.span, model, { purpose: 'feedback_outcome', methodId: scope.method.id }, {
       messages: [
         { role: 'system', content: 'You sort a reviewer\'s feedback into exactly one of the given outcomes.' },
         {

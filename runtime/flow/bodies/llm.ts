@@ -7,7 +7,7 @@ import type { BodyRunner } from './types';
 export const runLlm: BodyRunner<'llm'> = async (body, scope) => {
   const prompt = renderTemplate(body.prompt, scope, `${scope.method.name}.prompt`);
   const model = scope.deps.modelsFor(scope.documentPath).resolve(body.llm);
-  const response = await callModel(scope.ctx, scope.span, model, { purpose: 'flow_llm' }, {
+  const response = await callModel(scope.ctx, scope.span, model, { purpose: 'flow_llm', methodId: scope.method.id }, {
     messages: [{ role: 'user', content: body.outputSchema ? `${prompt}\n\nReply with JSON only, matching this JSON Schema:\n${JSON.stringify(body.outputSchema)}` : prompt }],
     responseFormat: body.outputSchema ? { type: 'json_schema', name: scope.method.name, schema: body.outputSchema } : undefined,
   });

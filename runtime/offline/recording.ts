@@ -1,0 +1,144 @@
+import type { LlmPurpose, RuntimeEvent } from '../../shared/events';
+import type { ChatResponse } from '../llm/chatModel';
+
+/** Who asks for a model call or runs an external tool, as an offline re-run matches it to its recording. */
+export interface CallSite {
+  purpose: LlmPurpose;
+  /** The task the call belongs to; in a flow outside any task, the method. */
+  taskId?: string;
+  methodId?: string;
+  agentRole?: string;
+}
+
+/** The document asks for a model reply (or an external tool result) the recorded run does not hold. */
+export class NoRecordedReply extends Error {
+  override name = 'NoRecordedReply';
+  constructor(
+    readonly role: string,
+    readonly task: string,
+    readonly call: number,
+    what = 'reply',
+  ) {
+    super(`no recorded ${what} for ${role} in ${task} (call ${call}): the document asks for more than the recording holds`);
+  }
+}
+
+/** The recorded run cannot be used for an offline re-run. */
+export class RecordingUnusable extends Error {
+  override name = 'RecordingUnusable';
+}
+
+export interface RecordedToolResult {
+  ok: boolean;
+  /** The result text, or the error message of a failed call. */
+  text: string;
+}
+
+const MISSING: ChatResponse = { content: '', toolCalls: [], finishReason: 'missing', usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, totalTokens: 0, requests: 0 } };
+
+/** Agent turns (and the forced final answer) count as one loop; other purposes (guardrail, memory…) count apart. */
+function loopOf(purpose: LlmPurpose): string {
+  return purpose === 'agent' || purpose === 'forced_answer' ? 'agent' : purpose;
+}
+
+function key(place: string, role: string, loop: string): string {
+  return JSON.stringify([place, role, loop]);
+}
+
+/**
+ * What a run's models said and its external tools returned, in the order asked, keyed by (task or
+ * method, agent role, loop) so an offline re-run of the same document gets them back call by call
+ * (retries included), even when parallel tasks or branches interleave differently.
+ */
+export class Recording {
+  private readonly replies = new Map<string, ChatResponse[]>();
+  private readonly tools = new Map<string, RecordedToolResult[]>();
+  private readonly asked = new Map<string, number>();
+
+  private constructor(readonly runId: string) {}
+
+  static fromEvents(runId: string, events: RuntimeEvent[]): Recording {
+    const recording = new Recording(runId);
+    // The task (or, outside tasks, the flow method) each span belongs to.
+    const placeOf = new Map<string, string>();
+    // Slots are taken when a call starts: calls are numbered in the order they were asked.
+    const pendingLlm = new Map<string, { list: ChatResponse[]; index: number }>();
+    const pendingTool = new Map<string, { list: RecordedToolResult[]; index: number }>();
+    const push = <T>(map: Map<string, T[]>, k: string, value: T) => {
+      const list = map.get(k) ?? [];
+      list.push(value);
+      map.set(k, list);
+      return { list, index: list.length - 1 };
+    };
+    for (const e of events) {
+      const inherited = e.parentSpanId === undefined ? undefined : placeOf.get(e.parentSpanId);
+      if (e.type === 'task.started') placeOf.set(e.spanId, e.taskId);
+      else if (e.type === 'flow.method.started') placeOf.set(e.spanId, inherited ?? e.methodId);
+      else if (!placeOf.has(e.spanId) && inherited !== undefined) placeOf.set(e.spanId, inherited);
+      const place = placeOf.get(e.spanId) ?? '';
+      switch (e.type) {
+        case 'llm.started': {
+          pendingLlm.set(e.spanId, push(recording.replies, key(place, e.agentRole ?? '', loopOf(e.purpose)), MISSING));
+          break;
+        }
+        case 'llm.completed': {
+          const slot = pendingLlm.get(e.spanId);
+          if (slot === undefined) break;
+          const { costUsd: _c, unpricedModels: _u, ...usage } = e.usage;
+          slot.list[slot.index] = { content: e.content, toolCalls: e.toolCalls, finishReason: e.finishReason, usage };
+          break;
+        }
+        case 'tool.started':
+          if (isExternalTool(e.tool)) {
+            pendingTool.set(e.spanId, push(recording.tools, key(place, e.agentRole, e.tool), { ok: false, text: 'the recorded call did not finish' }));
+          }
+          break;
+        case 'tool.completed':
+        case 'tool.failed': {
+          const slot = pendingTool.get(e.spanId);
+          if (slot === undefined) break;
+          slot.list[slot.index] = e.type === 'tool.completed' ? { ok: true, text: e.result } : { ok: false, text: e.error };
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    // Calls that never completed (a failed or cancelled call) keep MISSING: they hold no reply.
+    return recording;
+  }
+
+  /** The next recorded reply for this call site. */
+  reply(site: CallSite): ChatResponse {
+    const place = site.taskId ?? site.methodId ?? '';
+    const k = key(place, site.agentRole ?? '', loopOf(site.purpose));
+    const n = (this.asked.get(k) ?? 0) + 1;
+    this.asked.set(k, n);
+    const reply = this.replies.get(k)?.[n - 1];
+    if (!reply || reply === MISSING) throw new NoRecordedReply(site.agentRole ?? `the ${site.purpose} call`, place || 'the run', n);
+    return reply;
+  }
+
+  /** The next recorded result of an external tool for this agent in this task. */
+  toolResult(tool: string, agentRole: string, taskId: string | undefined): RecordedToolResult {
+    const k = key(taskId ?? '', agentRole, tool);
+    const n = (this.asked.get(`tool:${k}`) ?? 0) + 1;
+    this.asked.set(`tool:${k}`, n);
+    const result = this.tools.get(k)?.[n - 1];
+    if (!result) throw new NoRecordedReply(agentRole, taskId ?? 'the run', n, `${tool} result`);
+    return result;
+  }
+
+  /** How many model calls the recording holds (for messages). */
+  get size(): number {
+    let n = 0;
+    for (const list of this.replies.values()) n += list.filter((r) => r !== MISSING).length;
+    return n;
+  }
+}
+
+
+/** Tools whose results come from outside the machine: an offline re-run answers them from the recording. */
+export function isExternalTool(name: string): boolean {
+  return name === 'http_request' || name.startsWith('mcp:');
+}

@@ -45,6 +45,7 @@ export function resolveToolRefs(refs: ToolRef[], registry: ToolRegistry, where: 
       const hint = reason ? `; ${reason}` : ref.tool.startsWith('mcp:') ? ' (no MCP server providing it is configured in this workspace)' : '';
       throw new ToolUnavailable(`${where}.${i}.tool: tool "${ref.tool}" is not available${hint}`);
     }
+    tool.warmUp?.();
     return { tool, maxUsageCount: ref.maxUsageCount, resultAsAnswer: ref.resultAsAnswer, requiresApproval: ref.requiresApproval, config: ref.config };
   });
 }

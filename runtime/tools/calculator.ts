@@ -1,42 +1,18 @@
-import type { MathJsInstance } from 'mathjs';
-import { defineTool, ToolError } from './tool';
+import { BoundedMath } from './boundedMath';
+import { defineTool } from './tool';
 
-/**
- * A private mathjs instance with the functions its security guide says to disable
- * (https://mathjs.org/docs/expressions/security.html): those that change the instance (import,
- * createUnit, reviver) and those that parse or manipulate expression trees (evaluate, parse, compile,
- * simplify, derivative, resolve). Expressions are parsed by mathjs itself; nothing reaches eval.
- * mathjs takes about a second to load, so it is loaded on the first calculation, not at startup.
- */
-let instance: Promise<{ math: MathJsInstance; evaluate: MathJsInstance['evaluate'] }> | undefined;
+/** One calculator child per host, started when a run is about to use the tool (see boundedMath.ts). */
+const math = new BoundedMath();
 
-function limitedMath() {
-  instance ??= import('mathjs').then(({ all, create }) => {
-    const math = create(all, {});
-    const evaluate = math.evaluate;
-    const DISABLED = ['import', 'createUnit', 'reviver', 'evaluate', 'parse', 'compile', 'simplify', 'derivative', 'resolve'];
-    math.import(
-      Object.fromEntries(
-        DISABLED.map((name) => [
-          name,
-          () => {
-            throw new Error(`Function ${name} is disabled`);
-          },
-        ]),
-      ),
-      { override: true },
-    );
-    return { math, evaluate };
-  });
-  return instance;
-}
-
-/** Long-lived hosts (the app) load mathjs in the background, so the first calculation in a run is not slow. */
+/** Long-lived hosts (the app) start the calculator in the background, so the first calculation in a run is not slow. */
 export function warmUpCalculator(): void {
-  void limitedMath();
+  math.warmUp();
 }
 
-const FORMAT = { precision: 14 };
+/** Resolves once the calculator can answer at once (benchmarks). */
+export function calculatorReady(): Promise<void> {
+  return math.whenReady();
+}
 
 export const calculatorTool = defineTool({
   name: 'calculator',
@@ -52,27 +28,8 @@ export const calculatorTool = defineTool({
     required: ['expression'],
     additionalProperties: false,
   },
-  async execute(args) {
-    const expression = args.expression as string;
-    const { math, evaluate } = await limitedMath();
-    let result: unknown;
-    try {
-      result = evaluate(expression);
-    } catch (error) {
-      throw new ToolError(`cannot evaluate ${JSON.stringify(expression)}: ${(error as Error).message}`);
-    }
-    return formatResult(math, result, expression);
+  warmUp: warmUpCalculator,
+  execute(args, ctx) {
+    return math.evaluate(args.expression as string, ctx.signal);
   },
 });
-
-function formatResult(math: MathJsInstance, result: unknown, expression: string): string {
-  if (result === undefined) throw new ToolError(`${JSON.stringify(expression)} has no value`);
-  if (typeof result === 'function') {
-    throw new ToolError(`${JSON.stringify(expression)} defines a function; give an expression with a value`);
-  }
-  // Several statements ("a = 2; a * 3") give a ResultSet: one line per visible value.
-  if (math.isResultSet(result)) {
-    return (result.entries as unknown[]).map((entry) => math.format(entry, FORMAT)).join('\n');
-  }
-  return math.format(result, FORMAT);
-}

@@ -33,6 +33,8 @@ export interface Tool {
   parameters: Record<string, unknown>;
   /** Results may be reused for identical arguments within a run (default true). */
   cacheable?: boolean;
+  /** Called when a run is about to use the tool: starts slow set-up (a child process…) in the background. */
+  warmUp?(): void;
   /** Returns the observation text. Throw ToolError for an expected failure the agent should read. */
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
 }

@@ -1,7 +1,6 @@
-import type { ChatMessageRecord, ToolCallRecord } from '../../shared/events';
+import type { ChatMessageRecord, LlmPurpose, ToolCallRecord } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
 import type { ModelPrice } from '../../shared/model/prices';
-import type { CallSite } from '../offline/recording';
 
 export interface ChatToolSchema {
   name: string;
@@ -20,6 +19,15 @@ export interface RetryNotice {
   status?: number;
   error: string;
   delayMs: number;
+}
+
+/** Who asks for a model call, as an offline re-run matches it to its recording (runtime/offline). */
+export interface CallSite {
+  purpose: LlmPurpose;
+  /** The task the call belongs to; in a flow outside any task, the method. */
+  taskId?: string;
+  methodId?: string;
+  agentRole?: string;
 }
 
 export interface ChatRequest {

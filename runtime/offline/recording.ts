@@ -1,14 +1,5 @@
 import type { LlmPurpose, RuntimeEvent } from '../../shared/events';
-import type { ChatResponse } from '../llm/chatModel';
-
-/** Who asks for a model call or runs an external tool, as an offline re-run matches it to its recording. */
-export interface CallSite {
-  purpose: LlmPurpose;
-  /** The task the call belongs to; in a flow outside any task, the method. */
-  taskId?: string;
-  methodId?: string;
-  agentRole?: string;
-}
+import type { CallSite, ChatResponse } from '../llm/chatModel';
 
 /** The document asks for a model reply (or an external tool result) the recorded run does not hold. */
 export class NoRecordedReply extends Error {

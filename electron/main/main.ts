@@ -10,7 +10,7 @@ import { buildMenuTemplate, type MenuCommand } from './appMenu';
 import { installContentSecurityPolicy } from './contentSecurityPolicy';
 import { checkHostRequest } from '../../shared/host-api';
 import { createMainWindow } from './mainWindow';
-import { guardContents, isPermissionAllowed, sameDocument, externalUrl } from './navigationGuards';
+import { guardContents, isPermissionAllowed, sameDocument, externalUrl, openExternalSafely } from './navigationGuards';
 import { RuntimeConnection } from './runtimeConnection';
 import { forkRuntime } from './runtimeProcess';
 import { handleSecretRequest, isSecretChannel, storedEnvironment } from './secretsChannel';
@@ -55,7 +55,8 @@ async function main(): Promise<void> {
     callback(isPermissionAllowed(permission, details.requestingUrl, appUrl)),
   );
   session.defaultSession.setPermissionCheckHandler((contents, permission) => isPermissionAllowed(permission, contents?.getURL() ?? '', appUrl));
-  app.on('web-contents-created', (_event, contents) => guardContents(contents, () => appUrl, (url) => void shell.openExternal(url)));
+  const openExternal = openExternalSafely((url) => shell.openExternal(url));
+  app.on('web-contents-created', (_event, contents) => guardContents(contents, () => appUrl, openExternal));
 
   const pushToWindows = (push: HostPush) => {
     for (const w of BrowserWindow.getAllWindows()) if (!w.isDestroyed()) w.webContents.send(IPC.push, push);
@@ -193,7 +194,7 @@ async function main(): Promise<void> {
 
   function openDocs(): void {
     const homepage = readHomepage();
-    if (homepage) void shell.openExternal(homepage);
+    if (homepage) openExternal(homepage);
     else void shell.openPath(join(app.getAppPath(), 'README.md'));
   }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, installContentSecurityPolicy, parsePolicy } from '../../electron/main/contentSecurityPolicy';
-import { externalUrl, guardContents, isPermissionAllowed } from '../../electron/main/navigationGuards';
+import { externalUrl, guardContents, isPermissionAllowed, openExternalSafely } from '../../electron/main/navigationGuards';
 import { repoRoot } from './support/nodeRuntimeChild';
 
 const appUrl = 'file:///opt/Crewdeck/resources/app.asar/dist/renderer/index.html';
@@ -69,6 +69,45 @@ describe('navigation and windows', () => {
     let webviewPrevented = false;
     handlers['will-attach-webview']({ preventDefault: () => (webviewPrevented = true) });
     expect(webviewPrevented).toBe(true);
+  });
+
+  it('cancels redirects away from the app page and frame navigations inside it, opening nothing', () => {
+    const handlers: Record<string, (details: { url: string; isMainFrame: boolean; preventDefault(): void }) => void> = {};
+    const opened: string[] = [];
+    guardContents(
+      { on: (event: string, listener: never) => (handlers[event] = listener), setWindowOpenHandler: () => undefined } as never,
+      () => appUrl,
+      (url) => opened.push(url),
+    );
+    const fire = (event: 'will-redirect' | 'will-frame-navigate', url: string, isMainFrame = true) => {
+      let prevented = false;
+      handlers[event]({ url, isMainFrame, preventDefault: () => (prevented = true) });
+      return prevented;
+    };
+    expect(fire('will-redirect', `${appUrl}#/flows`)).toBe(false);
+    expect(fire('will-redirect', 'https://evil.example/phish')).toBe(true);
+    expect(fire('will-redirect', 'file:///etc/passwd')).toBe(true);
+    expect(fire('will-redirect', 'http://127.0.0.1:9/', false)).toBe(true);
+    expect(fire('will-frame-navigate', 'https://evil.example/', false)).toBe(true);
+    expect(fire('will-frame-navigate', 'file:///etc/passwd', false)).toBe(true);
+    expect(fire('will-frame-navigate', 'javascript:alert(1)', false)).toBe(true);
+    expect(fire('will-frame-navigate', 'about:blank', false)).toBe(false);
+    expect(fire('will-frame-navigate', `${appUrl}?frame=1`, false)).toBe(false);
+    // The main frame's navigations are will-navigate's (which opens http(s) links outside).
+    expect(fire('will-frame-navigate', 'https://example.com/', true)).toBe(false);
+    expect(opened).toEqual([]);
+  });
+
+  it('hands only http(s) URLs to shell.openExternal', async () => {
+    const opened: string[] = [];
+    const open = openExternalSafely(async (url) => {
+      opened.push(url);
+    });
+    for (const url of ['https://github.com/crewdeck', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'ms-settings:', 'http://localhost:3000/x', 'nonsense']) open(url);
+    await Promise.resolve();
+    expect(opened).toEqual(['https://github.com/crewdeck', 'http://localhost:3000/x']);
+    // A failing shell call is swallowed rather than crashing the main process.
+    expect(() => openExternalSafely(() => Promise.reject(new Error('no browser')))('https://example.com/')).not.toThrow();
   });
 
   it('grants only clipboard permissions, and only to the app page', () => {

@@ -34,11 +34,14 @@ export class ScriptError extends Error {
   }
 }
 
-/** The script ran longer than its time limit. */
+/** The script ran longer than its time limit, or returned a promise that can never settle. */
 export class ScriptTimeout extends ScriptError {
   override name = 'ScriptTimeout';
-  constructor(readonly timeoutMs: number) {
-    super(`script timed out after ${timeoutMs} ms`);
+  constructor(
+    readonly timeoutMs: number,
+    readonly reason?: string,
+  ) {
+    super(`script timed out after ${timeoutMs} ms${reason ? `: ${reason}` : ''}`);
   }
 }
 
@@ -93,7 +96,12 @@ export async function runScript(code: string, globals: Record<string, unknown>, 
       if (timedOut) return new ScriptTimeout(timeoutMs);
       return toScriptError(context, error, memoryLimit);
     };
-    return run(context, runtime, code, Object.keys(globals), globalsJson, failure);
+    const neverSettles = () => new ScriptTimeout(timeoutMs, 'it returned a promise that never settles (nothing is left to run)');
+    const value = run(context, runtime, code, Object.keys(globals), globalsJson, failure, neverSettles);
+    // The interrupt is an exception inside the sandbox, and a Promise executor or a catch-all can
+    // swallow it (`new Promise(() => { for (;;) {} })` ends "normally"): the deadline decides.
+    if (timedOut) throw new ScriptTimeout(timeoutMs);
+    return value;
   } catch (error) {
     if (error instanceof ScriptError) throw error;
     // Anything else came from the host side of the boundary (e.g. Node's own stack overflowing inside
@@ -136,6 +144,7 @@ function run(
   names: string[],
   globalsJson: string,
   failure: (error: QuickJSHandle) => ScriptError,
+  neverSettles: () => ScriptError,
 ): unknown {
   // Taken before user code runs, so a script that replaces JSON only breaks itself.
   const json = vm.getProp(vm.global, 'JSON');
@@ -150,7 +159,7 @@ function run(
       result.error.dispose();
       throw error;
     }
-    const value = settle(vm, runtime, result.value, failure);
+    const value = settle(vm, runtime, result.value, failure, neverSettles);
     try {
       return toHost(vm, stringify, value, failure);
     } finally {
@@ -189,8 +198,17 @@ function defineGlobals(
   }
 }
 
-/** A returned promise is settled by running the job queue (there is nothing asynchronous to wait for). */
-function settle(vm: QuickJSContext, runtime: QuickJSRuntime, handle: QuickJSHandle, failure: (error: QuickJSHandle) => ScriptError): QuickJSHandle {
+/**
+ * A returned promise is settled by running the job queue. There is nothing asynchronous to wait for
+ * (no timers, no I/O), so one still pending once the queue is empty would wait forever: a timeout.
+ */
+function settle(
+  vm: QuickJSContext,
+  runtime: QuickJSRuntime,
+  handle: QuickJSHandle,
+  failure: (error: QuickJSHandle) => ScriptError,
+  neverSettles: () => ScriptError,
+): QuickJSHandle {
   let state = vm.getPromiseState(handle);
   if (state.type === 'fulfilled' && state.notAPromise) return handle;
   if (state.type === 'pending') {
@@ -210,7 +228,7 @@ function settle(vm: QuickJSContext, runtime: QuickJSRuntime, handle: QuickJSHand
     state.error.dispose();
     throw error;
   }
-  throw new ScriptError('script returned a promise that never settles');
+  throw neverSettles();
 }
 
 function toHost(vm: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHandle, failure: (error: QuickJSHandle) => ScriptError): unknown {

@@ -8,8 +8,9 @@ const FLOW_SCRIPT_TIMEOUT_MS = 2000;
  * the output, or `{ output, route }`; changes made to `state` are kept.
  */
 export const runFlowScript: BodyRunner<'script'> = async (body, scope) => {
-  // One line of wrapper before the user's code keeps its line numbers; the user's `return` ends the inner function.
-  const code = `const __value = (function () {${body.code}\n})(); return { value: __value, state };`;
+  // One line of wrapper before the user's code keeps its line numbers; the user's `return` ends the inner
+  // function. A returned promise is settled first (one that never settles is the sandbox's timeout).
+  const code = `const __value = (function () {${body.code}\n})(); return Promise.resolve(__value).then((value) => ({ value, state }));`;
   const result = (await runScript(code, { state: structuredClone(scope.state), input: scope.input ?? null }, { timeoutMs: body.timeoutMs ?? FLOW_SCRIPT_TIMEOUT_MS })) as {
     value: unknown;
     state: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect } from 'react';
 import { CrewCanvas } from './canvas/CrewCanvas';
 import { Palette } from './canvas/Palette';
 import { HumanDialogs } from './dialogs/HumanDialogs';
@@ -8,6 +8,7 @@ import { ConnectionBanner } from './panels/ConnectionBanner';
 import { Inspector } from './panels/Inspector';
 import { MemoryPanel } from './panels/memory/MemoryPanel';
 import { OutputPanel } from './panels/OutputPanel';
+import { ResizeGrip } from './panels/ResizeGrip';
 import { RunsPanel } from './panels/RunsPanel';
 import { SaveErrorBanner } from './panels/SaveErrorBanner';
 import { SettingsPanel } from './panels/SettingsPanel';
@@ -17,7 +18,9 @@ import { TestPanel } from './panels/testing/TestPanel';
 import { TrainDialog } from './panels/training/TrainDialog';
 import { TrainingPanel } from './panels/training/TrainingPanel';
 import { TracePanel } from './panels/TracePanel';
+import { TrustBanner } from './panels/TrustBanner';
 import { useDocumentStore } from './stores/documentStore';
+import { usePanelLayoutStore } from './stores/panelLayoutStore';
 import { useRunStore } from './stores/runStore';
 import { useTrainingStore } from './stores/trainingStore';
 import { useUiStore, type BottomTab } from './stores/uiStore';
@@ -60,12 +63,36 @@ export function App() {
 
   useMenuCommands();
 
+  // Panel sizes are the workspace's: another workspace keeps its own.
+  const workspacePath = useWorkspaceStore((s) => s.info?.path);
+  useEffect(() => {
+    if (workspacePath) usePanelLayoutStore.getState().forWorkspace(workspacePath);
+  }, [workspacePath]);
+
+  // The run panel opens with a run to show and folds to its tab bar without one.
+  const runId = useUiStore((s) => s.runId);
+  useEffect(() => {
+    useUiStore.getState().toggleBottom(runId !== undefined);
+  }, [runId]);
+
+  const sidebarWidth = usePanelLayoutStore((s) => s.sizes.sidebar);
+  const inspectorWidth = usePanelLayoutStore((s) => s.sizes.inspector);
+  // Maximised span details take the main area while a span is selected in the open run panel.
+  const maximiseWanted = usePanelLayoutStore((s) => s.detailMaximised);
+  const spanShown = useUiStore((s) => s.spanId !== undefined && s.bottomOpen);
+  const detailMaximised = maximiseWanted && spanShown;
+  // Settings, Memory, Training and Tests have the main area to themselves: no run panel under them.
+  const workbench = !(view === 'settings' || view === 'memory' || (view === 'training' && documentPath) || (view === 'tests' && documentPath));
+
   return (
     <div className="app">
       <Toolbar />
-      <div className="app-body">
+      <div className="app-body" style={{ gridTemplateColumns: `${sidebarWidth}px minmax(0, 1fr)` }}>
         <Sidebar />
-        <main className="app-main">
+        <div className="resize-grip-slot" data-orientation="vertical" style={{ left: sidebarWidth }}>
+          <ResizeGrip panel="sidebar" grows="right" label="Resize the sidebar" />
+        </div>
+        <main className="app-main" data-run-panel={workbench ? 'shown' : 'hidden'}>
           {view === 'settings' ? (
             <SettingsPanel />
           ) : view === 'memory' ? (
@@ -75,25 +102,30 @@ export function App() {
           ) : view === 'tests' && documentPath ? (
             <TestPanel />
           ) : (
-            <div className="app-workbench">
-              <div className="app-canvas-column">
-                <SaveErrorBanner />
-                {documentPath ? (
-                  <>
-                    <Palette />
-                    <CrewCanvas />
-                  </>
-                ) : (
-                  <div className="app-empty">
-                    <h2>Open a crew</h2>
-                    <p>Pick a crew in the sidebar, or create one: type a name under “Crews” and press Create. Then drag agents and tasks from the palette onto the canvas.</p>
-                  </div>
-                )}
+            !detailMaximised && (
+              <div className="app-workbench" style={{ gridTemplateColumns: `minmax(0, 1fr) ${inspectorWidth}px` }}>
+                <div className="app-canvas-column">
+                  <SaveErrorBanner />
+                  {documentPath ? (
+                    <>
+                      <Palette />
+                      <CrewCanvas />
+                    </>
+                  ) : (
+                    <div className="app-empty">
+                      <h2>Open a crew</h2>
+                      <p>Pick a crew in the sidebar, or create one: type a name under “Crews” and press Create. Then drag agents and tasks from the palette onto the canvas.</p>
+                    </div>
+                  )}
+                </div>
+                <div className="resize-grip-slot" data-orientation="vertical" style={{ right: inspectorWidth }}>
+                  <ResizeGrip panel="inspector" grows="left" label="Resize the inspector" />
+                </div>
+                <Inspector />
               </div>
-              <Inspector />
-            </div>
+            )
           )}
-          <BottomPanel />
+          {workbench && <BottomPanel maximised={detailMaximised} />}
         </main>
       </div>
       <RunInputsDialog />
@@ -101,30 +133,27 @@ export function App() {
       <TrainDialog />
       <TestDialog />
       <HumanDialogs />
+      <TrustBanner />
       <ConnectionBanner />
     </div>
   );
 }
 
-function BottomPanel() {
+function BottomPanel({ maximised }: { maximised: boolean }) {
   const tab = useUiStore((s) => s.bottomTab);
   const open = useUiStore((s) => s.bottomOpen);
-  const [height, setHeight] = useState(300);
-  const drag = useRef<{ y: number; height: number } | undefined>(undefined);
-
-  const onPointerDown = (e: ReactPointerEvent) => {
-    drag.current = { y: e.clientY, height };
-    (e.target as HTMLElement).setPointerCapture(e.pointerId);
-  };
-  const onPointerMove = (e: ReactPointerEvent) => {
-    if (!drag.current) return;
-    const next = drag.current.height + (drag.current.y - e.clientY);
-    setHeight(Math.max(120, Math.min(window.innerHeight - 160, next)));
-  };
+  const height = usePanelLayoutStore((s) => s.sizes.runPanel);
 
   return (
-    <section className="bottom" style={{ height: open ? height : undefined }} aria-label="Run panel">
-      {open && <div className="bottom-resize" onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={() => (drag.current = undefined)} />}
+    <section
+      className="bottom"
+      data-open={open}
+      data-maximised={maximised}
+      data-testid="run-panel"
+      style={{ height: open && !maximised ? height : undefined }}
+      aria-label="Run panel"
+    >
+      {open && !maximised && <ResizeGrip panel="runPanel" grows="up" label="Resize the run panel" />}
       <div className="bottom-tabs" role="tablist">
         {TABS.map((t) => (
           <button
@@ -142,7 +171,10 @@ function BottomPanel() {
           className="btn ghost small bottom-collapse"
           aria-label={open ? 'Collapse the run panel' : 'Expand the run panel'}
           title={open ? 'Collapse' : 'Expand'}
-          onClick={() => useUiStore.getState().toggleBottom()}
+          onClick={() => {
+            usePanelLayoutStore.getState().setDetailMaximised(false);
+            useUiStore.getState().toggleBottom();
+          }}
         >
           {open ? '▾' : '▴'}
         </button>

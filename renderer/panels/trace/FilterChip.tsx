@@ -7,8 +7,10 @@ export function FilterChip({ view, nodeIds }: { view: RunView; nodeIds: readonly
   const names = nodeIds.map((id) => nodeName(view, id)).filter((n): n is string => n !== undefined);
   if (names.length === 0) return null;
   return (
-    <span className="trace-filter-chip" data-testid="trace-filter">
-      filtered by {names.join(', ')}
+    <span className="trace-filter-chip" data-testid="trace-filter" title={`Filtered by ${names.join(', ')}`}>
+      <span className="trace-filter-names">
+        {names.length > 2 ? `filtered by ${names.length} nodes: ${names.join(', ')}` : `filtered by ${names.join(', ')}`}
+      </span>
       <button className="trace-filter-clear" aria-label="Clear trace filter" onClick={() => useUiStore.getState().select([])}>
         ×
       </button>

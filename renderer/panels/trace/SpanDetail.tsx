@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { usePanelLayoutStore } from '../../stores/panelLayoutStore';
 import type { RunView, SpanKind, TraceSpan } from '../../stores/runView';
 import { formatDuration } from '../formatTime';
 import { AgentDetail } from './detail/AgentDetail';
@@ -6,6 +7,7 @@ import { DelegationDetail } from './detail/DelegationDetail';
 import { Section, TextBlock } from './detail/DetailBlocks';
 import { GuardrailDetail } from './detail/GuardrailDetail';
 import { HumanDetail } from './detail/HumanDetail';
+import { ItemDetail } from './detail/ItemDetail';
 import { LlmDetail } from './detail/LlmDetail';
 import { MemoryWriteDetail } from './detail/MemoryWriteDetail';
 import { MethodDetail } from './detail/MethodDetail';
@@ -23,6 +25,7 @@ const DETAILS = {
   run: ({ view }) => <RunDetail view={view} />,
   planning: PlanningDetail,
   method: MethodDetail,
+  item: ItemDetail,
   task: TaskDetail,
   agent: AgentDetail,
   llm: LlmDetail,
@@ -37,6 +40,7 @@ const DETAILS = {
 /** Everything known about the selected span. */
 export function SpanDetail({ span, view, onClose }: DetailProps & { onClose(): void }) {
   const Detail: ComponentType<DetailProps> = DETAILS[span.kind];
+  const maximised = usePanelLayoutStore((s) => s.detailMaximised);
   const duration = span.durationMs ?? (span.end !== undefined ? span.end - span.start : undefined);
   return (
     <aside className="span-detail" aria-label="Span details" data-testid="span-detail" data-kind={span.kind}>
@@ -49,6 +53,15 @@ export function SpanDetail({ span, view, onClose }: DetailProps & { onClose(): v
             {span.sublabel ? ` · ${span.sublabel}` : ''}
           </div>
         </div>
+        <button
+          className="btn ghost small span-detail-maximise"
+          aria-pressed={maximised}
+          data-testid="span-detail-maximise"
+          title={maximised ? 'Back to the trace beside the canvas' : 'Give the details the whole window (long prompts)'}
+          onClick={() => usePanelLayoutStore.getState().setDetailMaximised(!maximised)}
+        >
+          {maximised ? 'Restore' : 'Maximise'}
+        </button>
         <button className="btn ghost span-detail-close" aria-label="Close details" onClick={onClose}>
           ×
         </button>

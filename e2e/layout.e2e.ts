@@ -1,0 +1,95 @@
+import { rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
+
+// Issue 18: the app gives the space to the work — at 1440×900 nothing overflows, panels resize and keep their size.
+let app: ServedApp;
+let workspace: string;
+let session: Session;
+
+beforeAll(async () => {
+  workspace = tempWorkspace('layout');
+  app = await serve(workspace);
+  session = await openBrowser(app.url);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await app?.stop();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+const openDocument = (page: Page, path: string) => page.locator(`[data-testid="document-item"][data-path="${path}"]`).click();
+
+async function runShownDocument(page: Page): Promise<void> {
+  await page.getByTestId('run-crew').click();
+  await page.getByTestId('run-start').click();
+  await page.locator('[data-testid="run-status"]', { hasText: /completed|paused/ }).waitFor({ timeout: 30_000 });
+}
+
+describe('layout at 1440×900', () => {
+  it('with no run shown the canvas has at least 70 % of the height, and the run panel is only its tab bar', async () => {
+    const { page } = session;
+    await openDocument(page, 'product-launch.crew.json');
+    await page.getByTestId('crew-canvas').waitFor();
+    await page.getByTestId('trace-empty').waitFor({ state: 'detached' }).catch(() => undefined);
+    const canvas = (await page.getByTestId('crew-canvas').boundingBox())!;
+    expect(canvas.height / 900).toBeGreaterThanOrEqual(0.7);
+    expect(await page.getByTestId('run-panel').getAttribute('data-open')).toBe('false');
+    await session.shot('layout-no-run');
+  });
+
+  it('select all on a crew with a run keeps the page 1440 px wide (the filter chip truncates, with a tooltip)', async () => {
+    const { page } = session;
+    await openDocument(page, 'research-brief.crew.json');
+    await page.getByTestId('crew-canvas').waitFor();
+    await runShownDocument(page);
+    await page.getByTestId('crew-canvas').locator('.react-flow__pane').click({ position: { x: 30, y: 200 } });
+    await page.keyboard.press('Control+a');
+    const chip = page.getByTestId('trace-filter');
+    await chip.waitFor();
+    expect(await chip.getAttribute('title')).toMatch(/^Filtered by /);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
+    // The inspector stays in the window.
+    const inspector = (await page.getByTestId('inspector').boundingBox())!;
+    expect(inspector.x + inspector.width).toBeLessThanOrEqual(1440);
+    await session.shot('layout-select-all');
+    await page.keyboard.press('Escape');
+  });
+
+  it('resizes the run panel by keyboard and keeps the size after a reload', async () => {
+    const { page } = session;
+    const grip = page.getByTestId('resize-runPanel');
+    await grip.waitFor();
+    const before = Number(await grip.getAttribute('aria-valuenow'));
+    await grip.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowUp');
+    const after = Number(await grip.getAttribute('aria-valuenow'));
+    expect(after).toBe(before + 80);
+    const height = (await page.getByTestId('run-panel').boundingBox())!.height;
+    expect(Math.round(height)).toBe(after);
+    // Sidebar and inspector have grips of their own.
+    expect(await page.getByRole('separator', { name: 'Resize the sidebar' }).count()).toBe(1);
+    expect(await page.getByRole('separator', { name: 'Resize the inspector' }).count()).toBe(1);
+    await session.shot('layout-run-panel-resized');
+
+    await page.reload();
+    await openDocument(page, 'research-brief.crew.json');
+    await page.getByTestId('recent-run').first().click();
+    await page.getByTestId('resize-runPanel').waitFor();
+    expect(Number(await page.getByTestId('resize-runPanel').getAttribute('aria-valuenow'))).toBe(after);
+    expect(Math.round((await page.getByTestId('run-panel').boundingBox())!.height)).toBe(after);
+  });
+
+  it('shows Settings without the run panel under it', async () => {
+    const { page } = session;
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-panel').waitFor();
+    expect(await page.getByTestId('run-panel').count()).toBe(0);
+    const main = (await page.locator('.app-main').boundingBox())!;
+    expect(main.y + main.height).toBeGreaterThanOrEqual(899);
+    await session.shot('layout-settings');
+    expect(session.errors).toEqual([]);
+  });
+});

@@ -61,8 +61,8 @@ export class HostRuns {
       : this.launch(undefined, (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file }), undefined, offline);
   }
 
-  replay(runId: string, fromTaskId: string): Promise<string> {
-    return this.launch(undefined, (runtime, run) => runtime.replay(runId, fromTaskId, run));
+  replay(runId: string, fromTaskId: string, edits?: Record<string, string>): Promise<string> {
+    return this.launch(undefined, (runtime, run) => runtime.replay(runId, fromTaskId, { ...run, edits }));
   }
 
   /** Continues a paused flow (paused in this process or an earlier one) with the feedback it waits for. */

@@ -1,8 +1,9 @@
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { RuntimeEvent } from '../../shared/events';
 import type { HostChannel, HostPush, HostRequestParsed, HostResponse } from '../../shared/host-api';
 import type { CrewDocument } from '../../shared/model/crew';
-import { loadDocumentFile, loadWorkspaceSettings } from '../document/loadDocument';
+import { loadWorkspaceSettings } from '../document/loadDocument';
+import { loadWorkspaceDocument } from '../document/workspaceDocument';
 import { RunCancelled } from '../errors';
 import type { HumanChannel } from '../human/humanChannel';
 import { ModelResolver } from '../llm/resolveModel';
@@ -58,7 +59,7 @@ export class HostTraining {
     const { doc, file } = this.crewAt(path);
     const trainingId = newTrainingId(this.options.now());
     const settings = loadWorkspaceSettings(this.options.workspace);
-    const runId = await this.launch(trainingId, async (runtime, signal, onEvent, onRun) => {
+    const runId = await this.launch(trainingId, async (runtime, signal, onEvent, onSessionEvent) => {
       await train({
         doc,
         iterations,
@@ -72,20 +73,9 @@ export class HostTraining {
         storedPath: path,
         signal,
         onEvent,
+        onSessionEvent,
         trainingId,
         now: this.options.now,
-        onProgress: (p) => {
-          if (p.phase === 'run') onRun(p.runId);
-          const status = p.phase === 'run' ? 'running' : p.phase;
-          this.options.push({
-            kind: 'training.changed',
-            crewId: doc.id,
-            trainingId,
-            status,
-            ...(p.phase === 'run' ? { runId: p.runId } : {}),
-            ...(p.phase === 'failed' ? { error: p.error } : {}),
-          });
-        },
       });
     });
     return { trainingId, runId };
@@ -94,34 +84,23 @@ export class HostTraining {
   async startTest({ path, iterations, evalModel, inputs }: Req<'tests.start'>): Promise<Res<'tests.start'>> {
     const { doc, file } = this.crewAt(path);
     const testId = newTestId(this.options.now());
-    const runId = await this.launch(testId, async (runtime, signal, onEvent, onRun) => {
-      const changed = (status: 'running' | 'completed' | 'failed', extra: { runId?: string; error?: string } = {}) =>
-        this.options.push({ kind: 'tests.changed', crewId: doc.id, testId, status, ...extra });
-      try {
-        await testCrew({
-          doc,
-          iterations,
-          runtime,
-          store: this.tests,
-          models: this.evaluatorModels(file),
-          evalModel,
-          inputs,
-          documentPath: file,
-          storedPath: path,
-          signal,
-          onEvent,
-          testId,
-          now: this.options.now,
-          onProgress: (p) => {
-            onRun(p.runId);
-            changed('running', { runId: p.runId });
-          },
-        });
-        changed('completed');
-      } catch (error) {
-        changed('failed', { error: (error as Error).message });
-        throw error;
-      }
+    const runId = await this.launch(testId, async (runtime, signal, onEvent, onSessionEvent) => {
+      await testCrew({
+        doc,
+        iterations,
+        runtime,
+        store: this.tests,
+        models: this.evaluatorModels(file),
+        evalModel,
+        inputs,
+        documentPath: file,
+        storedPath: path,
+        signal,
+        onEvent,
+        onSessionEvent,
+        testId,
+        now: this.options.now,
+      });
     });
     return { testId, runId };
   }
@@ -207,8 +186,8 @@ export class HostTraining {
   }
 
   private crewAt(path: string): { doc: CrewDocument; file: string } {
-    const file = join(this.options.workspace, ...path.split('/'));
-    const loaded = loadDocumentFile(file);
+    const loaded = loadWorkspaceDocument(this.options.workspace, path);
+    const file = loaded.file;
     if (loaded.kind !== 'crew') throw new HostBadInput(`path: ${path} is a flow; training and tests work on crews`);
     return { doc: loaded.doc, file };
   }
@@ -220,11 +199,13 @@ export class HostTraining {
 
   /**
    * Starts a session in the background with a runtime whose human asks under the run in progress.
-   * Resolves with the first run's id once it has opened; rejects with what kept it from opening.
+   * Resolves with the first crew run's id once it has opened; rejects with what kept it from opening.
+   * Every event is pushed as it comes, the session's own (`training.*`, `test.*`, the evaluator's
+   * calls) included: the app follows a session's progress through those events, not separate notices.
    */
   private async launch(
     id: string,
-    body: (runtime: Runtime, signal: AbortSignal, onEvent: (e: RuntimeEvent) => void, onRun: (runId: string) => void) => Promise<void>,
+    body: (runtime: Runtime, signal: AbortSignal, onEvent: (e: RuntimeEvent) => void, onSessionEvent: (e: RuntimeEvent) => void) => Promise<void>,
   ): Promise<string> {
     const memory = await this.options.memory?.().catch(() => undefined);
     const { workspace, store, human, env, push, now } = this.options;
@@ -237,17 +218,25 @@ export class HostTraining {
     const controller = new AbortController();
     return new Promise<string>((resolve, reject) => {
       let opened = false;
-      const onEvent = (event: RuntimeEvent) => {
-        if (event.type === 'run.started') {
-          if (!opened) resolve(event.runId);
-          opened = true;
-          push({ kind: 'runs.changed' });
-        }
+      const forward = (event: RuntimeEvent) => {
+        if (event.type === 'run.started') push({ kind: 'runs.changed' });
         push({ kind: 'event', event });
         if (event.type === 'run.completed' || event.type === 'run.failed' || event.type === 'run.cancelled') push({ kind: 'runs.changed' });
         if (event.type === 'memory.write.committed') push({ kind: 'memory.changed' });
       };
-      const done = body(runtime, controller.signal, onEvent, (runId) => (currentRun = runId)).then(
+      const onEvent = (event: RuntimeEvent) => {
+        if (event.type === 'run.started') {
+          if (!opened) resolve(event.runId);
+          opened = true;
+        }
+        forward(event);
+      };
+      const onSessionEvent = (event: RuntimeEvent) => {
+        // The human is asked under the crew run in progress.
+        if (event.type === 'training.iteration.started' || event.type === 'test.iteration.started') currentRun = event.runId;
+        forward(event);
+      };
+      const done = body(runtime, controller.signal, onEvent, onSessionEvent).then(
         () => {
           if (!opened) reject(new Error('the session ended without starting a run'));
         },

@@ -7,6 +7,7 @@ import { parseCrewDocument, parseFlowDocument } from '../../shared/model/parse';
 import type { Problem } from '../../shared/model/problems';
 import { flowSchemaProblems, schemaProblems } from '../document/schemaProblems';
 import { HostBadInput, HostConflict, HostNotFound } from './hostErrors';
+import { DocumentOutsideWorkspace, resolveWorkspaceDocument } from '../document/workspaceDocument';
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.crewdeck', 'dist']);
 const DOCUMENT_FILE = /\.(crew|flow)\.json$/;
@@ -139,28 +140,17 @@ export class WorkspaceDocuments {
 
   /**
    * The file for a workspace path. The contract already refused `..` and absolute paths; symlinks are
-   * checked here: the file (or, when it does not exist yet, its nearest existing folder) must resolve
-   * to a place inside the workspace.
+   * checked by the one document-path resolver (runtime/document/workspaceDocument.ts) that runs.start,
+   * training, tests and the CLI use too: the file must resolve to a place inside the workspace, not in
+   * `.crewdeck/`.
    */
   private file(path: string): string {
-    const full = join(this.workspace, ...path.split('/'));
-    let probe = full;
-    for (;;) {
-      try {
-        lstatSync(probe);
-        break;
-      } catch {
-        probe = dirname(probe);
-      }
-    }
-    let real: string;
     try {
-      real = realpathSync(probe);
-    } catch {
-      throw new HostBadInput(`${path} is a link to nowhere`);
+      return resolveWorkspaceDocument(this.workspace, path).file;
+    } catch (error) {
+      if (error instanceof DocumentOutsideWorkspace) throw new HostBadInput(`${path} leads outside the workspace or into .crewdeck/ (through a symbolic link)`);
+      throw error;
     }
-    if (!this.inside(real)) throw new HostBadInput(`${path} leads outside the workspace or into .crewdeck/ (through a symbolic link)`);
-    return full;
   }
 
   /** Inside the workspace and not in its `.crewdeck/` folder (which a link could also reach). */

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { CrewDocument } from '../../../shared/model/crew';
-import { loadDocumentFile } from '../../document/loadDocument';
+import { loadWorkspaceDocument } from '../../document/workspaceDocument';
 import { parseInputs, parseOptions } from '../options';
 import { UsageError } from '../usage';
 
@@ -42,8 +42,8 @@ export function parseCrewSessionArgs(command: 'train' | 'test', args: string[], 
 }
 
 /** The crew document in `file` (a flow is a usage error: training and testing work on crews). */
-export function loadCrewFile(command: 'train' | 'test', file: string): CrewDocument {
-  const loaded = loadDocumentFile(file);
+export function loadCrewFile(command: 'train' | 'test', file: string, workspace: string): CrewDocument {
+  const loaded = loadWorkspaceDocument(workspace, file);
   if (loaded.kind !== 'crew') throw new UsageError(`${command} works on crews (*.crew.json), not flows`);
   return loaded.doc;
 }

@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
-import { loadCrewFile } from '../../document/loadDocument';
+import { dirname, resolve } from 'node:path';
+import { DocumentOutsideWorkspace, loadWorkspaceDocument } from '../../document/workspaceDocument';
 import { DocumentInvalid } from '../../errors';
 import { CrewAiExportFailed } from '../../crewai/crewAiErrors';
 import { exportCrewAi } from '../../crewai/exportProject';
@@ -25,7 +25,10 @@ export async function exportCommand(args: string[]): Promise<number> {
   const [file, dir] = positionals;
 
   try {
-    const doc = loadCrewFile(resolve(file));
+    // The crew file's folder is its workspace: a symbolic link there to a crew elsewhere is refused.
+    const loaded = loadWorkspaceDocument(dirname(resolve(file)), resolve(file));
+    if (loaded.kind !== 'crew') throw new DocumentInvalid(loaded.shown, [{ path: 'kind', message: 'export works on crews, not flows' }]);
+    const doc = loaded.doc;
     const result = exportCrewAi(doc, resolve(dir), { overwrite: values.force });
     if (json) {
       process.stdout.write(`${JSON.stringify({ dir: resolve(dir), packageName: result.packageName, files: result.files, summary: result.summary })}\n`);
@@ -39,7 +42,7 @@ export async function exportCommand(args: string[]): Promise<number> {
     );
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof DocumentInvalid || error instanceof CrewAiExportFailed) {
+    if (error instanceof DocumentInvalid || error instanceof CrewAiExportFailed || error instanceof DocumentOutsideWorkspace) {
       if (json) process.stdout.write(`${JSON.stringify({ error: error.name, message: error.message })}\n`);
       else process.stderr.write(`${style.red('✗')} ${error.message}\n`);
       return EXIT.badInput;

@@ -17,7 +17,7 @@ export async function testCommand(args: string[]): Promise<number> {
   const { iterations, file, inputs, evalModel, workspace, json, quiet: quietFlag } = parseCrewSessionArgs('test', args, MAX_TEST_ITERATIONS);
   const quiet = json || quietFlag;
   return withTerminalRuntime({ workspace, json: quiet, documentPath: file }, async (t) => {
-    const doc = loadCrewFile('test', file);
+    const doc = loadCrewFile('test', file, t.workspace);
     const store = TestStore.open(t.workspace);
     try {
       const result = await testCrew({
@@ -32,15 +32,15 @@ export async function testCommand(args: string[]): Promise<number> {
         storedPath: relative(t.workspace, file).split(sep).join('/'),
         signal: t.signal,
         onEvent: t.onEvent,
-        onProgress: (p) => {
-          if (quiet) return;
+        onSessionEvent: (e) => {
+          if (quiet || e.type !== 'test.iteration.started') return;
           t.stopTree();
-          process.stdout.write(`\n${t.style.bold(`Test run ${p.iteration} of ${p.iterations}`)} ${t.style.dim(p.runId)}\n`);
+          process.stdout.write(`\n${t.style.bold(`Test run ${e.iteration} of ${e.iterations}`)} ${t.style.dim(e.runId)}\n`);
         },
       });
       t.stopTree();
       if (json) {
-        process.stdout.write(`${JSON.stringify({ status: 'completed', testId: result.testId, ...result.report, evaluatorUsage: result.evaluatorUsage })}\n`);
+        process.stdout.write(`${JSON.stringify({ status: 'completed', testId: result.testId, ...result.report, evaluationRunId: result.evaluationRunId, evaluatorUsage: result.evaluatorUsage })}\n`);
       } else {
         process.stdout.write(`\n${t.style.bold(`Test ${result.testId}: ${doc.name}, ${iterations} iteration(s)`)}\n\n${formatTestTable(result.report)}`);
         process.stdout.write(t.style.dim(`\nScores: the evaluator's, 1–10 against each task's expected output. Checks: the task's deterministic checks passed × 10.\nevaluator: ${formatUsageLine(result.evaluatorUsage)}\n`));

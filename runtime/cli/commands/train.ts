@@ -16,7 +16,7 @@ import { loadCrewFile, parseCrewSessionArgs } from './crewSessionArgs';
 export async function trainCommand(args: string[]): Promise<number> {
   const { iterations, file, inputs, evalModel, workspace, json } = parseCrewSessionArgs('train', args, MAX_TRAINING_ITERATIONS);
   return withTerminalRuntime({ workspace, json, documentPath: file }, async (t) => {
-    const doc = loadCrewFile('train', file);
+    const doc = loadCrewFile('train', file, t.workspace);
     const store = TrainingStore.open(t.workspace);
     try {
       const result = await train({
@@ -32,11 +32,16 @@ export async function trainCommand(args: string[]): Promise<number> {
         storedPath: relative(t.workspace, file).split(sep).join('/'),
         signal: t.signal,
         onEvent: t.onEvent,
-        onProgress: (p) => {
+        onSessionEvent: (e) => {
           if (json) return;
-          t.stopTree();
-          if (p.phase === 'run') process.stdout.write(`\n${t.style.bold(`Training iteration ${p.iteration} of ${p.iterations}`)} ${t.style.dim(p.runId)}\n`);
-          if (p.phase === 'evaluating') process.stdout.write(`\n${t.style.dim(`Evaluating the feedback of ${p.roles.length ? p.roles.join(', ') : 'no role'}…`)}\n`);
+          if (e.type === 'training.iteration.started') {
+            t.stopTree();
+            process.stdout.write(`\n${t.style.bold(`Training iteration ${e.iteration} of ${e.iterations}`)} ${t.style.dim(e.runId)}\n`);
+          }
+          if (e.type === 'training.evaluation.started') {
+            t.stopTree();
+            process.stdout.write(`\n${t.style.dim(`Evaluating the feedback of ${e.roles.length ? e.roles.join(', ') : 'no role'}… (${e.runId})`)}\n`);
+          }
         },
       });
       t.stopTree();

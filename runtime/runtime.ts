@@ -5,7 +5,8 @@ import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, TaskNotF
 import type { EventListener } from './events/span';
 import { unattendedHuman, type HumanChannel } from './human/humanChannel';
 import { ModelResolver } from './llm/resolveModel';
-import type { RunStore } from './store/types';
+import type { RunStore, StoredTaskOutput } from './store/types';
+import { emptyUsage } from '../shared/usage';
 import type { AfterToolHook, BeforeToolHook } from './tools/policyGate';
 import { createBuiltinRegistry, type ToolRegistry } from './tools/registry';
 import { kickoffCrew, type CrewRunResult } from './crew/kickoff';
@@ -72,7 +73,7 @@ export interface RunCrewOptions {
 export interface Runtime {
   runCrew(doc: CrewDocument, options?: RunCrewOptions): Promise<CrewRunResult>;
   /** Re-runs a stored run from a task; earlier tasks' stored outputs are reused, not re-run. */
-  replay(runId: string, fromTaskId: string, options?: Omit<RunCrewOptions, 'inputs' | 'documentPath'>): Promise<CrewRunResult>;
+  replay(runId: string, fromTaskId: string, options?: Omit<RunCrewOptions, 'inputs' | 'documentPath'> & { edits?: Record<string, string> }): Promise<CrewRunResult>;
   /** Runs a flow; it may end `paused`, waiting for feedback. */
   runFlow(doc: FlowDocument, options?: RunCrewOptions): Promise<FlowRunResult>;
   /** Continues a paused (or interrupted) flow, answering its pending feedback. Completed methods are not run again. */
@@ -223,6 +224,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const fromIndex = doc.tasks.findIndex((t) => t.id === fromTaskId);
       if (fromIndex < 0) throw new TaskNotFound(fromTaskId, doc.tasks.map((t) => t.id));
       const outputs = new Map(store.taskOutputs(runId).map((o) => [o.taskId, o]));
+      const edits = run.edits && Object.keys(run.edits).length > 0 ? run.edits : undefined;
+      for (const [taskId, text] of Object.entries(edits ?? {})) {
+        const index = doc.tasks.findIndex((t) => t.id === taskId);
+        if (index < 0) throw new TaskNotFound(taskId, doc.tasks.map((t) => t.id));
+        if (index >= fromIndex) throw new ReplayNotPossible(`task "${taskId}" runs again in this replay (it is not before "${fromTaskId}"), so its output cannot be set; set only earlier tasks' outputs`);
+        outputs.set(taskId, editedOutput(outputs.get(taskId), runId, taskId, index, doc.agents.find((a) => a.id === doc.tasks[index].agentId)?.role ?? '', text));
+      }
       const unfinished = doc.tasks.slice(0, fromIndex).find((t) => !outputs.has(t.id));
       if (unfinished) {
         throw new ReplayNotPossible(
@@ -241,8 +249,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         models: resolverFor(documentPath),
         signal: run.signal,
         onEvent: run.onEvent,
-        replay: { runId, fromTaskId, fromIndex, outputs },
+        replay: { runId, fromTaskId, fromIndex, outputs, edits },
       }));
     },
   };
+}
+
+/** A stored task output replaced by an edited text (its JSON too, when the text is JSON). */
+function editedOutput(stored: StoredTaskOutput | undefined, runId: string, taskId: string, index: number, agentRole: string, raw: string): StoredTaskOutput {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    json = undefined;
+  }
+  return { runId, taskId, index, agentRole: stored?.agentRole ?? agentRole, raw, ...(json !== undefined && typeof json === 'object' ? { json } : {}), skipped: false, tokenUsage: emptyUsage() };
 }

@@ -115,7 +115,8 @@ export interface EventPayloads {
     inputs: Record<string, string>;
     /** The document's steps in order: a crew's task ids, a flow's method ids. */
     stepIds: string[];
-    replayOf?: { runId: string; fromTaskId: string };
+    /** A replay (fork): the run it started from, the task it re-ran from, and earlier outputs edited before it (task id → text). */
+    replayOf?: { runId: string; fromTaskId: string; edits?: Record<string, string> };
     /** A run made by a training session or a crew test (not an ordinary run). */
     purpose?: RunPurpose;
     /** An offline re-run: every model reply (and external tool result) comes from this recorded run. */

@@ -12,8 +12,6 @@ import {
   TestSessionSchema,
   TrainingRecordSchema,
   TrainingSessionSchema,
-  type TestSession,
-  type TrainingSession,
 } from './training';
 
 /**
@@ -288,7 +286,8 @@ export const HOST_CHANNELS = {
     response: z.object({ events: z.array(z.unknown()), lastSeq: z.number(), more: z.boolean() }),
   },
   'runs.replay': {
-    request: z.strictObject({ runId: RunId, fromTaskId: Id }),
+    /** `edits`: earlier tasks' outputs replaced before the replay (a fork), task id → text. */
+    request: z.strictObject({ runId: RunId, fromTaskId: Id, edits: z.record(Id, z.string().max(1_000_000)).optional() }),
     response: z.object({ runId: z.string() }),
   },
   /** Runs the run's document as it is now, answering every model call from that run's recording (no network). */

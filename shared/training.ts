@@ -65,6 +65,8 @@ const SessionFields = {
   iterations: z.number().int(),
   evalModel: z.string().optional(),
   runIds: z.array(z.string()),
+  /** The session's own run: its `training.*` / `test.*` events and the evaluator's model calls. */
+  evaluationRunId: z.string().optional(),
   startedAt: z.number(),
   endedAt: z.number().optional(),
   error: z.string().optional(),

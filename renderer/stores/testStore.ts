@@ -39,7 +39,11 @@ let generation = 0;
 
 export const useTestStore = create<TestState>()((set, get) => {
   const onPush = (push: HostPush) => {
-    if (push.kind === 'tests.changed' && push.crewId === get().crewId) void get().refresh();
+    // A test's progress is its events (`test.*`): reload when one of this crew's tests moved on.
+    if (push.kind !== 'event' || !push.event.type.startsWith('test.')) return;
+    const e = push.event;
+    const ours = e.type === 'test.started' ? e.crewId === get().crewId : 'sessionId' in e && get().tests.some((t) => t.id === e.sessionId);
+    if (ours) void get().refresh();
   };
 
   return {

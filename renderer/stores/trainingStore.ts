@@ -83,6 +83,11 @@ export const useTrainingStore = create<TrainingState>()((set, get) => {
     if (push.kind === 'event' && push.event.type === 'run.started' && push.event.purpose?.kind === 'training') {
       const { runId, purpose } = push.event;
       set({ runLabels: { ...get().runLabels, [runId]: { trainingId: purpose.sessionId, iteration: purpose.iteration, iterations: purpose.iterations } } });
+    } else if (push.kind === 'event' && (push.event.type.startsWith('training.'))) {
+      // A session's progress is its events: reload when one of this crew's sessions moved on.
+      const e = push.event;
+      const ours = e.type === 'training.started' ? e.crewId === get().crewId : 'sessionId' in e && get().sessions.some((s) => s.id === e.sessionId);
+      if (ours) void get().refresh();
     } else if (push.kind === 'training.changed') {
       if (push.crewId === get().crewId) void get().refresh();
     }

@@ -169,6 +169,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: "training and test sessions name their own evaluation run (the session's events and evaluator calls)",
+    sql: `
+      ALTER TABLE training_sessions ADD COLUMN evaluation_run_id TEXT;
+      ALTER TABLE test_sessions ADD COLUMN evaluation_run_id TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,7 @@ interface SessionRow {
   eval_model: string | null;
   status: string;
   run_ids: string;
+  evaluation_run_id: string | null;
   started_at: number;
   ended_at: number | null;
   error: string | null;
@@ -41,6 +42,11 @@ export class SessionTable<S extends CrewSession> {
     const session = this.get(id);
     if (!session) return;
     this.db.prepare(`UPDATE ${this.table} SET run_ids = ? WHERE id = ?`).run(JSON.stringify([...session.runIds, runId]), id);
+  }
+
+  /** The session's own run (its events and the evaluator's calls). */
+  setEvaluationRun(id: string, runId: string): void {
+    this.db.prepare(`UPDATE ${this.table} SET evaluation_run_id = ? WHERE id = ?`).run(runId, id);
   }
 
   /** A completed or failed session gets its end time. */
@@ -76,6 +82,7 @@ function toSession<S extends CrewSession>(row: SessionRow): S {
     ...(row.eval_model !== null ? { evalModel: row.eval_model } : {}),
     status: row.status,
     runIds,
+    ...(row.evaluation_run_id !== null ? { evaluationRunId: row.evaluation_run_id } : {}),
     startedAt: row.started_at,
     ...(row.ended_at !== null ? { endedAt: row.ended_at } : {}),
     ...(row.error !== null ? { error: row.error } : {}),

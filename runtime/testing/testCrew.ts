@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CrewDocument, Task } from '../../shared/model/crew';
 import type { RuntimeEvent } from '../../shared/events';
 import type { CheckResult, TestReport, TestResult } from '../../shared/training';
-import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
+import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { checkDeterministic } from '../crew/guardrails';
 import { interpolateCrew, resolveInputs } from '../crew/interpolate';
 import { errorMessage } from '../errors';
@@ -10,7 +10,7 @@ import type { ChatModel } from '../llm/chatModel';
 import type { ModelResolver } from '../llm/resolveModel';
 import { newRunId } from '../runId';
 import type { Runtime } from '../runtime';
-import { askEvaluatorJson } from '../training/evaluatorJson';
+import { askEvaluatorJson, type EvaluatorCall } from '../training/evaluatorJson';
 import { evaluatorFor } from '../training/evaluatorModel';
 import { TrainingInvalid } from '../training/trainingErrors';
 import { summariseTest } from './testReport';
@@ -35,8 +35,10 @@ export interface TestRequest {
   documentPath?: string;
   storedPath?: string;
   signal?: AbortSignal;
+  /** The events of the iterations' crew runs. */
   onEvent?: (event: RuntimeEvent) => void;
-  onProgress?: (progress: { testId: string; iteration: number; iterations: number; runId: string }) => void;
+  /** The events of the test's own evaluation run: `test.*` progress and the evaluator's `llm.*` calls. */
+  onSessionEvent?: (event: RuntimeEvent) => void;
   testId?: string;
   now?: () => number;
 }
@@ -44,6 +46,8 @@ export interface TestRequest {
 export interface TestCrewResult {
   testId: string;
   report: TestReport;
+  /** The test's own run: its `test.*` events and the evaluator's calls, whose tokens are `evaluatorUsage`. */
+  evaluationRunId: string;
   evaluatorUsage: TokenUsage;
 }
 
@@ -76,14 +80,20 @@ export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
   const testId = req.testId ?? newTestId(now());
   const { store } = req;
   store.createSession({ id: testId, crewId: req.doc.id, name: req.doc.name, documentPath: req.storedPath, iterations: req.iterations, evalModel: req.evalModel });
+  const session = req.runtime.openSessionRun(req.doc, { purpose: { kind: 'evaluation', of: 'test', sessionId: testId }, documentPath: req.documentPath, signal: req.signal, onEvent: req.onSessionEvent });
+  store.setEvaluationRun(testId, session.runId);
+  const span = session.root.child();
+  span.emit({ type: 'test.started', sessionId: testId, crewId: req.doc.id, iterations: req.iterations });
+  const evaluatorCall = { ctx: session.context(), parent: span };
   const doc = testedCrew(req.doc);
   const tasksById = new Map(interpolated.tasks.map((t) => [t.id, t]));
-  let evaluatorUsage = emptyUsage();
+  const runIds: string[] = [];
   try {
     for (let iteration = 1; iteration <= req.iterations; iteration++) {
       const runId = newRunId(now());
+      runIds.push(runId);
       store.addSessionRun(testId, runId);
-      req.onProgress?.({ testId, iteration, iterations: req.iterations, runId });
+      span.emit({ type: 'test.iteration.started', sessionId: testId, iteration, iterations: req.iterations, runId });
       const seen = new TaskEvents();
       const result = await req.runtime.runCrew(doc, {
         runId,
@@ -112,11 +122,10 @@ export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
         if (outcome?.status === 'completed') {
           const checks = runChecks(tasksById.get(task.id)!, outcome.output);
           // A failing evaluator leaves this score out (and says why); the checks still count.
-          const scored = await scoreTask(evaluator(outcome.role), task, outcome.output, iteration, req.signal).catch((error: unknown) => {
+          const scored = await scoreTask(evaluatorCall, evaluator(outcome.role), task, outcome.output, iteration).catch((error: unknown) => {
             if (req.signal?.aborted) throw error;
             return { failure: errorMessage(error) };
           });
-          if ('usage' in scored) evaluatorUsage = addUsage(evaluatorUsage, scored.usage);
           row = {
             ...base,
             status: 'completed',
@@ -133,15 +142,31 @@ export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
           };
         }
         store.addResult(testId, row);
+        span.emit({
+          type: 'test.evaluated',
+          sessionId: testId,
+          iteration,
+          taskId: task.id,
+          status: row.status,
+          ...(row.score !== undefined ? { score: row.score } : {}),
+          ...(row.checkScore !== undefined ? { checkScore: row.checkScore } : {}),
+          ...(row.reason !== undefined ? { reason: row.reason } : {}),
+        });
       }
     }
     store.setStatus(testId, 'completed');
+    span.emit({ type: 'test.completed', sessionId: testId, runIds, tokenUsage: session.usage() });
+    const end = session.finish({ kind: 'completed', output: `${runIds.length} test run(s) scored` });
+    const stored = store.session(testId)!;
+    return { testId, report: summariseTest(stored, store.results(testId)), evaluationRunId: session.runId, evaluatorUsage: end.tokenUsage };
   } catch (error) {
     store.setStatus(testId, 'failed', errorMessage(error));
+    span.emit({ type: 'test.failed', sessionId: testId, error: errorMessage(error) });
+    session.finish({ kind: 'error', error });
     throw error;
+  } finally {
+    session.close();
   }
-  const session = store.session(testId)!;
-  return { testId, report: summariseTest(session, store.results(testId)), evaluatorUsage };
 }
 
 function runChecks(task: Task, output: string): CheckResult[] {
@@ -156,12 +181,12 @@ export function checkScore(checks: CheckResult[]): number {
   return Math.round((checks.filter((c) => c.pass).length / checks.length) * 100) / 10;
 }
 
-function scoreTask(model: ChatModel, task: Task, output: string, iteration: number, signal?: AbortSignal) {
+function scoreTask(run: Pick<EvaluatorCall, 'ctx' | 'parent'>, model: ChatModel, task: Task, output: string, iteration: number) {
   return askEvaluatorJson(
     {
+      ...run,
       model,
       subject: `task "${task.id}", iteration ${iteration}`,
-      signal,
       messages: [
         { role: 'system', content: SYSTEM },
         { role: 'user', content: `Task: ${task.description}\n\nExpected output: ${task.expectedOutput}\n\nAnswer to score:\n${output}` },

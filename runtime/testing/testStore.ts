@@ -49,6 +49,11 @@ export class TestStore {
     this.table.addRun(id, runId);
   }
 
+  /** The session's own run (`run.started.purpose.kind: "evaluation"`). */
+  setEvaluationRun(id: string, runId: string): void {
+    this.table.setEvaluationRun(id, runId);
+  }
+
   setStatus(id: string, status: TestSession['status'], error?: string): void {
     this.table.setStatus(id, status, error);
   }

@@ -1,16 +1,23 @@
 import type { z } from 'zod';
 import type { ChatMessageRecord } from '../../shared/events';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
+import { callModel } from '../agent/modelCall';
+import type { RunContext } from '../agent/runContext';
+import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
 import { readJsonShaped } from '../reading/jsonValue';
 import { EvaluatorReplyInvalid } from './trainingErrors';
 
 export interface EvaluatorCall {
+  /** The session's evaluation run: the calls are traced (`llm.*`), metered and stoppable like any run's. */
+  ctx: RunContext;
+  parent: Span;
   model: ChatModel;
   messages: ChatMessageRecord[];
   /** What is evaluated, for the error message. */
   subject: string;
-  signal?: AbortSignal;
+  /** The role whose work is evaluated (shown with the model call). */
+  agentRole?: string;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -23,7 +30,7 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 export async function askEvaluatorJson<T>(call: EvaluatorCall, schema: z.ZodType<T>): Promise<{ value: T; usage: TokenUsage; repaired: boolean }> {
   let usage = emptyUsage();
   const ask = async (messages: ChatMessageRecord[]) => {
-    const response = await call.model.chat({ messages, responseFormat: { type: 'json_object' }, signal: call.signal });
+    const response = await callModel(call.ctx, call.parent, call.model, { purpose: 'evaluation', agentRole: call.agentRole }, { messages, responseFormat: { type: 'json_object' } });
     usage = addUsage(usage, response.usage);
     return response.content;
   };

@@ -1,15 +1,15 @@
 import type { CrewDocument } from '../../shared/model/crew';
 import type { RuntimeEvent } from '../../shared/events';
 import type { SuggestionStatus, SuggestionVersion } from '../../shared/training';
-import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
-import { errorMessage, errorName } from '../errors';
+import type { TokenUsage } from '../../shared/usage';
+import { errorMessage, errorName, RunCancelled } from '../errors';
 import { interpolateCrew, resolveInputs } from '../crew/interpolate';
 import type { ModelResolver } from '../llm/resolveModel';
 import { newRunId } from '../runId';
 import type { Runtime } from '../runtime';
 import { evaluatorFor } from './evaluatorModel';
 import { RecordCapture } from './recordCapture';
-import { TrainingInvalid } from './trainingErrors';
+import { TrainingInvalid, TrainingRunFailed } from './trainingErrors';
 import { evaluateRole, type TrainingEvaluation } from './trainingEvaluation';
 import type { TrainingStore } from './trainingStore';
 
@@ -33,17 +33,13 @@ export interface TrainRequest {
   /** The same path relative to the workspace, as stored with the session. */
   storedPath?: string;
   signal?: AbortSignal;
+  /** The events of the iterations' crew runs. */
   onEvent?: (event: RuntimeEvent) => void;
-  onProgress?: (progress: TrainingProgress) => void;
+  /** The events of the session's own evaluation run: `training.*` progress and the evaluator's `llm.*` calls. */
+  onSessionEvent?: (event: RuntimeEvent) => void;
   trainingId?: string;
   now?: () => number;
 }
-
-export type TrainingProgress =
-  | { phase: 'run'; trainingId: string; iteration: number; iterations: number; runId: string }
-  | { phase: 'evaluating'; trainingId: string; roles: string[] }
-  | { phase: 'completed'; trainingId: string; versions: SuggestionVersion[] }
-  | { phase: 'failed'; trainingId: string; error: string };
 
 export interface TrainResult {
   trainingId: string;
@@ -53,6 +49,8 @@ export interface TrainResult {
   versions: SuggestionVersion[];
   /** Roles that worked but got no feedback: no version for them. */
   rolesWithoutFeedback: string[];
+  /** The session's own run: its `training.*` events and the evaluator's calls, whose tokens are `evaluatorUsage`. */
+  evaluationRunId: string;
   evaluatorUsage: TokenUsage;
   error?: { name: string; message: string };
 }
@@ -88,15 +86,19 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
   const crewId = req.doc.id;
   const { store } = req;
   store.createSession({ id: trainingId, crewId, name: req.doc.name, documentPath: req.storedPath, iterations: req.iterations, evalModel: req.evalModel });
+  const session = req.runtime.openSessionRun(req.doc, { purpose: { kind: 'evaluation', of: 'training', sessionId: trainingId }, documentPath: req.documentPath, signal: req.signal, onEvent: req.onSessionEvent });
+  store.setEvaluationRun(trainingId, session.runId);
+  const span = session.root.child();
+  span.emit({ type: 'training.started', sessionId: trainingId, crewId, iterations: req.iterations });
 
   const runIds: string[] = [];
   const workedRoles = new Set<string>();
   let recordCount = 0;
-  let evaluatorUsage = emptyUsage();
-  const fail = (status: 'failed' | 'cancelled', error: { name: string; message: string }): TrainResult => {
+  const fail = (status: 'failed' | 'cancelled', error: { name: string; message: string }, cause: unknown): TrainResult => {
     store.setSessionStatus(trainingId, 'failed', error.message);
-    req.onProgress?.({ phase: 'failed', trainingId, error: error.message });
-    return { trainingId, status, runIds, recordCount, versions: [], rolesWithoutFeedback: [], evaluatorUsage, error };
+    span.emit({ type: 'training.failed', sessionId: trainingId, error: error.message, cancelled: status === 'cancelled' });
+    session.finish({ kind: 'error', error: cause });
+    return { trainingId, status, runIds, recordCount, versions: [], rolesWithoutFeedback: [], evaluationRunId: session.runId, evaluatorUsage: session.usage(), error };
   };
 
   try {
@@ -109,7 +111,7 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
         store.addRecord({ trainingId, crewId, iteration, ...review });
         recordCount += 1;
       });
-      req.onProgress?.({ phase: 'run', trainingId, iteration, iterations: req.iterations, runId });
+      span.emit({ type: 'training.iteration.started', sessionId: trainingId, iteration, iterations: req.iterations, runId });
       const result = await req.runtime.runCrew(doc, {
         runId,
         inputs: req.inputs,
@@ -124,20 +126,21 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
       });
       if (result.status !== 'completed') {
         const message = `training run ${iteration} of ${req.iterations} (${runId}) ${result.status}: ${result.error?.message ?? ''}`;
-        return fail(result.status === 'cancelled' ? 'cancelled' : 'failed', { name: result.error?.name ?? 'RunFailed', message });
+        const error = { name: result.error?.name ?? 'RunFailed', message };
+        return fail(result.status === 'cancelled' ? 'cancelled' : 'failed', error, result.status === 'cancelled' ? new RunCancelled(message) : new TrainingRunFailed(message));
       }
     }
 
     store.setSessionStatus(trainingId, 'evaluating');
     const records = store.records({ crewId, trainingId });
     const roles = [...new Set(records.map((r) => r.role))];
-    req.onProgress?.({ phase: 'evaluating', trainingId, roles });
+    span.emit({ type: 'training.evaluation.started', sessionId: trainingId, roles });
     const evaluations: { role: string; evaluation: TrainingEvaluation; recordIds: number[] }[] = [];
     for (const role of roles) {
       const own = records.filter((r) => r.role === role);
       const current = store.active(crewId, role);
-      const { evaluation, usage } = await evaluateRole(evaluator(role), role, own, current, req.signal);
-      evaluatorUsage = addUsage(evaluatorUsage, usage);
+      const { evaluation } = await evaluateRole({ ctx: session.context(), parent: span }, evaluator(role), role, own, current);
+      span.emit({ type: 'training.evaluated', sessionId: trainingId, role, quality: evaluation.quality, summary: evaluation.summary });
       evaluations.push({ role, evaluation, recordIds: own.map((r) => r.id) });
     }
     // Every role evaluated: only now are versions added (all of them, or none).
@@ -154,8 +157,10 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
         recordIds,
       }),
     );
+    for (const v of versions) span.emit({ type: 'training.version.created', sessionId: trainingId, role: v.role, version: v.version, status: v.status });
     store.setSessionStatus(trainingId, 'completed');
-    req.onProgress?.({ phase: 'completed', trainingId, versions });
+    span.emit({ type: 'training.completed', sessionId: trainingId, versions: versions.length, runIds, tokenUsage: session.usage() });
+    const end = session.finish({ kind: 'completed', output: `${versions.length} suggestion version(s) from ${recordCount} feedback record(s)` });
     return {
       trainingId,
       status: 'completed',
@@ -163,11 +168,14 @@ export async function train(req: TrainRequest): Promise<TrainResult> {
       recordCount,
       versions,
       rolesWithoutFeedback: [...workedRoles].filter((r) => !roles.includes(r)),
-      evaluatorUsage,
+      evaluationRunId: session.runId,
+      evaluatorUsage: end.tokenUsage,
     };
   } catch (error) {
-    const result = fail(req.signal?.aborted ? 'cancelled' : 'failed', { name: errorName(error), message: errorMessage(error) });
+    const result = fail(req.signal?.aborted ? 'cancelled' : 'failed', { name: errorName(error), message: errorMessage(error) }, error);
     if (result.status === 'cancelled') return result;
     throw error;
+  } finally {
+    session.close();
   }
 }

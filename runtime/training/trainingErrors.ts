@@ -39,3 +39,8 @@ export class EvaluatorReplyInvalid extends Error {
 export class TrainingInvalid extends Error {
   override name = 'TrainingInvalid';
 }
+
+/** One of a training session's crew runs did not complete, which ends the session. */
+export class TrainingRunFailed extends Error {
+  override name = 'TrainingRunFailed';
+}

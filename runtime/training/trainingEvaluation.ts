@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TrainingRecord } from '../../shared/training';
 import type { TokenUsage } from '../../shared/usage';
 import type { ChatModel } from '../llm/chatModel';
-import { askEvaluatorJson } from './evaluatorJson';
+import { askEvaluatorJson, type EvaluatorCall } from './evaluatorJson';
 
 /** What the evaluator must return for a role. */
 export const TrainingEvaluationSchema = z.object({
@@ -24,11 +24,11 @@ const SYSTEM = [
 
 /** Asks the evaluator to turn a role's training records into suggestions (one repair attempt, then a typed error). */
 export async function evaluateRole(
+  run: Pick<EvaluatorCall, 'ctx' | 'parent'>,
   model: ChatModel,
   role: string,
   records: TrainingRecord[],
   current: { version: number; suggestions: string[] } | undefined,
-  signal?: AbortSignal,
 ): Promise<{ evaluation: TrainingEvaluation; usage: TokenUsage }> {
   const parts = [`Agent role: ${role}`, ''];
   records.forEach((r, i) => {
@@ -48,9 +48,10 @@ export async function evaluateRole(
   }
   const { value, usage } = await askEvaluatorJson(
     {
+      ...run,
       model,
       subject: `role "${role}"`,
-      signal,
+      agentRole: role,
       messages: [
         { role: 'system', content: SYSTEM },
         { role: 'user', content: parts.join('\n') },

@@ -94,6 +94,11 @@ export class TrainingStore {
     this.table.addRun(id, runId);
   }
 
+  /** The session's own run (`run.started.purpose.kind: "evaluation"`). */
+  setEvaluationRun(id: string, runId: string): void {
+    this.table.setEvaluationRun(id, runId);
+  }
+
   setSessionStatus(id: string, status: TrainingSession['status'], error?: string): void {
     this.table.setStatus(id, status, error);
   }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeResult, parseSingleJson, runCli, runEvents, scriptedCrew, tempDir, type TempWorkspace } from './cliHarness';
+import { assertGapFree, describeResult, listRuns, parseSingleJson, runCli, runEvents, scriptedCrew, tempDir, type TempWorkspace } from './cliHarness';
 import type { EventOf, RuntimeEvent } from '../../shared/events';
 
 const EVALUATOR_SYSTEM = 'You evaluate how an AI agent did during training';
@@ -75,6 +75,41 @@ const userPrompt = (events: RuntimeEvent[], role: string) =>
   events.filter((e): e is EventOf<'llm.started'> => e.type === 'llm.started' && e.agentRole === role && e.purpose === 'agent')[0].messages.find((m) => m.role === 'user')!.content;
 
 describe('crewdeck train and suggestions', () => {
+  it('the evaluator works in a run of its own: listed by runs list, with llm.* events whose tokens are the session\'s evaluator tokens', async () => {
+    const file = setupWorkspace();
+    const trained = await runCli(['train', file, '-n', '1', '--json'], { stdin: 'Open with a summary\n\n\n', timeoutMs: 60_000 });
+    expect(trained.code, describeResult(trained)).toBe(0);
+    const result = parseSingleJson(trained);
+    expect(result.status).toBe('completed');
+
+    const runs = await listRuns(ws.dir);
+    const evaluation = runs.find((r) => r.id === result.evaluationRunId);
+    expect(evaluation, JSON.stringify(runs)).toMatchObject({ kind: 'crew', documentId: 'writing-crew', status: 'completed' });
+    expect(runs.map((r) => r.id)).toEqual(expect.arrayContaining([...result.runIds, result.evaluationRunId]));
+
+    const events = await runEvents(ws.dir, result.evaluationRunId);
+    assertGapFree(events);
+    expect(events[0]).toMatchObject({ type: 'run.started', process: 'evaluation', purpose: { kind: 'evaluation', of: 'training', sessionId: result.trainingId } });
+    const calls = events.filter((e): e is EventOf<'llm.completed'> => e.type === 'llm.completed');
+    expect(events.filter((e) => e.type === 'llm.started' && e.purpose === 'evaluation')).toHaveLength(calls.length);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const c of calls) expect(c.usage.totalTokens).toBeGreaterThan(0);
+    const sum = (key: 'promptTokens' | 'completionTokens' | 'totalTokens') => calls.reduce((n, c) => n + c.usage[key], 0);
+    expect(result.evaluatorUsage.totalTokens).toBe(sum('totalTokens'));
+    expect(result.evaluatorUsage.promptTokens).toBe(sum('promptTokens'));
+    expect(result.evaluatorUsage.completionTokens).toBe(sum('completionTokens'));
+    expect(evaluation.tokenUsage.totalTokens).toBe(sum('totalTokens'));
+    expect(events.map((e) => e.type).filter((t) => t.startsWith('training.'))).toEqual([
+      'training.started',
+      'training.iteration.started',
+      'training.evaluation.started',
+      'training.evaluated',
+      'training.version.created',
+      'training.completed',
+    ]);
+    expect(events.at(-1)?.type).toBe('run.completed');
+  });
+
   it('trains with feedback typed (piped) at the terminal; the next run applies the Writer suggestions only; disable removes them', async () => {
     const file = setupWorkspace();
     const trained = await runCli(['train', file, '-n', '2'], { stdin: 'Open with a summary\n\n\nNo TODO markers please\n\n\n', timeoutMs: 60_000 });

@@ -94,9 +94,20 @@ describe('training and tests through the host API', () => {
       return done();
     });
     const runStarts = pushes.flatMap((p) => (p.kind === 'event' && p.event.type === 'run.started' ? [p.event] : []));
-    expect(runStarts.map((e) => e.purpose?.kind)).toEqual(['training', 'training']);
-    expect(runStarts[0].runId).toBe(started.runId);
-    expect(pushes.some((p) => p.kind === 'training.changed' && p.status === 'evaluating')).toBe(true);
+    // The session's own run first (its events and the evaluator's calls), then the two crew runs.
+    expect(runStarts.map((e) => e.purpose?.kind)).toEqual(['evaluation', 'training', 'training']);
+    expect(runStarts[1].runId).toBe(started.runId);
+    const sessionEvents = pushes.flatMap((p) => (p.kind === 'event' && p.event.runId === runStarts[0].runId ? [p.event.type] : []));
+    expect(sessionEvents.filter((t) => t.startsWith('training.'))).toEqual([
+      'training.started',
+      'training.iteration.started',
+      'training.iteration.started',
+      'training.evaluation.started',
+      'training.evaluated',
+      'training.version.created',
+      'training.completed',
+    ]);
+    expect(sessionEvents).toContain('llm.completed');
 
     const { versions } = await call('training.versions', { crewId: 'writing' });
     expect(versions.map((v: any) => [v.role, v.version, v.status, v.suggestions])).toEqual([['Writer', 1, 'active', ['Lead with the main point.', 'Use short sentences.']]]);
@@ -109,7 +120,7 @@ describe('training and tests through the host API', () => {
     const edited = await call('training.updateSuggestion', { crewId: 'writing', role: 'Writer', version: 1, index: 1, text: 'Keep sentences under 15 words.' });
     expect(edited.version.suggestions).toEqual(['Lead with the main point.', 'Keep sentences under 15 words.']);
     expect(edited.version.history).toHaveLength(1);
-    expect(pushes.some((p) => p.kind === 'training.changed' && p.trainingId === undefined)).toBe(true);
+    expect(pushes.some((p) => p.kind === 'training.changed' && p.crewId === 'writing')).toBe(true);
 
     const { runId } = await call('runs.start', { path: 'writing.crew.json', inputs: {} });
     const events: RuntimeEvent[] = await waitFor('the run to end', async () => {

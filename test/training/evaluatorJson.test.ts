@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { RunContext } from '../../runtime/agent/runContext';
+import { UsageMeter } from '../../runtime/agent/usageMeter';
+import { RunEventLog } from '../../runtime/events/span';
+import { unattendedHuman } from '../../runtime/human/humanChannel';
 import type { ChatModel, ChatRequest } from '../../runtime/llm/chatModel';
 import { askEvaluatorJson } from '../../runtime/training/evaluatorJson';
 import { EvaluatorReplyInvalid } from '../../runtime/training/trainingErrors';
@@ -23,7 +27,13 @@ function listModel(replies: string[]): ChatModel & { requests: ChatRequest[] } {
   };
 }
 
-const call = (model: ChatModel) => ({ model, subject: 'role "Writer"', messages: [{ role: 'user' as const, content: 'evaluate' }] });
+/** The evaluator's calls go through a run of their own: here a bare one, its events collected. */
+const call = (model: ChatModel) => {
+  const log = new RunEventLog('run-eval', () => 0);
+  const root = log.root();
+  const ctx: RunContext = { runId: 'run-eval', workspace: '.', signal: new AbortController().signal, gate: undefined as never, human: unattendedHuman, meter: new UsageMeter(), newId: (p) => p, root };
+  return { ctx, parent: root, model, subject: 'role "Writer"', messages: [{ role: 'user' as const, content: 'evaluate' }] };
+};
 
 describe('evaluator replies: one repair attempt', () => {
   it('a valid reply is used as is', async () => {

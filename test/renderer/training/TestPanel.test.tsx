@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestReport, TestResult, TestSession } from '../../../shared/training';
+import { emptyUsage } from '../../../shared/usage';
 import { setHost } from '../../../renderer/host/hostContext';
 import { TestPanel } from '../../../renderer/panels/testing/TestPanel';
 import { taskSeries } from '../../../renderer/panels/testing/testChartData';
@@ -99,13 +100,15 @@ describe('test panel', () => {
     expect(screen.getAllByTestId('test-list-item')[1].getAttribute('aria-pressed')).toBe('true');
   });
 
-  it('reloads on tests.changed for this crew', async () => {
+  it("reloads on this crew's test events (test.*), not on another crew's", async () => {
     render(<TestPanel />);
     await screen.findByTestId('test-score-table');
     const before = fake.callsTo('tests.list').length;
-    await act(async () => fake.push({ kind: 'tests.changed', crewId: 'other', testId: 'x', status: 'running' }));
+    const event = (payload: Record<string, unknown>) => ({ kind: 'event' as const, event: { runId: 'run_eval', spanId: 's1', seq: 2, ts: 1, ...payload } as never });
+    await act(async () => fake.push(event({ type: 'test.started', sessionId: 'x', crewId: 'other', iterations: 1 })));
+    await act(async () => fake.push(event({ type: 'test.completed', sessionId: 'x', runIds: [], tokenUsage: emptyUsage() })));
     expect(fake.callsTo('tests.list').length).toBe(before);
-    await act(async () => fake.push({ kind: 'tests.changed', crewId: CREW, testId: 'test_new', status: 'completed' }));
+    await act(async () => fake.push(event({ type: 'test.started', sessionId: 'test_new', crewId: CREW, iterations: 1 })));
     expect(fake.callsTo('tests.list').length).toBe(before + 1);
   });
 });

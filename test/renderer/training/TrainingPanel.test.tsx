@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SuggestionVersion, TrainingRecord, TrainingSession } from '../../../shared/training';
+import { emptyUsage } from '../../../shared/usage';
 import { setHost } from '../../../renderer/host/hostContext';
 import { HumanDialogs } from '../../../renderer/dialogs/HumanDialogs';
 import { TrainingPanel } from '../../../renderer/panels/training/TrainingPanel';
@@ -168,8 +169,21 @@ describe('training panel', () => {
     versions = [version(3, 'active', ['New one.']), ...versions.map((v) => ({ ...v, status: 'disabled' as const }))];
     await act(async () => fake.push({ kind: 'training.changed', crewId: 'other' }));
     expect(fake.callsTo('training.versions').length).toBe(before);
-    await act(async () => fake.push({ kind: 'training.changed', crewId: CREW, trainingId: 'train_3', status: 'completed' }));
+    await act(async () => fake.push({ kind: 'training.changed', crewId: CREW }));
     await waitFor(() => expect(screen.getAllByTestId('training-version')[0].dataset.version).toBe('3'));
+  });
+
+  it("follows a session through its events: this crew's sessions reload, another crew's do not", async () => {
+    await renderPanel();
+    const before = fake.callsTo('training.sessions').length;
+    const event = (payload: Record<string, unknown>) => ({ kind: 'event' as const, event: { runId: 'run_eval', spanId: 's1', seq: 2, ts: 1, ...payload } as never });
+    await act(async () => fake.push(event({ type: 'training.started', sessionId: 'train_9', crewId: 'other', iterations: 1 })));
+    await act(async () => fake.push(event({ type: 'training.completed', sessionId: 'train_9', versions: 1, runIds: [], tokenUsage: emptyUsage() })));
+    expect(fake.callsTo('training.sessions').length).toBe(before);
+    await act(async () => fake.push(event({ type: 'training.completed', sessionId: session.id, versions: 1, runIds: ['run_a'], tokenUsage: emptyUsage() })));
+    await waitFor(() => expect(fake.callsTo('training.sessions').length).toBe(before + 1));
+    await act(async () => fake.push(event({ type: 'training.started', sessionId: 'train_10', crewId: CREW, iterations: 2 })));
+    await waitFor(() => expect(fake.callsTo('training.sessions').length).toBe(before + 2));
   });
 });
 

@@ -20,6 +20,9 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
   const [record, setRecord] = useState<RunRecord>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState<string>();
+  // Earlier tasks' outputs edited before replaying (a fork): task id → text.
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [editing, setEditing] = useState<string>();
 
   useEffect(() => {
     let live = true;
@@ -32,7 +35,7 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
     };
   }, [runId]);
 
-  const tasks = record ? replayTasks(record) : [];
+  const tasks = record ? replayTasks(record, edits) : [];
 
   const replay = async (taskId: string) => {
     setBusy(taskId);
@@ -40,7 +43,10 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
     try {
       const path = record?.run.documentPath;
       if (path && /\.crew\.json$/.test(path) && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
-      await useRunStore.getState().replay(taskId, runId);
+      // Only edits of tasks before the one replayed from apply; later tasks run again.
+      const from = tasks.findIndex((t) => t.id === taskId);
+      const applied = Object.fromEntries(Object.entries(edits).filter(([id]) => tasks.findIndex((t) => t.id === id) < from));
+      await useRunStore.getState().replay(taskId, runId, applied);
       useUiStore.getState().setBottomTab('trace');
       onClose();
     } catch (e) {
@@ -61,7 +67,9 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
       onClose={onClose}
       width={620}
     >
-      <div className="dialog-hint">Earlier tasks keep their stored outputs; the chosen task and everything after it run again, as a new run.</div>
+      <div className="dialog-hint">
+        Earlier tasks keep their stored outputs (edit one to fork the run: later tasks see your text as context); the chosen task and everything after it run again, as a new run.
+      </div>
       {!record && !error && <div className="dialog-hint">Loading the run…</div>}
       <ol className="replay-list">
         {tasks.map((t, i) => (
@@ -71,11 +79,33 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
               <div className="replay-name">
                 {t.name ?? t.id} {t.name && <code className="dialog-code">{t.id}</code>}
               </div>
-              <div className="replay-output">
-                {t.output ? (t.output.skipped ? 'skipped' : t.output.raw.slice(0, 160) || '(empty output)') : 'no stored output'}
-                {t.agent ? ` · ${t.agent}` : ''}
-              </div>
+              {editing === t.id ? (
+                <textarea
+                  className="settings-input mono"
+                  data-testid="replay-edit-text"
+                  aria-label={`Output of ${t.name ?? t.id} for the replay`}
+                  rows={5}
+                  value={edits[t.id] ?? t.output?.raw ?? ''}
+                  onChange={(e) => setEdits({ ...edits, [t.id]: e.target.value })}
+                />
+              ) : (
+                <div className="replay-output">
+                  {edits[t.id] !== undefined ? <em>edited: </em> : null}
+                  {edits[t.id] !== undefined ? edits[t.id].slice(0, 160) : t.output ? (t.output.skipped ? 'skipped' : t.output.raw.slice(0, 160) || '(empty output)') : 'no stored output'}
+                  {t.agent ? ` · ${t.agent}` : ''}
+                </div>
+              )}
             </div>
+            <button
+              className="btn small"
+              data-testid="replay-edit"
+              data-task-id={t.id}
+              disabled={busy !== undefined}
+              title="Edit this task's output as later tasks of the replay see it"
+              onClick={() => setEditing(editing === t.id ? undefined : t.id)}
+            >
+              {editing === t.id ? 'Done' : 'Edit output'}
+            </button>
             <button
               className="btn small"
               data-testid="replay-task"
@@ -94,7 +124,7 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
   );
 }
 
-function replayTasks(record: RunRecord): ReplayTask[] {
+function replayTasks(record: RunRecord, edits: Record<string, string>): ReplayTask[] {
   const doc = record.run.document as { tasks?: { id?: unknown; name?: unknown; agentId?: unknown }[] } | null;
   const outputs = new Map(record.taskOutputs.map((o) => [o.taskId, o]));
   const list = Array.isArray(doc?.tasks) ? doc.tasks.filter((t) => typeof t?.id === 'string') : [];
@@ -103,7 +133,7 @@ function replayTasks(record: RunRecord): ReplayTask[] {
     const id = t.id as string;
     const output = outputs.get(id);
     const task: ReplayTask = { id, name: typeof t.name === 'string' ? t.name : undefined, agent: output?.agentRole, output, replayable: earlierStored };
-    earlierStored = earlierStored && output !== undefined;
+    earlierStored = earlierStored && (output !== undefined || edits[id] !== undefined);
     return task;
   });
 }

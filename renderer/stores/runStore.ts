@@ -51,7 +51,7 @@ export interface RunState {
   start(path: string, inputs: Record<string, string>, model?: string): Promise<string>;
   cancel(runId?: string): Promise<void>;
   /** Replays the shown (or given) run from a task and shows the new run. */
-  replay(fromTaskId: string, runId?: string): Promise<string>;
+  replay(fromTaskId: string, runId?: string, edits?: Record<string, string>): Promise<string>;
   /** Runs the run's document as it is now on that run's recorded model replies (no model is called); shows the new run. */
   rerunOffline(runId: string): Promise<string>;
   refreshRuns(): Promise<void>;
@@ -163,10 +163,10 @@ export const useRunStore = create<RunState>()((set, get) => {
       await host().invoke('runs.cancel', { runId: id });
     },
 
-    async replay(fromTaskId, runId) {
+    async replay(fromTaskId, runId, edits) {
       const id = runId ?? get().runId;
       if (!id) throw new Error('no run to replay');
-      const { runId: newRunId } = await host().invoke('runs.replay', { runId: id, fromTaskId });
+      const { runId: newRunId } = await host().invoke('runs.replay', { runId: id, fromTaskId, ...(edits && Object.keys(edits).length > 0 ? { edits } : {}) });
       refreshSoon();
       await get().show(newRunId);
       return newRunId;

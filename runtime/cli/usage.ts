@@ -11,7 +11,7 @@ Usage:
   crewdeck run <file.crew.json|file.flow.json> [--input k=v]... [--inputs JSON] [--model PROFILE] [--workspace DIR] [--json]
       [--offline RUNID]   answer every model call from that recorded run (no network)
       [--inputs-file rows.csv|rows.jsonl] [--concurrency N]   the crew once per row (CSV header = input names)
-  crewdeck replay <runId> --from-task <taskId> [--workspace DIR] [--json]
+  crewdeck replay <runId> --from-task <taskId> [--set-output <taskId>=<text|@file>]... [--workspace DIR] [--json]
   crewdeck resume <runId> [--feedback TEXT] [--workspace DIR] [--json]   continue a paused or interrupted flow
   crewdeck validate <file.crew.json|file.flow.json>
   crewdeck runs list [--limit N] [--workspace DIR] [--json]

@@ -42,7 +42,8 @@ export interface KickoffRequest {
   signal?: AbortSignal;
   onEvent?: EventListener;
   now: () => number;
-  replay?: { runId: string; fromTaskId: string; fromIndex: number; outputs: Map<string, StoredTaskOutput> };
+  /** `edits`: earlier tasks' outputs replaced before the replay (already applied to `outputs`), recorded in `run.started`. */
+  replay?: { runId: string; fromTaskId: string; fromIndex: number; outputs: Map<string, StoredTaskOutput>; edits?: Record<string, string> };
   /** The workspace's memory; used when the crew has memory enabled. */
   memory?: RunMemoryStore;
   /** Trained suggestions applied to the roles' task prompts. */
@@ -74,7 +75,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       process: doc.process,
       inputs: req.inputs,
       stepIds: doc.tasks.map((t) => t.id),
-      replayOf: req.replay ? { runId: req.replay.runId, fromTaskId: req.replay.fromTaskId } : undefined,
+      replayOf: req.replay ? { runId: req.replay.runId, fromTaskId: req.replay.fromTaskId, ...(req.replay.edits ? { edits: req.replay.edits } : {}) } : undefined,
       ...(req.purpose ? { purpose: req.purpose } : {}),
       ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}),
     },

@@ -45,6 +45,22 @@ describe('ReplayDialog', () => {
     expect(useRunStore.getState().view?.replayOf).toEqual({ runId: 'run_mx2wxzox_fe6cad54', fromTaskId: 'brief' });
   });
 
+  it('forks: an earlier task’s output edited in the dialog goes with the replay', async () => {
+    const host = hostFor([{ taskId: 'research', raw: '- 10 panels × 400 W = 4 kW peak.' }]);
+    let closed = false;
+    render(<ReplayDialog runId="run_original" onClose={() => (closed = true)} />);
+    await screen.findAllByTestId('replay-item');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Edit output' })[0]);
+    const text = screen.getByTestId('replay-edit-text') as HTMLTextAreaElement;
+    expect(text.value).toContain('10 panels');
+    fireEvent.change(text, { target: { value: '12 panels × 400 W = 4.8 kW peak.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.getAllByTestId('replay-item')[0].textContent).toContain('edited: 12 panels');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]);
+    await waitFor(() => expect(closed).toBe(true));
+    expect(host.callsTo('runs.replay')).toEqual([{ runId: 'run_original', fromTaskId: 'brief', edits: { research: '12 panels × 400 W = 4.8 kW peak.' } }]);
+  });
+
   it('does not offer a task whose earlier tasks have no stored output', async () => {
     hostFor([]);
     render(<ReplayDialog runId="run_original" onClose={() => {}} />);

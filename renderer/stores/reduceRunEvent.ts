@@ -91,6 +91,10 @@ class RunDraft {
       case 'flow.method.completed':
       case 'flow.method.failed':
         return this.methodEnded(e);
+      case 'flow.item.started':
+      case 'flow.item.completed':
+      case 'flow.item.failed':
+        return this.itemEvent(e);
       case 'planning.started':
         this.open(e, 'planning', 'Planning', e.model);
         return;
@@ -265,6 +269,20 @@ class RunDraft {
     // A listener of a router fired by its route: remember which route, so that handle's edge lights up.
     if (from) v.triggers[e.methodId] = { from: from.from, route: from.route ?? v.routes[from.from], to: e.methodId, call: calls };
     else delete v.triggers[e.methodId];
+  }
+
+  /** One item of a for_each: a span of its own under the method, and the method's item counter. */
+  private itemEvent(e: EventOf<'flow.item.started' | 'flow.item.completed' | 'flow.item.failed'>): void {
+    const label = `item ${e.index + 1}/${e.total}`;
+    if (e.type === 'flow.item.started') this.open(e, 'item', label, e.item);
+    else if (e.type === 'flow.item.completed' && e.restoredFrom) this.open(e, 'item', label, 'restored from the checkpoint', 'done');
+    else this.close(e, e.type === 'flow.item.completed' ? 'done' : 'failed');
+    const m = this.v.methods[e.methodId];
+    if (!m) return;
+    const items = m.items && m.items.total === e.total ? { ...m.items } : { total: e.total, done: 0, failed: 0 };
+    if (e.type === 'flow.item.completed') items.done += 1;
+    else if (e.type === 'flow.item.failed') items.failed += 1;
+    this.v.methods[e.methodId] = { ...m, items };
   }
 
   /** The method (or router and route) a listener's `triggeredBy` names. */

@@ -17,7 +17,7 @@ export interface ActiveDelegation {
   spanId: string;
 }
 
-export type SpanKind = 'run' | 'planning' | 'method' | 'task' | 'agent' | 'llm' | 'tool' | 'delegation' | 'guardrail' | 'human' | 'retry' | 'memory';
+export type SpanKind = 'run' | 'planning' | 'method' | 'item' | 'task' | 'agent' | 'llm' | 'tool' | 'delegation' | 'guardrail' | 'human' | 'retry' | 'memory';
 /** `discarded`: a memory write whose attempt was rejected, so nothing it staged reached the store. */
 export type SpanStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'waiting' | 'blocked' | 'cached' | 'discarded';
 
@@ -75,6 +75,8 @@ export interface MethodResult {
   calls: number;
   /** Span of the latest call. */
   spanId: string;
+  /** A for_each call's items: how many, and how many finished or failed so far. */
+  items?: { total: number; done: number; failed: number };
   output?: string;
   route?: string;
   error?: string;

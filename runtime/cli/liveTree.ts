@@ -97,6 +97,14 @@ export class LiveTree {
         return `${s.green('✓')} ${e.methodName} ${took(e.durationMs)}${e.changed.length ? s.dim(` · state: ${e.changed.join(', ')}`) : ''} ${s.dim(`→ ${oneLine(e.output, 60)}`)}`;
       case 'flow.method.failed':
         return `${s.red('✗')} ${e.methodName} failed${this.reason(e.error)}`;
+      case 'flow.item.started':
+        return `${s.bold(`▸ item ${e.index + 1}/${e.total}`)} ${s.dim(oneLine(e.item, 60))}`;
+      case 'flow.item.completed':
+        return e.restoredFrom
+          ? `${s.blue('↺')} item ${e.index + 1}/${e.total} ${s.dim(`done earlier, not run again: ${oneLine(e.output, 60)}`)}`
+          : `${s.green('✓')} item ${e.index + 1}/${e.total} ${took(e.durationMs)} ${s.dim(`→ ${oneLine(e.output, 60)}`)}`;
+      case 'flow.item.failed':
+        return `${s.red('✗')} item ${e.index + 1}/${e.total} failed${this.reason(e.error)}`;
       case 'run.completed':
         return `${s.green('✓ completed')} in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
       case 'run.failed':

@@ -185,7 +185,8 @@ async function judgeAttempt(
   return { raw, json, readAs, failure };
 }
 
-async function writeOutputFile(workspace: string, path: string, content: string): Promise<void> {
+/** Writes a task's (or a flow method's) output to its workspace file; a path leading outside is refused. */
+export async function writeOutputFile(workspace: string, path: string, content: string): Promise<void> {
   const target = await resolveInWorkspace(workspace, path);
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, content, 'utf8');

@@ -45,13 +45,36 @@ export const FlowPredicateSchema = z.strictObject({
 });
 export type FlowPredicate = z.infer<typeof FlowPredicateSchema>;
 
-/** Templates use `{state.field}` and `{input}` (the triggering method's output). */
+/**
+ * Templates use `{state.field}` and `{input}` (the triggering method's output); inside a for_each body
+ * also `{item}` / `{item.field}` (the current item) and `{index}` (its 0-based position).
+ */
 const template = z.string();
 
+const CrewBodySchema = z.strictObject({ type: z.literal('crew'), file: WorkspacePathSchema, inputs: z.record(z.string(), template).optional() });
+const AgentBodySchema = z.strictObject({ type: z.literal('agent'), agent: AgentSchema.omit({ id: true }).extend({ id: id.optional() }), prompt: template.min(1) });
+const LlmBodySchema = z.strictObject({ type: z.literal('llm'), prompt: template.min(1), llm: ModelRefSchema.optional(), outputSchema: z.record(z.string(), z.unknown()).optional() });
+
+/** What a for_each runs once per item. */
+export const ForEachItemBodySchema = z.discriminatedUnion('type', [CrewBodySchema, AgentBodySchema, LlmBodySchema]);
+
 export const FlowBodySchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('crew'), file: WorkspacePathSchema, inputs: z.record(z.string(), template).optional() }),
-  z.strictObject({ type: z.literal('agent'), agent: AgentSchema.omit({ id: true }).extend({ id: id.optional() }), prompt: template.min(1) }),
-  z.strictObject({ type: z.literal('llm'), prompt: template.min(1), llm: ModelRefSchema.optional(), outputSchema: z.record(z.string(), z.unknown()).optional() }),
+  CrewBodySchema,
+  AgentBodySchema,
+  LlmBodySchema,
+  /**
+   * Runs `body` once per item of the list `items` names (CrewAI: asyncio.gather over one kickoff per
+   * item), at most `concurrency` at a time, and sets `state.<into>` to the results in item order.
+   * Each finished item is checkpointed: a resumed run does not run it again.
+   */
+  z.strictObject({
+    type: z.literal('for_each'),
+    /** A template naming a list, e.g. `{state.chapters}` (or giving one as JSON). */
+    items: template.min(1),
+    body: ForEachItemBodySchema,
+    concurrency: z.number().int().min(1).max(32).default(4),
+    into: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a state field name: letters, digits and _'),
+  }),
   z.strictObject({
     type: z.literal('human_feedback'),
     message: template.min(1),
@@ -68,7 +91,7 @@ export const FlowBodySchema = z.discriminatedUnion('type', [
 ]);
 export type FlowBody = z.infer<typeof FlowBodySchema>;
 export type FlowBodyKind = FlowBody['type'];
-export const FLOW_BODY_KINDS = ['crew', 'agent', 'llm', 'human_feedback', 'script', 'set_state', 'rules'] as const satisfies readonly FlowBodyKind[];
+export const FLOW_BODY_KINDS = ['crew', 'agent', 'llm', 'for_each', 'human_feedback', 'script', 'set_state', 'rules'] as const satisfies readonly FlowBodyKind[];
 
 export const FlowMethodSchema = z.strictObject({
   id,
@@ -78,6 +101,8 @@ export const FlowMethodSchema = z.strictObject({
   /** A router: its body yields one of these labels and the listeners of `{ route: label }` fire. */
   routes: z.array(label).min(1).optional(),
   body: FlowBodySchema,
+  /** Writes the method's output to this workspace file (as a task's outputFile does); `{state.x}` placeholders allowed. */
+  outputFile: WorkspacePathSchema.optional(),
 });
 export type FlowMethod = z.infer<typeof FlowMethodSchema>;
 
@@ -193,6 +218,10 @@ function checkFlowReferences(input: unknown, ctx: z.RefinementCtx): void {
     }
     if (type === 'crew' && typeof body.file === 'string' && !body.file.endsWith('.crew.json')) {
       issue(['methods', i, 'body', 'file'], `"${body.file}" is not a crew file (*.crew.json)`);
+    }
+    const inner = type === 'for_each' && body.body !== null && typeof body.body === 'object' ? (body.body as Loose) : undefined;
+    if (inner?.type === 'crew' && typeof inner.file === 'string' && !inner.file.endsWith('.crew.json')) {
+      issue(['methods', i, 'body', 'body', 'file'], `"${inner.file}" is not a crew file (*.crew.json)`);
     }
   });
 }

@@ -59,7 +59,7 @@ export function agentPrompts(events: RuntimeEvent[], role?: string): string[] {
     .map((e) => e.messages.find((m) => m.role === 'user')?.content ?? '');
 }
 
-const SPAN_STARTS = new Set(['run.started', 'task.started', 'agent.started', 'llm.started', 'tool.started', 'delegation.started', 'guardrail.started', 'human.requested', 'planning.started', 'memory.write.staged', 'flow.method.started']);
+const SPAN_STARTS = new Set(['run.started', 'task.started', 'agent.started', 'llm.started', 'tool.started', 'delegation.started', 'guardrail.started', 'human.requested', 'planning.started', 'memory.write.staged', 'flow.method.started', 'flow.item.started']);
 
 function endsSpan(e: RuntimeEvent): boolean {
   if (e.type === 'llm.failed') return !e.willRetry;

@@ -8,6 +8,7 @@ import { useLowDetail } from '../nodes/useLowDetail';
 import { useMethodRun } from '../nodes/useMethodRun';
 import { useNodeRun } from '../nodes/useNodeRun';
 import { BodyIcon } from './BodyIcon';
+import { PausedMarker } from './PausedMarker';
 import type { MethodNode as MethodNodeType } from './flowGraphTypes';
 
 const ROLE_LABEL = { start: 'start', listen: 'listens', router: 'router' } as const;
@@ -52,6 +53,15 @@ export const MethodNode = memo(function MethodNode({ id, data, selected }: NodeP
             ×{run.calls}
           </span>
         )}
+        {!lowDetail && data.bodyKind === 'for_each' && (
+          <span
+            className="flow-node-calls flow-node-items"
+            data-testid="method-items"
+            title={run.items ? `For each item: ${run.items.done} of ${run.items.total} done${run.items.failed ? `, ${run.items.failed} failed` : ''}` : 'Runs its body once per item'}
+          >
+            ×{run.items ? (run.items.done < run.items.total && status === 'running' ? `${run.items.done}/${run.items.total}` : run.items.total) : 'N'}
+          </span>
+        )}
         {!lowDetail && <NodeRunBadge status={status} counters={counters} />}
       </div>
       {!lowDetail && (
@@ -70,6 +80,7 @@ export const MethodNode = memo(function MethodNode({ id, data, selected }: NodeP
           )}
         </>
       )}
+      <PausedMarker methodKey={data.key} />
       {router && (
         <div className="flow-node-routes" aria-label="Routes">
           {data.routes.map((route) => (

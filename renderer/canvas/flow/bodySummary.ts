@@ -20,6 +20,11 @@ export function bodySummary(body: unknown): string {
     }
     case 'llm':
       return oneLine(s(body.prompt));
+    case 'for_each': {
+      const inner = isRecord(body.body) ? body.body : {};
+      const what = inner.type === 'crew' ? s(inner.file) : inner.type === 'agent' && isRecord(inner.agent) ? s(inner.agent.role) : s(inner.type);
+      return oneLine(`each of ${s(body.items) || '?'} → ${what || '?'} → state.${s(body.into) || '?'}`);
+    }
     case 'human_feedback':
       return oneLine(s(body.message));
     case 'script': {

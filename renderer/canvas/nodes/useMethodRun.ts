@@ -23,13 +23,16 @@ export interface MethodRun {
   calls: number;
   /** A router's latest route. */
   route?: string;
+  /** A for_each call's items: how many, and how many finished so far. */
+  items?: { total: number; done: number; failed: number };
 }
 
 export function useMethodRun(methodId: string): MethodRun {
   const status = useRunStore((s) => s.nodeStatus[methodNodeId(methodId)]);
   const calls = useRunStore((s) => s.methods[methodId]?.calls ?? 0);
   const route = useRunStore((s) => s.routes[methodId]);
-  return { status, calls, route };
+  const items = useRunStore((s) => s.methods[methodId]?.items);
+  return { status, calls, route, items };
 }
 
 export function useTakenRoute(routerMethodId: string): string | undefined {

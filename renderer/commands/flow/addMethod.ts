@@ -11,6 +11,7 @@ const BASE_NAME: Record<MethodTemplate, string> = {
   crew: 'run_crew',
   agent: 'ask_agent',
   llm: 'call_model',
+  for_each: 'for_each_item',
   human_feedback: 'review',
   script: 'script',
   set_state: 'set_state',

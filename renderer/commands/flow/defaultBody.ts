@@ -16,6 +16,8 @@ export function defaultBody(kind: FlowBodyKind, routes: readonly string[] = []):
       };
     case 'llm':
       return { type: 'llm', prompt: 'Summarise: {input}' };
+    case 'for_each':
+      return { type: 'for_each', items: '{state.items}', concurrency: 4, into: 'results', body: { type: 'llm', prompt: 'Work on item {index}: {item}' } };
     case 'human_feedback':
       return routes.length > 0 ? { type: 'human_feedback', message: 'Please review: {input}' } : { type: 'human_feedback', message: 'Please review: {input}', outcomes: ['approved', 'rejected'], defaultOutcome: 'approved' };
     case 'script':
@@ -36,6 +38,7 @@ export const BODY_KIND_LABEL: Record<FlowBodyKind, string> = {
   crew: 'Crew',
   agent: 'Agent',
   llm: 'Model call',
+  for_each: 'For each item',
   human_feedback: 'Human feedback',
   script: 'Script',
   set_state: 'Set state',

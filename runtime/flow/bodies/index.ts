@@ -1,5 +1,6 @@
 import { runAgentBody } from './agent';
 import { runCrewBody } from './crew';
+import { runForEach } from './forEach';
 import { askForFeedback } from './humanFeedback';
 import { runLlm } from './llm';
 import { runRules } from './rules';
@@ -12,6 +13,7 @@ export const BODY_RUNNERS = {
   crew: runCrewBody,
   agent: runAgentBody,
   llm: runLlm,
+  for_each: runForEach,
   human_feedback: askForFeedback,
   script: runFlowScript,
   set_state: runSetState,

@@ -24,6 +24,16 @@ export interface MethodScope {
   /** The triggering method's output (undefined for start methods). */
   input: string | undefined;
   deps: FlowDeps;
+  /** Inside a for_each body: the current item and its index. */
+  each?: { item: unknown; index: number };
+  /** Items of this call's for_each that finished (also in an earlier session), and how to record one. */
+  items?: { done: Readonly<Record<string, ItemResult>>; record(index: number, result: ItemResult): void };
+}
+
+/** A finished for_each item, as checkpointed. */
+export interface ItemResult {
+  output: string;
+  json?: unknown;
 }
 
 /** A person is asked; the flow pauses until the answer comes (maybe in another process). */

@@ -7,6 +7,7 @@ import { AgentBodyEditor } from './AgentBodyEditor';
 import type { BodyEditorProps } from './bodyEditorProps';
 import { CrewBodyEditor } from './CrewBodyEditor';
 import { FeedbackBodyEditor } from './FeedbackBodyEditor';
+import { ForEachBodyEditor } from './ForEachBodyEditor';
 import { LlmBodyEditor } from './LlmBodyEditor';
 import { RulesBodyEditor } from './RulesBodyEditor';
 import { ScriptBodyEditor } from './ScriptBodyEditor';
@@ -16,6 +17,7 @@ const EDITORS = {
   crew: CrewBodyEditor,
   agent: AgentBodyEditor,
   llm: LlmBodyEditor,
+  for_each: ForEachBodyEditor,
   human_feedback: FeedbackBodyEditor,
   script: ScriptBodyEditor,
   set_state: SetStateBodyEditor,

@@ -1,0 +1,26 @@
+import type { TraceSpan } from '../../../stores/runView';
+import { Facts, TextBlock } from './DetailBlocks';
+import { eventOf } from './spanEvents';
+
+/** One item of a for_each method: which item, its status, and its output or error. */
+export function ItemDetail({ span }: { span: TraceSpan }) {
+  const started = eventOf(span, 'flow.item.started');
+  const completed = eventOf(span, 'flow.item.completed');
+  const failed = eventOf(span, 'flow.item.failed');
+  const head = started ?? completed ?? failed;
+  if (!head) return null;
+  return (
+    <>
+      <Facts
+        items={[
+          ['Method', head.methodName],
+          ['Item', `${head.index + 1} of ${head.total}`],
+          ['Status', completed ? (completed.restoredFrom ? 'completed earlier (restored from the checkpoint, not run again)' : 'completed') : failed ? 'failed' : 'running'],
+        ]}
+      />
+      {started && <TextBlock label="Item" text={started.item} testId="item-value" />}
+      {completed && <TextBlock label="Output" text={completed.output} tone="ok" testId="item-output" />}
+      {failed && <TextBlock label="Error" text={failed.error} tone="err" testId="item-error" />}
+    </>
+  );
+}

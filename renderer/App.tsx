@@ -26,6 +26,7 @@ import { useTrainingStore } from './stores/trainingStore';
 import { useUiStore, type BottomTab } from './stores/uiStore';
 import { useWorkspaceStore } from './stores/workspaceStore';
 import { Toolbar } from './Toolbar';
+import { useLatestRunOnOpen } from './useLatestRunOnOpen';
 import { useMenuCommands } from './useMenuCommands';
 
 const TABS: { id: BottomTab; label: string }[] = [
@@ -62,6 +63,7 @@ export function App() {
   }, [documentPath]);
 
   useMenuCommands();
+  useLatestRunOnOpen();
 
   // Panel sizes are the workspace's: another workspace keeps its own.
   const workspacePath = useWorkspaceStore((s) => s.info?.path);

@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, repoRoot, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
+
+const MARKER_SERVER = join(repoRoot, 'test/fixtures/mcp/markerServer.mjs');
+let app: ServedApp;
+let session: Session;
+let workspace: string;
+let configDir: string;
+let marker: string;
+const previousConfigDir = process.env.CREWDECK_CONFIG_DIR;
+
+beforeAll(async () => {
+  workspace = tempWorkspace('trust');
+  marker = join(workspace, 'marker.txt');
+  // Trust is recorded in the user's config folder: a fresh one, never the real home.
+  configDir = mkdtempSync(join(tmpdir(), 'crewdeck-e2e-config-'));
+  process.env.CREWDECK_CONFIG_DIR = configDir;
+  writeFileSync(
+    join(workspace, 'crewdeck.json'),
+    JSON.stringify({ version: 1, mcp: { servers: { marker: { transport: 'stdio', command: process.execPath, args: [MARKER_SERVER, marker] } } } }, null, 2),
+  );
+  writeFileSync(
+    join(workspace, 'echo.crew.json'),
+    JSON.stringify({
+      kind: 'crew',
+      version: 1,
+      id: 'echo',
+      name: 'Echo',
+      agents: [
+        {
+          id: 'a',
+          role: 'Echoer',
+          goal: 'Echo',
+          llm: {
+            provider: 'scripted',
+            model: 'echo',
+            script: {
+              rules: [
+                { when: { lastRole: 'user' }, reply: { toolCalls: [{ name: 'mcp:marker/echo', arguments: { text: 'hi' } }] } },
+                { when: { lastRole: 'tool' }, reply: 'echoed' },
+              ],
+            },
+          },
+          tools: [{ tool: 'mcp:marker/echo' }],
+        },
+      ],
+      tasks: [{ id: 't', description: 'Echo hi', expectedOutput: 'the echo', agentId: 'a' }],
+    }),
+  );
+  app = await serve(workspace);
+  session = await openBrowser(app.url);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await app?.stop();
+  if (previousConfigDir === undefined) delete process.env.CREWDECK_CONFIG_DIR;
+  else process.env.CREWDECK_CONFIG_DIR = previousConfigDir;
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+describe('workspace trust in the app', () => {
+  it('shows the trust banner with what would run; runs are refused until Trust is pressed', async () => {
+    const { page } = session;
+    const banner = page.getByTestId('trust-banner');
+    await banner.waitFor();
+    const text = (await banner.textContent()) ?? '';
+    expect(text).toContain('crewdeck.json mcp.servers.marker');
+    expect(text).toContain(`runs: ${process.execPath} ${MARKER_SERVER} ${marker}`);
+    await session.shot('trust-banner');
+
+    await page.locator('[data-testid="document-item"][data-path="echo.crew.json"]').click();
+    await page.getByTestId('run-crew').click();
+    await page.getByTestId('run-start').click();
+    await page.getByText(/this workspace is not trusted/).first().waitFor({ timeout: 15_000 });
+    await session.shot('trust-run-refused');
+    expect(existsSync(marker)).toBe(false);
+
+    await page.getByTestId('trust-grant').click();
+    await banner.waitFor({ state: 'detached' });
+    expect(existsSync(join(configDir, 'trusted-workspaces.json'))).toBe(true);
+    expect(session.errors.filter((e) => !/not trusted/.test(e))).toEqual([]);
+  });
+});

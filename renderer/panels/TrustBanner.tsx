@@ -1,0 +1,65 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { TrustStatus } from '../../shared/host-api';
+import { host } from '../host/hostContext';
+import '../styles/banners.css';
+
+/**
+ * Workspace trust (docs/SECURITY.md): a workspace whose settings run commands (MCP stdio servers) or
+ * send secrets elsewhere (MCP `${VAR}`s, keys sent to a model's own baseUrl) shows what it would run
+ * and send where, with a Trust button. Until then the host refuses runs that need those parts.
+ */
+export function TrustBanner() {
+  const [status, setStatus] = useState<TrustStatus | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  const refresh = useCallback(async () => {
+    try {
+      setStatus(await host().invoke('trust.status', {}));
+    } catch {
+      // A host without the channel (an older one) shows no banner; runs still say why they are refused.
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+    // Settings and documents change what needs trust (a new server, new arguments).
+    return host().subscribe((push) => {
+      if (push.kind === 'documents.changed') void refresh();
+    });
+  }, [refresh]);
+
+  if (!status || !status.needed || status.trusted) return null;
+  const trust = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setStatus(await host().invoke('trust.grant', {}));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="trust-banner" role="alert" data-testid="trust-banner">
+      <div className="trust-banner-text">
+        <strong>This workspace wants to run commands or send secrets.</strong> Nothing of this runs until you trust it; runs that
+        need it are refused.
+        <ul className="trust-banner-parts">
+          {status.parts
+            .filter((p) => !p.trusted)
+            .map((p) => (
+              <li key={`${p.where}\u0000${p.summary}`} data-kind={p.kind}>
+                <code>{p.where}</code>: {p.summary}
+              </li>
+            ))}
+        </ul>
+        {error && <div className="trust-banner-error">{error}</div>}
+      </div>
+      <button className="btn small" data-testid="trust-grant" disabled={busy} onClick={() => void trust()}>
+        Trust
+      </button>
+    </div>
+  );
+}

@@ -5,7 +5,7 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { classifyAddress, classifyHostName, type RefusedAddressKind } from './addressPolicy';
+import { classifyAddress, classifyHostName, type AddressVerdict, type RefusedAddressKind } from './addressPolicy';
 
 /**
  * HTTP for model- and document-controlled URLs (http_request, knowledge URLs). Every hop of a redirect
@@ -37,6 +37,8 @@ export interface GuardedFetchOptions {
   maxRedirects?: number;
   /** How host names are resolved; default `dns.lookup` with every address. */
   resolve?: ResolveAll;
+  /** Which resolved addresses are refused; default `classifyAddress` (tests swap it to reach loopback by name). */
+  classify?: (address: string) => AddressVerdict;
 }
 
 /** A URL the network policy does not let a request reach; the message says which rule refused it. */
@@ -112,7 +114,7 @@ async function checkUrl(url: URL, options: GuardedFetchOptions): Promise<Resolve
   }
   if (addresses.length === 0) throw new RequestRefused(`request to ${url.href} failed: ${url.hostname} has no address`);
   for (const { address } of addresses) {
-    const verdict = classifyAddress(address);
+    const verdict = (options.classify ?? classifyAddress)(address);
     if (verdict) throw refusal(url, `${url.hostname} (${address})`, verdict.refused);
   }
   return addresses;

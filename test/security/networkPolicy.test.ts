@@ -76,6 +76,17 @@ describe('http_request without allowedHosts', () => {
     );
     expect(seen).toEqual([]);
   });
+
+  it('connects to the address it checked, never resolving the name again', async () => {
+    // A name the system cannot resolve (.invalid), answered once by the injected resolver with loopback;
+    // the injected policy calls that address public, so the request goes through — to that address.
+    let calls = 0;
+    const resolve: ResolveAll = async () => (calls++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : []);
+    const response = await guardedFetch(new URL(`http://service.invalid:${port}/hello`), { resolve, classify: () => undefined });
+    expect(await response.text()).toBe('hello from loopback');
+    expect(calls).toBe(1);
+    expect(seen).toEqual([`service.invalid:${port} /hello`]);
+  });
 });
 
 describe('http_request with allowedHosts', () => {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_MAX_BODY_CHARS, httpRequestTool } from '../../runtime/tools/httpRequest';
 import type { ToolContext } from '../../runtime/tools/tool';
@@ -32,6 +33,8 @@ beforeAll(async () => {
         res.writeHead(302, { location: `http://localhost:${port}/hello` }).end();
       } else if (req.url === '/post-then-see-other') {
         res.writeHead(303, { location: '/echo' }).end();
+      } else if (req.url === '/gzip') {
+        res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/plain' }).end(gzipSync('compressed hello'));
       } else if (req.url === '/slow') {
         setTimeout(() => res.writeHead(200).end('late'), 2_000);
       } else {
@@ -68,6 +71,11 @@ describe('http_request', () => {
     expect(seen.at(-1)).toMatchObject({ method: 'POST', body: '{"q":1}' });
     expect(seen.at(-1)?.headers['content-type']).toBe('application/json');
     expect(seen.at(-1)?.headers['x-trace']).toBe('abc');
+  });
+
+  it('decodes a gzip-encoded body', async () => {
+    expect(await httpRequestTool.execute({ url: `${base}/gzip` }, ctx())).toBe('HTTP 200 OK\n\ncompressed hello');
+    expect(seen.at(-1)?.headers['accept-encoding']).toContain('gzip');
   });
 
   it('returns error statuses as observations, not failures', async () => {

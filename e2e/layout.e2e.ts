@@ -74,12 +74,45 @@ describe('layout at 1440×900', () => {
     expect(await page.getByRole('separator', { name: 'Resize the inspector' }).count()).toBe(1);
     await session.shot('layout-run-panel-resized');
 
+    const runId = await page.getByTestId('trace-panel').getAttribute('data-run-id');
     await page.reload();
+    // Opening the crew shows its latest run without a click.
     await openDocument(page, 'research-brief.crew.json');
-    await page.getByTestId('recent-run').first().click();
-    await page.getByTestId('resize-runPanel').waitFor();
+    await page.locator(`[data-testid="trace-panel"][data-run-id="${runId}"]`).waitFor();
+    await page.getByTestId('crew-canvas').locator('[data-testid="node-status"][data-status="done"]').first().waitFor();
+    await session.shot('layout-latest-run-on-open');
     expect(Number(await page.getByTestId('resize-runPanel').getAttribute('aria-valuenow'))).toBe(after);
     expect(Math.round((await page.getByTestId('run-panel').boundingBox())!.height)).toBe(after);
+  });
+
+  it('New run clears the shown run; a crew without runs shows none', async () => {
+    const { page } = session;
+    await page.getByTestId('trace-new-run').click();
+    await page.locator('[data-testid="run-panel"][data-open="false"]').waitFor();
+    expect(await page.getByTestId('trace-panel').count()).toBe(0);
+    await openDocument(page, 'product-launch.crew.json');
+    await page.getByTestId('crew-canvas').waitFor();
+    expect(await page.getByTestId('trace-panel').count()).toBe(0);
+  });
+
+  it('marks the method a paused flow waits at, with Answer…', async () => {
+    const { page } = session;
+    await openDocument(page, 'feedback-loop.flow.json');
+    await page.getByTestId('flow-canvas').waitFor();
+    await page.getByTestId('run-crew').click();
+    await page.getByTestId('run-start').click();
+    const dialog = page.getByTestId('flow-feedback-dialog');
+    await dialog.waitFor({ timeout: 20_000 });
+    await dialog.getByTestId('flow-feedback-later').click();
+    const marker = page.locator('[data-testid^="paused-marker-"]');
+    await marker.waitFor();
+    expect(await marker.count()).toBe(1);
+    const key = (await marker.getAttribute('data-testid'))!.replace('paused-marker-', '');
+    expect(await page.getByTestId(`flow-method-${key}`).getAttribute('data-status')).toBe('waiting');
+    await session.shot('layout-paused-flow-marker');
+    await page.getByTestId(`paused-answer-${key}`).click();
+    await dialog.waitFor();
+    await dialog.getByTestId('flow-feedback-later').click();
   });
 
   it('shows Settings without the run panel under it', async () => {

@@ -106,6 +106,11 @@ export function TracePanel() {
           </button>
         )}
         {view.status === 'paused' && <AnswerPausedButton runId={view.runId} testId="trace-answer" />}
+        {view.status !== 'running' && view.status !== 'paused' && (
+          <button className="btn ghost small" data-testid="trace-new-run" title="Clear this run from the trace and the canvas" onClick={() => useUiStore.getState().showRun(undefined)}>
+            New run
+          </button>
+        )}
         {view.status === 'running' && (
           <button className="btn danger small" data-testid="trace-stop" onClick={() => void useRunStore.getState().cancel()}>
             Stop

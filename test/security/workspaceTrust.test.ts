@@ -6,6 +6,8 @@ import { WorkspaceSettingsSchema } from '../../shared/model/workspace';
 import { settingsHeldParts } from '../../runtime/trust/heldParts';
 import { userConfigDir } from '../../runtime/trust/trustStore';
 import { WorkspaceTrust } from '../../runtime/trust/workspaceTrust';
+import { createHostService } from '../../runtime/host/createHostService';
+import { startScriptedServer } from '../support/scriptedServer';
 import { describeResult, examplesDir, parseSingleJson, repoRoot, runCli, scriptedCrew, tempDir, type TempWorkspace } from '../cli/cliHarness';
 
 const MARKER_SERVER = join(repoRoot, 'test/fixtures/mcp/markerServer.mjs');
@@ -151,5 +153,46 @@ describe('held parts', () => {
     expect(new WorkspaceTrust(ws.dir, env).status(settings)).toMatchObject({ needed: true, trusted: true, untrusted: [] });
     // Another config folder (another user) has not trusted it.
     expect(new WorkspaceTrust(ws.dir, { CREWDECK_CONFIG_DIR: join(configDir, 'other') }).status(settings).trusted).toBe(false);
+  });
+});
+
+describe('workspace trust (host)', () => {
+  it('trust.status reports the held parts; runs.start is refused until trust.grant, a key is never sent before', async () => {
+    const server = await startScriptedServer();
+    const { ws, marker } = mcpWorkspace();
+    const settings = JSON.parse(readFileSync(ws.path('crewdeck.json'), 'utf8'));
+    settings.models = { profiles: { proxy: { provider: 'openai', model: 'm', baseUrl: server.baseUrl, apiKeyEnv: 'PROXY_KEY', maxRetries: 0 } } };
+    ws.write('crewdeck.json', settings);
+    ws.write('keyed.crew.json', scriptedCrew({
+      agents: [{ id: 'a', role: 'Writer', goal: 'write', llm: 'proxy' }],
+      tasks: [{ id: 't', description: 'Write', expectedOutput: 'text', agentId: 'a' }],
+    }));
+    // The process's CREWDECK_CONFIG_DIR (test/support/userConfigDir.ts) has never trusted this workspace.
+    const host = createHostService({ workspace: ws.dir, transport: 'websocket', env: { PROXY_KEY: 'proxy-secret-key' } });
+    try {
+      const status = await host.handle('trust.status', {});
+      expect(status).toMatchObject({ ok: true, response: { needed: true, trusted: false } });
+      const parts = (status as { response: { parts: { where: string; summary: string; trusted: boolean }[] } }).response.parts;
+      expect(parts.map((p) => `${p.where}: ${p.summary}`)).toEqual([
+        expect.stringMatching(/^crewdeck\.json mcp\.servers\.marker: runs: /),
+        `crewdeck.json models.profiles.proxy: sends $PROXY_KEY to ${new URL(server.baseUrl).host}`,
+      ]);
+      for (const path of ['echo.crew.json', 'keyed.crew.json']) {
+        const refused = await host.handle('runs.start', { path });
+        expect(refused).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('crewdeck trust') } });
+      }
+      expect(existsSync(marker)).toBe(false);
+      expect(server.requests).toHaveLength(0);
+
+      expect(await host.handle('trust.grant', {})).toMatchObject({ ok: true, response: { needed: true, trusted: true } });
+      server.enqueue({ content: 'written' });
+      const started = await host.handle('runs.start', { path: 'keyed.crew.json' });
+      expect(started.ok, JSON.stringify(started)).toBe(true);
+      for (let i = 0; i < 100 && server.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(server.requests[0]?.headers.authorization).toBe('Bearer proxy-secret-key');
+    } finally {
+      await host.close();
+      await server.close();
+    }
   });
 });

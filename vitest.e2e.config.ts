@@ -8,6 +8,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: false,
+    // Workspace trust is recorded in a temporary config folder (the served app inherits it), never the real home.
+    setupFiles: ['./test/support/userConfigDir.ts'],
     reporters: ['default', './test/support/summaryReporter.ts'],
   },
 });

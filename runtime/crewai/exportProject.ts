@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'yaml';
-import type { Agent, CrewDocument, Task } from '../../shared/model/crew';
+import type { Agent, CrewDocument, KnowledgeSource, Task } from '../../shared/model/crew';
 import type { ModelRef } from '../../shared/model/modelRef';
 import type { ToolRef } from '../../shared/model/tool';
 import { CrewAiExportFailed } from './crewAiErrors';
@@ -54,6 +54,15 @@ const AGENT_FIELDS = ['id', 'role', 'goal', 'backstory', 'llm', 'tools', 'allowD
 const TASK_FIELDS = ['id', 'name', 'description', 'expectedOutput', 'agentId', 'context', 'async', 'humanInput', 'guardrails', 'guardrailMaxRetries', 'output', 'outputFile', 'condition', 'tools', 'tests'] as const;
 const CREW_FIELDS = ['kind', 'version', 'id', 'name', 'description', 'process', 'manager', 'agents', 'tasks', 'memory', 'knowledge', 'knowledgeSettings', 'inputs', 'maxRpm', 'planning', 'layout'] as const;
 
+/** crewai.knowledge.source.<module> of each knowledge source class the exporter writes. */
+const KNOWLEDGE_MODULES: Record<string, string> = {
+  PDFKnowledgeSource: 'pdf_knowledge_source',
+  CSVKnowledgeSource: 'csv_knowledge_source',
+  JSONKnowledgeSource: 'json_knowledge_source',
+  TextFileKnowledgeSource: 'text_file_knowledge_source',
+  StringKnowledgeSource: 'string_knowledge_source',
+};
+
 const pythonName = (id: string) => {
   const name = id.replace(/[^A-Za-z0-9_]/g, '_');
   return /^[0-9]/.test(name) ? `_${name}` : name;
@@ -68,6 +77,9 @@ class ProjectWriter {
   private readonly llmMethods: { name: string; model: string; settings: LlmSettings }[] = [];
   private readonly models: string[] = [];
   private readonly toolClasses = new Set<string>();
+  private readonly knowledgeClasses = new Set<string>();
+  /** Module-level `name = StringKnowledgeSource(...)` lines: a text source keeps its name as the variable. */
+  private readonly knowledgeVars: string[] = [];
   private usesOs = false;
 
   constructor(private readonly doc: CrewDocument) {
@@ -140,7 +152,6 @@ class ProjectWriter {
     out.cache = agent.cache;
     if (agent.memory !== undefined) out.memory = agent.memory;
     if (agent.skills?.length) this.skip(`${path}.skills`, `${agent.skills.length} skill(s)`, 'CrewAI skills are configured in Python; add them to the agent by hand');
-    if (agent.knowledge?.length) this.skip(`${path}.knowledge`, `${agent.knowledge.length} knowledge source(s)`, 'CrewAI knowledge sources are Python objects; add them by hand (knowledge_sources=...)');
     this.toolsFor(agent.tools, `${path}.tools`);
     this.unknownFields(agent, AGENT_FIELDS, path);
     return out;
@@ -218,6 +229,41 @@ class ProjectWriter {
     return out;
   }
 
+  /**
+   * Knowledge sources as CrewAI objects: files of the workspace's knowledge/ folder (CrewAI reads file
+   * sources from the project's knowledge/ folder) and text; anything else is listed in the summary.
+   */
+  private knowledgeCode(sources: KnowledgeSource[] | undefined, path: string): string[] {
+    const out: string[] = [];
+    (sources ?? []).forEach((source, i) => {
+      if (source.type === 'text') {
+        this.knowledgeClasses.add('StringKnowledgeSource');
+        const call = `StringKnowledgeSource(content=${pyQuote(source.text)})`;
+        if (/^[A-Za-z_]\w*$/.test(source.name) && !this.knowledgeVars.some((v) => v.startsWith(`${source.name} =`))) {
+          this.knowledgeVars.push(`${source.name} = ${call}`);
+          out.push(source.name);
+        } else {
+          out.push(call);
+          this.skip(`${path}.${i}.name`, source.name, 'CrewAI string sources have no name (only a Python variable name can carry one)');
+        }
+        return;
+      }
+      if (source.type === 'file' && /^knowledge\//.test(source.path)) {
+        const className = /\.pdf$/i.test(source.path) ? 'PDFKnowledgeSource' : /\.csv$/i.test(source.path) ? 'CSVKnowledgeSource' : /\.json$/i.test(source.path) ? 'JSONKnowledgeSource' : 'TextFileKnowledgeSource';
+        this.knowledgeClasses.add(className);
+        out.push(`${className}(file_paths=[${pyQuote(source.path.slice('knowledge/'.length))}])`);
+        if (source.name !== undefined) this.skip(`${path}.${i}.name`, source.name, 'CrewAI file sources are named by their file');
+        return;
+      }
+      this.skip(
+        `${path}.${i}`,
+        JSON.stringify(source),
+        source.type === 'url' ? 'CrewAI reads web pages through a crewai_tools RAG tool, not a knowledge source; add it by hand' : 'CrewAI file sources live in the project\'s knowledge/ folder; move the file under knowledge/ in the workspace',
+      );
+    });
+    return out;
+  }
+
   private outputClass(task: Task): string {
     return `${pythonName(task.id).split('_').filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('')}Output`;
   }
@@ -231,7 +277,6 @@ class ProjectWriter {
     if (doc.memory?.scope !== undefined) this.skip('memory.scope', doc.memory.scope, memoryWhy);
     if (doc.memory && doc.memory.commit !== 'after-guardrail') this.skip('memory.commit', doc.memory.commit, memoryWhy);
     if (doc.memory?.llm !== undefined) this.skip('memory.llm', JSON.stringify(doc.memory.llm), memoryWhy);
-    if (doc.knowledge?.length) this.skip('knowledge', `${doc.knowledge.length} knowledge source(s)`, 'CrewAI knowledge sources are Python objects; add them by hand (knowledge_sources=...)');
     if (doc.knowledgeSettings) this.skip('knowledgeSettings', JSON.stringify(doc.knowledgeSettings), 'no CrewAI equivalent');
     if (doc.layout) this.skip('layout', `${Object.keys(doc.layout).length} canvas position(s)`, 'canvas layout exists only in Crewdeck');
     if (doc.manager?.delegateTo === 'all') this.skip('manager.delegateTo', 'all', 'the CrewAI manager always delegates to every agent');
@@ -249,6 +294,8 @@ class ProjectWriter {
       const tools = this.toolsForCode(a.tools);
       agentLines.push('', '    @agent', `    def ${method}(self) -> Agent:`, '        return Agent(', `            config=self.agents_config[${pyQuote(a.id)}],  # type: ignore[index]`);
       if (tools.length > 0) agentLines.push(`            tools=[${tools.join(', ')}],`);
+      const knowledge = this.knowledgeCode(a.knowledge, `agents.${i}.knowledge`);
+      if (knowledge.length > 0) agentLines.push(`            knowledge_sources=[${knowledge.join(', ')}],`);
       agentLines.push('        )');
       void i;
     });
@@ -285,6 +332,8 @@ class ProjectWriter {
     }
     if (doc.memory?.enabled) crewArgs.push('memory=True,');
     if (doc.maxRpm !== undefined) crewArgs.push(`max_rpm=${doc.maxRpm},`);
+    const knowledge = this.knowledgeCode(doc.knowledge, 'knowledge');
+    if (knowledge.length > 0) crewArgs.push(`knowledge_sources=[${knowledge.join(', ')}],`);
 
     const llmLines: Py = [];
     for (const m of this.llmMethods) {
@@ -307,7 +356,9 @@ class ProjectWriter {
       ...(this.llmMethods.length > 0 ? ['from crewai import LLM, Agent, Crew, Process, Task'] : ['from crewai import Agent, Crew, Process, Task']),
       `from crewai.project import ${decorators.join(', ')}`,
       ...(this.toolClasses.size > 0 ? [`from crewai_tools import ${[...this.toolClasses].sort().join(', ')}`] : []),
+      ...[...this.knowledgeClasses].sort().map((c) => `from crewai.knowledge.source.${KNOWLEDGE_MODULES[c]} import ${c}`),
       ...(this.models.length > 0 ? ['from typing import Optional', '', `from pydantic import BaseModel${this.models.some(usesPydanticField) ? ', Field' : ''}`] : []),
+      ...(this.knowledgeVars.length > 0 ? ['', ...this.knowledgeVars] : []),
     ];
     const models = this.models.flatMap((m) => ['', '', ...m.trimEnd().split('\n')]);
     const body: Py = [

@@ -163,6 +163,11 @@ const HAND_WRITTEN: CrewDocument[] = [
 describe('CrewAI export → import round trip', () => {
   const examples = ['research-brief', 'product-launch'].map((name) => CrewDocumentSchema.parse(JSON.parse(readFileSync(join(repo, 'examples', `${name}.crew.json`), 'utf8'))));
   const fixtures = ['market_research', 'launch_campaign'].map((name) => importCrewAiProject(join(repo, 'test/fixtures/crewai', name)).doc);
+  // One fixture per import pattern (issue 16); a project with several crews gives each of them.
+  const patterns = ['class_attr_llm', 'three_crews', 'duplicate_roles', 'empty_expected_output', 'pydantic_outputs', 'knowledge_sources', 'local_variable_tool', 'custom_tool_function'].flatMap(
+    (name) => importCrewAiProject(join(repo, 'test/fixtures/crewai/patterns', name)).crews,
+  );
+  fixtures.push(...patterns);
 
   it.each([...examples, ...fixtures, ...HAND_WRITTEN].map((doc) => [doc.id, doc] as const))('%s: every CrewAI-representable field survives', (_id, doc) => {
     const { exported, back } = roundTrip(doc);
@@ -177,7 +182,7 @@ describe('CrewAI export → import round trip', () => {
     const paths = exported.summary.map((s) => s.path);
     expect(paths).toEqual(
       expect.arrayContaining([
-        'manager.llm', 'manager.delegateTo', 'memory.scope', 'memory.commit', 'knowledge', 'knowledgeSettings', 'layout',
+        'manager.llm', 'manager.delegateTo', 'memory.scope', 'memory.commit', 'knowledgeSettings', 'layout',
         'agents.0.llm.nativeTools', 'agents.0.tools.0', 'agents.0.tools.1.requiresApproval', 'agents.0.tools.1.config', 'agents.0.tools.2', 'agents.0.skills',
         'tasks.1.condition', 'tasks.1.tests', 'tasks.1.guardrails.0', 'tasks.1.guardrails.1.llm', 'tasks.1.guardrails.2', 'tasks.1.output',
       ]),

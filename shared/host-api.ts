@@ -118,6 +118,8 @@ export const ConnectionTestSchema = z.object({
   latencyMs: z.number(),
   /** Models the server lists (openai-compatible `GET /models`), when it lists any. */
   models: z.array(z.string()),
+  /** How the server was reached: `models` (GET /models), or `chat` (a one-token chat request, for servers without /models). */
+  method: z.enum(['models', 'chat', 'script']).optional(),
   error: z.string().optional(),
 });
 

@@ -10,12 +10,15 @@ export interface ConnectionTest {
   ok: boolean;
   latencyMs: number;
   models: string[];
+  /** `models`: GET /models answered; `chat`: it was missing (404) and a one-token chat request answered; `script`: a scripted model's script loaded. */
+  method?: 'models' | 'chat' | 'script';
   error?: string;
 }
 
 /**
- * "Test connection" in settings: for an OpenAI-compatible server, list its models (`GET /models`);
- * for a scripted model, load and check its script. Never throws; the key never appears in the result.
+ * "Test connection" in settings: for an OpenAI-compatible server, list its models (`GET /models`), or,
+ * when the server has no such route (404), send a one-token chat request to the profile's model; for a
+ * scripted model, load and check its script. Never throws; the key never appears in the result.
  */
 export async function testConnection(
   ref: ModelRef,
@@ -43,7 +46,7 @@ export async function testConnection(
     }
     if (model.provider === 'scripted') {
       resolver.resolve(ref);
-      return { ok: true, latencyMs: elapsed(), models: [model.model] };
+      return { ok: true, latencyMs: elapsed(), models: [model.model], method: 'script' };
     }
     // As in runs: OPENAI_API_KEY never goes to a base URL the model names itself.
     const apiKey = (model.apiKeyEnv ? options.env[model.apiKeyEnv] : model.baseUrl ? undefined : options.env.OPENAI_API_KEY) || undefined;
@@ -56,9 +59,16 @@ export async function testConnection(
     }
     const client = new OpenAI({ apiKey: apiKey ?? 'no-key', baseURL, maxRetries: 0, timeout: options.timeoutMs ?? 10_000 });
     const models: string[] = [];
-    for await (const m of client.models.list()) {
-      models.push(m.id);
-      if (models.length >= 500) break;
+    try {
+      for await (const m of client.models.list()) {
+        models.push(m.id);
+        if (models.length >= 500) break;
+      }
+    } catch (error) {
+      if (!(error instanceof OpenAI.NotFoundError)) throw error;
+      // Servers without GET /models (some proxies and local servers) still chat: ask for one token.
+      await client.chat.completions.create({ model: model.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
+      return { ok: true, latencyMs: elapsed(), models: [], method: 'chat' };
     }
     models.sort();
     const listed = models.length === 0 || models.includes(model.model);
@@ -66,6 +76,7 @@ export async function testConnection(
       ok: true,
       latencyMs: elapsed(),
       models,
+      method: 'models',
       ...(listed ? {} : { error: `connected, but the server does not list the model "${model.model}"` }),
     };
   } catch (error) {

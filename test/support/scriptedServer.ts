@@ -48,8 +48,8 @@ export interface RecordedRequest {
 export interface ScriptedServerOptions {
   /** Embedding size when the request does not ask for `dimensions`. Default 64. */
   embeddingDimensions?: number;
-  /** Ids listed by GET /v1/models. */
-  models?: string[];
+  /** Ids listed by GET /v1/models; `false`: the server has no such route (404), as some proxies. */
+  models?: string[] | false;
 }
 
 export interface ScriptedServer {
@@ -93,7 +93,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
 
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(body, res);
     if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(body, res);
-    if (req.method === 'GET' && path === '/v1/models') {
+    if (req.method === 'GET' && path === '/v1/models' && models !== false) {
       sendJson(res, 200, {
         object: 'list',
         data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'crewdeck-scripted' })),

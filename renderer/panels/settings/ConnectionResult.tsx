@@ -22,6 +22,8 @@ export function ConnectionResult({ check }: { check?: ConnectionCheck }) {
   return (
     <div className="settings-check" data-testid="connection-result" data-state="ok">
       Connected in {r.latencyMs} ms
+      {r.method === 'models' && ' (listed its models)'}
+      {r.method === 'chat' && ' (no model list on this server: a one-token chat request answered)'}
       {r.models.length > 0 && (
         <>
           {' · '}

@@ -91,18 +91,19 @@ export interface Runtime {
 export function createRuntime(options: RuntimeOptions): Runtime {
   const workspace = resolve(options.workspace);
   const offline = options.offline;
-  const tools = offline ? recordedExternalTools(options.tools ?? createBuiltinRegistry(), offline) : (options.tools ?? createBuiltinRegistry());
+  const tools = options.tools ?? createBuiltinRegistry();
   const human = options.human ?? unattendedHuman;
   const now = options.now ?? Date.now;
   const trust = options.trust ?? new WorkspaceTrust(workspace);
-  const resolverFor = (documentPath: string | undefined) =>
+  // Offline, each run answers from its own fresh copy of the recording (its calls counted from 1).
+  const resolverFor = (documentPath: string | undefined, recording?: Recording) =>
     new ModelResolver({
       settings: options.settings,
       env: options.env,
       baseDir: documentPath ? dirname(documentPath) : workspace,
       forceProfile: options.forceProfile,
       trust,
-      recording: offline,
+      recording,
     });
   const suggestions = options.suggestions ?? workspaceSuggestions(workspace);
   // One embedder for the runs' knowledge, made when a crew with sources first needs it (an OpenAI-compatible
@@ -117,9 +118,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // MCP servers a run's documents name are started while the run is prepared (their tool schemas
   // must be known before it opens), shared by its tasks and stopped when it ends or is cancelled.
   const mcp = new McpServers(options.settings?.mcp, { workspace, env: options.env ?? process.env, trust });
-  const withMcp = async <T>(servers: Set<string>, run: (tools: ToolRegistry) => Promise<T>): Promise<T> => {
-    if (servers.size === 0) return run(tools);
-    if (offline) throw new RecordingUnusable(`the document uses MCP servers (${[...servers].join(', ')}); offline re-runs do not start MCP servers and cannot stand in for their tools yet`);
+  const withMcp = async <T>(servers: Set<string>, recording: Recording | undefined, run: (tools: ToolRegistry) => Promise<T>): Promise<T> => {
+    if (servers.size === 0) return run(recording ? recordedExternalTools(tools, recording) : tools);
+    if (recording) throw new RecordingUnusable(`the document uses MCP servers (${[...servers].join(', ')}); offline re-runs do not start MCP servers and cannot stand in for their tools yet`);
     const session = mcp.session();
     try {
       return await run(await session.registryFor(tools, servers));
@@ -135,10 +136,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return workspaceMemory;
   };
 
-  const flowDeps = async (doc: FlowDocument, tools: ToolRegistry): Promise<FlowDeps> => ({
+  const flowDeps = async (doc: FlowDocument, tools: ToolRegistry, recording?: Recording): Promise<FlowDeps> => ({
     workspace,
-    models: resolverFor(undefined),
-    modelsFor: (path) => resolverFor(path ? resolve(workspace, path) : undefined),
+    models: resolverFor(undefined, recording),
+    modelsFor: (path) => resolverFor(path ? resolve(workspace, path) : undefined, recording),
     tools,
     human,
     hooks: options.hooks,
@@ -158,8 +159,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const declared = Object.fromEntries((doc.inputs ?? []).filter((i) => i.default !== undefined).map((i) => [i.name, i.default!]));
       const missing = (doc.inputs ?? []).filter((i) => i.default === undefined && run.inputs?.[i.name] === undefined).map((i) => i.name);
       if (missing.length > 0) throw new MissingInput(missing[0], ['flow inputs']);
-      return withMcp(mcpServersInFlow(doc, workspace), async (runTools) => startFlow(
-        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools), store: options.store, signal: run.signal, onEvent: run.onEvent, now, offlineFrom: offline?.runId },
+      const recording = offline?.fresh();
+      return withMcp(mcpServersInFlow(doc, workspace), recording, async (runTools) => startFlow(
+        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools, recording), store: options.store, signal: run.signal, onEvent: run.onEvent, now, offlineFrom: recording?.runId },
         { ...declared, ...(run.inputs ?? {}) },
       ));
     },
@@ -184,7 +186,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       const parsed = FlowDocumentSchema.safeParse(previous.document);
       if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
-      return withMcp(mcpServersInFlow(parsed.data, workspace), async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools), store, signal: run.signal, onEvent: run.onEvent, now }, run.feedback));
+      return withMcp(mcpServersInFlow(parsed.data, workspace), undefined, async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools), store, signal: run.signal, onEvent: run.onEvent, now }, run.feedback));
     },
 
     openSessionRun(doc, run) {
@@ -197,7 +199,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
 
     async runCrew(doc, run = {}) {
-      return withMcp(mcpServersIn(doc), async (runTools) => kickoffCrew({
+      const recording = offline?.fresh();
+      return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
         ...base,
         tools: runTools,
         memory: await memoryFor(doc),
@@ -206,11 +209,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         inputs: resolveInputs(doc, run.inputs ?? {}),
         // Stored with forward slashes on every platform (the host API's document paths).
         documentPath: run.documentPath ? relative(workspace, run.documentPath).split(sep).join('/') : undefined,
-        models: resolverFor(run.documentPath),
+        models: resolverFor(run.documentPath, recording),
         signal: run.signal,
         onEvent: run.onEvent,
         purpose: run.purpose,
-        offlineFrom: offline?.runId,
+        offlineFrom: recording?.runId,
       }));
     },
 
@@ -238,7 +241,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         );
       }
       const documentPath = previous.documentPath ? resolve(workspace, previous.documentPath) : undefined;
-      return withMcp(mcpServersIn(doc), async (runTools) => kickoffCrew({
+      return withMcp(mcpServersIn(doc), undefined, async (runTools) => kickoffCrew({
         ...base,
         tools: runTools,
         memory: await memoryFor(doc),

@@ -1,5 +1,5 @@
 import type { RuntimeEvent } from '../../shared/events';
-import { RunNotFound, WorkspaceInvalid } from '../errors';
+import { WorkspaceInvalid } from '../errors';
 import { workspaceDatabasePath } from '../store/database';
 import type { CrewRunResult } from '../crew/kickoff';
 import type { FlowRunResult } from '../flow/flowRun';
@@ -52,7 +52,7 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
     const start = prepare();
     store = openStore(workspace, options.createStore && options.offline === undefined);
     if (!store) throw new WorkspaceInvalid(`there are no runs in ${workspace} (no ${workspaceDatabasePath(workspace)}); use --workspace`);
-    const offline = options.offline === undefined ? undefined : recordingOf(store, options.offline);
+    const offline = options.offline === undefined ? undefined : Recording.fromStore(store, options.offline);
     const runtime = createRuntime({ workspace, store, human, settings, forceProfile: options.forceProfile, offline });
     tree.start();
     const result = await start(runtime, { signal: controller.signal, onEvent: options.json ? () => {} : (e) => tree.handle(e) });
@@ -107,8 +107,3 @@ export function runJson(result: CrewRunResult | FlowRunResult, offlineFrom?: str
   };
 }
 
-/** The recorded run an offline re-run answers from. */
-function recordingOf(store: SqliteRunStore, runId: string): Recording {
-  if (!store.getRun(runId)) throw new RunNotFound(runId);
-  return Recording.fromEvents(runId, store.events(runId));
-}

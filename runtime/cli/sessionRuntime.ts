@@ -1,7 +1,8 @@
 import { dirname } from 'node:path';
 import type { RuntimeEvent } from '../../shared/events';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
-import { errorMessage } from '../errors';
+import { errorMessage, RunNotFound } from '../errors';
+import { Recording } from '../offline/recording';
 import { isBadInput } from '../badInput';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { ModelResolver } from '../llm/resolveModel';
@@ -38,7 +39,8 @@ export interface TerminalRuntime {
  * prints `error: …` (or a JSON `{status: "invalid"}` with --json) and returns exit code 2.
  */
 export async function withTerminalRuntime(
-  options: { workspace: string; json: boolean; documentPath: string },
+  /** `offline`: a recorded run every run answers from (models, http_request); evaluator calls are not in it and fail. */
+  options: { workspace: string; json: boolean; documentPath: string; offline?: string },
   body: (t: TerminalRuntime) => Promise<number>,
 ): Promise<number> {
   const out = process.stdout;
@@ -57,11 +59,14 @@ export async function withTerminalRuntime(
   try {
     const workspace = workspaceDir(options.workspace);
     const settings = loadWorkspaceSettings(workspace);
-    await confirmTrustAtTerminal(workspace, settings, options.json, style);
-    store = openStore(workspace, true)!;
+    // Offline nothing is sent anywhere and no server starts: there is nothing to trust.
+    if (options.offline === undefined) await confirmTrustAtTerminal(workspace, settings, options.json, style);
+    store = openStore(workspace, options.offline === undefined);
+    if (!store) throw new RunNotFound(options.offline ?? '');
+    const offline = options.offline === undefined ? undefined : Recording.fromStore(store, options.offline);
     const trust = new WorkspaceTrust(workspace);
-    const runtime = createRuntime({ workspace, store, human, settings, trust });
-    const models = new ModelResolver({ settings, baseDir: dirname(options.documentPath), trust });
+    const runtime = createRuntime({ workspace, store, human, settings, trust, offline });
+    const models = new ModelResolver({ settings, baseDir: dirname(options.documentPath), trust, recording: offline });
     const onEvent = (event: RuntimeEvent) => {
       if (options.json) return;
       if (event.runId !== currentRun) {

@@ -71,6 +71,8 @@ export async function runTaskList(ctx: RunContext, span: Span, options: Schedule
         // The previous task that ran: a skipped task has no output for a condition to read.
         await waitFor(doc.tasks.slice(0, index).map((t) => t.id));
         const previousRaw = outputs.slice(0, index).reverse().find((o) => o && !o.skipped)?.raw ?? '';
+        // A condition script holds the event loop until it ends: what the run emitted so far is stored first.
+        if (task.condition.type === 'script') span.log.flush();
         if (!(await evaluateCondition(task.condition, previousRaw))) {
           span.child().emit({ type: 'task.skipped', taskId: task.id, index, reason: `condition not met: ${describeCondition(task.condition)}` });
           finish(index, { taskId: task.id, agentRole: '', raw: '', skipped: true, tokenUsage: emptyUsage() });

@@ -11,6 +11,7 @@ export class RunEventLog {
   private seq = 0;
   private spanCounter = 0;
   private readonly listeners: EventListener[] = [];
+  private readonly flushers: (() => void)[] = [];
 
   constructor(
     readonly runId: string,
@@ -23,12 +24,25 @@ export class RunEventLog {
   }
   private readonly spanPrefix: string;
 
-  listen(listener: EventListener): () => void {
+  /** `flush` (a store's): makes what the listener was given durable now; see `flush()`. */
+  listen(listener: EventListener, flush?: () => void): () => void {
     this.listeners.push(listener);
+    if (flush) this.flushers.push(flush);
     return () => {
       const i = this.listeners.indexOf(listener);
       if (i >= 0) this.listeners.splice(i, 1);
+      const f = flush ? this.flushers.indexOf(flush) : -1;
+      if (f >= 0) this.flushers.splice(f, 1);
     };
+  }
+
+  /**
+   * Commits the events emitted so far before control goes to code that may hold the event loop (a
+   * tool, a script): the store groups an event-loop turn's events into one commit at the turn's end,
+   * and a tool that never lets the turn end, killed, would take them with it.
+   */
+  flush(): void {
+    for (const flush of this.flushers) flush();
   }
 
   nextSpanId(): string {

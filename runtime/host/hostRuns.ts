@@ -54,7 +54,7 @@ export class HostRuns {
     if (!recorded.documentPath) return Promise.reject(new ReplayNotPossible(`run ${runId} did not come from a document file, so there is no current version of it to re-run`));
     const loaded = loadWorkspaceDocument(workspace, recorded.documentPath);
     const file = loaded.file;
-    const offline = Recording.fromEvents(runId, store.events(runId));
+    const offline = Recording.fromStore(store, runId);
     const inputs = recorded.inputs;
     return loaded.kind === 'flow'
       ? this.launch(undefined, (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file }), undefined, offline)

@@ -1,4 +1,4 @@
-import type { Recording } from '../offline/recording';
+import { NoRecordedReply, type Recording } from '../offline/recording';
 import type { ChatModel, ChatRequest, ChatResponse } from './chatModel';
 
 /**
@@ -22,7 +22,9 @@ export class RecordedChatModel implements ChatModel {
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     request.signal?.throwIfAborted();
-    const reply = this.recording.reply(request.site ?? { purpose: 'agent' });
+    // A call from outside a run (a test's evaluator) is not in any run's recording.
+    if (!request.site) throw new NoRecordedReply(`${this.provider}:${this.model}`, 'a call outside the run (an evaluator)', 1);
+    const reply = this.recording.reply(request.site);
     if (reply.content && request.onChunk) request.onChunk(reply.content);
     return { ...reply, toolCalls: reply.toolCalls.map((c) => ({ ...c })) };
   }

@@ -1,5 +1,7 @@
 import type { LlmPurpose, RuntimeEvent } from '../../shared/events';
 import type { CallSite, ChatResponse } from '../llm/chatModel';
+import { RunNotFound } from '../errors';
+import type { RunStore } from '../store/types';
 
 /** The document asks for a model reply (or an external tool result) the recorded run does not hold. */
 export class NoRecordedReply extends Error {
@@ -47,6 +49,20 @@ export class Recording {
   private readonly asked = new Map<string, number>();
 
   private constructor(readonly runId: string) {}
+
+  /** The same recording with its calls not yet asked for: one per offline run (a test's iterations each start again). */
+  fresh(): Recording {
+    const copy = new Recording(this.runId);
+    for (const [k, list] of this.replies) copy.replies.set(k, list);
+    for (const [k, list] of this.tools) copy.tools.set(k, list);
+    return copy;
+  }
+
+  /** The recording of a stored run. */
+  static fromStore(store: RunStore, runId: string): Recording {
+    if (!store.getRun(runId)) throw new RunNotFound(runId);
+    return Recording.fromEvents(runId, store.events(runId));
+  }
 
   static fromEvents(runId: string, events: RuntimeEvent[]): Recording {
     const recording = new Recording(runId);

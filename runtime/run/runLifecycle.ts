@@ -73,7 +73,10 @@ export class RunLifecycle {
     this.log = new RunEventLog(req.runId, req.now, continuation && req.store ? { seq: req.store.lastSeq(req.runId), spanPrefix: `r${session}s` } : undefined);
     if (req.store) {
       const store = req.store;
-      this.log.listen((e) => store.appendEvent(e));
+      this.log.listen(
+        (e) => store.appendEvent(e),
+        () => store.commitPending(),
+      );
     }
     if (req.onEvent) this.log.listen(req.onEvent);
     this.root = continuation ? new Span(this.log, continuation.rootSpanId, undefined) : this.log.root();

@@ -68,6 +68,8 @@ export interface RunStore {
    * but must commit them before the turn ends, before any other call, and at process exit.
    */
   appendEvent(event: RuntimeEvent): void;
+  /** Commits the appended events now (before a tool or script runs); a failure surfaces on the next call, as a grouped commit's would. */
+  commitPending(): void;
   saveTaskOutput(output: StoredTaskOutput): void;
   finishRun(runId: string, end: RunEnd): void;
   getRun(runId: string): RunRecord | undefined;

@@ -155,6 +155,8 @@ export class PolicyGate {
     // A tool that is not cacheable may change the world (write a file, post a request, run a
     // coworker): results cached before it may be stale afterwards.
     if (tool.cacheable === false) this.cache.clear();
+    // The tool may hold the event loop (and be killed there): what the run emitted so far is stored first.
+    span.log.flush();
     const output = await tool.execute(args, {
       workspace: this.options.workspace,
       signal,

@@ -14,7 +14,7 @@ const CREW_SESSION_OPTIONS = {
   json: { type: 'boolean', default: false },
 } as const;
 /** `test -q`: the score table without the live tree (training asks at the terminal, so it has none). */
-const QUIET_OPTION = { quiet: { type: 'boolean', short: 'q', default: false } } as const;
+const QUIET_OPTION = { quiet: { type: 'boolean', short: 'q', default: false }, offline: { type: 'string' } } as const;
 
 /** `-n N`: a whole number of iterations from 1 to `max`. */
 export function parseIterations(value: string | undefined, command: string, max: number): number {
@@ -38,6 +38,8 @@ export function parseCrewSessionArgs(command: 'train' | 'test', args: string[], 
     workspace: values.workspace ?? dirname(file),
     json: values.json ?? false,
     quiet: 'quiet' in values && values.quiet === true,
+    /** `test --offline <runId>`: every run answers from that recorded run (no model is called, not even the evaluator). */
+    offline: 'offline' in values && typeof values.offline === 'string' ? values.offline : undefined,
   };
 }
 

@@ -14,9 +14,9 @@ import { loadCrewFile, parseCrewSessionArgs } from './crewSessionArgs';
  * 1–10 by the evaluator and by its deterministic checks; prints the score table.
  */
 export async function testCommand(args: string[]): Promise<number> {
-  const { iterations, file, inputs, evalModel, workspace, json, quiet: quietFlag } = parseCrewSessionArgs('test', args, MAX_TEST_ITERATIONS);
+  const { iterations, file, inputs, evalModel, workspace, json, quiet: quietFlag, offline } = parseCrewSessionArgs('test', args, MAX_TEST_ITERATIONS);
   const quiet = json || quietFlag;
-  return withTerminalRuntime({ workspace, json: quiet, documentPath: file }, async (t) => {
+  return withTerminalRuntime({ workspace, json: quiet, documentPath: file, offline }, async (t) => {
     const doc = loadCrewFile('test', file, t.workspace);
     const store = TestStore.open(t.workspace);
     try {

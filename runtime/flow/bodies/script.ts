@@ -10,6 +10,8 @@ const FLOW_SCRIPT_TIMEOUT_MS = 2000;
 export const runFlowScript: BodyRunner<'script'> = async (body, scope) => {
   // One line of wrapper before the user's code keeps its line numbers; the user's `return` ends the inner
   // function. A returned promise is settled first (one that never settles is the sandbox's timeout).
+  // The script holds the event loop until it ends: what the run emitted so far is stored first.
+  scope.span.log.flush();
   const code = `const __value = (function () {${body.code}\n})(); return Promise.resolve(__value).then((value) => ({ value, state }));`;
   const result = (await runScript(code, { state: structuredClone(scope.state), input: scope.input ?? null }, { timeoutMs: body.timeoutMs ?? FLOW_SCRIPT_TIMEOUT_MS })) as {
     value: unknown;

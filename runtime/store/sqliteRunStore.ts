@@ -197,6 +197,10 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
+  commitPending(): void {
+    if (this.pending.length > 0) this.flushPending();
+  }
+
   /** Commits the events appended so far; throws if this or an earlier scheduled commit failed. */
   flush(): void {
     if (this.failure !== undefined) {

@@ -58,6 +58,49 @@ module.exports = {
       from: { path: '^electron/main/' },
       to: { path: '^runtime/', dependencyTypesNot: ['type-only'] },
     },
+    // runtime/ layers, lowest first, in ARCHITECTURE's words. A layer may import the layers below it,
+    // never one above:
+    //   store/   better-sqlite3: migrations, runs, events, outputs, flow states, training
+    //   llm/     ChatModel interface; openai provider; scripted provider; rate limit; usage
+    //   tools/   one file per built-in tool; registry; policy gate (hooks, cache, limits, approval)
+    //   agent/   prompt assembly, executor loop (native + ReAct), ReAct parser (and the RunContext)
+    //   run/     one run's lifecycle: event log, abort chain, the run's policy gate, end, final store write
+    //   memory/ knowledge/   LanceDB store, embedders, encoding, recall, consolidation; knowledge ingest
+    //   crew/    kickoff, sequential, hierarchical, delegation tools, guardrails, outputs, replay
+    //   flow/    flow engine, conditions, method bodies, persistence
+    //   training/ testing/   train loop, evaluator, suggestion versions; test runner and scoring
+    //   host/    HostService: implements shared/host-api over the pieces above
+    //   cli/     the crewdeck command
+    // Exception: RunContext (agent/) names the shapes of a run's memory and knowledge it carries, as
+    // types only (memory/types.ts, knowledge/types.ts).
+    ...[
+      ['store', ['llm', 'tools', 'agent', 'run', 'memory', 'knowledge', 'crew', 'flow', 'training', 'testing', 'host', 'cli']],
+      ['llm', ['tools', 'agent', 'run', 'memory', 'knowledge', 'crew', 'flow', 'training', 'testing', 'host', 'cli']],
+      ['tools', ['agent', 'run', 'memory', 'knowledge', 'crew', 'flow', 'training', 'testing', 'host', 'cli']],
+      ['agent', ['run', 'memory', 'knowledge', 'crew', 'flow', 'training', 'testing', 'host', 'cli']],
+      ['run', ['memory', 'knowledge', 'crew', 'flow', 'training', 'testing', 'host', 'cli']],
+      ['(memory|knowledge)', ['crew', 'flow', 'training', 'testing', 'host', 'cli']],
+      ['crew', ['flow', 'training', 'testing', 'host', 'cli']],
+      ['flow', ['training', 'testing', 'host', 'cli']],
+      ['(training|testing)', ['host', 'cli']],
+      ['host', ['cli']],
+    ].map(([layer, above]) => ({
+      name: `runtime-layer-${layer.replace(/[()]/g, '').replace('|', '-')}`,
+      comment: `runtime/${layer}/ may not import a layer above it (${above.join(', ')}): see the layer order above`,
+      severity: 'error',
+      from: { path: `^runtime/${layer}/` },
+      to: {
+        path: `^runtime/(${above.join('|')})/`,
+        ...(layer === 'agent' ? { pathNot: '^runtime/(memory|knowledge)/types\\.ts$' } : {}),
+      },
+    })),
+    {
+      name: 'runtime-agent-layer-types-only',
+      comment: 'the exception above is for types only: RunContext carries memory and knowledge, it does not use their code',
+      severity: 'error',
+      from: { path: '^runtime/agent/' },
+      to: { path: '^runtime/(memory|knowledge)/types\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
     {
       name: 'no-circular',
       severity: 'error',

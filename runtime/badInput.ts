@@ -1,4 +1,4 @@
-import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, TaskNotFound, WorkspaceInvalid } from './errors';
+import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, RunNotReopenable, TaskNotFound, WorkspaceInvalid } from './errors';
 import { ModelConfigInvalid } from './llm/resolveModel';
 import { ScriptInvalid } from './llm/script';
 import { ToolUnavailable } from './crew/roster';
@@ -26,6 +26,7 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof ReplayNotPossible ||
     error instanceof WorkspaceInvalid ||
     error instanceof FlowNotResumable ||
+    error instanceof RunNotReopenable ||
     error instanceof TrainingInvalid ||
     // The workspace database's trained suggestions cannot be read (a newer schema, a damaged row).
     error instanceof SuggestionsUnreadable ||

@@ -61,6 +61,11 @@ export class RunCancelled extends Error {
   }
 }
 
+/** A run asked to continue (a paused or interrupted flow) that is running or finished; of two resumes racing, one wins. */
+export class RunNotReopenable extends Error {
+  override name = 'RunNotReopenable';
+}
+
 export class RunNotFound extends Error {
   override name = 'RunNotFound';
   constructor(readonly runId: string) {

@@ -4,7 +4,7 @@ import type { PolicyGate } from '../tools/policyGate';
 import type { UsageMeter } from './usageMeter';
 import type { Embedder, RunMemoryAccess } from '../memory/types';
 import type { RunKnowledge } from '../knowledge/types';
-import type { ActiveSuggestions } from '../training/trainingStore';
+import type { ActiveSuggestions } from './suggestions';
 
 /** What every part of one run shares: where it works, how it is stopped, and its gate and meter. */
 export interface RunContext {

@@ -17,7 +17,7 @@ import { preflight } from './preflight';
 import { buildRoster, memberModel } from './roster';
 import { runTaskList } from './scheduler';
 import type { CompletedTask } from './taskRunner';
-import type { SuggestionSource } from '../training/suggestionSource';
+import type { SuggestionSource } from '../agent/suggestions';
 
 /** What a crew needs from around it, whether it is a run of its own or a step of a flow. */
 export interface CrewDeps {

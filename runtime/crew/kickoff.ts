@@ -1,6 +1,6 @@
 import type { CrewDocument } from '../../shared/model/crew';
 import type { RunPurpose, TaskOutputRecord } from '../../shared/events';
-import type { SuggestionSource } from '../training/suggestionSource';
+import type { SuggestionSource } from '../agent/suggestions';
 import type { TokenUsage } from '../../shared/usage';
 import type { EventListener } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';

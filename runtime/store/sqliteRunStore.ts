@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isLiveOnly, type RuntimeEvent } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
-import { RunNotFound } from '../errors';
-import { FlowNotResumable } from '../flow/flowErrors';
+import { RunNotFound, RunNotReopenable } from '../errors';
 import { openDatabase, workspaceDatabasePath } from './database';
 import { redactKnown } from '../redactSecrets';
 import { LongTexts } from './longTexts';
@@ -64,8 +63,9 @@ process.on('exit', () => {
 });
 
 /**
- * The run store on better-sqlite3. Every write is its own autocommit statement, so each event is
- * durable against a process kill the moment `appendEvent` returns.
+ * The run store on better-sqlite3. Events are group-committed (see `appendEvent`): durable at the end
+ * of the event-loop turn that emitted them, before any other call here, and at process exit. Every
+ * other write is its own autocommit statement.
  */
 export class SqliteRunStore implements RunStore {
   private readonly host = hostname();
@@ -326,7 +326,7 @@ export class SqliteRunStore implements RunStore {
       // Only a paused or interrupted run reopens: of two resumes racing (two windows, the app and the CLI), one wins.
       const run = this.getRun(runId);
       if (!run) throw new RunNotFound(runId);
-      throw new FlowNotResumable(`run ${runId} is ${run.status}; only paused or interrupted flows can be resumed`);
+      throw new RunNotReopenable(`run ${runId} is ${run.status}; only paused or interrupted flows can be resumed`);
     }
   }
 

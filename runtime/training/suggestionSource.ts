@@ -1,11 +1,8 @@
 import { errorMessage } from '../errors';
-import { TrainingStore, type ActiveSuggestions } from './trainingStore';
+import type { SuggestionSource } from '../agent/suggestions';
+import { TrainingStore } from './trainingStore';
 
-/** Where a run reads the trained suggestions it applies. */
-export interface SuggestionSource {
-  /** Each role's active version for the crew; read once when a crew's context is made. */
-  activeSuggestions(crewId: string): ActiveSuggestions;
-}
+export type { SuggestionSource };
 
 /** Suggestions could not be read: the run stops before it opens rather than running without them unnoticed. */
 export class SuggestionsUnreadable extends Error {

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import type { SuggestionEdit, SuggestionStatus, SuggestionVersion, TrainingRecord, TrainingSession } from '../../shared/training';
+import type { ActiveSuggestions } from '../agent/suggestions';
 import { openDatabase, workspaceDatabasePath } from '../store/database';
 import { SessionTable } from '../store/sessionTable';
 import { SuggestionVersionNotFound, VersionConflict } from './trainingErrors';
@@ -52,7 +53,6 @@ export interface NewSuggestionVersion {
 }
 
 /** The suggestions a run applies: per role, the active version's number and its suggestions. */
-export type ActiveSuggestions = Map<string, { version: number; suggestions: string[] }>;
 
 /**
  * Training sessions, feedback records and suggestion versions in the workspace database. Everything

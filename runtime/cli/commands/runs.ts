@@ -1,4 +1,4 @@
-import { RunNotFound, WorkspaceInvalid } from '../../errors';
+import { RunNotFound, RunNotReopenable, WorkspaceInvalid } from '../../errors';
 import { FlowNotResumable } from '../../flow/flowErrors';
 import type { SqliteRunStore } from '../../store/sqliteRunStore';
 import type { RunRecord, RunStatus, RunSummary } from '../../store/types';
@@ -63,7 +63,7 @@ export async function runsCommand(args: string[]): Promise<number> {
         throw new UsageError(`unknown subcommand "runs ${sub}"`);
     }
   } catch (error) {
-    if (!(error instanceof RunNotFound || error instanceof WorkspaceInvalid || error instanceof FlowNotResumable)) throw error;
+    if (!(error instanceof RunNotFound || error instanceof WorkspaceInvalid || error instanceof FlowNotResumable || error instanceof RunNotReopenable)) throw error;
     process.stderr.write(`${style.red('error:')} ${error.message}\n`);
     return EXIT.badInput;
   } finally {

@@ -44,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = commands[name];
   if (!load) {
+    if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ status: 'invalid', error: `unknown command "${name}"` })}\n`);
     process.stderr.write(`crewdeck: unknown command "${name}"\n\n${HELP}`);
     return EXIT.badInput;
   }
@@ -51,6 +52,8 @@ export async function main(argv: string[]): Promise<number> {
     return await (await load())(rest);
   } catch (error) {
     if (error instanceof UsageError) {
+      // With --json, a refusal is an answer on stdout too, as `run` gives one.
+      if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ status: 'invalid', error: error.message })}\n`);
       process.stderr.write(`crewdeck ${name}: ${error.message}\nRun \`crewdeck --help\` for usage.\n`);
       return EXIT.badInput;
     }

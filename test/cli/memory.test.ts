@@ -68,10 +68,35 @@ describe('crewdeck memory', () => {
     expect((await json('search', 'budget', '--scope', '/crew/x'))[0].record.content).toBe('The budget is 40k');
   });
 
+  it('adds to the root scope / without --scope, as CrewAI remember() does', async () => {
+    const added = await json('add', 'x');
+    expect(added).toMatchObject({ content: 'x', scope: '/' });
+    expect((await json('list', '--scope', '/')).map((r: { id: string }) => r.id)).toEqual([added.id]);
+  });
+
+  it('with --json, every refusal is {"status":"invalid","error":…} on stdout', async () => {
+    const cases = [
+      ['add', '--json'],
+      ['add', 'text', '--importance', '3', '--json'],
+      ['edit', 'mem_nope', '--content', 'x', '--json'],
+      ['reset', '--json'],
+      ['nonsense', '--json'],
+      ['list', '--limit', 'zero', '--json'],
+    ];
+    for (const args of cases) {
+      const r = await memory(...args);
+      expect(r.code, describeResult(r)).toBe(2);
+      const answer = JSON.parse(r.stdout);
+      expect(answer.status, args.join(' ')).toBe('invalid');
+      expect(typeof answer.error).toBe('string');
+    }
+    expect(JSON.parse((await memory('reset', '--json')).stdout).error).toContain('--yes');
+  }, 90_000);
+
   it('names the problem with bad input', async () => {
-    const noScope = await memory('add', 'text');
-    expect(noScope.code).toBe(2);
-    expect(noScope.stderr).toContain('--scope');
+    const noText = await memory('add');
+    expect(noText.code).toBe(2);
+    expect(noText.stderr).toContain('the text to remember');
     const badImportance = await memory('add', 'text', '--scope', '/x', '--importance', '3');
     expect(badImportance.stderr).toContain('--importance must be between 0 and 1');
     const unknown = await memory('edit', 'mem_nope', '--content', 'x');

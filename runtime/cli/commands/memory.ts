@@ -7,6 +7,7 @@ import { WorkspaceTrust } from '../../trust/workspaceTrust';
 import type { MemoryRecord, RecallMatch } from '../../memory/types';
 import { formatTime, oneLine } from '../format';
 import { parseOptions } from '../options';
+import { reportBadInput } from '../terminalStop';
 import { colorFor, createStyle, type Style } from '../style';
 import { EXIT, UsageError } from '../usage';
 import { workspaceDir } from '../workspaceDir';
@@ -55,9 +56,9 @@ export async function memoryCommand(args: string[]): Promise<number> {
       case 'add': {
         const content = rest.join(' ').trim();
         if (!content) throw new UsageError('memory add needs the text to remember');
-        if (!values.scope) throw new UsageError('memory add needs --scope, e.g. --scope /crew/research-brief');
+        // As CrewAI's remember(): without --scope, the root scope.
         const [record] = await store.add([
-          { content, scope: values.scope, categories: values.category, importance, private: values.private, source: { kind: 'manual' } },
+          { content, scope: values.scope ?? '/', categories: values.category, importance, private: values.private, source: { kind: 'manual' } },
         ]);
         return print(json, record, () => `Remembered ${style.bold(record.id)} in ${record.scope}\n`);
       }
@@ -84,9 +85,8 @@ export async function memoryCommand(args: string[]): Promise<number> {
     }
     return EXIT.ok;
   } catch (error) {
-    if (!(isBadInput(error) || error instanceof MemoryNotFound)) throw error;
-    process.stderr.write(`${style.red('error:')} ${(error as Error).message}\n`);
-    return EXIT.badInput;
+    if (!(isBadInput(error) || error instanceof MemoryNotFound || error instanceof UsageError)) throw error;
+    return reportBadInput(error, json, style);
   } finally {
     await store?.close();
     // The command itself worked (the data is written); the store could not keep its indices up.

@@ -7,8 +7,12 @@ export type ReactStep =
   | { kind: 'action'; tool: string; input: Record<string, unknown>; thought?: string; text: string; readAs: ReadAs[] }
   | { kind: 'invalid'; error: string };
 
-const ACTION = /Action\s*\d*\s*:[ \t]*(.+?)[ \t]*(?:\r?\n|$)/i;
-const ACTION_INPUT = /Action\s*\d*\s*Input\s*\d*\s*:\s*([\s\S]*)/i;
+// Model output is untrusted: no two adjacent optional runs that can share characters (no backtracking
+// blow-up on long runs of spaces or newlines); values are trimmed in code (test/security/readingBounds).
+const ACTION = /Action[\s\d]*:([^\r\n]*)/i;
+const ACTION_INPUT = /Action[\s\d]*Input[\s\d]*:([\s\S]*)/i;
+const THOUGHT = /Thought\s*:/i;
+const THOUGHT_END = /\n[^\S\n]*(?:Action[\s\d]*|Final\s*Answer\s*):/i;
 
 /**
  * Reads one ReAct reply. When a reply holds both an action and a final answer, the final answer wins
@@ -21,10 +25,13 @@ export function parseReact(text: string): ReactStep {
   const finalAt = finalAnswerAt(text);
   const final = readFinalAnswer(text);
   if (final && final.answer) return { kind: 'final', answer: final.answer, thought, readAs: final.readAs };
-  const action = ACTION.exec(text.replace(ACTION_INPUT, ''));
+  const beforeInput = text.replace(ACTION_INPUT, '');
+  const action = ACTION.exec(beforeInput);
   const inputMatch = ACTION_INPUT.exec(text);
   if (action && inputMatch) {
-    const tool = action[1].trim();
+    // The name on the "Action:" line, or (as CrewAI reads it) on the first line after it.
+    const tool = action[1].trim() || firstLine(beforeInput.slice(action.index + action[0].length));
+    if (tool === '') return { kind: 'invalid', error: '"Action:" names no tool.' };
     const rawInput = stripObservation(inputMatch[1]);
     const read = readActionInput(rawInput);
     if (read === undefined) {
@@ -51,12 +58,15 @@ export function formatErrorObservation(error: string): string {
 }
 
 function matchThought(text: string): string | undefined {
-  const m = /Thought\s*:\s*([\s\S]*?)(?:\n\s*(?:Action|Final\s*Answer)\s*:|$)/i.exec(text);
-  return m ? m[1].trim() || undefined : undefined;
+  const m = THOUGHT.exec(text);
+  if (!m) return undefined;
+  const rest = text.slice(m.index + m[0].length);
+  const end = rest.search(THOUGHT_END);
+  return (end >= 0 ? rest.slice(0, end) : rest).trim() || undefined;
 }
 
 function stripObservation(raw: string): string {
-  const cut = raw.search(/\n\s*Observation\s*:/i);
+  const cut = raw.search(/\n[^\S\n]*Observation\s*:/i);
   return (cut >= 0 ? raw.slice(0, cut) : raw).trim();
 }
 
@@ -71,6 +81,10 @@ function readActionInput(raw: string): { input: Record<string, unknown>; readAs:
   const read = readJson(text);
   if (!read.ok || read.value === null || typeof read.value !== 'object' || Array.isArray(read.value)) return undefined;
   return { input: read.value as Record<string, unknown>, readAs: read.readAs };
+}
+
+function firstLine(text: string): string {
+  return text.trim().split(/\r?\n/, 1)[0].trim();
 }
 
 function truncate(s: string, n: number): string {

@@ -28,7 +28,8 @@ const CREDENTIALS = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+|\bsk-[A-Za-z0-9_-]{8
 
 /** "the model server sent a reply that is not valid JSON (first bytes: …)", at most 200 characters of it, redacted. */
 export function notJsonMessage(raw: string): string {
-  const oneLine = raw.replace(/\s+/g, ' ').trim();
+  // Only the start of the body is looked at: it may be megabytes (a whole proxy page, a runaway stream).
+  const oneLine = raw.trimStart().slice(0, FIRST_BYTES * 4).replace(/\s+/g, ' ').trim();
   const cut = oneLine.length > FIRST_BYTES ? `${oneLine.slice(0, FIRST_BYTES)}…` : oneLine;
   const redacted = cut.replace(CREDENTIALS, (_match: string, scheme?: string, key?: string, sep?: string) =>
     scheme ? `${scheme} ***` : key ? `${key}${sep}***` : '***',

@@ -1,6 +1,9 @@
 import type { ReadAs } from '../../shared/events';
 import { readJson } from './jsonValue';
 
+/** A reply longer than this is not "an outcome name" (it is still read as JSON, a line or words). */
+const MAX_NAME_REPLY = 1000;
+
 export type OutcomeReading =
   | { ok: true; outcome: string; reason?: string; readAs: ReadAs[] }
   /** Ambiguous (two outcomes named) or nothing fits: the caller takes its default outcome. */
@@ -16,7 +19,7 @@ export function readOutcome(reply: string, outcomes: readonly string[]): Outcome
   if (text === '') return { ok: false, problem: 'the model\'s answer is empty' };
   const exact = outcomes.find((o) => o === text);
   if (exact) return { ok: true, outcome: exact, readAs: [] };
-  const named = find(outcomes, bare(text));
+  const named = text.length <= MAX_NAME_REPLY ? find(outcomes, bare(text)) : undefined;
   if (named) return { ok: true, outcome: named, readAs: ['outcome-name'] };
 
   const json = readJson(text);
@@ -29,9 +32,9 @@ export function readOutcome(reply: string, outcomes: readonly string[]): Outcome
     }
   }
 
-  const line = /(?:^|\n)\s*\**\s*outcome\s*\**\s*[:=]\s*\**\s*([^\n]+)/i.exec(text);
-  if (line) {
-    const match = find(outcomes, bare(line[1]));
+  const line = outcomeLine(text);
+  if (line !== undefined) {
+    const match = find(outcomes, bare(line));
     if (match) return { ok: true, outcome: match, readAs: ['outcome-line'] };
   }
 
@@ -43,11 +46,38 @@ export function readOutcome(reply: string, outcomes: readonly string[]): Outcome
 
 /** Lower-case, without quotes, emphasis, surrounding punctuation; `_`, `-` and spaces alike. */
 function bare(text: string): string {
-  return text
-    .replace(/["'`“”‘’*]/g, '')
-    .replace(/[\s_-]+/g, ' ')
-    .replace(/^[\s.,;:!?()[\]]+|[\s.,;:!?()[\]]+$/g, '')
-    .toLowerCase();
+  const plain = text.replace(/["'`“”‘’*]/g, '').replace(/[\s_-]+/g, ' ');
+  // Trimmed by index, not with /[…]+$/ (which is quadratic on a long run of such characters).
+  let start = 0;
+  let end = plain.length;
+  while (start < end && EDGE.test(plain[start])) start++;
+  while (end > start && EDGE.test(plain[end - 1])) end--;
+  return plain.slice(start, end).toLowerCase();
+}
+
+const EDGE = /[\s.,;:!?()[\]]/;
+
+/**
+ * The value of the first `Outcome: X` (or `**Outcome**: X`, `outcome = X`) line. Read line by line with
+ * index scans: model output is untrusted, and regexes with adjacent optional runs backtrack on it.
+ */
+function outcomeLine(text: string): string | undefined {
+  for (const line of text.split('\n')) {
+    let i = skip(line, 0);
+    if (line.slice(i, i + 7).toLowerCase() !== 'outcome') continue;
+    i = skip(line, i + 7);
+    if (line[i] !== ':' && line[i] !== '=') continue;
+    const value = line.slice(skip(line, i + 1));
+    if (value !== '') return value;
+  }
+  return undefined;
+}
+
+/** Past whitespace and markdown emphasis stars. */
+function skip(line: string, at: number): number {
+  let i = at;
+  while (i < line.length && (line[i] === '*' || /\s/.test(line[i]))) i++;
+  return i;
 }
 
 function find(outcomes: readonly string[], key: string): string | undefined {

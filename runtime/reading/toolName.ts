@@ -16,11 +16,18 @@ export interface ToolNameReading<T> {
 
 /** A tool name without markdown emphasis, backticks or quotes around it. */
 export function cleanToolName(name: string): string {
-  return name
-    .trim()
-    .replace(/^[*`"'“”‘’\s]+|[*`"'“”‘’\s]+$/g, '')
-    .trim();
+  // Trimmed by index, not with /[…]+$/ (quadratic on a long run of such characters in untrusted text).
+  let start = 0;
+  let end = name.length;
+  while (start < end && WRAPPING.test(name[start])) start++;
+  while (end > start && WRAPPING.test(name[end - 1])) end--;
+  return name.slice(start, end);
 }
+
+const WRAPPING = /[*`"'“”‘’\s]/;
+
+/** No tool has a longer name; a longer "name" is prose and is not compared (edit distance is quadratic). */
+const MAX_TOOL_NAME = 256;
 
 /**
  * Finds the tool a model named: `**`, backticks and quotes stripped, case-insensitive, CrewAI's
@@ -35,6 +42,7 @@ export function resolveToolName<T>(
   { fuzzy }: { fuzzy: boolean },
 ): ToolNameReading<T> | undefined {
   const cleaned = cleanToolName(written);
+  if (cleaned.length > MAX_TOOL_NAME) return undefined;
   const readAs: ReadAs[] = [];
   if (cleaned !== written.trim()) readAs.push('tool-name-cleaned');
   const crewAi = CREWAI_TOOL_NAMES[normaliseName(cleaned)];

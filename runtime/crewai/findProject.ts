@@ -21,12 +21,22 @@ export interface CrewAiProjectFiles {
  * A crew.py with @CrewBase wins: its agents_config/tasks_config paths say which files it loads.
  */
 export function findCrewAiProject(dir: string): CrewAiProjectFiles {
+  return findCrewAiProjects(dir)[0];
+}
+
+/**
+ * Every crew of the project: one entry per crew.py with @CrewBase whose YAML files exist (a CrewAI
+ * Flow project keeps one per crew under crews/<name>/), shallowest first; or, without any, the first
+ * agents.yaml + tasks.yaml pair. Throws CrewAiProjectNotFound when there is neither.
+ */
+export function findCrewAiProjects(dir: string): CrewAiProjectFiles[] {
   const root = resolve(dir);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new CrewAiProjectNotFound(root, 'the folder does not exist');
   const files = walk(root);
   const crewPys = files.filter((f) => /crew[^\\/]*\.py$/i.test(f)).filter((f) => /@CrewBase\b/.test(safeRead(f)));
   crewPys.sort((a, b) => rank(a) - rank(b));
 
+  const found: CrewAiProjectFiles[] = [];
   for (const crewPy of crewPys) {
     const src = safeRead(crewPy);
     const configured = (attr: string, fallback: string) => {
@@ -35,8 +45,9 @@ export function findCrewAiProject(dir: string): CrewAiProjectFiles {
     };
     const agentsYaml = configured('agents_config', 'config/agents.yaml');
     const tasksYaml = configured('tasks_config', 'config/tasks.yaml');
-    if (existsSync(agentsYaml) && existsSync(tasksYaml)) return complete(root, { root, agentsYaml, tasksYaml, crewPy });
+    if (existsSync(agentsYaml) && existsSync(tasksYaml)) found.push(complete(root, { root, agentsYaml, tasksYaml, crewPy }));
   }
+  if (found.length > 0) return found;
 
   const agentsFiles = files.filter((f) => /[\\/]agents\.ya?ml$/.test(f)).sort((a, b) => rank(a) - rank(b));
   for (const agentsYaml of agentsFiles) {
@@ -44,7 +55,7 @@ export function findCrewAiProject(dir: string): CrewAiProjectFiles {
     if (!tasksYaml) continue;
     const pkg = dirname(dirname(agentsYaml));
     const crewPy = [join(pkg, 'crew.py'), join(dirname(agentsYaml), 'crew.py')].find((f) => existsSync(f));
-    return complete(root, { root, agentsYaml, tasksYaml, crewPy });
+    return [complete(root, { root, agentsYaml, tasksYaml, crewPy })];
   }
   throw new CrewAiProjectNotFound(
     root,

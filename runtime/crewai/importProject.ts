@@ -8,10 +8,10 @@ import type { ToolRef } from '../../shared/model/tool';
 import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiPlainScript, CrewAiProjectNotFound } from './crewAiErrors';
 import { crewWarnings } from '../../shared/model/crewWarnings';
 import type { Problem } from '../../shared/model/problems';
-import { findCrewAiProject, type CrewAiProjectFiles } from './findProject';
+import { findCrewAiProjects, walk, type CrewAiProjectFiles } from './findProject';
 import { modelFromCrewAi, type LlmSettings } from './modelNames';
 import { schemaFromPydantic } from './pydanticSchema';
-import { callArguments, findCall, matchingBracket, pyLiteral, pyString, splitTopLevel } from './pythonSource';
+import { blankComments, callArguments, findCall, matchingBracket, pyLiteral, pyString, splitTopLevel } from './pythonSource';
 import { readCrewPyClasses, type CrewPy, type CrewPyMember } from './readCrewPy';
 import { knowledgeFromCrewAi, listItems } from './knowledgeSources';
 import type { KnowledgeSource } from '../../shared/model/crew';
@@ -43,24 +43,31 @@ const LANGCHAIN_PREFIX: Record<string, string> = { ChatOpenAI: 'openai', AzureCh
 
 /** Reads (never runs) a CrewAI project and maps it to a crew document; see docs in modelNames/toolNames. */
 export function importCrewAiProject(dir: string): CrewAiImport {
-  let files: CrewAiProjectFiles;
+  let projects: CrewAiProjectFiles[];
   try {
-    files = findCrewAiProject(dir);
+    projects = findCrewAiProjects(dir);
   } catch (error) {
     const script = error instanceof CrewAiProjectNotFound ? plainScriptCrew(error.dir) : undefined;
     if (script) throw new CrewAiPlainScript(error instanceof CrewAiProjectNotFound ? error.dir : dir, script.file, script.line);
     throw error;
   }
-  const source = files.crewPy ? readFileSync(files.crewPy, 'utf8') : '';
-  const classes = files.crewPy ? readCrewPyClasses(source) : [];
-  if (classes.length === 0) {
-    const script = plainScriptCrew(files.root);
-    if (script) throw new CrewAiPlainScript(files.root, script.file, script.line);
+  // Each crew file with its @CrewBase classes (a Flow project has one crew file per crew).
+  const perFile = projects.map((files) => {
+    const source = files.crewPy ? readFileSync(files.crewPy, 'utf8') : '';
+    return { files, source, classes: files.crewPy ? readCrewPyClasses(source) : [] };
+  });
+  const root = projects[0].root;
+  if (perFile.every((f) => f.classes.length === 0)) {
+    const script = plainScriptCrew(root);
+    if (script) throw new CrewAiPlainScript(root, script.file, script.line);
   }
   const unmapped: UnmappedItem[] = [];
   const sourceFiles = new Set<string>();
   const usedKeys = new Map<string, Set<string>>();
-  const imports = (classes.length > 0 ? classes : [undefined]).map((py) => new ProjectImport(files, py, source, classes.length > 1, unmapped, sourceFiles, usedKeys));
+  const total = perFile.reduce((n, f) => n + Math.max(1, f.classes.length), 0);
+  const imports = perFile.flatMap(({ files, source, classes }) =>
+    (classes.length > 0 ? classes : [undefined]).map((py) => new ProjectImport(files, py, source, total > 1, unmapped, sourceFiles, usedKeys)),
+  );
   const crews = imports.map((one) => one.run());
   for (const one of imports) one.noteUnusedEntries();
   const ids = new Set<string>();
@@ -68,7 +75,13 @@ export function importCrewAiProject(dir: string): CrewAiImport {
     for (let n = 2, base = crew.id; ids.has(crew.id); n += 1) crew.id = `${base}-${n}`;
     ids.add(crew.id);
   }
-  imports[0]?.noteFlow();
+  for (const flow of flowClasses(root)) {
+    unmapped.push({
+      path: `${flow.file}:${flow.line}`,
+      item: `Flow class ${flow.className}`,
+      why: `a CrewAI Flow is not imported as a Crewdeck flow yet: its crews are (${crews.map((c) => c.id).join(', ')}, one document each); build the flow's methods in Crewdeck around them`,
+    });
+  }
   return {
     doc: crews[0],
     crews,
@@ -76,6 +89,18 @@ export function importCrewAiProject(dir: string): CrewAiImport {
     unmapped,
     sourceFiles: [...sourceFiles],
   };
+}
+
+/** `class X(Flow[State]):` (or `Flow`) in the project's Python files, with file and line. */
+function flowClasses(root: string): { file: string; line: number; className: string }[] {
+  const out: { file: string; line: number; className: string }[] = [];
+  for (const file of walk(root).filter((f) => f.endsWith('.py'))) {
+    const src = blankComments(readFileSync(file, 'utf8'));
+    for (const m of src.matchAll(/^class\s+(\w+)\s*\(\s*Flow\b[^)]*\)\s*:/gm)) {
+      out.push({ file: relative(root, file).split(sep).join('/'), line: src.slice(0, m.index).split('\n').length, className: m[1] });
+    }
+  }
+  return out;
 }
 
 type Loose = Record<string, unknown>;
@@ -165,16 +190,6 @@ class ProjectImport {
         this.note(`${this.rel(file)}:${entry.line}`, `${kind} "${entry.key}"`, `no @${kind} method in crew.py uses it, so the CrewAI crew does not include it either`);
       }
     }
-  }
-
-  /** A CrewAI Flow in main.py is not imported as a flow: say so rather than import only its first crew. */
-  noteFlow(): void {
-    if (!this.files.mainPy) return;
-    const src = readFileSync(this.files.mainPy, 'utf8');
-    const m = /^class\s+(\w+)\s*\(\s*Flow\b[^)]*\)\s*:/m.exec(src);
-    if (!m) return;
-    const line = src.slice(0, m.index).split('\n').length;
-    this.note(`${this.rel(this.files.mainPy)}:${line}`, `Flow class ${m[1]}`, 'a CrewAI Flow is not imported: only the crew found in crew.py is; build the flow in Crewdeck around the imported crew');
   }
 
   // ---- files -------------------------------------------------------------------------------------

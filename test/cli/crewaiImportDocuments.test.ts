@@ -57,4 +57,14 @@ describe('crewdeck import: several documents, -o folder, --json, errors in CrewA
     expect(v.stdout).toContain('triage.crew.json is valid (1 warning)');
     expect(v.stdout).toContain('! agents.1.role: duplicate role "Ticket Reviewer" (also agent "first_reviewer"): delegation to this role reaches "first_reviewer" only');
   });
+
+  it('a Flow project: --json lists every document written (one per crew) and names the Flow as not imported', async () => {
+    ws = tempDir();
+    const r = await runCli(['import', join(patterns, '../flows/book_writer'), '-o', 'book', '--json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(0);
+    const out = parseSingleJson(r);
+    expect(out.documents).toEqual(['chapter_crew', 'outline_crew'].map((n) => ({ path: ws!.path(`book/${n}.crew.json`), kind: 'crew' })));
+    for (const doc of out.documents) expect(existsSync(doc.path)).toBe(true);
+    expect(out.unmapped).toEqual([expect.objectContaining({ path: 'src/book_writer/main.py:23', item: 'Flow class BookFlow' })]);
+  });
 });

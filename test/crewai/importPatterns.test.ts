@@ -247,4 +247,23 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
       `src/email_sorter/crew.py:13: agents_config['email_filter_agent'] is not in agents.yaml (src/email_sorter/config/agents.yaml defines "email_sorter_agent")`,
     );
   });
+
+  it('a CrewAI Flow project: every crew under crews/ becomes a crew document, and the Flow class is listed as not imported', async () => {
+    const { crews, unmapped } = importCrewAiProject(join(patterns, '../flows/book_writer'));
+    expect(crews.map((c) => [c.id, c.name, c.inputs?.map((i) => i.name)])).toEqual([
+      ['chapter_crew', 'Chapter crew', ['topic', 'title']],
+      ['outline_crew', 'Outline crew', ['topic', 'goal']],
+    ]);
+    expect(unmapped).toEqual([
+      {
+        path: 'src/book_writer/main.py:23',
+        item: 'Flow class BookFlow',
+        why: "a CrewAI Flow is not imported as a Crewdeck flow yet: its crews are (chapter_crew, outline_crew, one document each); build the flow's methods in Crewdeck around them",
+      },
+    ]);
+    for (const crew of crews) {
+      valid(crew);
+      await runsOffline(crew, { title: 'The Bell Rock', topic: 'lighthouses', goal: 'a short read' });
+    }
+  });
 });

@@ -21,11 +21,11 @@ if (electron.path) {
   run(electron.path, ['.', ...passed], { ...process.env, ELECTRON_RUN_AS_NODE: undefined });
 } else {
   const hasWorkspace = passed.some((arg) => arg === '--workspace' || arg === '-w' || arg.startsWith('--workspace='));
-  const serveArgs = hasWorkspace ? passed : [...passed, '--workspace', 'examples'];
   if (forceBrowser) process.stdout.write('Starting browser mode');
   else process.stdout.write(`Electron is not installed (${electron.reason}); starting browser mode instead`);
-  process.stdout.write(hasWorkspace ? '.\n' : ' on examples/ (pass --workspace DIR for another folder).\n');
-  run(process.execPath, [inRoot('bin/crewdeck.js'), 'serve', ...serveArgs], process.env);
+  // Without --workspace, serve opens the person's workspace (last used, else ~/Documents/Crewdeck), never examples/.
+  process.stdout.write(hasWorkspace ? '.\n' : ' on your workspace (pass --workspace DIR for another folder).\n');
+  run(process.execPath, [inRoot('bin/crewdeck.js'), 'serve', ...passed], process.env);
 }
 
 function withAbsoluteWorkspace(list, cwd) {

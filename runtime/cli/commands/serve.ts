@@ -7,6 +7,7 @@ import { WorkspaceInvalid } from '../../errors';
 import { parseOptions } from '../options';
 import { createStyle, colorFor } from '../style';
 import { UsageError, EXIT } from '../usage';
+import { chooseUserWorkspace, findExamples, rememberWorkspace } from '../userWorkspace';
 import { workspaceDir } from '../workspaceDir';
 
 const DEFAULT_PORT = 4820;
@@ -24,7 +25,15 @@ export async function serveCommand(args: string[]): Promise<number> {
 
   let workspace: string;
   try {
-    workspace = workspaceDir(values.workspace ?? process.cwd());
+    if (values.workspace !== undefined) {
+      workspace = workspaceDir(values.workspace);
+    } else {
+      // Without --workspace: the person's own workspace (last used, else ~/Documents/Crewdeck with the examples).
+      const chosen = chooseUserWorkspace(process.env, findExamples(dirname(fileURLToPath(import.meta.url))));
+      workspace = workspaceDir(chosen.workspace);
+      if (chosen.created) process.stdout.write(`Created the workspace ${workspace} with the example crews and flows.\n`);
+    }
+    rememberWorkspace(process.env, workspace);
   } catch (error) {
     if (!(error instanceof WorkspaceInvalid)) throw error;
     process.stderr.write(`${style.red('error:')} ${error.message}\n`);

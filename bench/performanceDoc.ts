@@ -38,9 +38,42 @@ export interface BenchReport {
   processMaxRssMiB: number;
   /** 1-minute load average before and after the benchmark: other work on the machine skews the figures. */
   loadAverage1m: [number, number];
-  /** Before the first run: modules loaded (mathjs, ajv, zod, better-sqlite3, tsx), after a GC. */
+  /** Before the first run: modules loaded (ajv, zod, better-sqlite3, tsx; mathjs lives in the calculator's child process), after a GC. */
   baseline: { rssMiB: number; heapMiB: number };
+  /** The calculator tool (its child process), measured before the crews run; absent in --only runs. */
+  calculator?: CalculatorFigures;
   scenarios: ScenarioResult[];
+}
+
+/** The calculator tool's latency through `calculatorTool.execute` (the child process and its IPC). */
+export interface CalculatorFigures {
+  /** A call on a calculator that was not started ahead: it waits for the child to load mathjs. */
+  coldCallMs: number;
+  /** warmUp() → ready: spawning the child, loading mathjs and its warm-up evaluations (in the background). */
+  startMs: number;
+  /** The first call once the calculator is ready. */
+  firstCallMs: number;
+  laterCalls: number;
+  laterMedianMs: number;
+  laterP95Ms: number;
+}
+
+const CALCULATOR_FIRST_CALL_TARGET_MS = 100;
+const CALCULATOR_LATER_CALL_TARGET_MS = 5;
+
+function renderCalculator(c: CalculatorFigures): string[] {
+  const verdict = (ms: number, target: number) => (ms <= target ? `target ≤ ${target} ms **met**` : `target ≤ ${target} ms **missed**`);
+  return [
+    '',
+    `Calculator (\`calculatorTool.execute\`, mathjs in its own child process with a 256 MB heap and a 1 s deadline; see runtime/tools/boundedMath.ts):`,
+    '',
+    '| what | time |',
+    '|---|--:|',
+    `| start-up, in the background (\`warmUp()\` when a run resolves the tool → ready: spawn, load mathjs, warm-up evaluations) | ${fmt(c.startMs, 0)} ms |`,
+    `| first call once started | ${fmt(c.firstCallMs, 2)} ms (${verdict(c.firstCallMs, CALCULATOR_FIRST_CALL_TARGET_MS)}) |`,
+    `| later calls, median / p95 of ${c.laterCalls} distinct expressions | ${fmt(c.laterMedianMs, 2)} / ${fmt(c.laterP95Ms, 2)} ms (${verdict(c.laterMedianMs, CALCULATOR_LATER_CALL_TARGET_MS)}) |`,
+    `| a call on a calculator not started ahead (waits for the start-up) | ${fmt(c.coldCallMs, 0)} ms |`,
+  ];
 }
 
 const HEADING = '## Runtime (npm run bench:runtime)';
@@ -89,6 +122,7 @@ export function renderRuntimeFigures(r: BenchReport): string {
     '',
     `Memory before the first run (modules loaded, after GC): RSS ${fmt(r.baseline.rssMiB, 0)} MiB, heapUsed ${fmt(r.baseline.heapMiB, 1)} MiB. ` +
       `Process max RSS (OS high-water mark for the whole benchmark process): ${fmt(r.processMaxRssMiB, 0)} MiB.`,
+    ...(r.calculator ? renderCalculator(r.calculator) : []),
   ];
   return lines.join('\n');
 }

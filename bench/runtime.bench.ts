@@ -18,9 +18,11 @@ import { parseArgs } from 'node:util';
 import type { CrewDocument } from '../shared/model/crew';
 import type { RuntimeEvent } from '../shared/events';
 import { createRuntime } from '../runtime/runtime';
+import { BoundedMath } from '../runtime/tools/boundedMath';
+import { calculatorReady, calculatorTool, warmUpCalculator } from '../runtime/tools/calculator';
 import { SqliteRunStore } from '../runtime/store/sqliteRunStore';
 import { hierarchicalCrew, sequentialCrew, type Expectations } from './crews';
-import { writeRuntimeSection, type BenchReport, type ScenarioResult } from './performanceDoc';
+import { writeRuntimeSection, type BenchReport, type CalculatorFigures, type ScenarioResult } from './performanceDoc';
 import { median, MiB, percentile, RssSampler } from './stats';
 
 const TARGET_MS_PER_TASK = 1;
@@ -280,6 +282,41 @@ function printTable(report: BenchReport): void {
   console.log(`process max RSS (OS high-water mark, whole process): ${fmt(report.processMaxRssMiB, 0)} MiB`);
 }
 
+/**
+ * The calculator before any crew runs (a crew's run starts it ahead): a cold call on a fresh
+ * calculator, then the tool's own calculator from warmUp() to ready, its first call and later calls.
+ */
+async function measureCalculator(): Promise<CalculatorFigures> {
+  const cold = new BoundedMath();
+  let started = performance.now();
+  await cold.evaluate('2 * (3 + 4)');
+  const coldCallMs = performance.now() - started;
+  cold.dispose();
+
+  const ctx = { workspace: tmpdir(), signal: new AbortController().signal, agentRole: 'bench', config: {} };
+  started = performance.now();
+  warmUpCalculator();
+  await calculatorReady();
+  const startMs = performance.now() - started;
+  started = performance.now();
+  await calculatorTool.execute({ expression: '2 * (3 + 4)' }, ctx);
+  const firstCallMs = performance.now() - started;
+  const later: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t = performance.now();
+    await calculatorTool.execute({ expression: `${i} * 1.5 + sqrt(${i + 2})` }, ctx);
+    later.push(performance.now() - t);
+  }
+  return { coldCallMs, startMs, firstCallMs, laterCalls: later.length, laterMedianMs: median(later), laterP95Ms: percentile(later, 95) };
+}
+
+function printCalculator(c: CalculatorFigures): void {
+  console.log(
+    `\ncalculator (child process): start-up ${fmt(c.startMs, 0)} ms in the background; first call once started ${fmt(c.firstCallMs, 2)} ms (target ≤ 100 ms); ` +
+      `later calls median ${fmt(c.laterMedianMs, 2)} / p95 ${fmt(c.laterP95Ms, 2)} ms over ${c.laterCalls} (target ≤ 5 ms); a call without start-up ahead ${fmt(c.coldCallMs, 0)} ms`,
+  );
+}
+
 async function main(): Promise<void> {
   const chosen = args.only ? SCENARIOS.filter((s) => s.id === args.only) : SCENARIOS;
   if (chosen.length === 0) throw new Error(`no scenario "${args.only}"; scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`);
@@ -288,6 +325,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0];
   gc!();
   const baseline = { rssMiB: process.memoryUsage.rss() / MiB, heapMiB: process.memoryUsage().heapUsed / MiB };
+  const calculator = args.only ? undefined : await measureCalculator();
   const sampler = new RssSampler();
   sampler.start();
   const scenarios: ScenarioResult[] = [];
@@ -306,9 +344,11 @@ async function main(): Promise<void> {
     processMaxRssMiB: process.resourceUsage().maxRSS / 1024,
     loadAverage1m: [loadBefore, loadavg()[0]],
     baseline,
+    calculator,
     scenarios,
   };
   printTable(report);
+  if (calculator) printCalculator(calculator);
   if (!args['no-write'] && !args.only) {
     const file = writeRuntimeSection(report);
     console.log(`\nwrote ${file}`);

@@ -245,8 +245,20 @@ export interface EventPayloads {
     similar: { id: string; similarity: number }[];
     reason: string;
     decidedBy: 'rule' | 'model' | 'fallback';
+    /** How the memory model's consolidation reply was read, when not as the literal reply (decidedBy 'model'). */
+    readAs?: ReadAs[];
   };
-  'memory.write.committed': { taskId: string; attempt: number; inserted: number; updated: number; deleted: number; skipped: number; recordIds: string[] };
+  'memory.write.committed': {
+    taskId: string;
+    attempt: number;
+    inserted: number;
+    updated: number;
+    deleted: number;
+    skipped: number;
+    recordIds: string[];
+    /** How the memory model's extraction reply was read, when not as the literal reply. */
+    readAs?: ReadAs[];
+  };
   /** The attempt's output was rejected: nothing staged for it reaches the store. */
   'memory.write.discarded': { taskId: string; attempt: number; reason: string; dropped: number };
   /** Writing failed; the task itself goes on. */

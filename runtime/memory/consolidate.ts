@@ -4,6 +4,7 @@ import type { RunContext } from '../agent/runContext';
 import { errorMessage } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
+import type { ReadAs } from '../../shared/events';
 import { readJsonShaped } from '../reading/jsonValue';
 import type { MemoryRecord } from './types';
 
@@ -22,6 +23,8 @@ export interface ConsolidationPlan {
   reason: string;
   records: RecordAction[];
   decidedBy: 'model' | 'fallback';
+  /** How the model's reply was read (reading/jsonValue), empty when it was plain JSON or not read. */
+  readAs: ReadAs[];
 }
 
 const ReplySchema = z.object({
@@ -70,6 +73,7 @@ export async function planConsolidation(
     reason: `${why}; the new memory is inserted and existing records are kept`,
     records: [],
     decidedBy: 'fallback',
+    readAs: [],
   });
   let reply: string;
   try {
@@ -99,5 +103,5 @@ export async function planConsolidation(
     if (r.action === 'update' && !r.content?.trim()) continue; // an update without content changes nothing
     records.push({ id: r.id, action: r.action, content: r.action === 'update' ? r.content!.trim() : undefined, reason: r.reason || `the memory model chose ${r.action}` });
   }
-  return { insert: read.value.insert, reason: read.value.reason || (read.value.insert ? 'new information' : 'already covered'), records, decidedBy: 'model' };
+  return { insert: read.value.insert, reason: read.value.reason || (read.value.insert ? 'new information' : 'already covered'), records, decidedBy: 'model', readAs: read.readAs };
 }

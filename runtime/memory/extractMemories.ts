@@ -4,6 +4,7 @@ import type { RunContext } from '../agent/runContext';
 import { errorMessage } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
+import type { ReadAs } from '../../shared/events';
 import { readJsonShaped } from '../reading/jsonValue';
 import type { ExtractionInput } from './types';
 
@@ -15,7 +16,8 @@ export interface ExtractedMemory {
 }
 
 export type ExtractionResult =
-  | { ok: true; memories: ExtractedMemory[] }
+  /** `readAs`: how the reply was read (reading/jsonValue), empty when it was plain JSON. */
+  | { ok: true; memories: ExtractedMemory[]; readAs: ReadAs[] }
   /** The model failed or answered something unreadable: the whole output is kept as one memory. */
   | { ok: false; memories: ExtractedMemory[]; error: string };
 
@@ -67,5 +69,6 @@ export async function extractMemories(ctx: RunContext, span: Span, model: ChatMo
   return {
     ok: true,
     memories: parsed.value.memories.map((m) => ({ content: m.content, categories: m.categories ?? [], importance: m.importance ?? 0.5 })),
+    readAs: parsed.readAs,
   };
 }

@@ -1,4 +1,4 @@
-import type { MemoryCommitPolicy } from '../../shared/events';
+import type { MemoryCommitPolicy, ReadAs } from '../../shared/events';
 import type { RunContext } from '../agent/runContext';
 import { errorMessage } from '../errors';
 import type { Span } from '../events/span';
@@ -160,15 +160,17 @@ export class RunMemory implements RunMemoryAccess {
         source: { ...base, kind: 'tool', agentRole: s.agentRole },
       }));
       const model = this.modelFor(agentRole);
+      let readAs: ReadAs[] = [];
       if (extraction) {
         const extracted = await extractMemories(ctx, ws, model, extraction);
+        if (extracted.ok) readAs = extracted.readAs;
         const note = extracted.ok ? undefined : `extraction failed (${extracted.error}), so the whole output is kept`;
         for (const m of extracted.memories) candidates.push({ ...m, source: { ...base, kind: this.extractedKind, agentRole }, note });
       }
       const counts = candidates.length === 0
         ? { inserted: 0, updated: 0, deleted: 0, skipped: 0, recordIds: [] }
         : await writeMemories(ctx, ws, { store: this.store, scope: this.scope, model, taskId, agentRole }, candidates);
-      ws.emit({ type: 'memory.write.committed', taskId, attempt, ...counts });
+      ws.emit({ type: 'memory.write.committed', taskId, attempt, ...counts, ...(readAs.length ? { readAs } : {}) });
     } catch (error) {
       ws.emit({ type: 'memory.write.failed', taskId, attempt, error: errorMessage(error) });
       if (ctx.signal.aborted) throw error;

@@ -1,3 +1,4 @@
+import type { ReadAs } from '../../shared/events';
 import type { RunContext } from '../agent/runContext';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
@@ -66,14 +67,14 @@ export async function writeMemories(ctx: RunContext, span: Span, target: WriteTa
       });
       continue;
     }
-    const insert = async (reason: string, decidedBy: 'rule' | 'model' | 'fallback') => {
+    const insert = async (reason: string, decidedBy: 'rule' | 'model' | 'fallback', readAs: ReadAs[] = []) => {
       const [record] = await store.add(
         [{ content: candidate.content, scope, categories: candidate.categories, importance: candidate.importance, source: candidate.source }],
         [vector],
       );
       counts.inserted += 1;
       counts.recordIds.push(record.id);
-      span.emit({ type: 'memory.write.decision', taskId, action: 'insert', content: candidate.content, recordId: record.id, similar: compared, reason, decidedBy });
+      span.emit({ type: 'memory.write.decision', taskId, action: 'insert', content: candidate.content, recordId: record.id, similar: compared, reason, decidedBy, ...(readAs.length ? { readAs } : {}) });
     };
     const note = candidate.note ? `; ${candidate.note}` : '';
     if (!top) {
@@ -101,10 +102,11 @@ export async function writeMemories(ctx: RunContext, span: Span, target: WriteTa
         similar: compared,
         reason: action.reason,
         decidedBy: plan.decidedBy,
+        ...(plan.readAs.length ? { readAs: plan.readAs } : {}),
       });
     }
     if (plan.insert) {
-      await insert(plan.reason + note, plan.decidedBy);
+      await insert(plan.reason + note, plan.decidedBy, plan.readAs);
     } else {
       counts.skipped += 1;
       const covering = plan.records.find((r) => r.action !== 'delete') ?? top;

@@ -68,11 +68,12 @@ describe('the calculator is bounded in time and memory', () => {
   }, 30_000);
 
   it('a calculation past the heap limit kills only the child: "result too large"', async () => {
-    const small = new BoundedMath({ timeoutMs: 20_000, memoryMb: 48, maxResultChars: 100_000, maxElements: 10_000_000, maxShownElements: 10 });
+    // Two 3000×3000 matrices and their sum (each within the element guard) need ~3 × 72 MB of numbers.
+    const small = new BoundedMath({ timeoutMs: 30_000, memoryMb: 96, maxResultChars: 100_000, maxElements: 10_000_000, maxShownElements: 10 });
     try {
       await small.whenReady();
-      const r = await observation('ones(3000, 3000)', small);
-      expect(r).toMatchObject({ ok: false, text: 'result too large: the calculation needs more than 48 MB' });
+      const r = await observation('ones(3000, 3000) + ones(3000, 3000)', small);
+      expect(r).toMatchObject({ ok: false, text: 'result too large: the calculation needs more than 96 MB' });
       expect(await observation('6 * 7', small)).toMatchObject({ ok: true, text: '42' });
     } finally {
       small.dispose();

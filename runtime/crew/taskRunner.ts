@@ -12,6 +12,7 @@ import type { RunContext } from '../agent/runContext';
 import { errorMessage, errorName, GuardrailExhausted } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
+import { assertWritable } from '../tools/protectedFiles';
 import { resolveInWorkspace } from '../tools/workspacePath';
 import type { ToolUse } from '../tools/policyGate';
 import { checkGuardrail, type GuardrailScope } from './guardrails';
@@ -185,9 +186,14 @@ async function judgeAttempt(
   return { raw, json, readAs, failure };
 }
 
-/** Writes a task's (or a flow method's) output to its workspace file; a path leading outside is refused. */
+/**
+ * Writes a task's (or a flow method's) output to its workspace file. A path leading outside is refused,
+ * and so are protected files (settings, documents, .git/, .crewdeck/): a flow method's outputFile is a
+ * template filled from state and input, which a model wrote.
+ */
 export async function writeOutputFile(workspace: string, path: string, content: string): Promise<void> {
-  const target = await resolveInWorkspace(workspace, path);
+  const target = resolveInWorkspace(workspace, path);
+  assertWritable(workspace, target);
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, content, 'utf8');
 }

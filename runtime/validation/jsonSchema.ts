@@ -1,9 +1,26 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { compileLinearRegex } from '../../shared/model/regex';
 
 // ajv-formats is CommonJS: under Node's ESM loader the default import may be the module object.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+/**
+ * `pattern` and `patternProperties` run on the same linear-time engine as document regexes
+ * (shared/model/regex.ts): a schema's pattern is matched against model output, and JavaScript's
+ * backtracking RegExp would let `^(a+)+$` hang the host on a 40-character reply. A pattern the engine
+ * cannot take (backreference, lookaround) makes the schema fail to compile, naming the construct.
+ */
+const linearRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    const regex = compileLinearRegex(pattern, flags);
+    return { test: (input: string) => regex.test(input), toString: () => `/${pattern}/${flags}` };
+  },
+  { code: 'linearRegExp' },
+);
+
+const AJV_OPTIONS = { allErrors: true, strict: false, code: { regExp: linearRegExp } } as const;
 
 let draft2020: Ajv2020 | undefined;
 let draft07: Ajv | undefined;
@@ -27,7 +44,7 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
 
 function newerDraft(): Ajv2020 {
   if (!draft2020) {
-    draft2020 = new Ajv2020({ allErrors: true, strict: false });
+    draft2020 = new Ajv2020(AJV_OPTIONS);
     addFormats(draft2020 as unknown as Ajv);
   }
   return draft2020;
@@ -35,7 +52,7 @@ function newerDraft(): Ajv2020 {
 
 function olderDraft(): Ajv {
   if (!draft07) {
-    draft07 = new Ajv({ allErrors: true, strict: false });
+    draft07 = new Ajv(AJV_OPTIONS);
     addFormats(draft07);
   }
   return draft07;

@@ -10,7 +10,6 @@ import { SuggestionsUnreadable } from './training/suggestionSource';
 import { McpConfigInvalid } from './mcp/mcpErrors';
 import { WorkspaceUntrusted } from './trust/trustErrors';
 import { DocumentOutsideWorkspace } from './document/workspaceDocument';
-import { RecordingUnusable } from './offline/recording';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -31,8 +30,6 @@ export function isBadInput(error: unknown): error is Error {
     // The workspace database's trained suggestions cannot be read (a newer schema, a damaged row).
     error instanceof SuggestionsUnreadable ||
     error instanceof McpConfigInvalid ||
-    // An offline re-run whose document needs what the recording cannot stand in for (MCP servers).
-    error instanceof RecordingUnusable ||
     // Held parts of the workspace (commands, keys sent elsewhere) wait for `crewdeck trust`.
     error instanceof WorkspaceUntrusted ||
     error instanceof DocumentOutsideWorkspace ||

@@ -27,8 +27,8 @@ import { workspaceSuggestions, type SuggestionSource } from './training/suggesti
 import type { RunPurpose } from '../shared/events';
 import { RunLifecycle } from './run/runLifecycle';
 import { WorkspaceTrust, type TrustGate } from './trust/workspaceTrust';
-import { RecordingUnusable, type Recording } from './offline/recording';
-import { recordedExternalTools } from './offline/recordedTools';
+import type { Recording } from './offline/recording';
+import { recordedExternalTools, recordedMcpTools } from './offline/recordedTools';
 
 /** Everything with a side effect is passed in, so tests and hosts choose their own. */
 export interface RuntimeOptions {
@@ -120,7 +120,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const mcp = new McpServers(options.settings?.mcp, { workspace, env: options.env ?? process.env, trust });
   const withMcp = async <T>(servers: Set<string>, recording: Recording | undefined, run: (tools: ToolRegistry) => Promise<T>): Promise<T> => {
     if (servers.size === 0) return run(recording ? recordedExternalTools(tools, recording) : tools);
-    if (recording) throw new RecordingUnusable(`the document uses MCP servers (${[...servers].join(', ')}); offline re-runs do not start MCP servers and cannot stand in for their tools yet`);
+    // Offline no server starts: its tools answer from the recording.
+    if (recording) return run(recordedMcpTools(tools, recording, servers));
     const session = mcp.session();
     try {
       return await run(await session.registryFor(tools, servers));

@@ -12,6 +12,25 @@ export function recordedExternalTools(tools: ToolRegistry, recording: Recording)
   return registry;
 }
 
+/**
+ * Stand-ins for the tools of the MCP servers a document names, from what the recorded run offered its
+ * models: no server is started. A server the recording has no tools of is reported as missing.
+ */
+export function recordedMcpTools(tools: ToolRegistry, recording: Recording, servers: Iterable<string>): ToolRegistry {
+  const wanted = new Set(servers);
+  const standIns: Tool[] = [];
+  const reasons: Record<string, string> = {};
+  for (const server of wanted) {
+    const prefix = `mcp:${server}/`;
+    const recorded = [...recording.mcpTools].filter(([name]) => name.startsWith(prefix));
+    reasons[prefix] = recorded.length
+      ? `offline, MCP server "${server}" has the tools its recorded run offered: ${recorded.map(([name]) => name.slice(prefix.length)).join(', ')}`
+      : `offline, MCP server "${server}" is not started and recorded run ${recording.runId} offered none of its tools`;
+    for (const [name, t] of recorded) standIns.push(recordedTool({ name, description: t.description, parameters: t.parameters, execute: async () => '' }, recording));
+  }
+  return recordedExternalTools(tools, recording).extend(standIns, reasons);
+}
+
 function recordedTool(tool: Tool, recording: Recording): Tool {
   return {
     name: tool.name,

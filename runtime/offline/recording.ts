@@ -16,11 +16,6 @@ export class NoRecordedReply extends Error {
   }
 }
 
-/** The recorded run cannot be used for an offline re-run. */
-export class RecordingUnusable extends Error {
-  override name = 'RecordingUnusable';
-}
-
 export interface RecordedToolResult {
   ok: boolean;
   /** The result text, or the error message of a failed call. */
@@ -47,6 +42,8 @@ export class Recording {
   private readonly replies = new Map<string, ChatResponse[]>();
   private readonly tools = new Map<string, RecordedToolResult[]>();
   private readonly asked = new Map<string, number>();
+  /** MCP tools as the recorded run offered them to its models (name, description, parameters). */
+  readonly mcpTools = new Map<string, { description: string; parameters: Record<string, unknown> }>();
 
   private constructor(readonly runId: string) {}
 
@@ -55,6 +52,7 @@ export class Recording {
     const copy = new Recording(this.runId);
     for (const [k, list] of this.replies) copy.replies.set(k, list);
     for (const [k, list] of this.tools) copy.tools.set(k, list);
+    for (const [k, tool] of this.mcpTools) copy.mcpTools.set(k, tool);
     return copy;
   }
 
@@ -85,6 +83,7 @@ export class Recording {
       const place = placeOf.get(e.spanId) ?? '';
       switch (e.type) {
         case 'llm.started': {
+          for (const t of e.tools) if (t.name.startsWith('mcp:')) recording.mcpTools.set(t.name, { description: t.description, parameters: t.parameters as Record<string, unknown> });
           pendingLlm.set(e.spanId, push(recording.replies, key(place, e.agentRole ?? '', loopOf(e.purpose)), MISSING));
           break;
         }

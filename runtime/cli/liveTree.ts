@@ -1,4 +1,4 @@
-import type { RuntimeEvent } from '../../shared/events';
+import type { ReadAs, RuntimeEvent } from '../../shared/events';
 import { formatDuration, formatTokens, formatUsageLine, oneLine } from './format';
 import type { Style } from './style';
 
@@ -19,6 +19,8 @@ export interface LiveTreeOptions {
 export class LiveTree {
   private readonly depth = new Map<string, number>();
   private readonly active = new Map<string, { label: string; since: number }>();
+  /** How each running tool call was read from the model's reply (tool.started's readAs, by span). */
+  private readonly toolReadAs = new Map<string, ReadAs[]>();
   private taskCount = 0;
   /** A failure is shown once, where it happened; enclosing spans that fail with it just say so. */
   private lastError = '';
@@ -121,7 +123,7 @@ export class LiveTree {
         return `${s.bold(`▸ task ${e.index + 1}/${this.taskCount} ${e.taskId}`)}${e.taskName ? ` ${s.dim(e.taskName)}` : ''} ${s.dim('—')} ${e.agentRole}${e.async ? s.dim(' (async)') : ''}`;
       case 'task.completed':
         if (e.restoredFrom) return `${s.blue('↺')} task ${e.taskId} ${s.dim(`restored from ${e.restoredFrom}: ${oneLine(e.raw, 60)}`)}`;
-        return `${s.green('✓')} task ${e.taskId} ${took(e.durationMs)} ${s.dim(formatTokens(e.tokenUsage))}${e.outputFile ? s.dim(` → ${e.outputFile}`) : ''}`;
+        return `${s.green('✓')} task ${e.taskId} ${took(e.durationMs)} ${s.dim(formatTokens(e.tokenUsage))}${e.outputFile ? s.dim(` → ${e.outputFile}`) : ''}${this.readNote(e.readAs)}`;
       case 'task.failed':
         return `${s.red('✗')} task ${e.taskId} failed${this.reason(e.error)}`;
       case 'task.skipped':
@@ -131,7 +133,7 @@ export class LiveTree {
       case 'agent.started':
         return `${s.magenta('●')} ${e.role} ${s.dim(`(${e.model}${e.tools.length ? `, ${e.mode} tools: ${e.tools.join(', ')}` : ''})`)}${e.delegatedBy ? s.dim(` ← from ${e.delegatedBy}`) : ''}`;
       case 'agent.completed':
-        return `${s.dim('○')} ${e.role} answered ${took(e.durationMs)} ${s.dim(`${e.iterations} step${e.iterations === 1 ? '' : 's'} · ${formatTokens(e.tokenUsage)}`)}`;
+        return `${s.dim('○')} ${e.role} answered ${took(e.durationMs)} ${s.dim(`${e.iterations} step${e.iterations === 1 ? '' : 's'} · ${formatTokens(e.tokenUsage)}`)}${this.readNote(e.readAs)}`;
       case 'agent.failed':
         return `${s.red('✗')} ${e.role} failed${this.reason(e.error)}`;
       case 'llm.started':
@@ -146,15 +148,16 @@ export class LiveTree {
           ? `${s.yellow('!')} model error${e.status ? ` ${e.status}` : ''}: ${oneLine(e.error, 80)} ${s.dim(`(retrying, attempt ${e.attempt})`)}`
           : `${s.red('✗')} model call failed${this.reason(e.error)}`;
       case 'tool.started':
+        if (e.readAs?.length) this.toolReadAs.set(e.spanId, e.readAs);
         return undefined;
       case 'tool.completed':
-        return `${s.cyan('⚒')} ${e.tool} ${s.dim('→')} ${oneLine(e.result, 70)} ${took(e.durationMs)}`;
+        return `${s.cyan('⚒')} ${e.tool} ${s.dim('→')} ${oneLine(e.result, 70)} ${took(e.durationMs)}${this.toolNote(e.spanId)}`;
       case 'tool.cached':
-        return `${s.cyan('⚒')} ${e.tool} ${s.dim('→')} ${oneLine(e.result, 70)} ${s.dim('(cached)')}`;
+        return `${s.cyan('⚒')} ${e.tool} ${s.dim('→')} ${oneLine(e.result, 70)} ${s.dim('(cached)')}${this.toolNote(e.spanId)}`;
       case 'tool.failed':
-        return `${s.red('✗')} ${e.tool}: ${oneLine(e.error, 100)}`;
+        return `${s.red('✗')} ${e.tool}: ${oneLine(e.error, 100)}${this.toolNote(e.spanId)}`;
       case 'tool.blocked':
-        return `${s.yellow('⊘')} ${e.tool} blocked ${s.dim(`(${e.by})`)}: ${oneLine(e.reason, 90)}`;
+        return `${s.yellow('⊘')} ${e.tool} blocked ${s.dim(`(${e.by})`)}: ${oneLine(e.reason, 90)}${this.toolNote(e.spanId)}`;
       case 'delegation.started':
         return `${s.blue('⇢')} ${e.manager} ${e.kind === 'ask' ? 'asks' : 'delegates to'} ${s.bold(e.coworker)}: ${s.dim(`"${oneLine(e.task, 70)}"`)}`;
       case 'delegation.completed':
@@ -185,6 +188,20 @@ export class LiveTree {
         if (e.kind === 'flow_feedback') return `${s.yellow('✎')} feedback ${s.dim(`"${oneLine(e.feedback ?? '', 60)}"`)}${e.outcome ? ` → ${s.bold(e.outcome)}` : ''}`;
         return e.feedback?.trim() ? `${s.yellow('✎')} human feedback: ${s.dim(`"${oneLine(e.feedback, 70)}"`)}` : `${s.green('✓')} human accepted`;
     }
+  }
+
+  /** " (read from text)" for a tool call the model wrote as text, else how its name was read, or ''. */
+  private toolNote(spanId: string): string {
+    const readAs = this.toolReadAs.get(spanId);
+    this.toolReadAs.delete(spanId);
+    if (!readAs) return '';
+    if (readAs.includes('text-tool-call')) return this.options.style.dim(' (read from text)');
+    return this.readNote(readAs);
+  }
+
+  /** A short note when a lenient reading changed what the model literally wrote (README: Local models). */
+  private readNote(readAs: readonly ReadAs[] | undefined): string {
+    return readAs?.length ? this.options.style.dim(` (read as ${readAs.join(', ')})`) : '';
   }
 
   private reason(error: string): string {

@@ -20,6 +20,8 @@ const ALLOWED_KEYS = new Set<string>([...NAME_KEYS, ...ARG_KEYS, 'type', 'id']);
 export function readTextToolCall(content: string, isOffered: (name: string) => boolean): TextToolCall | undefined {
   const text = content.trim();
   if (!text.startsWith('{') && !text.startsWith('```')) return undefined;
+  // A fenced call is the fence alone: prose after the closing fence makes it text like prose after an object.
+  if (text.startsWith('```') && (!text.endsWith('```') || text.split('```').length !== 3)) return undefined;
   const read = readJson(text);
   if (!read.ok || read.readAs.includes('json-in-prose')) return undefined;
   const value = read.value;

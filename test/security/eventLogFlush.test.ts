@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isLiveOnly } from '../../shared/events';
 import { workspaceDatabasePath } from '../../runtime/store/database';
 import { BUILTIN_TOOL_IMPLEMENTATIONS, ToolRegistry } from '../../runtime/tools/registry';
 import { defineTool } from '../../runtime/tools/tool';
@@ -73,9 +74,10 @@ describe('events already emitted are on disk before a tool or a script runs', ()
     expect(seenByTool).toHaveLength(2);
     // Everything emitted before each call was committed when the tool got control.
     const startedAt = events.map((e, i) => (e.type === 'tool.started' ? i : -1)).filter((i) => i >= 0);
-    const persisted = events.filter((e) => e.type !== 'llm.delta').map((e) => e.type);
+    // Live-only events (stream deltas) are never stored.
+    const persisted = events.filter((e) => !isLiveOnly(e)).map((e) => e.type);
     for (const [call, index] of startedAt.entries()) {
-      const before = events.slice(0, index + 1).filter((e) => e.type !== 'llm.delta').length;
+      const before = events.slice(0, index + 1).filter((e) => !isLiveOnly(e)).length;
       expect(seenByTool[call]).toEqual(persisted.slice(0, before));
       expect(seenByTool[call].at(-1)).toBe('tool.started');
     }

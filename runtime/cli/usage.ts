@@ -29,7 +29,7 @@ Usage:
                        | edit <crew> <role> <version> (--index N --text T | --add T | --remove N)   [--workspace DIR] [--json]
   crewdeck test <file.crew.json> -n N [--eval-model PROFILE] [--input k=v]... [--quiet] [--json]   score table per task
   crewdeck import <crewai-project-dir> [-o file.crew.json|dir] [--force] [--json]   a CrewAI project as crews, one per @CrewBase class (lists what it cannot map)
-  crewdeck export <file.crew.json> --to crewai <dir> [--force] [--json]        the crew as a CrewAI project
+  crewdeck export <file.crew.json>... --to crewai <dir> [--force] [--json]     the crew(s) as a CrewAI project
   crewdeck trust [--workspace DIR] [--yes] [--revoke] [--json]   show what the workspace runs and sends where, then trust it
 
 The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept

@@ -49,6 +49,68 @@ export function exportCrewAi(doc: CrewDocument, dir: string, options: ExportOpti
   return { files: written, summary: writer.summary, packageName: writer.pkg };
 }
 
+/**
+ * Several crews as one CrewAI project, the layout CrewAI's flow template uses:
+ * src/<pkg>/crews/<crew>/{crew.py, config/agents.yaml, config/tasks.yaml} per crew (each its own
+ * @CrewBase class) and a main.py that kicks them off one after another. `name` names the project
+ * (default: the first crew's id). Summary paths are prefixed with the crew id.
+ */
+export function exportCrewAiCrews(docs: CrewDocument[], dir: string, options: ExportOptions & { name?: string } = {}): CrewAiExport {
+  if (docs.length === 1) return exportCrewAi(docs[0], dir, options);
+  const root = resolve(dir);
+  if (existsSync(root)) {
+    if (!statSync(root).isDirectory()) throw new CrewAiExportFailed(`${root} is a file; give a folder to export into`);
+    if (!options.overwrite && readdirSync(root).length > 0) throw new CrewAiExportFailed(`${root} is not empty; choose an empty or new folder`);
+  }
+  const projectId = options.name ?? docs[0].id;
+  const pkgRaw = projectId.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^_+|_+$/g, '');
+  const pkg = /^[a-z]/.test(pkgRaw) ? pkgRaw : `crews_${pkgRaw}`;
+  const summary: UnmappedItem[] = [];
+  const files = new Map<string, string>();
+  const writers = docs.map((doc) => new ProjectWriter(doc));
+  const seen = new Set<string>();
+  for (const w of writers) {
+    if (seen.has(w.pkg)) throw new CrewAiExportFailed(`two crews would both be written as crews/${w.pkg}; give them different ids`);
+    seen.add(w.pkg);
+    for (const [path, content] of w.render()) {
+      const inside = /^src\/[^/]+\/(crew\.py|config\/agents\.yaml|config\/tasks\.yaml)$/.exec(path);
+      if (inside) files.set(`src/${pkg}/crews/${w.pkg}/${inside[1]}`, content);
+    }
+    files.set(`src/${pkg}/crews/${w.pkg}/__init__.py`, '');
+    summary.push(...w.summary.map((item) => ({ ...item, path: `${w.doc.id}: ${item.path}` })));
+    // Imported back, a crew of a several-crew project takes its id from its class name.
+    const back = w.className.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase();
+    if (back !== w.doc.id) summary.push({ path: `${w.doc.id}: id`, item: w.doc.id, why: `CrewAI names the crew by its class ${w.className}; imported back its id is "${back}"` });
+    if (w.doc.description !== undefined) summary.push({ path: `${w.doc.id}: description`, item: w.doc.description, why: 'only the project (pyproject.toml) has a description in CrewAI; kept as a comment in main.py' });
+  }
+  files.set('pyproject.toml', ProjectWriter.pyprojectFor(projectId, pkg, undefined));
+  files.set(`src/${pkg}/__init__.py`, '');
+  files.set(`src/${pkg}/crews/__init__.py`, '');
+  files.set(`src/${pkg}/main.py`, severalCrewsMain(pkg, writers));
+  const written: string[] = [];
+  for (const [path, content] of files) {
+    const full = join(root, ...path.split('/'));
+    mkdirSync(join(full, '..'), { recursive: true });
+    writeFileSync(full, content);
+    written.push(relative(root, full).split(sep).join('/'));
+  }
+  return { files: written, summary, packageName: pkg };
+}
+
+/** main.py of a several-crew project: each crew kicked off in turn with its inputs (defaults as literals). */
+function severalCrewsMain(pkg: string, writers: ProjectWriter[]): string {
+  const lines = ['#!/usr/bin/env python', `"""Runs ${writers.length} crews one after another (exported by Crewdeck)."""`];
+  for (const w of writers) lines.push(`from ${pkg}.crews.${w.pkg}.crew import ${w.className}`);
+  lines.push('', '', 'def run():');
+  for (const w of writers) {
+    if (w.doc.description) lines.push(`    # ${oneLine(`${w.doc.name}: ${w.doc.description}`)}`);
+    const inputs = (w.doc.inputs ?? []).map((input) => `${pyQuote(input.name)}: ${input.default !== undefined ? pyQuote(input.default) : `input(${pyQuote(`${input.name}: `)})`}`);
+    lines.push(`    ${w.className}().crew().kickoff(inputs={${inputs.join(', ')}})`);
+  }
+  lines.push('', '', 'if __name__ == "__main__":', '    run()', '');
+  return lines.join('\n');
+}
+
 /** Fields the exporter handles (writes, or reports when CrewAI cannot hold them). */
 const AGENT_FIELDS = ['id', 'role', 'goal', 'backstory', 'llm', 'tools', 'allowDelegation', 'maxIter', 'maxRpm', 'maxExecutionTimeMs', 'memory', 'cache', 'respectContextWindow', 'skills', 'knowledge'] as const;
 const TASK_FIELDS = ['id', 'name', 'description', 'expectedOutput', 'agentId', 'context', 'async', 'humanInput', 'guardrails', 'guardrailMaxRetries', 'output', 'outputFile', 'condition', 'tools', 'tests'] as const;
@@ -71,7 +133,7 @@ const pythonName = (id: string) => {
 class ProjectWriter {
   readonly summary: UnmappedItem[] = [];
   readonly pkg: string;
-  private readonly className: string;
+  readonly className: string;
   private readonly agentMethods = new Map<string, string>();
   private readonly taskMethods = new Map<string, string>();
   private readonly llmMethods: { name: string; model: string; settings: LlmSettings }[] = [];
@@ -82,7 +144,7 @@ class ProjectWriter {
   private readonly knowledgeVars: string[] = [];
   private usesOs = false;
 
-  constructor(private readonly doc: CrewDocument) {
+  constructor(readonly doc: CrewDocument) {
     const pkg = doc.id.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^_+|_+$/g, '');
     this.pkg = /^[a-z]/.test(pkg) ? pkg : `crew_${pkg}`;
     this.className = this.pkg.split('_').filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('') || 'Crew';
@@ -430,18 +492,21 @@ class ProjectWriter {
   }
 
   private pyproject(): string {
-    const { doc } = this;
+    return ProjectWriter.pyprojectFor(this.doc.id, this.pkg, this.doc.description);
+  }
+
+  static pyprojectFor(name: string, pkg: string, description: string | undefined): string {
     return [
       '[project]',
-      `name = ${JSON.stringify(doc.id)}`,
+      `name = ${JSON.stringify(name)}`,
       'version = "0.1.0"',
-      ...(doc.description !== undefined ? [`description = ${JSON.stringify(doc.description)}`] : []),
+      ...(description !== undefined ? [`description = ${JSON.stringify(description)}`] : []),
       'requires-python = ">=3.10,<3.14"',
       'dependencies = ["crewai[tools]>=0.150.0"]',
       '',
       '[project.scripts]',
-      `${this.pkg} = "${this.pkg}.main:run"`,
-      `run_crew = "${this.pkg}.main:run"`,
+      `${pkg} = "${pkg}.main:run"`,
+      `run_crew = "${pkg}.main:run"`,
       '',
       '[build-system]',
       'requires = ["hatchling"]',

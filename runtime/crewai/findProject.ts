@@ -34,7 +34,7 @@ export function findCrewAiProjects(dir: string): CrewAiProjectFiles[] {
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new CrewAiProjectNotFound(root, 'the folder does not exist');
   const files = walk(root);
   const crewPys = files.filter((f) => /crew[^\\/]*\.py$/i.test(f)).filter((f) => /@CrewBase\b/.test(safeRead(f)));
-  crewPys.sort((a, b) => rank(a) - rank(b));
+  crewPys.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 
   const found: CrewAiProjectFiles[] = [];
   for (const crewPy of crewPys) {
@@ -68,8 +68,14 @@ export function findCrewAiProjects(dir: string): CrewAiProjectFiles[] {
 /** Adds main.py (next to crew.py) and the nearest pyproject.toml at or above the package. */
 function complete(root: string, files: CrewAiProjectFiles): CrewAiProjectFiles {
   const pkg = files.crewPy ? dirname(files.crewPy) : dirname(dirname(files.agentsYaml));
-  const mainPy = join(pkg, 'main.py');
-  if (existsSync(mainPy)) files.mainPy = mainPy;
+  // main.py next to crew.py, or above it (a project of several crews keeps them in crews/<name>/).
+  for (let d = pkg; d.startsWith(root); d = dirname(d)) {
+    if (existsSync(join(d, 'main.py'))) {
+      files.mainPy = join(d, 'main.py');
+      break;
+    }
+    if (d === root || dirname(d) === d) break;
+  }
   for (let d = pkg; ; d = dirname(d)) {
     if (existsSync(join(d, 'pyproject.toml'))) {
       files.pyproject = join(d, 'pyproject.toml');

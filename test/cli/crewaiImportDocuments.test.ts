@@ -68,3 +68,20 @@ describe('crewdeck import: several documents, -o folder, --json, errors in CrewA
     expect(out.unmapped).toEqual([expect.objectContaining({ path: 'src/book_writer/main.py:23', item: 'Flow class BookFlow' })]);
   });
 });
+
+describe('crewdeck export of several crew files', () => {
+  it('writes one CrewAI project with a crew.py per crew; crewdeck import reads the same crews back', async () => {
+    ws = tempDir();
+    const imported = await runCli(['import', join(patterns, 'three_crews'), '-o', 'crews'], { cwd: ws.dir });
+    expect(imported.code, describeResult(imported)).toBe(0);
+    const files = ['collect_crew', 'write_crew', 'check_crew'].map((n) => `crews/${n}.crew.json`);
+    const r = await runCli(['export', ...files, '--to', 'crewai', 'project', '--json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(parseSingleJson(r).files).toContain('src/collect_crew/crews/write_crew/crew.py');
+    const back = await runCli(['import', 'project', '-o', 'back', '--json'], { cwd: ws.dir });
+    expect(back.code, describeResult(back)).toBe(0);
+    const docs = parseSingleJson(back).documents.map((d: { path: string }) => d.path.split('/').pop()).sort();
+    expect(docs).toEqual(['check_crew.crew.json', 'collect_crew.crew.json', 'write_crew.crew.json']);
+    for (const name of docs) expect(JSON.parse(readFileSync(ws.path('back', name), 'utf8'))).toEqual(JSON.parse(readFileSync(ws.path('crews', name), 'utf8')));
+  });
+});

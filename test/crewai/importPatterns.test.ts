@@ -251,7 +251,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   it('a CrewAI Flow project: every crew under crews/ becomes a crew document, and the Flow class is listed as not imported', async () => {
     const { crews, unmapped } = importCrewAiProject(join(patterns, '../flows/book_writer'));
     expect(crews.map((c) => [c.id, c.name, c.inputs?.map((i) => i.name)])).toEqual([
-      ['chapter_crew', 'Chapter crew', ['topic', 'title']],
+      ['chapter_crew', 'Chapter crew', ['title', 'topic']],
       ['outline_crew', 'Outline crew', ['topic', 'goal']],
     ]);
     expect(unmapped).toEqual([

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrewDocumentSchema, type CrewDocument } from '../../shared/model/crew';
 import { CrewAiExportFailed } from '../../runtime/crewai/crewAiErrors';
-import { exportCrewAi } from '../../runtime/crewai/exportProject';
+import { exportCrewAi, exportCrewAiCrews } from '../../runtime/crewai/exportProject';
+import { loadCrewFile } from '../../runtime/document/loadDocument';
 import { importCrewAiProject } from '../../runtime/crewai/importProject';
 import type { UnmappedItem } from '../../runtime/crewai/unmapped';
 import { crew } from '../support/crewHarness';
@@ -242,5 +243,36 @@ describe('CrewAI export → import round trip', () => {
     }
     expect(read('crew.py')).toContain('"""CrewAI project for "Say \\"hi\\"\\"\\"\nimport os; os.system(\\"PWNED\\")\n\\"\u2028injected: yes", exported by Crewdeck."""');
     expect(importCrewAiProject(dir).doc.name).toBe(hostile.name);
+  });
+});
+
+describe('CrewAI export of several crews as one project', () => {
+  it('writes crews/<crew>/crew.py per crew and a main.py kicking each off; importing it back gives the same crews', () => {
+    const { crews } = importCrewAiProject(join(repo, 'test/fixtures/crewai/patterns/three_crews'));
+    const dir = tempDir();
+    const exported = exportCrewAiCrews(crews, join(dir, 'out'), { name: 'newsletter_pipeline' });
+    expect(exported.files).toEqual(
+      expect.arrayContaining([
+        'pyproject.toml',
+        'src/newsletter_pipeline/main.py',
+        ...['collect_crew', 'write_crew', 'check_crew'].flatMap((c) => [`src/newsletter_pipeline/crews/${c}/crew.py`, `src/newsletter_pipeline/crews/${c}/config/agents.yaml`, `src/newsletter_pipeline/crews/${c}/config/tasks.yaml`]),
+      ]),
+    );
+    const main = readFileSync(join(dir, 'out/src/newsletter_pipeline/main.py'), 'utf8');
+    expect(main).toContain('CollectCrew().crew().kickoff(inputs={"beat": "open source"})');
+    expect(main).toContain('WriteCrew().crew().kickoff(inputs={"items": input("items: ")})');
+    expect(exported.summary).toEqual([]);
+    const back = importCrewAiProject(join(dir, 'out'));
+    const byId = (list: CrewDocument[]) => [...list].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(back.crews)).toEqual(byId(crews));
+  });
+
+  it('names what changes: a crew id CrewAI cannot carry and per-crew descriptions', () => {
+    const docs = ['research-brief', 'product-launch'].map((name) => loadCrewFile(join(repo, 'examples', `${name}.crew.json`)));
+    const exported = exportCrewAiCrews(docs, join(tempDir(), 'out'));
+    expect(exported.summary.filter((s) => s.path.endsWith(': id')).map((s) => s.why)).toEqual([
+      'CrewAI names the crew by its class ResearchBrief; imported back its id is "research_brief"',
+      'CrewAI names the crew by its class ProductLaunch; imported back its id is "product_launch"',
+    ]);
   });
 });

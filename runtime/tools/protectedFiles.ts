@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { workspaceDocumentFiles } from '../document/workspaceDocumentFiles';
 import { ToolError } from './tool';
-import { displayPath, realPathOfNearestExisting } from './workspacePath';
+import { comparableName, displayPath, realPathOfNearestExisting } from './workspacePath';
 
 /**
  * Files a file-writing tool may not change, whatever the model asks (docs/SECURITY.md):
@@ -23,18 +23,29 @@ export function assertWritable(workspace: string, file: string, options: { allow
   const candidates = [relativeSegments(root, file), relativeSegments(realRoot, realPathOfNearestExisting(file, shown))];
   for (const segments of candidates) {
     if (!segments) continue;
-    const folder = segments.slice(0, -1).find((s) => ALWAYS_PROTECTED_FOLDERS.has(s.toLowerCase())) ??
-      (ALWAYS_PROTECTED_FOLDERS.has(segments[segments.length - 1]?.toLowerCase() ?? '') ? segments[segments.length - 1] : undefined);
+    const folder = segments.find((s) => ALWAYS_PROTECTED_FOLDERS.has(comparableName(s)));
     if (folder !== undefined) {
-      throw new ToolError(`refused: "${shown}" is inside ${folder.toLowerCase()}/, which file tools may never change`);
+      throw new ToolError(`refused: "${shown}" is inside ${comparableName(folder)}/, which file tools may never change`);
     }
   }
+  // A second hard link to a file is the same file under another name (a protected one, or one outside
+  // the workspace), and no path check sees it.
+  const links = (() => {
+    try {
+      const stat = lstatSync(file);
+      return stat.isFile() ? stat.nlink : 1;
+    } catch {
+      return 1;
+    }
+  })();
+  if (links > 1) throw new ToolError(`refused: "${shown}" has ${links} hard links; tools may not write through a file that has other names`);
   if (options.allowDocumentWrites === true) return;
   const referenced = referencedFiles(realRoot);
   for (const segments of candidates) {
     if (!segments) continue;
-    const name = (segments[segments.length - 1] ?? '').toLowerCase();
-    const rel = segments.join('/').toLowerCase();
+    const folded = segments.map(comparableName);
+    const name = folded[folded.length - 1] ?? '';
+    const rel = folded.join('/');
     const why =
       name === 'crewdeck.json'
         ? "the workspace's settings"
@@ -70,7 +81,7 @@ export function referencedFiles(workspace: string): Set<string> {
   const out = new Set<string>();
   const add = (p: unknown) => {
     if (typeof p !== 'string' || p === '') return;
-    out.add(path.posix.normalize(p.replace(/\\/g, '/')).replace(/^\.\//, '').toLowerCase());
+    out.add(path.posix.normalize(p.replace(/\\/g, '/')).replace(/^\.\//, '').split('/').map(comparableName).join('/'));
   };
   const visit = (value: unknown, key: string | undefined) => {
     if (Array.isArray(value)) {

@@ -34,7 +34,7 @@ export function resolveInWorkspace(workspace: string, userPath: string): string 
     );
   }
   const relative = path.relative(base, target);
-  if (relative.split(path.sep)[0] === DATA_FOLDER) {
+  if (comparableName(relative.split(path.sep)[0]) === DATA_FOLDER) {
     throw new ToolError(`path ${JSON.stringify(userPath)} is inside ${DATA_FOLDER}/, Crewdeck's own data folder, which tools may not touch`);
   }
   return path.join(lexicalRoot, relative);
@@ -42,6 +42,16 @@ export function resolveInWorkspace(workspace: string, userPath: string): string 
 
 /** Runs, events and memory live here; agents must not read or overwrite them. */
 const DATA_FOLDER = '.crewdeck';
+
+/**
+ * A path segment as a file system that does not tell names apart sees it: case folded the Unicode way
+ * (macOS folds `ſ` to `s` and the Kelvin sign to `k`; toUpperCase before toLowerCase does too), NFC, and
+ * without what Windows ignores or reads as a stream (trailing dots and spaces, `:stream`). So
+ * `CrewDeck.JSON`, `crewdeck.jſon`, `crewdeck.json.` and `.git::$DATA` all name a protected file.
+ */
+export function comparableName(segment: string): string {
+  return segment.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(/:.*$/s, '').replace(/[. ]+$/, '') || segment;
+}
 
 /** The path relative to the workspace with forward slashes, for messages ("." for the workspace itself). */
 export function displayPath(workspace: string, absolute: string): string {

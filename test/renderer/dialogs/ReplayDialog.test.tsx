@@ -41,8 +41,8 @@ describe('ReplayDialog', () => {
     fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]);
     await waitFor(() => expect(closed).toBe(true));
     expect(host.callsTo('runs.replay')).toEqual([{ runId: 'run_original', fromTaskId: 'brief' }]);
-    expect(useUiStore.getState().runId).toBe('run_mx2wybb7_e5abf778');
-    expect(useRunStore.getState().view?.replayOf).toEqual({ runId: 'run_mx2wxzox_fe6cad54', fromTaskId: 'brief' });
+    expect(useUiStore.getState().runId).toBe(recordedEvents('run-replay-from-brief')[0].runId);
+    expect(useRunStore.getState().view?.replayOf).toEqual({ runId: recordedEvents('run-sequential-tools-guardrail')[0].runId, fromTaskId: 'brief' });
   });
 
   it('forks: an earlier task’s output edited in the dialog goes with the replay', async () => {

@@ -232,7 +232,7 @@ describe('reduceRunEvent over a replay', () => {
   const view = fold(events, exampleDocument('research-brief'));
 
   it('shows the restored task as a done span of one event and links the original run', () => {
-    expect(view.replayOf).toEqual({ runId: 'run_mx2wxzox_fe6cad54', fromTaskId: 'brief' });
+    expect(view.replayOf).toEqual({ runId: recordedEvents('run-sequential-tools-guardrail')[0].runId, fromTaskId: 'brief' });
     const restored = view.spans.get(events[1].spanId)!;
     expect(restored.kind).toBe('task');
     expect(restored.status).toBe('done');

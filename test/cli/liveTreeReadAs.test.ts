@@ -26,9 +26,9 @@ describe('the CLI live tree: lenient readings of model replies', () => {
       [{ type: 'task.started', taskId: 'sum', index: 0, agentRole: 'Solver', description: 'd', expectedOutput: 'e', async: false, context: '' }, 's1'],
       [{ type: 'agent.started', agentId: 'solver', role: 'Solver', taskId: 'sum', tools: ['calculator'], model: 'local', mode: 'native' }, 's2', 's1'],
       [{ type: 'tool.started', tool: 'calculator', args: { expression: '6*7' }, agentRole: 'Solver', callId: 'c1', readAs: ['text-tool-call'] }, 's3', 's2'],
-      [{ type: 'tool.completed', tool: 'calculator', result: '42', durationMs: 3, callId: 'c1', agentRole: 'Solver' } as EventInput, 's3', 's2'],
+      [{ type: 'tool.completed', tool: 'calculator', result: '42', durationMs: 3, resultAsAnswer: false }, 's3', 's2'],
       [{ type: 'tool.started', tool: 'calculator', args: { expression: '1+1' }, agentRole: 'Solver', callId: 'c2' }, 's4', 's2'],
-      [{ type: 'tool.completed', tool: 'calculator', result: '2', durationMs: 1, callId: 'c2', agentRole: 'Solver' } as EventInput, 's4', 's2'],
+      [{ type: 'tool.completed', tool: 'calculator', result: '2', durationMs: 1, resultAsAnswer: false }, 's4', 's2'],
       [{ type: 'agent.completed', role: 'Solver', output: '42', iterations: 2, tokenUsage: usage, durationMs: 9 }, 's2', 's1'],
     ]);
     const tools = lines.filter((l) => l.includes('⚒'));
@@ -43,9 +43,9 @@ describe('the CLI live tree: lenient readings of model replies', () => {
       [{ type: 'task.started', taskId: 'plan', index: 0, agentRole: 'Lead', description: 'd', expectedOutput: 'e', async: false, context: '' }, 's1'],
       [{ type: 'agent.started', agentId: 'lead', role: 'Lead', taskId: 'plan', tools: ['delegate_work'], model: 'm', mode: 'react' }, 's2', 's1'],
       [{ type: 'tool.started', tool: 'delegate_work', args: {}, agentRole: 'Lead', callId: 'c1', readAs: ['tool-name-cleaned', 'crewai-tool-name'] }, 's3', 's2'],
-      [{ type: 'tool.failed', tool: 'delegate_work', error: 'no such coworker', callId: 'c1', agentRole: 'Lead' } as EventInput, 's3', 's2'],
+      [{ type: 'tool.failed', tool: 'delegate_work', error: 'no such coworker', durationMs: 2 }, 's3', 's2'],
       [{ type: 'agent.completed', role: 'Lead', output: '{"a":1}', iterations: 2, tokenUsage: usage, durationMs: 9, readAs: ['fenced-final-answer'] }, 's2', 's1'],
-      [{ type: 'task.completed', taskId: 'plan', agentRole: 'Lead', raw: '{"a":1}', json: { a: 1 }, tokenUsage: usage, durationMs: 10, readAs: ['fenced-json'] } as EventInput, 's1'],
+      [{ type: 'task.completed', taskId: 'plan', agentRole: 'Lead', raw: '{"a":1}', json: { a: 1 }, tokenUsage: usage, durationMs: 10, readAs: ['fenced-json'] }, 's1'],
     ]);
     expect(lines.find((l) => l.includes('✗ delegate_work'))).toMatch(/\(read as tool-name-cleaned, crewai-tool-name\)$/);
     expect(lines.find((l) => l.includes('Lead answered'))).toMatch(/\(read as fenced-final-answer\)$/);

@@ -54,11 +54,11 @@ function memoryRun(): RuntimeEvent[] {
   emit({ type: 'memory.write.skipped', taskId: 'brief', content: 'Panels cost 250 euros each', reason: 'near-duplicate', duplicateOf: 'mem_a', similarity: 0.99 }, 's6', 's2');
   emit({ type: 'memory.write.decision', taskId: 'brief', action: 'insert', content: 'Client wants it short', recordId: 'mem_c', similar: [], reason: 'nothing similar', decidedBy: 'rule' }, 's6', 's2');
   emit(
-    { type: 'memory.write.decision', taskId: 'brief', action: 'update', content: 'The roof faces south-west', recordId: 'mem_b', similar: [{ id: 'mem_b', similarity: 0.9 }], reason: 'more precise', decidedBy: 'model' },
+    { type: 'memory.write.decision', taskId: 'brief', action: 'update', content: 'The roof faces south-west', recordId: 'mem_b', similar: [{ id: 'mem_b', similarity: 0.9 }], reason: 'more precise', decidedBy: 'model', readAs: ['json-in-prose'] },
     's6',
     's2',
   );
-  emit({ type: 'memory.write.committed', taskId: 'brief', attempt: 2, inserted: 1, updated: 1, deleted: 0, skipped: 1, recordIds: ['mem_c', 'mem_b'] }, 's6', 's2');
+  emit({ type: 'memory.write.committed', taskId: 'brief', attempt: 2, inserted: 1, updated: 1, deleted: 0, skipped: 1, recordIds: ['mem_c', 'mem_b'], readAs: ['fenced-json'] }, 's6', 's2');
   emit({ type: 'task.completed', taskId: 'brief', agentRole: 'Writer', raw: 'SHIP IT', tokenUsage: usage, durationMs: 100 }, 's2', 's1');
   emit({ type: 'task.started', taskId: 'notes', index: 1, agentRole: 'Writer', description: 'Notes', expectedOutput: 'Notes', async: false, context: '' }, 's7', 's1');
   emit({ type: 'memory.write.staged', taskId: 'notes', agentRole: 'Writer', attempt: 1, policy: 'immediate', scope: '/crew/solar', saved: [], extract: true }, 's8', 's7');
@@ -140,6 +140,11 @@ describe('trace detail for memory', () => {
     expect(decisions[1].textContent).toContain('more precise');
     expect(decisions[1].textContent).toContain('decided by model');
     expect(decisions[1].textContent).toContain('mem_b 0.90');
+    // How the memory model's replies were read, when not literally (extraction on the write, consolidation on its decision).
+    expect(detail.textContent).toContain('Extraction read as');
+    expect(screen.getAllByTestId('read-as').map((e) => e.textContent)).toEqual(['JSON from a code fence', 'JSON from among prose']);
+    expect(decisions[1].textContent).toContain('read as JSON from among prose');
+    expect(decisions[0].textContent).not.toContain('read as');
     expect(screen.getByTestId('memory-skipped').textContent).toContain('same as mem_a (0.99)');
   });
 

@@ -1,6 +1,7 @@
 import type { TraceSpan } from '../../../stores/runView';
 import '../../../styles/memory.css';
 import { Facts, Section, TextBlock, Verdict } from './DetailBlocks';
+import { ReadAsFact } from './readAs';
 import { eventOf, eventsOf } from './spanEvents';
 
 const POLICY_TEXT = { 'after-guardrail': 'after the guardrails accept', immediate: 'immediately (CrewAI)' } as const;
@@ -38,6 +39,7 @@ export function MemoryWriteDetail({ span }: { span: TraceSpan }) {
             'Written',
             committed ? `${committed.inserted} new · ${committed.updated} updated · ${committed.deleted} deleted · ${committed.skipped} skipped` : undefined,
           ],
+          ['Extraction read as', committed?.readAs?.length ? <ReadAsFact readAs={committed.readAs} /> : undefined],
         ]}
       />
       {discarded && (
@@ -63,6 +65,11 @@ export function MemoryWriteDetail({ span }: { span: TraceSpan }) {
                 </div>
                 <div className="memory-detail-content">{d.content}</div>
                 <div className="memory-detail-reason">{d.reason}</div>
+                {d.readAs?.length ? (
+                  <div className="memory-detail-reason">
+                    read as <ReadAsFact readAs={d.readAs} />
+                  </div>
+                ) : null}
                 {d.similar.length > 0 && (
                   <div className="memory-detail-similar">
                     similar:{' '}

@@ -96,7 +96,7 @@ describe('crewdeck replay', () => {
     expect(second.tasks[0]).toMatchObject({ taskId: 'collect', agentRole: 'Collector', raw: 'ALPHA-OUT' });
     expect(second.tasks.map((t: { taskId: string }) => t.taskId)).toEqual(['collect', 'draft', 'edit']);
     expect(second.output).toBe('GAMMA-OUT');
-    expect(second.tokenUsage).toEqual({ promptTokens: 500, completionTokens: 50, cachedPromptTokens: 5, totalTokens: 550, requests: 2 });
+    expect(second.tokenUsage).toEqual({ promptTokens: 500, completionTokens: 50, cachedPromptTokens: 5, totalTokens: 550, requests: 2, unpricedModels: ['openai:m'] });
 
     const shown = await showRun(ws.dir, second.runId);
     expect(shown.replayOf).toEqual({ runId: first.runId, fromTaskId: 'draft' });

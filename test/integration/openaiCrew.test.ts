@@ -51,7 +51,8 @@ function reported(replies: ServerReply[]): TokenUsage {
     total.totalTokens += u.prompt_tokens + u.completion_tokens;
     total.requests += 1;
   }
-  return total;
+  // The workspace prices no model "scripted-gpt": calls have no cost and say why.
+  return total.requests > 0 ? { ...total, unpricedModels: ['openai:scripted-gpt'] } : total;
 }
 
 const chatRequests = () => server.requests.filter((r) => r.path === '/v1/chat/completions');
@@ -97,7 +98,7 @@ describe('an openai crew against the scripted server', () => {
 
     // Totals, per task and per agent: exactly what the server reported.
     expect(result.tokenUsage).toEqual(reported([...task1, ...task2]));
-    expect(result.tokenUsage).toEqual({ promptTokens: 370, completionTokens: 28, cachedPromptTokens: 140, totalTokens: 398, requests: 3 });
+    expect(result.tokenUsage).toEqual({ promptTokens: 370, completionTokens: 28, cachedPromptTokens: 140, totalTokens: 398, requests: 3, unpricedModels: ['openai:scripted-gpt'] });
     expect(result.usageByTask).toEqual({ compute: reported(task1), spell: reported(task2) });
     expect(result.usageByAgent).toEqual({ Calculator: reported(task1), Writer: reported(task2) });
 

@@ -27,6 +27,7 @@ import { workspaceSuggestions, type SuggestionSource } from './training/suggesti
 import type { RunPurpose } from '../shared/events';
 import { RunLifecycle } from './run/runLifecycle';
 import { WorkspaceTrust, type TrustGate } from './trust/workspaceTrust';
+import { resolveWorkspaceDocument } from './document/workspaceDocument';
 import type { Recording } from './offline/recording';
 import { recordedExternalTools, recordedMcpTools } from './offline/recordedTools';
 
@@ -187,6 +188,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       const parsed = FlowDocumentSchema.safeParse(previous.document);
       if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
+      // Relative paths (crew files, scripts) resolve from the document's folder: it must still be the workspace's.
+      if (previous.documentPath) resolveWorkspaceDocument(workspace, previous.documentPath);
       return withMcp(mcpServersInFlow(parsed.data, workspace), undefined, async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools), store, signal: run.signal, onEvent: run.onEvent, now }, run.feedback));
     },
 
@@ -241,7 +244,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           `task "${unfinished.id}" did not finish in run ${runId}, so there is no output of it to reuse; replay from "${unfinished.id}" or an earlier task`,
         );
       }
-      const documentPath = previous.documentPath ? resolve(workspace, previous.documentPath) : undefined;
+      // Scripts resolve from the document's folder: the one document-path check, symlinks included.
+      const documentPath = previous.documentPath ? resolveWorkspaceDocument(workspace, previous.documentPath).file : undefined;
       return withMcp(mcpServersIn(doc), undefined, async (runTools) => kickoffCrew({
         ...base,
         tools: runTools,

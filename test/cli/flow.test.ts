@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { trustWorkspace } from '../support/trustWorkspace';
 import { describeResult, listRuns, parseSingleJson, runCli, runEvents, spawnCli, tempDir, type TempWorkspace } from './cliHarness';
 
 let server: ScriptedServer;
@@ -38,6 +39,7 @@ describe('crewdeck run/resume for flows', () => {
   it('a flow killed with SIGKILL after its second method resumes without calling methods 1–2 again', async () => {
     ws = tempDir('crewdeck-flow-kill-');
     const file = ws.write('chain.flow.json', chainFlow(4));
+    trustWorkspace(ws.dir); // its model sends STEP_KEY to a baseUrl of its own
     // Step 3 hangs until the process is killed; after the restart it answers at once.
     let hang = true;
     server.setHandler((body) => {

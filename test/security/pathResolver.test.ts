@@ -107,6 +107,41 @@ describe('one workspace path check (CLI)', () => {
   });
 });
 
+describe('one workspace path check (replay)', () => {
+  it('replaying a run whose document is now a link to a crew outside is refused, with no model call and no absolute path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crewdeck-replay-link-'));
+    try {
+      writeFileSync(join(dir, 'r.crew.json'), JSON.stringify(crewFor(server.baseUrl, 'Write inside')));
+      server.enqueue({ content: 'first' });
+      const first = await runCli(['run', 'r.crew.json', '--json'], { cwd: dir });
+      expect(first.code, describeResult(first)).toBe(0);
+      const runId = JSON.parse(first.stdout).runId as string;
+      server.requests.length = 0;
+
+      rmSync(join(dir, 'r.crew.json'));
+      symlinkSync(join(outside, 'outside.crew.json'), join(dir, 'r.crew.json'));
+      const cli = await runCli(['replay', runId, '--from-task', 't', '--json'], { cwd: dir });
+      expect(cli.code, describeResult(cli)).toBe(2);
+      expect(cli.stdout).toMatch(/r\.crew\.json is not a document of this workspace/);
+      expectNothingOutside((cli.stdout + cli.stderr).split(dir).join('<dir>'));
+      expect(cli.stdout + cli.stderr).not.toContain(dir);
+
+      const linkedHost = createHostService({ workspace: dir, transport: 'websocket', env: {} });
+      try {
+        const reply = await linkedHost.handle('runs.replay', { runId, fromTaskId: 't' });
+        expect(reply).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('r.crew.json is not a document of this workspace') } });
+        expect(JSON.stringify(reply)).not.toContain(dir);
+        expectNothingOutside(JSON.stringify(reply));
+      } finally {
+        await linkedHost.close();
+      }
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('resolveWorkspaceDocument', () => {
   it('refuses .., absolute paths outside, links out and links into .crewdeck/', () => {
     symlinkSync(join(workspace, '.crewdeck'), join(workspace, 'data'));

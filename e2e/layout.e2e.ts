@@ -115,6 +115,34 @@ describe('layout at 1440×900', () => {
     await dialog.getByTestId('flow-feedback-later').click();
   });
 
+  it('keeps every node added from the palette, and the Manager of hierarchical, inside the visible canvas', async () => {
+    const { page } = session;
+    await page.getByLabel('New crew name').fill('In view');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('crew-canvas').waitFor();
+    const inView = async (testId: string) => {
+      const canvas = (await page.getByTestId('crew-canvas').boundingBox())!;
+      const node = page.getByTestId(testId);
+      await node.waitFor();
+      // Let the pan to the new node finish.
+      await page.waitForTimeout(350);
+      const box = (await node.boundingBox())!;
+      return box.x >= canvas.x && box.y >= canvas.y && box.x + box.width <= canvas.x + canvas.width && box.y + box.height <= canvas.y + canvas.height;
+    };
+    const kinds = ['task', 'task', 'task', 'agent', 'task'] as const;
+    for (const kind of kinds) {
+      const before = await page.locator(`[data-testid^="crew-node-${kind}:"]`).count();
+      await page.getByTestId(`palette-${kind}`).click();
+      await expect.poll(() => page.locator(`[data-testid^="crew-node-${kind}:"]`).count()).toBe(before + 1);
+      const id = await page.locator(`[data-testid^="crew-node-${kind}:"]`).nth(before).getAttribute('data-testid');
+      expect(await inView(id!), `${id} in view`).toBe(true);
+    }
+    await page.getByTestId('crew-canvas').locator('.react-flow__pane').click({ position: { x: 200, y: 20 } });
+    await page.getByTestId('field-process').selectOption('hierarchical');
+    expect(await inView('crew-node-manager')).toBe(true);
+    await session.shot('layout-palette-in-view');
+  });
+
   it('shows Settings without the run panel under it', async () => {
     const { page } = session;
     await page.getByTestId('open-settings').click();

@@ -8,7 +8,17 @@ import type { Size } from '../model/nodeSizes';
 import { useShowMinimap } from './useShowMinimap';
 import { FitIcon, LayoutIcon } from './icons';
 
-export const FIT_VIEW_OPTIONS = { padding: 0.18, maxZoom: 1.1 } as const;
+/**
+ * What the floating controls cover at the canvas's edges (the actions at the top right, the zoom
+ * buttons at the bottom left, the problems banner at the top left): Fit and revealing a new node keep
+ * nodes and their run badges clear of them.
+ */
+export const VIEW_INSET = { top: 64, right: 32, bottom: 32, left: 72 } as const;
+
+export const FIT_VIEW_OPTIONS = {
+  padding: { top: `${VIEW_INSET.top}px`, right: `${VIEW_INSET.right}px`, bottom: `${VIEW_INSET.bottom}px`, left: `${VIEW_INSET.left}px` },
+  maxZoom: 1.1,
+} as const;
 
 /** Auto-layout and zoom-to-fit, floating at the canvas's top right. */
 export function CanvasActions({ nodeCount, layout = layoutAll, layoutHint = 'Arrange tasks in order with their agents beside them' }: { nodeCount: number; layout?: (sizes: Record<string, Size>) => Command; layoutHint?: string }) {

@@ -2,6 +2,7 @@ import { Background, BackgroundVariant, Controls, MiniMap, Panel, type FinalConn
 import type { Problem } from '../../shared/model/problems';
 import { CanvasActions, FIT_VIEW_OPTIONS } from './CanvasActions';
 import { ProblemBanner } from './ProblemBanner';
+import { useRevealAdded } from './useRevealAdded';
 import { RejectionToast } from './RejectionToast';
 
 /** The React Flow settings both canvases share (spread onto `<ReactFlow>`). */
@@ -27,11 +28,13 @@ export function CanvasChrome(props: {
   actions: Parameters<typeof CanvasActions>[0];
   problems: Problem[];
 }) {
+  useRevealAdded();
   return (
     <>
       <Background variant={BackgroundVariant.Dots} gap={18} size={1} className="crew-canvas-background" />
       {props.showMinimap && <MiniMap pannable zoomable style={MINIMAP_SIZE} nodeColor={props.minimapColor} nodeStrokeWidth={0} className="crew-minimap" ariaLabel="Minimap" />}
-      <Controls showInteractive={false} fitViewOptions={FIT_VIEW_OPTIONS} className="crew-controls" />
+      {/* One Fit control: the actions' Fit (the zoom buttons keep + and − only). */}
+      <Controls showInteractive={false} showFitView={false} className="crew-controls" />
       <Panel position="top-right">
         <CanvasActions {...props.actions} />
       </Panel>

@@ -21,6 +21,7 @@ export function pasteNodes(clipboard: Clipboard, offset: Position = { x: 40, y: 
       const agentIds = new Set(agents.map((a) => stringField(entry(a).id) ?? ''));
       const taskIds = new Set(tasks.map((t) => stringField(entry(t).id) ?? ''));
       const roles = agents.map((a) => stringField(entry(a).role) ?? '');
+      const taskNames = tasks.map((t) => stringField(entry(t).name) ?? '');
       const agentMap = new Map<string, string>();
       const taskMap = new Map<string, string>();
       const layout: Record<string, Position | undefined> = {};
@@ -44,7 +45,11 @@ export function pasteNodes(clipboard: Clipboard, offset: Position = { x: 40, y: 
         const id = freshId(oldId, taskIds);
         taskIds.add(id);
         layout[taskNodeId(id)] = shift(clipboard.taskPositions[i]);
-        let next = { ...task, id };
+        // A copy gets a fresh name too, so the trace and the filter can tell it from its original.
+        const name = stringField(task.name);
+        const freshName = name === undefined ? undefined : uniqueRole(name, taskNames);
+        if (freshName !== undefined) taskNames.push(freshName);
+        let next = freshName === undefined ? { ...task, id } : { ...task, id, name: freshName };
         const agentId = stringField(task.agentId);
         if (agentId !== undefined) next = withPatch(next, { agentId: agentMap.get(agentId) ?? (agentIds.has(agentId) ? agentId : undefined) });
         if (Array.isArray(task.context)) {

@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import type { TestSession } from '../../../shared/training';
 import { useDocumentStore } from '../../stores/documentStore';
 import { useTestStore } from '../../stores/testStore';
-import { useUiStore } from '../../stores/uiStore';
 import '../../styles/training.css';
 import { formatRelativeTime } from '../formatTime';
 import { crewOfDocument } from '../training/crewOfDocument';
@@ -17,7 +16,6 @@ import { taskSeries } from './testChartData';
  */
 export function TestPanel() {
   const doc = useDocumentStore((s) => s.doc);
-  const path = useUiStore((s) => s.documentPath);
   const crew = crewOfDocument(doc);
   const tests = useTestStore((s) => s.tests);
   const selectedId = useTestStore((s) => s.selectedId);
@@ -46,9 +44,7 @@ export function TestPanel() {
           <span className="training-crew">{crew.name}</span>
         </div>
         <span className="training-spacer" />
-        <button className="btn primary" data-testid="test-open-dialog" disabled={!path} onClick={() => useTestStore.getState().setDialogOpen(true)}>
-          Test…
-        </button>
+        {/* Train… / Test… is the toolbar's, shown in every view of the crew. */}
       </header>
       {error && <div className="banner-error">Could not load the tests: {error}</div>}
       <div className="test-body">

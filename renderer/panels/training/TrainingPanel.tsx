@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import type { SuggestionVersion } from '../../../shared/training';
 import { useDocumentStore } from '../../stores/documentStore';
 import { useTrainingStore } from '../../stores/trainingStore';
-import { useUiStore } from '../../stores/uiStore';
 import '../../styles/training.css';
 import { crewOfDocument } from './crewOfDocument';
 import { TrainingSessions } from './TrainingSessions';
@@ -16,7 +15,6 @@ import { VersionList } from './VersionList';
  */
 export function TrainingPanel() {
   const doc = useDocumentStore((s) => s.doc);
-  const path = useUiStore((s) => s.documentPath);
   const crew = crewOfDocument(doc);
   const versions = useTrainingStore((s) => s.versions);
   const selected = useTrainingStore((s) => s.selected);
@@ -58,9 +56,7 @@ export function TrainingPanel() {
           <span className="training-crew">{crew.name}</span>
         </div>
         <span className="training-spacer" />
-        <button className="btn primary" data-testid="training-open-train" disabled={!path} onClick={() => useTrainingStore.getState().setDialogOpen(true)}>
-          Train…
-        </button>
+        {/* Train… / Test… is the toolbar's, shown in every view of the crew. */}
       </header>
       {error && <div className="banner-error">Could not load the training data: {error}</div>}
       <TrainingSessions />

@@ -1,0 +1,54 @@
+import { useEffect, useRef } from 'react';
+import { useReactFlow, useStore, useStoreApi } from '@xyflow/react';
+import { VIEW_INSET } from './CanvasActions';
+
+/**
+ * Keeps the work in view: a node the person adds (palette click or drop, paste, the Manager that
+ * hierarchical brings) that is not fully inside the visible canvas — less the floating controls —
+ * is panned to (zooming out only if it is larger than the view). Opening a document is not an add.
+ */
+export function useRevealAdded(): void {
+  const flow = useReactFlow();
+  const store = useStoreApi();
+  const ids = useStore((s) => s.nodes.map((n) => n.id).join('\n'));
+  const known = useRef<Set<string> | undefined>(undefined);
+
+  useEffect(() => {
+    const current = new Set(ids ? ids.split('\n') : []);
+    const previous = known.current;
+    known.current = current;
+    if (!previous || previous.size === 0) return;
+    const added = [...current].filter((id) => !previous.has(id));
+    // Nothing shared with before: another document was opened.
+    if (added.length === 0 || added.length === current.size) return;
+    let frames = 0;
+    let handle = 0;
+    const reveal = () => {
+      const nodes = added.map((id) => flow.getInternalNode(id)).filter((n) => n !== undefined);
+      // Wait (a few frames at most) for React Flow to measure the new nodes.
+      if (nodes.some((n) => !n.measured.width) && frames++ < 10) {
+        handle = requestAnimationFrame(reveal);
+        return;
+      }
+      const { x, y, zoom } = flow.getViewport();
+      const pane = store.getState();
+      const view = {
+        left: (VIEW_INSET.left - x) / zoom,
+        top: (VIEW_INSET.top - y) / zoom,
+        right: (pane.width - VIEW_INSET.right - x) / zoom,
+        bottom: (pane.height - VIEW_INSET.bottom - y) / zoom,
+      };
+      const outside = nodes.some((n) => {
+        const p = n.internals.positionAbsolute;
+        const w = n.measured.width ?? 0;
+        const h = n.measured.height ?? 0;
+        return p.x < view.left || p.y < view.top || p.x + w > view.right || p.y + h > view.bottom;
+      });
+      if (outside) void flow.fitView({ nodes: added.map((id) => ({ id })), padding: FIT_PADDING_PX, maxZoom: zoom, duration: 200 });
+    };
+    handle = requestAnimationFrame(reveal);
+    return () => cancelAnimationFrame(handle);
+  }, [ids, flow, store]);
+}
+
+const FIT_PADDING_PX = { top: `${VIEW_INSET.top}px`, right: `${VIEW_INSET.right}px`, bottom: `${VIEW_INSET.bottom}px`, left: `${VIEW_INSET.left}px` } as const;

@@ -15,8 +15,13 @@ const MIN_SECRET_CHARS = 4;
 const MIN_ENCODED_SECRET_CHARS = 8;
 
 interface SecretForms {
-  /** The secret and its URL encodings, cut exactly. */
+  /** The secret, its URL encodings and its hex encodings, cut exactly. */
   exact: string[];
+  /**
+   * The secret with any of its characters escaped as `\uXXXX` (JSON, JavaScript) or `%XX` (URLs), in
+   * any mix: a pattern of fixed-length alternatives, so matching stays linear.
+   */
+  escaped?: RegExp;
   /** The middle of its base64 and base64url encodings at each alignment. */
   cores: string[];
 }
@@ -41,6 +46,7 @@ export function redactSecrets(text: string, secrets: Iterable<string>): string {
     if (secret.length < MIN_SECRET_CHARS) continue;
     const forms = formsOf(secret);
     for (const form of forms.exact) if (out.includes(form)) out = out.split(form).join('***');
+    if (forms.escaped && (out.includes('\\u') || out.includes('%'))) out = out.replace(forms.escaped, '***');
     for (const core of forms.cores) if (out.includes(core)) out = cutEncodedRuns(out, core);
   }
   return out;
@@ -104,7 +110,8 @@ function formsOf(secret: string): SecretForms {
   const cached = formsCache.get(secret);
   if (cached) return cached;
   const encoded = encodeURIComponent(secret);
-  const exact = [...new Set([secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())])];
+  const hex = Buffer.from(secret, 'utf8').toString('hex');
+  const exact = [...new Set([secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), ...(secret.length >= MIN_ENCODED_SECRET_CHARS ? [hex, hex.toUpperCase()] : [])])];
   const cores = new Set<string>();
   if (secret.length >= MIN_ENCODED_SECRET_CHARS) {
     const bytes = Buffer.from(secret, 'utf8');
@@ -117,7 +124,20 @@ function formsOf(secret: string): SecretForms {
       cores.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
     }
   }
-  const forms = { exact, cores: [...cores] };
+  const forms = { exact, cores: [...cores], escaped: escapedForm(secret) };
   formsCache.set(secret, forms);
   return forms;
+}
+
+/** See `SecretForms.escaped`. Each character: itself, `\u` + its code in hex (either case), or `%` + its UTF-8 bytes. */
+function escapedForm(secret: string): RegExp | undefined {
+  if (secret.length < MIN_ENCODED_SECRET_CHARS) return undefined;
+  const hexOf = (n: number, width: number) => n.toString(16).padStart(width, '0').split('').map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+  const parts = [...secret].map((char) => {
+    const units = [...char].length === 1 && char.length === 2 ? [char.charCodeAt(0), char.charCodeAt(1)] : [char.charCodeAt(0)];
+    const unicode = units.map((u) => `\\\\u${hexOf(u, 4)}`).join('');
+    const percent = [...Buffer.from(char, 'utf8')].map((b) => `%${hexOf(b, 2)}`).join('');
+    return `(?:${char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}|${unicode}|${percent})`;
+  });
+  return new RegExp(parts.join(''), 'g');
 }

@@ -23,6 +23,8 @@ export const ALLOWED_CHANNELS = [
   'runs.get',
   'runs.events',
   'runs.replay',
+  'runs.rerunOffline',
+  'runs.diff',
   'runs.resume',
   'human.pending',
   'human.answer',

@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
 import type { FlowDocument } from '../../shared/model/flow';
 import { loadCrewFile } from '../document/loadDocument';
+import { resolveWorkspaceDocument } from '../document/workspaceDocument';
 
 const MCP_REF = /^mcp:([^/\s]+)\//;
 
@@ -27,7 +27,7 @@ export function mcpServersInFlow(flow: FlowDocument, workspace: string): Set<str
   for (const method of flow.methods) {
     if (method.body.type !== 'crew') continue;
     try {
-      mcpServersIn(loadCrewFile(resolve(workspace, method.body.file)), servers);
+      mcpServersIn(loadCrewFile(resolveWorkspaceDocument(workspace, method.body.file).file), servers);
     } catch {
       // A crew file that cannot be read fails its method later, with its own message.
     }

@@ -1,14 +1,26 @@
 import { loadCrewFile } from '../../document/loadDocument';
 import { crewContext, executeCrew, prepareCrew } from '../../crew/executeCrew';
 import { resolveInputs } from '../../crew/interpolate';
-import { resolveInWorkspace } from '../../tools/workspacePath';
+import { resolveWorkspaceDocument } from '../../document/workspaceDocument';
+import { DocumentInvalid } from '../../errors';
 import { renderTemplate } from '../template';
 import type { BodyRunner } from './types';
 
+function loadCrewFileIn(workspace: string, path: string) {
+  const { file, shown } = resolveWorkspaceDocument(workspace, path);
+  try {
+    return loadCrewFile(file);
+  } catch (error) {
+    if (error instanceof DocumentInvalid) throw new DocumentInvalid(shown, error.problems);
+    throw error;
+  }
+}
+
 /** Runs a crew file as one step: its tasks' events nest under the method; inputs come from templates. */
 export const runCrewBody: BodyRunner<'crew'> = async (body, scope) => {
-  // The schema keeps `file` relative and inside; this also refuses a symbolic link that leads outside.
-  const doc = loadCrewFile(resolveInWorkspace(scope.deps.workspace, body.file));
+  // The schema keeps `file` relative and inside; the one document-path check also refuses a symbolic
+  // link that leads outside, and problems name the workspace-relative path.
+  const doc = loadCrewFileIn(scope.deps.workspace, body.file);
   const given: Record<string, string> = {};
   for (const [name, template] of Object.entries(body.inputs ?? {})) given[name] = renderTemplate(template, scope, `${scope.method.name}.inputs.${name}`);
   const models = scope.deps.modelsFor(body.file);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { matchName } from '../../runtime/agent/fuzzyMatch';
 import { parseReact } from '../../runtime/agent/reactParser';
 import { notJsonMessage } from '../../runtime/llm/openaiErrors';
 import { readFinalAnswer } from '../../runtime/reading/finalAnswer';
@@ -50,6 +51,7 @@ const HOSTILE: Record<string, string> = {
   '100k quotes': '"'.repeat(N),
   '100k punctuation between words': `a${'. '.repeat(N / 2)}b`,
   'a 1 MB tool name in stars': `**${'calculator '.repeat(100_000)}**`,
+  'a 5 MB coworker name': 'Researcher '.repeat(500_000),
 };
 
 const READERS: Record<string, (reply: string) => unknown> = {
@@ -61,6 +63,8 @@ const READERS: Record<string, (reply: string) => unknown> = {
   cleanToolName,
   parseReact,
   notJsonMessage,
+  // A coworker named in a delegation call's arguments, matched to the crew's roles (edit distance).
+  matchCoworker: (reply) => matchName(reply, ['Senior Research Analyst', 'Technical Writer', 'Researcher'], (r) => r),
 };
 
 describe('reading hostile model output is bounded in time', () => {

@@ -55,8 +55,8 @@ export function exportCrewAi(doc: CrewDocument, dir: string, options: ExportOpti
  * @CrewBase class) and a main.py that kicks them off one after another. `name` names the project
  * (default: the first crew's id). Summary paths are prefixed with the crew id.
  */
-export function exportCrewAiCrews(docs: CrewDocument[], dir: string, options: ExportOptions & { name?: string } = {}): CrewAiExport {
-  if (docs.length === 1) return exportCrewAi(docs[0], dir, options);
+export function exportCrewAiCrews(docs: CrewDocument[], dir: string, options: ExportOptions & { name?: string; crewsLayout?: boolean } = {}): CrewAiExport {
+  if (docs.length === 1 && !options.crewsLayout) return exportCrewAi(docs[0], dir, options);
   const root = resolve(dir);
   if (existsSync(root)) {
     if (!statSync(root).isDirectory()) throw new CrewAiExportFailed(`${root} is a file; give a folder to export into`);
@@ -524,7 +524,7 @@ class ProjectWriter {
  * (Python also ends a line at a lone CR; PyYAML at NEL, LS and PS) becomes a space, so a crew's text
  * can never end the comment and become code or configuration.
  */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/[\r\n\u0085\u2028\u2029]/g, ' ');
 }
 

@@ -85,3 +85,29 @@ describe('crewdeck export of several crew files', () => {
     for (const name of docs) expect(JSON.parse(readFileSync(ws.path('back', name), 'utf8'))).toEqual(JSON.parse(readFileSync(ws.path('crews', name), 'utf8')));
   });
 });
+
+describe('crewdeck export of a flow', () => {
+  it('writes the flow as main.py with a Flow class plus the crews its methods run (for_each included)', async () => {
+    ws = tempDir();
+    const imported = await runCli(['import', join(patterns, '../flows/book_writer')], { cwd: ws.dir });
+    expect(imported.code, describeResult(imported)).toBe(0);
+    ws.write('book.flow.json', {
+      kind: 'flow',
+      version: 1,
+      id: 'book',
+      name: 'Book',
+      state: { initial: { topic: 'lighthouses', outline: ['Bell Rock', 'Eddystone'] } },
+      methods: [
+        { id: 'write', name: 'write_chapters', trigger: { start: true }, body: { type: 'for_each', items: '{state.outline}', into: 'chapters', body: { type: 'crew', file: 'chapter_crew.crew.json', inputs: { title: '{item}', topic: '{state.topic}' } } } },
+      ],
+    });
+    const r = await runCli(['export', 'book.flow.json', '--to', 'crewai', 'project', '--json'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(0);
+    const out = parseSingleJson(r);
+    expect(out.files).toEqual(expect.arrayContaining(['src/book/main.py', 'src/book/crews/chapter_crew/crew.py']));
+    const main = readFileSync(ws.path('project/src/book/main.py'), 'utf8');
+    expect(main).toContain('class BookFlow(Flow[BookState]):');
+    expect(main).toContain('await ChapterCrew().crew().kickoff_async(inputs={"title": f"{item}", "topic": f"{self.state.topic}"})');
+    expect(main).toContain('asyncio.gather(');
+  });
+});

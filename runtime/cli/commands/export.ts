@@ -3,6 +3,8 @@ import { DocumentOutsideWorkspace, loadWorkspaceDocument } from '../../document/
 import { DocumentInvalid } from '../../errors';
 import { CrewAiExportFailed } from '../../crewai/crewAiErrors';
 import { exportCrewAiCrews } from '../../crewai/exportProject';
+import { exportCrewAiFlow } from '../../crewai/exportFlow';
+import type { FlowDocument } from '../../../shared/model/flow';
 import type { CrewDocument } from '../../../shared/model/crew';
 import { formatUnmapped } from '../crewAiSummary';
 import { parseOptions } from '../options';
@@ -31,9 +33,14 @@ export async function exportCommand(args: string[]): Promise<number> {
 
   try {
     // The crew file's folder is its workspace: a symbolic link there to a crew elsewhere is refused.
+    const first = loadWorkspaceDocument(dirname(resolve(crewFiles[0])), resolve(crewFiles[0]));
+    if (first.kind === 'flow') {
+      if (crewFiles.length > 1) throw new UsageError('export takes one flow file (its crews come with it), or crew files');
+      return exportFlow(first.doc, dirname(resolve(crewFiles[0])), resolve(dir), values.force ?? false, json, style);
+    }
     const docs: CrewDocument[] = crewFiles.map((file) => {
       const loaded = loadWorkspaceDocument(dirname(resolve(file)), resolve(file));
-      if (loaded.kind !== 'crew') throw new DocumentInvalid(loaded.shown, [{ path: 'kind', message: 'export works on crews, not flows' }]);
+      if (loaded.kind !== 'crew') throw new DocumentInvalid(loaded.shown, [{ path: 'kind', message: 'export a flow on its own (its crews come with it), not together with crew files' }]);
       return loaded.doc;
     });
     const doc = docs[0];
@@ -57,4 +64,28 @@ export async function exportCommand(args: string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/** A flow and the crews its methods run (crew bodies, also inside for_each), as one CrewAI project. */
+function exportFlow(flow: FlowDocument, workspace: string, dir: string, force: boolean, json: boolean, style: ReturnType<typeof createStyle>): number {
+  const crews = new Map<string, CrewDocument>();
+  for (const m of flow.methods) {
+    const body = m.body.type === 'for_each' ? m.body.body : m.body;
+    if (body.type !== 'crew' || crews.has(body.file)) continue;
+    const loaded = loadWorkspaceDocument(workspace, resolve(workspace, body.file));
+    if (loaded.kind !== 'crew') throw new DocumentInvalid(loaded.shown, [{ path: 'kind', message: `method "${m.name}" runs it as a crew, but it is a flow` }]);
+    crews.set(body.file, loaded.doc);
+  }
+  const result = exportCrewAiFlow(flow, crews, dir, { overwrite: force });
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ dir, packageName: result.packageName, files: result.files, summary: result.summary })}\n`);
+    return EXIT.ok;
+  }
+  process.stdout.write(
+    `${style.green('✓')} Exported the flow "${flow.name}" and ${crews.size} crew${crews.size === 1 ? '' : 's'} as a CrewAI project in ${style.bold(dir)}\n` +
+      result.files.map((f) => `  ${f}\n`).join('') +
+      `  run it there with: crewai install && crewai flow kickoff\n\n` +
+      formatUnmapped('Not exported (CrewAI has no equivalent)', result.summary, style),
+  );
+  return EXIT.ok;
 }

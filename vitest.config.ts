@@ -6,7 +6,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    setupFiles: ['./test/support/userConfigDir.ts'],
+    setupFiles: ['./test/support/userConfigDir.ts', './test/support/hostContractGuard.ts'],
     reporters: ['default', './test/support/summaryReporter.ts'],
   },
 });

@@ -1,6 +1,7 @@
 import type { HostApi, HostChannel, HostPush, HostRequest, HostResponse } from '../../../shared/host-api';
 import { parseCrewDocument } from '../../../shared/model/parse';
 import { HostCallError } from '../../../renderer/host/hostError';
+import { checkedRequest, checkedResponse } from '../host/hostContract';
 
 /**
  * A host whose workspace is a map of file texts: `documents.read` parses and validates like the real
@@ -20,7 +21,13 @@ export class MemoryHost implements HostApi {
   /** Problems only the host finds (like JSON Schemas that do not compile), added to every answer. */
   hostOnly: { path: string; message: string }[] = [];
 
+  /** Requests and responses are checked against the host API's schemas (test/renderer/host/hostContract.ts). */
   async invoke<C extends HostChannel>(channel: C, request: HostRequest<C>): Promise<HostResponse<C>> {
+    checkedRequest(channel, request);
+    return checkedResponse(channel, await this.answer(channel, request));
+  }
+
+  private async answer<C extends HostChannel>(channel: C, request: HostRequest<C>): Promise<HostResponse<C>> {
     const req = request as Record<string, unknown>;
     this.log.push(`${channel} ${String(req.path ?? '')}`.trim());
     switch (channel) {

@@ -15,8 +15,8 @@ const doc = { kind: 'crew', id: 'launch-notes', name: 'Launch notes', inputs: [{
 
 beforeEach(() => {
   fake = new FakeHost({
-    'documents.read': () => ({ document: doc, problems: [] }) as never,
-    'settings.get': () => ({ settings: { models: { profiles: { judge: { provider: 'scripted', model: 'j' } } } } }) as never,
+    'documents.read': ({ path }) => ({ path, document: doc, text: JSON.stringify(doc), problems: [], modifiedAt: 1 }),
+    'settings.get': () => ({ settings: { version: 1, models: { profiles: { judge: { provider: 'scripted', model: 'j' } } } }, problems: [], keys: [] }),
     'training.start': () => ({ trainingId: 'train_1', runId: 'run_1' }),
     'training.sessions': () => ({ sessions: [] }),
     'training.versions': () => ({ versions: [] }),

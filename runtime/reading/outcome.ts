@@ -34,11 +34,16 @@ export function readOutcome(reply: string, outcomes: readonly string[]): Outcome
 
   const line = outcomeLine(text);
   if (line !== undefined) {
-    const match = find(outcomes, bare(line));
+    // The value is the name, or begins with it ("Outcome: approved — they agreed"); the longest name wins.
+    const value = bare(line.slice(0, MAX_NAME_REPLY));
+    const match = find(outcomes, value) ?? outcomes.filter((o) => value.startsWith(`${bare(o)} `)).sort((a, b) => b.length - a.length)[0];
     if (match) return { ok: true, outcome: match, readAs: ['outcome-line'] };
   }
 
   const mentioned = outcomes.filter((o) => mentions(text, o));
+  if (mentioned.length === 1 && negated(text, mentioned[0])) {
+    return { ok: false, problem: `the model's answer negates the outcome "${mentioned[0]}"` };
+  }
   if (mentioned.length === 1) return { ok: true, outcome: mentioned[0], readAs: ['outcome-word'] };
   if (mentioned.length > 1) return { ok: false, problem: `the model's answer names more than one outcome (${mentioned.join(', ')})` };
   return { ok: false, problem: 'the model\'s answer named no outcome' };
@@ -88,6 +93,15 @@ function find(outcomes: readonly string[], key: string): string | undefined {
 function mentions(text: string, outcome: string): boolean {
   const words = bare(outcome).split(' ').map(escapeRegExp).join('[\\s_-]+');
   return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
+}
+
+/**
+ * "not approved", "isn't yet approved", "never approved": the only outcome word, negated, names no
+ * outcome (taking it would route "not approved" to approved). At most one word may stand between.
+ */
+function negated(text: string, outcome: string): boolean {
+  const words = bare(outcome).split(' ').map(escapeRegExp).join('[\\s_-]+');
+  return new RegExp(`(?:(?<![\\p{L}])(?:not|never|no)|n[’']t)[\\s,]+(?:\\p{L}+[\\s,]+)?${words}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
 }
 
 function escapeRegExp(s: string): string {

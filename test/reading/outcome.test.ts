@@ -48,6 +48,16 @@ describe('reading an outcome', () => {
     });
   });
 
+  it('the only outcome word, negated, is no reading (the default outcome, never the negated one)', () => {
+    for (const reply of ['Not approved.', "It isn't yet approved", 'The change was never approved', 'No, approved is wrong here']) {
+      expect(readOutcome(reply, outcomes)).toEqual({ ok: false, problem: 'the model\'s answer negates the outcome "approved"' });
+    }
+    expect(readOutcome('Approved, nothing to add', outcomes)).toMatchObject({ ok: true, outcome: 'approved' });
+    expect(readOutcome('A knot approved by sailors', outcomes)).toMatchObject({ ok: true, outcome: 'approved' });
+    // An explicit reading is taken as written: only the word-in-free-text rule looks for a negation.
+    expect(readOutcome('Outcome: approved (not rejected)', outcomes)).toMatchObject({ ok: true, outcome: 'approved', readAs: ['outcome-line'] });
+  });
+
   it('a reply naming none is no reading; a word inside another word does not count', () => {
     expect(readOutcome('I am not sure.', outcomes)).toEqual({ ok: false, problem: "the model's answer named no outcome" });
     expect(readOutcome('disapproved', outcomes)).toEqual({ ok: false, problem: "the model's answer named no outcome" });

@@ -51,6 +51,8 @@ const HOSTILE: Record<string, string> = {
   '100k quotes': '"'.repeat(N),
   '100k punctuation between words': `a${'. '.repeat(N / 2)}b`,
   'a 1 MB tool name in stars': `**${'calculator '.repeat(100_000)}**`,
+  '"not" then 100k letters, then an outcome': `not ${'a'.repeat(N)} approved`,
+  '"not " repeated, then an outcome': `${'not '.repeat(N / 4)}approved`,
   'a 5 MB coworker name': 'Researcher '.repeat(500_000),
 };
 
@@ -67,14 +69,20 @@ const READERS: Record<string, (reply: string) => unknown> = {
   matchCoworker: (reply) => matchName(reply, ['Senior Research Analyst', 'Technical Writer', 'Researcher'], (r) => r),
 };
 
+function timed(run: () => unknown): number {
+  const started = performance.now();
+  run();
+  return performance.now() - started;
+}
+
 describe('reading hostile model output is bounded in time', () => {
   for (const [shape, reply] of Object.entries(HOSTILE)) {
     it(`each reader returns within 1 s on ${shape} (${reply.length} characters)`, () => {
       const slow: string[] = [];
       for (const [name, read] of Object.entries(READERS)) {
-        const started = performance.now();
-        read(reply);
-        const ms = performance.now() - started;
+        // The better of two runs: a garbage-collection pause on a loaded machine is not the reader's time;
+        // a superlinear reader is slow both times (the fixed ones took from 2 s to minutes).
+        const ms = Math.min(timed(() => read(reply)), timed(() => read(reply)));
         if (ms >= 1000) slow.push(`${name}: ${Math.round(ms)} ms`);
       }
       expect(slow).toEqual([]);

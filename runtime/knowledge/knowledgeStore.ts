@@ -34,8 +34,8 @@ function isCommitConflict(error: unknown): boolean {
   return /retryable commit conflict|preempted by concurrent transaction/i.test(error instanceof Error ? error.message : String(error));
 }
 const OPTIMIZE_AFTER_UNINDEXED = 256;
-export const DEFAULT_KNOWLEDGE_LIMIT = 5;
-export const DEFAULT_KNOWLEDGE_MIN_SCORE = 0.2;
+import { DEFAULT_KNOWLEDGE_LIMIT, DEFAULT_KNOWLEDGE_MIN_SCORE } from './knowledgeDefaults';
+export { DEFAULT_KNOWLEDGE_LIMIT, DEFAULT_KNOWLEDGE_MIN_SCORE };
 const MAX_LIMIT = 50;
 const CANDIDATE_FACTOR = 4;
 /** Score = SEMANTIC_WEIGHT · cosine + (1 − SEMANTIC_WEIGHT) · share of the query's words found in the chunk. */

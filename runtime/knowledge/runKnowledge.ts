@@ -3,7 +3,7 @@ import type { RunContext } from '../agent/runContext';
 import type { Span } from '../events/span';
 import type { Embedder } from '../memory/types';
 import type { IngestResult } from './knowledgeStore';
-import { DEFAULT_KNOWLEDGE_LIMIT, DEFAULT_KNOWLEDGE_MIN_SCORE } from './knowledgeStore';
+import { DEFAULT_KNOWLEDGE_LIMIT, DEFAULT_KNOWLEDGE_MIN_SCORE } from './knowledgeDefaults';
 import { loadSource } from './loadSource';
 import type { RunKnowledge } from './types';
 import { openWorkspaceKnowledge } from './workspaceKnowledge';

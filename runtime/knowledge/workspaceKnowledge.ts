@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { HashingEmbedder } from '../memory/hashingEmbedder';
 import type { Embedder } from '../memory/types';
-import { KnowledgeStore } from './knowledgeStore';
+import type { KnowledgeStore } from './knowledgeStore';
 
 /** Where a workspace keeps its knowledge: a LanceDB database of its own, beside (not inside) memory. */
 export function knowledgeDir(workspace: string): string {
@@ -13,6 +13,8 @@ export function knowledgeDir(workspace: string): string {
  * give the one the settings name, `memory.embedder`). Chunks embedded by another embedder are dropped:
  * the sources are embedded again when next ingested.
  */
-export function openWorkspaceKnowledge(workspace: string, embedder: Embedder = new HashingEmbedder()): Promise<KnowledgeStore> {
+export async function openWorkspaceKnowledge(workspace: string, embedder: Embedder = new HashingEmbedder()): Promise<KnowledgeStore> {
+  // LanceDB is loaded only when a run (or command) opens the knowledge store.
+  const { KnowledgeStore } = await import('./knowledgeStore');
   return KnowledgeStore.open(knowledgeDir(workspace), embedder, { rebuildForEmbedder: true });
 }

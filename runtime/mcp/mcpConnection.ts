@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// The SDK is loaded when a server is opened, not when a run starts (a run that names no MCP server never
+// pays for it): only types are imported statically.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../../shared/model/mcpSettings';
 import { ToolError } from '../tools/tool';
@@ -56,6 +57,7 @@ export class McpConnection {
     const where = `mcp.servers.${server}`;
     let transport: Transport;
     if (settings.transport === 'stdio') {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       transport = new StdioClientTransport({
         command: settings.command,
         args: settings.args,
@@ -67,11 +69,13 @@ export class McpConnection {
       const url = expandEnv(settings.url, options.env, `${where}.url`);
       secrets.push(...url.secrets);
       const headers = expandEnvRecord(settings.headers, options.env, `${where}.headers`, secrets);
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       transport = new StreamableHTTPClientTransport(new URL(url.value), { requestInit: headers ? { headers } : undefined });
     }
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(CLIENT_INFO);
     const connection = new McpConnection(server, client, secrets, settings.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS);
-    connection.watch(transport);
+    connection.watch(transport, settings.transport === 'stdio');
     const timeout = options.startTimeoutMs ?? MCP_START_TIMEOUT_MS;
     try {
       await client.connect(transport, { timeout });
@@ -134,9 +138,9 @@ export class McpConnection {
     return tools;
   }
 
-  private watch(transport: Transport): void {
-    if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on('data', (chunk: Buffer) => {
+  private watch(transport: Transport, stdio: boolean): void {
+    if (stdio) {
+      (transport as StdioClientTransport).stderr?.on('data', (chunk: Buffer) => {
         this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
       });
     }

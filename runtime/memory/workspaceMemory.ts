@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { EmbedderSettings, WorkspaceSettings } from '../../shared/model/workspace';
 import { HashingEmbedder } from './hashingEmbedder';
-import { MemoryStore } from './memoryStore';
+import type { MemoryStore } from './memoryStore';
 import { OpenAIEmbedder } from './openaiEmbedder';
 import type { Embedder } from './types';
 import { embedderHeldPart } from '../trust/heldParts';
@@ -34,5 +34,7 @@ export interface WorkspaceMemoryOptions {
 /** The workspace's memory store at `.crewdeck/memory`, with the embedder of its settings. */
 export async function openWorkspaceMemory(workspace: string, options: WorkspaceMemoryOptions): Promise<MemoryStore> {
   const embedder = await workspaceEmbedder(options.settings?.memory?.embedder, options.env, options.trust);
+  // LanceDB is loaded only when a run (or command) opens the memory store.
+  const { MemoryStore } = await import('./memoryStore');
   return MemoryStore.open(join(workspace, '.crewdeck', 'memory'), embedder);
 }

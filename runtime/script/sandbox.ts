@@ -1,4 +1,3 @@
-import { newQuickJSWASMModule } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 
 /**
@@ -66,7 +65,8 @@ let modulePromise: Promise<QuickJSWASMModule> | undefined;
  * module whose host stack overflowed mid-call is left inconsistent and must be dropped.)
  */
 function quickJS(): Promise<QuickJSWASMModule> {
-  modulePromise ??= newQuickJSWASMModule();
+  // The package (and its wasm) is imported on the first script, not when a run starts.
+  modulePromise ??= import('quickjs-emscripten').then((quickjs) => quickjs.newQuickJSWASMModule());
   return modulePromise;
 }
 

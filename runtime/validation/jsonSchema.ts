@@ -1,10 +1,16 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type addFormatsModule from 'ajv-formats';
 import { compileLinearRegex } from '../../shared/model/regex';
 
-// ajv-formats is CommonJS: under Node's ESM loader the default import may be the module object.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv and ajv-formats (CommonJS) are required the first time a schema is compiled, not when a run
+// starts: most crews have no JSON Schema at all.
+const requireLazily = createRequire(import.meta.url);
+function addFormats(ajv: Ajv): void {
+  const module = requireLazily('ajv-formats') as typeof addFormatsModule & { default?: typeof addFormatsModule };
+  (module.default ?? module)(ajv);
+}
 
 /**
  * `pattern` and `patternProperties` run on the same linear-time engine as document regexes
@@ -44,6 +50,7 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
 
 function newerDraft(): Ajv2020 {
   if (!draft2020) {
+    const { Ajv2020 } = requireLazily('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
     draft2020 = new Ajv2020(AJV_OPTIONS);
     addFormats(draft2020 as unknown as Ajv);
   }
@@ -52,6 +59,7 @@ function newerDraft(): Ajv2020 {
 
 function olderDraft(): Ajv {
   if (!draft07) {
+    const { Ajv } = requireLazily('ajv') as typeof import('ajv');
     draft07 = new Ajv(AJV_OPTIONS);
     addFormats(draft07);
   }

@@ -116,7 +116,7 @@ export function App() {
                   ) : (
                     <div className="app-empty">
                       <h2>Open a crew</h2>
-                      <p>Pick a crew in the sidebar, or create one: type a name under “Crews” and press Create. Then drag agents and tasks from the palette onto the canvas.</p>
+                      <p>Pick a crew in the sidebar, or create one: type a name under “Crews &amp; flows” and press Create. Then drag agents and tasks from the palette onto the canvas.</p>
                     </div>
                   )}
                 </div>

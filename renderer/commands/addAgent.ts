@@ -5,6 +5,7 @@ import { freshId, freshLabel } from './freshId';
 import { nextFreePosition } from './nextFreePosition';
 import { withLayout } from './withLayout';
 
+/** Placeholders the inspector shows in a new agent's empty fields (the document gets no made-up values). */
 export const NEW_AGENT_GOAL = 'Describe what this agent is trying to achieve.';
 export const NEW_AGENT_BACKSTORY = 'Describe who this agent is and how it works.';
 
@@ -16,7 +17,7 @@ export function addAgent(position?: Position): Command {
       const agents = agentsOf(doc);
       const role = freshLabel('Agent', agents.map((a) => stringField(entry(a).role) ?? ''));
       const id = freshId(role, new Set(agents.map((a) => stringField(entry(a).id) ?? '')));
-      const agent: AgentDraft = { id, role, goal: NEW_AGENT_GOAL, backstory: NEW_AGENT_BACKSTORY, tools: [] };
+      const agent: AgentDraft = { id, role, goal: '', backstory: '', tools: [] };
       const at = position ?? nextFreePosition(doc, 'agent');
       return withLayout({ ...doc, agents: [...agents, agent] }, { [agentNodeId(id)]: at });
     },

@@ -5,6 +5,7 @@ import { freshId, freshLabel } from './freshId';
 import { nextFreePosition } from './nextFreePosition';
 import { withLayout } from './withLayout';
 
+/** Placeholders the inspector shows in a new task's empty fields (the document gets no made-up values). */
 export const NEW_TASK_DESCRIPTION = 'Describe what this task should do.';
 export const NEW_TASK_EXPECTED_OUTPUT = 'Describe the result you expect.';
 
@@ -19,7 +20,7 @@ export function addTask(position?: Position): Command {
       const tasks = tasksOf(doc);
       const name = freshLabel('Task', tasks.map((t) => stringField(entry(t).name) ?? ''));
       const id = freshId(name, new Set(tasks.map((t) => stringField(entry(t).id) ?? '')));
-      const task: TaskDraft = { id, name, description: NEW_TASK_DESCRIPTION, expectedOutput: NEW_TASK_EXPECTED_OUTPUT };
+      const task: TaskDraft = { id, name, description: '', expectedOutput: '' };
       const at = position ?? nextFreePosition(doc, 'task');
       return withLayout({ ...doc, tasks: [...tasks, task] }, { [taskNodeId(id)]: at });
     },

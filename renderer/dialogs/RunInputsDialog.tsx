@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { host } from '../host/hostContext';
 import { HostCallError } from '../host/hostError';
+import { isFlowDocument } from '../model/documentKind';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { crewInputs, type CrewInput } from './crewInputs';
@@ -8,7 +9,8 @@ import { DialogError, type DialogErrorValue } from './DialogError';
 import { Modal } from './Modal';
 import { saveOpenDocument } from './saveOpenDocument';
 
-type Loaded = { name: string; inputs: CrewInput[]; profiles: string[]; defaultProfile?: string };
+/** `noun`: what the dialog calls the document (a flow's dialog says flow). */
+type Loaded = { name: string; noun: 'crew' | 'flow'; inputs: CrewInput[]; profiles: string[]; defaultProfile?: string };
 
 /**
  * "Run with inputs": opened by `uiStore.runDialogOpen` for the document on the canvas. Reads the saved
@@ -48,12 +50,13 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
         const inputs = crewInputs(doc);
         setLoaded({
           name: typeof doc?.name === 'string' ? doc.name : path,
+          noun: isFlowDocument(doc) ? 'flow' : 'crew',
           inputs,
           profiles: settings ? Object.keys(settings.settings.models.profiles) : [],
           defaultProfile: settings?.settings.models.default,
         });
         setValues(Object.fromEntries(inputs.map((i) => [i.name, i.default ?? ''])));
-        if (read.problems.length > 0) setError({ message: 'The saved crew has problems; the run will be refused until they are fixed.', problems: read.problems });
+        if (read.problems.length > 0) setError({ message: `The saved ${isFlowDocument(doc) ? 'flow' : 'crew'} has problems; the run will be refused until they are fixed.`, problems: read.problems });
       } catch (e) {
         if (live) setError({ message: e instanceof Error ? e.message : String(e) });
       }
@@ -104,10 +107,10 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
         </>
       }
     >
-      {!loaded && !error && <div className="dialog-hint">Reading the crew…</div>}
+      {!loaded && !error && <div className="dialog-hint">Reading the document…</div>}
       {loaded && (
         <form className="dialog-form" onSubmit={(e) => void submit(e)}>
-          {loaded.inputs.length === 0 && <div className="dialog-hint">This crew takes no inputs.</div>}
+          {loaded.inputs.length === 0 && <div className="dialog-hint">This {loaded.noun} takes no inputs.</div>}
           {loaded.inputs.map((input, index) => {
             const id = `run-input-${input.name}`;
             const long = (input.default ?? '').length > 80 || (input.default ?? '').includes('\n');
@@ -116,7 +119,7 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
                 <label htmlFor={id} className="dialog-field-label">
                   <code>{input.name}</code>
                   {input.default === undefined && <span className="dialog-required">required</span>}
-                  {input.undeclared && <span className="dialog-note">used in the crew, not declared</span>}
+                  {input.undeclared && <span className="dialog-note">used in the {loaded.noun}, not declared</span>}
                 </label>
                 {input.description && <div className="dialog-field-help">{input.description}</div>}
                 {long ? (
@@ -133,13 +136,18 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
                 Model
               </label>
               <select id="run-model" data-testid="run-model" className="dialog-input" value={model} onChange={(e) => setModel(e.target.value)}>
-                <option value="">As configured in the crew{loaded.defaultProfile ? ` (default: ${loaded.defaultProfile})` : ''}</option>
+                <option value="">As configured in the {loaded.noun}{loaded.defaultProfile ? ` (default: ${loaded.defaultProfile})` : ''}</option>
                 {loaded.profiles.map((p) => (
                   <option key={p} value={p}>
-                    Every agent uses “{p}”
+                    {loaded.noun === 'flow' ? `Every model call and agent uses “${p}”` : `Every agent uses “${p}”`}
                   </option>
                 ))}
               </select>
+            </div>
+          )}
+          {loaded.profiles.length === 0 && (
+            <div className="dialog-hint" data-testid="run-model-hint">
+              Runs use the models the {loaded.noun} names. To pick another model here, add a model profile in Settings.
             </div>
           )}
           <button type="submit" hidden />

@@ -27,7 +27,7 @@ export function Sidebar() {
       </div>
       {error && <div className="banner-error">{error}</div>}
       <section className="sidebar-section">
-        <div className="sidebar-header">Crews</div>
+        <div className="sidebar-header">Crews &amp; flows</div>
         <NewCrew />
         <ul className="sidebar-list" data-testid="document-list">
           {documents.map((d) => (

@@ -1,3 +1,4 @@
+import { NEW_AGENT_BACKSTORY, NEW_AGENT_GOAL } from '../../commands/addAgent';
 import { deleteNodes } from '../../commands/deleteNodes';
 import { renameEntity } from '../../commands/renameEntity';
 import { updateEntity } from '../../commands/updateEntity';
@@ -52,8 +53,8 @@ export function AgentForm({ nodeId, index, agent, profiles, isManager }: Props) 
           }}
         />
         <TextField label="Role" path={`${path}.role`} value={a.role} onChange={(v) => set('role', v ?? '')} testId="field-role" hint="Identifies the agent as a coworker; must be unique." />
-        <TextField label="Goal" path={`${path}.goal`} value={a.goal} multiline rows={2} onChange={(v) => set('goal', v ?? '')} testId="field-goal" />
-        <TextField label="Backstory" path={`${path}.backstory`} value={a.backstory} multiline rows={3} optional onChange={(v) => set('backstory', v)} testId="field-backstory" />
+        <TextField label="Goal" path={`${path}.goal`} value={a.goal} multiline rows={2} placeholder={NEW_AGENT_GOAL} onChange={(v) => set('goal', v ?? '')} testId="field-goal" />
+        <TextField label="Backstory" path={`${path}.backstory`} value={a.backstory} multiline rows={3} optional placeholder={NEW_AGENT_BACKSTORY} onChange={(v) => set('backstory', v)} testId="field-backstory" />
       </Section>
       <Section title="Model">
         <ModelRefEditor label="Model" path={`${path}.llm`} value={a.llm} profiles={profiles} onChange={(v) => set('llm', v)} />

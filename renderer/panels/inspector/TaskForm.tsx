@@ -1,3 +1,4 @@
+import { NEW_TASK_DESCRIPTION, NEW_TASK_EXPECTED_OUTPUT } from '../../commands/addTask';
 import { deleteNodes } from '../../commands/deleteNodes';
 import { renameEntity } from '../../commands/renameEntity';
 import { reorderTask } from '../../commands/reorderTask';
@@ -90,8 +91,8 @@ export function TaskForm({ nodeId, index, task, doc, profiles }: Props) {
           />
           <TextField label="Name" path={`${path}.name`} value={t.name} optional onChange={(v) => set('name', v)} testId="field-name" />
         </div>
-        <TextField label="Description" path={`${path}.description`} value={t.description} multiline rows={4} onChange={(v) => set('description', v ?? '')} testId="field-description" />
-        <TextField label="Expected output" path={`${path}.expectedOutput`} value={t.expectedOutput} multiline rows={2} onChange={(v) => set('expectedOutput', v ?? '')} testId="field-expectedOutput" />
+        <TextField label="Description" path={`${path}.description`} value={t.description} multiline rows={4} placeholder={NEW_TASK_DESCRIPTION} onChange={(v) => set('description', v ?? '')} testId="field-description" />
+        <TextField label="Expected output" path={`${path}.expectedOutput`} value={t.expectedOutput} multiline rows={2} placeholder={NEW_TASK_EXPECTED_OUTPUT} onChange={(v) => set('expectedOutput', v ?? '')} testId="field-expectedOutput" />
       </Section>
       <Section title="Assignment and context">
         <SelectField label="Agent" path={`${path}.agentId`} value={stringField(t.agentId) ?? ''} options={agentOptions} onChange={(v) => set('agentId', v === '' ? undefined : v, false)} testId="field-agentId" />

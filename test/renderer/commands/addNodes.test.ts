@@ -7,15 +7,17 @@ import { freshId } from '../../../renderer/commands/freshId';
 import { sequentialCrew } from '../document/crewFixtures';
 
 describe('addAgent / addTask', () => {
-  it('adds an agent with a unique valid id and role, placeholders that validate, at the drop position', () => {
+  it('adds an agent with a unique valid id and role, empty fields (placeholders only) flagged until filled, at the drop position', () => {
     const doc = sequentialCrew();
     const next = addAgent({ x: 10.4, y: 20.6 }).perform(doc);
     expect(next).not.toBe(doc);
     expect(doc.agents).toHaveLength(2);
     const added = next.agents![2];
-    expect(added).toMatchObject({ id: 'agent-3', role: 'Agent 3', tools: [] });
+    expect(added).toMatchObject({ id: 'agent-3', role: 'Agent 3', goal: '', backstory: '', tools: [] });
     expect(next.layout!['agent:agent-3']).toEqual({ x: 10, y: 21 });
-    expect(parseCrewDocument(next).ok).toBe(true);
+    const parsed = parseCrewDocument(next);
+    // The goal is the one field to fill before a run; no made-up goal goes into a prompt.
+    expect(parsed.ok ? [] : parsed.problems.map((p) => p.path)).toEqual(['agents.2.goal']);
 
     const again = addAgent().perform(next);
     expect(again.agents!.map((a) => a.id)).toEqual(['researcher', 'writer', 'agent-3', 'agent-4']);
@@ -40,12 +42,12 @@ describe('addAgent / addTask', () => {
     const added = next.tasks![3];
     expect(added).toMatchObject({ id: 'task-4', name: 'Task 4' });
     expect(added.agentId).toBeUndefined();
-    expect(typeof added.description).toBe('string');
-    expect(added.description!.length).toBeGreaterThan(0);
+    // Placeholders, not values: nothing made up goes into a prompt if the person forgets a field.
+    expect(added).toMatchObject({ description: '', expectedOutput: '' });
     expect(next.layout!['task:task-4']).toEqual({ x: 0, y: 900 });
-    // A sequential crew flags the missing agent, and only that.
+    // A sequential crew flags the missing description and the missing agent.
     const result = parseCrewDocument(next);
-    expect(result.ok ? [] : result.problems.map((p) => p.path)).toEqual(['tasks.3.agentId']);
+    expect(result.ok ? [] : result.problems.map((p) => p.path).sort()).toEqual(['tasks.3.agentId', 'tasks.3.description']);
   });
 
   it('starts a document with no agents or tasks arrays', () => {

@@ -4,6 +4,7 @@ import type { ModelRef } from '../../shared/model/modelRef';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
 import { errorMessage } from '../errors';
 import { ModelResolver } from '../llm/resolveModel';
+import { keyHeldPart } from '../trust/heldParts';
 import { WorkspaceTrust } from '../trust/workspaceTrust';
 
 export interface ConnectionTest {
@@ -33,7 +34,8 @@ export async function testConnection(
 ): Promise<ConnectionTest> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
-  const resolver = new ModelResolver({ settings: options.settings, env: options.env, baseDir: options.workspace, trust: new WorkspaceTrust(options.workspace) });
+  const trust = new WorkspaceTrust(options.workspace);
+  const resolver = new ModelResolver({ settings: options.settings, env: options.env, baseDir: options.workspace, trust });
   try {
     const model = resolver.settingsFor(ref);
     // The renderer is untrusted: an inline model must not send an arbitrary variable to an arbitrary
@@ -56,6 +58,12 @@ export async function testConnection(
     }
     if (model.apiKeyEnv && !apiKey) {
       return { ok: false, latencyMs: elapsed(), models: [], error: `the environment variable ${model.apiKeyEnv} is not set` };
+    }
+    // The renderer chose this pair (inline, or a profile it just saved): like a run, a key goes to a
+    // baseUrl of the model's own only when the user trusted exactly that pair (WorkspaceUntrusted says how).
+    if (apiKey && model.apiKeyEnv && model.baseUrl) {
+      const where = typeof ref === 'string' ? `crewdeck.json models.profiles.${ref}` : 'the tested model';
+      trust.require(keyHeldPart({ apiKeyEnv: model.apiKeyEnv, baseUrl: model.baseUrl }, where)!);
     }
     const client = new OpenAI({ apiKey: apiKey ?? 'no-key', baseURL, maxRetries: 0, timeout: options.timeoutMs ?? 10_000 });
     const models: string[] = [];

@@ -143,6 +143,30 @@ describe('layout at 1440×900', () => {
     await session.shot('layout-palette-in-view');
   });
 
+  it('Ctrl+K finds a task by name and selects it; ? lists the shortcuts', async () => {
+    const { page } = session;
+    await openDocument(page, 'research-brief.crew.json');
+    await page.getByTestId('crew-canvas').waitFor();
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('command-palette').waitFor();
+    await page.getByTestId('command-input').fill('write the');
+    const first = page.getByTestId('command-item').first();
+    expect(await first.getAttribute('data-kind')).toBe('node');
+    expect(await first.textContent()).toContain('Write the brief');
+    await session.shot('layout-command-palette');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('command-palette').waitFor({ state: 'detached' });
+    const selected = await page.locator('[data-testid^="crew-node-task:"].selected, .react-flow__node.selected [data-testid^="crew-node-task:"]').count();
+    expect(selected).toBe(1);
+    expect(await page.getByTestId('inspector').textContent()).toContain('Write the brief');
+    await page.getByTestId('crew-canvas').locator('.react-flow__pane').click({ position: { x: 30, y: 300 } });
+    await page.keyboard.press('?');
+    await page.getByTestId('shortcuts-overlay').waitFor();
+    expect(await page.getByTestId('shortcuts-overlay').textContent()).toContain('Ctrl/⌘ K');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('shortcuts-overlay').waitFor({ state: 'detached' });
+  });
+
   it('shows Settings without the run panel under it', async () => {
     const { page } = session;
     await page.getByTestId('open-settings').click();

@@ -4,6 +4,7 @@ import { Palette } from './canvas/Palette';
 import { HumanDialogs } from './dialogs/HumanDialogs';
 import { ImportCrewAiDialog } from './dialogs/importCrewAi/ImportCrewAiDialog';
 import { RunInputsDialog } from './dialogs/RunInputsDialog';
+import { CommandPalette } from './panels/CommandPalette';
 import { ConnectionBanner } from './panels/ConnectionBanner';
 import { Inspector } from './panels/Inspector';
 import { MemoryPanel } from './panels/memory/MemoryPanel';
@@ -137,6 +138,7 @@ export function App() {
       <HumanDialogs />
       <TrustBanner />
       <ConnectionBanner />
+      <CommandPalette />
     </div>
   );
 }

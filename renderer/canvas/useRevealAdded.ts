@@ -51,4 +51,21 @@ export function useRevealAdded(): void {
   }, [ids, flow, store]);
 }
 
+/** Dispatched on window with a node id (the command palette): pan to that node. */
+export const REVEAL_NODE_EVENT = 'crewdeck:reveal-node';
+
+/** Pans to a node asked for by REVEAL_NODE_EVENT, keeping the zoom readable. */
+export function useRevealOnRequest(): void {
+  const flow = useReactFlow();
+  useEffect(() => {
+    const onReveal = (event: Event) => {
+      const id = (event as CustomEvent<string>).detail;
+      if (!flow.getInternalNode(id)) return;
+      void flow.fitView({ nodes: [{ id }], padding: FIT_PADDING_PX, minZoom: 0.8, maxZoom: Math.max(0.8, flow.getViewport().zoom), duration: 200 });
+    };
+    window.addEventListener(REVEAL_NODE_EVENT, onReveal);
+    return () => window.removeEventListener(REVEAL_NODE_EVENT, onReveal);
+  }, [flow]);
+}
+
 const FIT_PADDING_PX = { top: `${VIEW_INSET.top}px`, right: `${VIEW_INSET.right}px`, bottom: `${VIEW_INSET.bottom}px`, left: `${VIEW_INSET.left}px` } as const;

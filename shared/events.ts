@@ -59,6 +59,8 @@ export type ReadAs =
   | 'json-in-prose'
   /** Malformed JSON repaired (jsonrepair). */
   | 'repaired-json'
+  /** Tool arguments written as a JSON string holding the object (`"{\"a\": 1}"`), read as the object. */
+  | 'json-in-string'
   /** An outcome name written with other case, quotes or punctuation ("Approved."). */
   | 'outcome-name'
   /** An outcome from an "Outcome: X" line. */
@@ -126,9 +128,18 @@ export interface EventPayloads {
   'run.failed': { error: string; errorName: string; tokenUsage: TokenUsage; durationMs: number };
   'run.cancelled': { reason: string; durationMs: number };
   /** A flow waits for human feedback; the run's span stays open and `crewdeck resume` (or the app) continues it. */
-  'run.paused': { requestId: string; methodId: string; durationMs: number };
+  /**
+   * `methodId`: the step it waits in (a flow's method; a crew's task when its budget was reached).
+   * `reason: "budget"`: the run's budget was reached (see `budget.reached`); a higher cap continues it.
+   */
+  'run.paused': { requestId: string; methodId: string; durationMs: number; reason?: 'budget' };
   /** A paused flow continues (in this or another process); events go on under the same spans. */
   'run.resumed': { requestId: string; pausedForMs: number };
+  /**
+   * Before a model call, the run's total reached its budget cap (`which`): the call is not made and the
+   * run pauses (`run.paused` with reason "budget"). `spent` and `limit` are in the cap's unit (tokens or US dollars).
+   */
+  'budget.reached': { which: 'maxTokens' | 'maxCostUsd'; spent: number; limit: number; taskId?: string; methodId?: string; agentRole?: string };
 
   /** A training session (SPEC §6) starts; its events are in its evaluation run, under one session span. */
   'training.started': { sessionId: string; crewId: string; iterations: number };

@@ -10,7 +10,7 @@ import { callModel } from './modelCall';
 import { EMPTY_REPLY_NUDGE, FORCE_FINAL_ANSWER, humanFeedbackPrompt, systemPrompt, type AgentIdentity, type ToolMode } from './prompt';
 import { readTextToolCall } from '../reading/textToolCall';
 import { resolveToolName } from '../reading/toolName';
-import { formatErrorObservation, parseActionInput, parseReact } from './reactParser';
+import { formatErrorObservation, parseReact, readActionInput } from './reactParser';
 import type { RunContext } from './runContext';
 import { summariseConversation } from './summarise';
 
@@ -165,11 +165,11 @@ class AgentLoop {
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
     let answer: string | undefined;
     for (const call of response.toolCalls) {
-      const args = parseActionInput(call.arguments);
+      const read = readActionInput(call.arguments);
       const outcome =
-        args === undefined
+        read === undefined
           ? await this.failedCall(call.name, call.arguments, call.id, `the arguments are not a valid JSON object: ${call.arguments}`)
-          : await this.useTool(call.name, args, call.id);
+          : await this.useTool(call.name, read.input, call.id, read.readAs);
       this.messages.push({ role: 'tool', toolCallId: call.id, content: outcome.observation });
       if (outcome.resultAsAnswer && answer === undefined) answer = outcome.observation;
     }

@@ -75,11 +75,18 @@ export function parseActionInput(raw: string): Record<string, unknown> | undefin
   return readActionInput(raw)?.input;
 }
 
-function readActionInput(raw: string): { input: Record<string, unknown>; readAs: ReadAs[] } | undefined {
+/** The action input's object and how it was read (fenced, repaired, encoded twice, …). */
+export function readActionInput(raw: string): { input: Record<string, unknown>; readAs: ReadAs[] } | undefined {
   const text = raw.trim();
   if (text === '' || /^```[a-z]*\s*```$/i.test(text)) return { input: {}, readAs: [] };
   const read = readJson(text);
-  if (!read.ok || read.value === null || typeof read.value !== 'object' || Array.isArray(read.value)) return undefined;
+  if (!read.ok) return undefined;
+  // Arguments encoded twice (a JSON string holding the object: some local servers and models do it).
+  if (typeof read.value === 'string' && /^\s*[{`]/.test(read.value)) {
+    const inner = readActionInput(read.value);
+    return inner && { input: inner.input, readAs: [...read.readAs, 'json-in-string', ...inner.readAs] };
+  }
+  if (read.value === null || typeof read.value !== 'object' || Array.isArray(read.value)) return undefined;
   return { input: read.value as Record<string, unknown>, readAs: read.readAs };
 }
 

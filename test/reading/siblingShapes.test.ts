@@ -123,3 +123,32 @@ describe('the neighbours in a run', () => {
     expect(out.result.output).toBe('42');
   });
 });
+
+describe('tool arguments encoded twice', () => {
+  it('ReAct: an Action Input that is a JSON string holding the object is read as the object, and says so', () => {
+    expect(parseReact('Thought: compute\nAction: calculator\nAction Input: "{\\"expression\\": \\"6*7\\"}"')).toMatchObject({
+      kind: 'action',
+      input: { expression: '6*7' },
+      readAs: ['json-in-string'],
+    });
+    // A plain string is still no object.
+    expect(parseReact('Thought: compute\nAction: calculator\nAction Input: "6*7"')).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('native mode: double-encoded arguments run the tool, with readAs on tool.started', async () => {
+    const llm = scripted(
+      { sequence: [{ toolCalls: [{ name: 'calculator', arguments: JSON.stringify(JSON.stringify({ expression: '6*7' })) }] }, 'It is 42.'] },
+      'solver',
+    );
+    const out = await runCrew(
+      crew({
+        agents: [{ id: 'a', role: 'Solver', goal: 'solve', llm, tools: [{ tool: 'calculator' }] }],
+        tasks: [{ id: 't', description: 'Compute', expectedOutput: 'a number', agentId: 'a' }],
+      }),
+    );
+    cleanups.push(out.ws.remove);
+    expect(ofType(out.events, 'tool.started')[0]).toMatchObject({ tool: 'calculator', args: { expression: '6*7' }, readAs: ['json-in-string'] });
+    expect(ofType(out.events, 'tool.completed')[0].result).toBe('42');
+    expect(out.result.output).toBe('It is 42.');
+  });
+});

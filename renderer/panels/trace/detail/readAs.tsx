@@ -7,6 +7,7 @@ const LABELS: Record<ReadAs, string> = {
   'fenced-json': 'JSON from a code fence',
   'json-in-prose': 'JSON from among prose',
   'repaired-json': 'repaired JSON',
+  'json-in-string': 'arguments written as a JSON string',
   'outcome-name': 'outcome name in other case or quotes',
   'outcome-line': 'outcome from an "Outcome:" line',
   'outcome-word': 'the only outcome word in the reply',

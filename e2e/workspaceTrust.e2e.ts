@@ -1,23 +1,19 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, repoRoot, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
+import { configDir, openBrowser, repoRoot, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
 
 const MARKER_SERVER = join(repoRoot, 'test/fixtures/mcp/markerServer.mjs');
 let app: ServedApp;
 let session: Session;
 let workspace: string;
-let configDir: string;
 let marker: string;
-const previousConfigDir = process.env.CREWDECK_CONFIG_DIR;
 
 beforeAll(async () => {
   workspace = tempWorkspace('trust');
   marker = join(workspace, 'marker.txt');
-  // Trust is recorded in the user's config folder: a fresh one, never the real home.
-  configDir = mkdtempSync(join(tmpdir(), 'crewdeck-e2e-config-'));
-  process.env.CREWDECK_CONFIG_DIR = configDir;
+  // Trust is recorded in the served app's config folder (a temporary one, never the real home).
+  rmSync(join(configDir, 'trusted-workspaces.json'), { force: true });
   writeFileSync(
     join(workspace, 'crewdeck.json'),
     JSON.stringify({ version: 1, mcp: { servers: { marker: { transport: 'stdio', command: process.execPath, args: [MARKER_SERVER, marker] } } } }, null, 2),
@@ -57,10 +53,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
   await app?.stop();
-  if (previousConfigDir === undefined) delete process.env.CREWDECK_CONFIG_DIR;
-  else process.env.CREWDECK_CONFIG_DIR = previousConfigDir;
   rmSync(workspace, { recursive: true, force: true });
-  rmSync(configDir, { recursive: true, force: true });
+  rmSync(join(configDir, 'trusted-workspaces.json'), { force: true });
 });
 
 describe('workspace trust in the app', () => {
@@ -71,6 +65,7 @@ describe('workspace trust in the app', () => {
     const text = (await banner.textContent()) ?? '';
     expect(text).toContain('crewdeck.json mcp.servers.marker');
     expect(text).toContain(`runs: ${process.execPath} ${MARKER_SERVER} ${marker}`);
+    await page.locator('[data-testid="document-item"][data-path="echo.crew.json"]').waitFor();
     await session.shot('trust-banner');
 
     await page.locator('[data-testid="document-item"][data-path="echo.crew.json"]').click();

@@ -18,7 +18,7 @@ export interface ServedApp {
 }
 
 // The served app's user config (last workspace, trust records) stays out of the real home.
-const configDir = process.env.CREWDECK_CONFIG_DIR ?? mkdtempSync(join(tmpdir(), 'crewdeck-e2e-config-'));
+export const configDir = process.env.CREWDECK_CONFIG_DIR ?? mkdtempSync(join(tmpdir(), 'crewdeck-e2e-config-'));
 
 /** Starts the real `crewdeck serve` on a free port over `workspace` and waits for its URL. */
 export async function serve(workspace: string): Promise<ServedApp> {

@@ -2,6 +2,9 @@
  * The dependency rule of ARCHITECTURE.md, checked in `npm test`:
  * renderer → shared; electron → runtime/host → runtime → shared.
  */
+/** What RunContext (runtime/agent) carries of the layers above it: their types only. */
+const AGENT_CARRIES = '^runtime/((memory|knowledge)/types|run/budgetGuard)\\.ts$';
+
 module.exports = {
   forbidden: [
     {
@@ -71,8 +74,8 @@ module.exports = {
     //   training/ testing/   train loop, evaluator, suggestion versions; test runner and scoring
     //   host/    HostService: implements shared/host-api over the pieces above
     //   cli/     the crewdeck command
-    // Exception: RunContext (agent/) names the shapes of a run's memory and knowledge it carries, as
-    // types only (memory/types.ts, knowledge/types.ts).
+    // Exception: RunContext (agent/) names the shapes of what a run carries, as types only: its memory
+    // and knowledge (memory/types.ts, knowledge/types.ts) and its budget guard (run/budgetGuard.ts).
     ...[
       ['store', ['llm', 'tools', 'agent', 'run', 'memory', 'knowledge', 'crew', 'flow', 'training', 'testing', 'host', 'cli']],
       ['llm', ['tools', 'agent', 'run', 'memory', 'knowledge', 'crew', 'flow', 'training', 'testing', 'host', 'cli']],
@@ -91,7 +94,7 @@ module.exports = {
       from: { path: `^runtime/${layer}/` },
       to: {
         path: `^runtime/(${above.join('|')})/`,
-        ...(layer === 'agent' ? { pathNot: '^runtime/(memory|knowledge)/types\\.ts$' } : {}),
+        ...(layer === 'agent' ? { pathNot: AGENT_CARRIES } : {}),
       },
     })),
     {
@@ -99,7 +102,7 @@ module.exports = {
       comment: 'the exception above is for types only: RunContext carries memory and knowledge, it does not use their code',
       severity: 'error',
       from: { path: '^runtime/agent/' },
-      to: { path: '^runtime/(memory|knowledge)/types\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: AGENT_CARRIES, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-circular',

@@ -45,7 +45,7 @@ function ImportCrewAiForm({ onClose }: { onClose(): void }) {
       <Modal
         testId="import-crewai-dialog"
         title="CrewAI project imported"
-        subtitle={<code className="dialog-code">{(imported.documents ?? [{ path: imported.path }]).map((d) => d.path).join(', ')}</code>}
+        subtitle={<code className="dialog-code">{imported.documents.map((d) => d.path).join(', ')}</code>}
         onClose={onClose}
         width={680}
         footer={

@@ -23,6 +23,7 @@ describe('File → Import CrewAI Project… dialog', () => {
     host = new FakeHost({
       'documents.importCrewai': () => ({
         path: 'market_research.crew.json',
+        documents: [{ path: 'market_research.crew.json', kind: 'crew' }],
         sourceFiles: ['src/market_research/crew.py', 'src/market_research/config/agents.yaml'],
         unmapped: [
           { path: 'src/market_research/crew.py:35', item: 'researcher.tools: MarketSizeTool()', why: 'custom Python tool (src/market_research/tools/custom_tool.py)' },

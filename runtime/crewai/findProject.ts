@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CrewAiProjectNotFound } from './crewAiErrors';
 
 /** Folders never searched: dependencies, virtual environments, VCS and caches. */
@@ -40,8 +40,11 @@ export function findCrewAiProjects(dir: string): CrewAiProjectFiles[] {
   for (const crewPy of crewPys) {
     const src = safeRead(crewPy);
     const configured = (attr: string, fallback: string) => {
-      const m = new RegExp(`^\\s*${attr}\\s*(?::[^=]*)?=\\s*['"]([^'"]+)['"]`, 'm').exec(src);
-      return resolve(dirname(crewPy), m ? m[1] : fallback);
+      // Horizontal whitespace only: `^\\s*` under the m flag is quadratic on a file of blank lines (40 KB: 7 s).
+      const m = new RegExp(`^[ \\t]*${attr}[ \\t]*(?::[^=\n]*)?=[ \\t]*['"]([^'"]+)['"]`, 'm').exec(src);
+      const file = resolve(dirname(crewPy), m ? m[1] : fallback);
+      // A config path leading out of the project folder (`../../.aws/x.yaml`, or a symlink) is not followed.
+      return insideProject(root, file) ? file : resolve(dirname(crewPy), fallback);
     };
     const agentsYaml = configured('agents_config', 'config/agents.yaml');
     const tasksYaml = configured('tasks_config', 'config/tasks.yaml');
@@ -116,4 +119,17 @@ function safeRead(file: string): string {
   } catch {
     return '';
   }
+}
+
+/** Whether `file` (symlinks followed) is inside the project folder `root`: config paths never lead out of it. */
+export function insideProject(root: string, file: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const rel = relative(real(root), real(file));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

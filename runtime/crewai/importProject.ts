@@ -8,7 +8,7 @@ import type { ToolRef } from '../../shared/model/tool';
 import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiPlainScript, CrewAiProjectNotFound } from './crewAiErrors';
 import { crewWarnings } from '../../shared/model/crewWarnings';
 import type { Problem } from '../../shared/model/problems';
-import { findCrewAiProjects, walk, type CrewAiProjectFiles } from './findProject';
+import { findCrewAiProjects, insideProject, walk, type CrewAiProjectFiles } from './findProject';
 import { modelFromCrewAi, type LlmSettings } from './modelNames';
 import { schemaFromPydantic } from './pydanticSchema';
 import { blankComments, callArguments, findCall, matchingBracket, pyLiteral, pyString, splitTopLevel } from './pythonSource';
@@ -137,7 +137,7 @@ class ProjectImport {
     if (files.crewPy) this.sourceFiles.add(this.rel(files.crewPy));
     const configured = (path: string | undefined, fallback: string) => {
       const file = path !== undefined && files.crewPy ? join(dirname(files.crewPy), path) : undefined;
-      return file !== undefined && existsSync(file) ? file : fallback;
+      return file !== undefined && existsSync(file) && insideProject(files.root, file) ? file : fallback;
     };
     this.agentsYamlFile = configured(py?.agentsConfig, files.agentsYaml);
     this.tasksYamlFile = configured(py?.tasksConfig, files.tasksYaml);

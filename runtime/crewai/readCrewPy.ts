@@ -118,7 +118,8 @@ function member(fn: PyFunction, callee: string, configAttr: string): CrewPyMembe
 }
 
 function configPath(src: string, attr: string): string | undefined {
-  const m = new RegExp(`^\\s*${attr}\\s*(?::[^=]*)?=\\s*(.+)$`, 'm').exec(src);
+  // Horizontal whitespace only: `^\\s*` under the m flag is quadratic on a file of blank lines.
+  const m = new RegExp(`^[ \\t]*${attr}[ \\t]*(?::[^=\n]*)?=[ \\t]*(.+)$`, 'm').exec(src);
   return m ? pyString(m[1]) : undefined;
 }
 

@@ -1,0 +1,46 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { importCrewAiProject } from '../../runtime/crewai/importProject';
+
+/**
+ * Review attacks (issue 13) on importing a downloaded CrewAI project (documents.importCrewai from the
+ * renderer, or `crewdeck import`):
+ * - `agents_config = '../../outside/agents.yaml'` in crew.py made the importer read a YAML file outside
+ *   the project folder and copy it into the new crew (or echo it in a parse error);
+ * - crew.py's `agents_config = …` line was found with `^\s*` under the m flag, quadratic in blank lines:
+ *   40 KB of newlines took 7 s on the host's thread.
+ */
+const FIXTURE = join(__dirname, '..', 'fixtures', 'crewai', 'market_research');
+let root: string | undefined;
+afterEach(() => root && rmSync(root, { recursive: true, force: true }));
+
+function project(edit: (crewPy: string) => string) {
+  root = mkdtempSync(join(tmpdir(), 'crewdeck-crewai-attack-'));
+  const dir = join(root, 'workspace', 'project');
+  cpSync(FIXTURE, dir, { recursive: true });
+  const crewPy = join(dir, 'src', 'market_research', 'crew.py');
+  writeFileSync(crewPy, edit(readFileSync(crewPy, 'utf8')));
+  const outside = join(root, 'outside');
+  mkdirSync(outside);
+  const agents = readFileSync(join(dir, 'src', 'market_research', 'config', 'agents.yaml'), 'utf8');
+  writeFileSync(join(outside, 'agents.yaml'), agents.replace(/role: *>?\s*\n?\s*/g, (m) => `${m}OUTSIDE-CANARY `));
+  return dir;
+}
+
+describe('importing a CrewAI project stays inside its folder and in linear time', () => {
+  it('an agents_config path leading out of the project is not followed', () => {
+    const dir = project((src) => src.replace("agents_config = 'config/agents.yaml'", "agents_config = '../../../../outside/agents.yaml'"));
+    const result = importCrewAiProject(dir);
+    expect(JSON.stringify(result)).not.toContain('OUTSIDE-CANARY');
+    expect(result.crews[0].agents.length).toBeGreaterThan(0);
+  });
+
+  it('a crew.py padded with blank lines imports in well under a second per 100 KB', () => {
+    const dir = project((src) => '\n'.repeat(100_000) + src);
+    const started = performance.now();
+    importCrewAiProject(dir);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

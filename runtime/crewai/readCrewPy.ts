@@ -125,7 +125,7 @@ function configPath(src: string, attr: string): string | undefined {
 
 function readImports(src: string): Map<string, string> {
   const imports = new Map<string, string>();
-  for (const m of src.matchAll(/^\s*from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]+)/gm)) {
+  for (const m of src.matchAll(/^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)/gm)) {
     for (const part of m[2].replace(/[()]/g, '').split(',')) {
       const name = part.trim().split(/\s+as\s+/).pop()?.trim();
       if (name) imports.set(name, m[1]);

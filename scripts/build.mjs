@@ -1,9 +1,33 @@
-// Builds what `crewdeck` runs from dist/: the CLI bundle (runtime + shared; packages external, commands
-// split into chunks loaded on demand), the renderer (vite), and the Electron shell's entries.
+// Builds what `crewdeck` runs from dist/: the CLI bundle (runtime + shared; packages external but a few,
+// see BUNDLED_PACKAGES; commands split into chunks loaded on demand), the renderer (vite), and the
+// Electron shell's entries.
 import { build } from 'esbuild';
 import { existsSync, rmSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 
 const only = process.argv[2];
+
+/**
+ * Packages the CLI bundle carries inside itself instead of loading from node_modules: pure-JS packages
+ * that every run loads and that are spread over hundreds of small modules (zod ~230, openai ~500
+ * resolutions), which Node would otherwise find, read and compile one by one at each start (cold start,
+ * docs/PERFORMANCE.md). Everything else stays external (native modules, and packages loaded lazily).
+ */
+const BUNDLED_PACKAGES = new Set(['zod', 'openai', 'jsonrepair']);
+
+function externalExcept(bundled) {
+  return {
+    name: 'external-except',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind === 'entry-point' || isAbsolute(args.path)) return undefined;
+        const parts = args.path.split('/');
+        const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+        return bundled.has(name) ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
+}
 
 if (!only || only === 'cli') {
   rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
@@ -15,7 +39,7 @@ if (!only || only === 'cli') {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    plugins: [externalExcept(BUNDLED_PACKAGES)],
     sourcemap: 'linked',
     logLevel: 'warning',
   });

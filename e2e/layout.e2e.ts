@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
@@ -10,6 +11,10 @@ let session: Session;
 
 beforeAll(async () => {
   workspace = tempWorkspace('layout');
+  // A 300-node crew: 100 agents, 200 tasks (task i assigned to agent i mod 100), no layout saved.
+  const agents = Array.from({ length: 100 }, (_, i) => ({ id: `agent-${i + 1}`, role: `Analyst ${i + 1}`, goal: 'Find facts', tools: [] }));
+  const tasks = Array.from({ length: 200 }, (_, i) => ({ id: `task-${i + 1}`, name: `Step ${i + 1} of the study`, description: 'Do it.', expectedOutput: 'A line.', agentId: `agent-${(i % 100) + 1}` }));
+  writeFileSync(join(workspace, 'big.crew.json'), JSON.stringify({ version: 1, kind: 'crew', id: 'big', name: 'Big crew', process: 'sequential', agents, tasks }));
   app = await serve(workspace);
   session = await openBrowser(app.url);
 });
@@ -165,6 +170,33 @@ describe('layout at 1440×900', () => {
     expect(await page.getByTestId('shortcuts-overlay').textContent()).toContain('Ctrl/⌘ K');
     await page.keyboard.press('Escape');
     await page.getByTestId('shortcuts-overlay').waitFor({ state: 'detached' });
+  });
+
+  it('lays the 300-node crew out in swimlanes, and Fit leaves labels readable (≥ 9 px)', async () => {
+    const { page } = session;
+    await openDocument(page, 'big.crew.json');
+    await page.getByTestId('crew-canvas').waitFor();
+    await page.getByTestId('canvas-swimlanes').click();
+    await page.getByTestId('canvas-fit-view').click();
+    await page.waitForTimeout(600);
+    const label = await page.evaluate(() => {
+      const viewport = document.querySelector('.react-flow__viewport') as HTMLElement;
+      const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
+      const title = document.querySelector('[data-testid^="crew-node-task:"] .crew-node-title') as HTMLElement;
+      return { zoom, px: parseFloat(getComputedStyle(title).fontSize) * zoom };
+    });
+    expect(label.px).toBeGreaterThanOrEqual(9);
+    // Lanes: agent 1's tasks (1 and 101) share its row, in order.
+    const y = async (id: string) => (await page.getByTestId(`crew-node-${id}`).boundingBox())!.y;
+    const [a1, t1, t101] = [await y('agent:agent-1'), await y('task:task-1'), await y('task:task-101')];
+    expect(Math.abs(t1 - a1)).toBeLessThan(4);
+    expect(Math.abs(t101 - a1)).toBeLessThan(4);
+    // Edges are drawn for the selection only on a crew this large.
+    expect(await page.locator('.react-flow__edge').count()).toBe(0);
+    await page.getByTestId('crew-node-agent:agent-1').click();
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
+    await session.shot('layout-300-node-swimlanes');
   });
 
   it('shows Settings without the run panel under it', async () => {

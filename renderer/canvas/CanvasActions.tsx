@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useReactFlow } from '@xyflow/react';
+import { useReactFlow, useStoreApi, type ReactFlowInstance } from '@xyflow/react';
 import type { Command } from '../commands/command';
 import { layoutAll } from '../commands/layoutAll';
 import { useDocumentStore } from '../stores/documentStore';
@@ -18,39 +18,83 @@ export const VIEW_INSET = { top: 64, right: 32, bottom: 32, left: 72 } as const;
 export const FIT_VIEW_OPTIONS = {
   padding: { top: `${VIEW_INSET.top}px`, right: `${VIEW_INSET.right}px`, bottom: `${VIEW_INSET.bottom}px`, left: `${VIEW_INSET.left}px` },
   maxZoom: 1.1,
+  // Flows and crews alike: Fit never shrinks labels below ~9 px (see READABLE_ZOOM).
+  minZoom: 0.7,
 } as const;
 
-/** Auto-layout and zoom-to-fit, floating at the canvas's top right. */
-export function CanvasActions({ nodeCount, layout = layoutAll, layoutHint = 'Arrange tasks in order with their agents beside them' }: { nodeCount: number; layout?: (sizes: Record<string, Size>) => Command; layoutHint?: string }) {
+/**
+ * The lowest zoom Fit goes to: node titles (13 px) stay at least 9 px on screen. A crew too large to
+ * fit at it is shown from its top-left corner at this zoom (the minimap and Ctrl+K find the rest).
+ */
+export const READABLE_ZOOM = 0.7;
+
+/** Zoom to fit, but never below READABLE_ZOOM. */
+export function fitReadable(flow: ReactFlowInstance, width: number, height: number, duration = 200): void {
+  const nodes = flow.getNodes();
+  if (nodes.length === 0) return;
+  const bounds = flow.getNodesBounds(nodes);
+  const zoomX = (width - VIEW_INSET.left - VIEW_INSET.right) / Math.max(1, bounds.width);
+  const zoomY = (height - VIEW_INSET.top - VIEW_INSET.bottom) / Math.max(1, bounds.height);
+  if (Math.min(zoomX, zoomY) >= READABLE_ZOOM) {
+    void flow.fitView({ ...FIT_VIEW_OPTIONS, duration });
+    return;
+  }
+  const zoom = READABLE_ZOOM;
+  // Centred across when it fits across; else from the left edge. Always from the top.
+  const x = zoomX >= zoom ? (width - bounds.width * zoom) / 2 - bounds.x * zoom : VIEW_INSET.left - bounds.x * zoom;
+  void flow.setViewport({ x, y: VIEW_INSET.top - bounds.y * zoom, zoom }, { duration });
+}
+
+/** Auto-layout and zoom-to-fit, floating at the canvas's top right; crews also get swimlanes. */
+export function CanvasActions({
+  nodeCount,
+  layout = layoutAll,
+  layoutHint = 'Arrange tasks in order with their agents beside them',
+  lanes,
+}: {
+  nodeCount: number;
+  layout?: (sizes: Record<string, Size>) => Command;
+  layoutHint?: string;
+  /** Swimlanes (crews): one lane per agent, its tasks in order. */
+  lanes?: (sizes: Record<string, Size>) => Command;
+}) {
   const flow = useReactFlow();
+  const store = useStoreApi();
   const minimapShown = useShowMinimap(nodeCount);
-  const autoLayout = () => {
+  const fit = (duration = 200) => fitReadable(flow, store.getState().width, store.getState().height, duration);
+  const arrange = (command: (sizes: Record<string, Size>) => Command) => {
     const sizes: Record<string, Size> = {};
     for (const node of flow.getNodes()) {
       if (node.measured?.width && node.measured.height) sizes[node.id] = { width: node.measured.width, height: node.measured.height };
     }
-    const result = useDocumentStore.getState().perform(layout(sizes));
-    if (result.ok) requestAnimationFrame(() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 250 }));
+    const result = useDocumentStore.getState().perform(command(sizes));
+    if (result.ok) requestAnimationFrame(() => fit(250));
   };
+  const autoLayout = () => arrange(layout);
   // View → Fit View in the desktop app's menu.
   const fitRequest = useUiStore((s) => s.fitViewRequest);
   const seenRequest = useRef(fitRequest);
   useEffect(() => {
     if (fitRequest === seenRequest.current) return;
     seenRequest.current = fitRequest;
-    void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 });
-  }, [fitRequest, flow]);
+    fitReadable(flow, store.getState().width, store.getState().height);
+  }, [fitRequest, flow, store]);
   return (
     <div className="canvas-actions" role="toolbar" aria-label="Canvas">
       <button type="button" className="canvas-action" onClick={autoLayout} title={layoutHint} data-testid="canvas-auto-layout">
         <LayoutIcon />
         Auto-layout
       </button>
+      {lanes && (
+        <button type="button" className="canvas-action" onClick={() => arrange(lanes)} title="One lane per agent with its tasks in order: for large crews" data-testid="canvas-swimlanes">
+          Swimlanes
+        </button>
+      )}
       <button
         type="button"
         className="canvas-action"
-        onClick={() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 })}
-        title="Zoom to fit"
+        onClick={() => fit()}
+        title="Zoom to fit (never so far that labels cannot be read)"
         data-testid="canvas-fit-view"
       >
         <FitIcon />

@@ -10,6 +10,7 @@ import type { EdgeRef } from '../commands/disconnect';
 import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
+import { swimlaneLayout } from '../commands/swimlaneLayout';
 import { CANVAS_PROPS, CanvasChrome, droppedOnNode } from './canvasChrome';
 import { documentToGraph } from './documentToGraph';
 import { edgeRef } from './edgeRefs';
@@ -26,6 +27,9 @@ import { useCanvasState } from './useCanvasState';
 const MINIMAP_COLORS: Record<string, string> = { agent: 'var(--agent)', task: 'var(--task)', manager: 'var(--manager)' };
 const minimapColor = (n: Node) => MINIMAP_COLORS[n.type ?? ''] ?? 'var(--muted)';
 
+/** Above this many nodes the canvas draws only the selected nodes' edges. */
+export const EDGES_FOR_SELECTION_ABOVE = 150;
+
 /**
  * The crew on a React Flow canvas (state kept as `useCanvasState` says). Nodes read run status from the
  * run store themselves; delegations in progress are drawn as extra edges.
@@ -39,10 +43,17 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   const graph = useMemo(() => documentToGraph(doc, problems), [doc, problems]);
   const { nodes, edges, fitOnOpen, showMinimap, onNodesChange, onEdgesChange, onNodeDragStop } = useCanvasState<CrewNode, CrewEdge>(graph);
 
+  const selectedIds = useUiStore((s) => s.selectedNodeIds);
   const shownEdges = useMemo(() => {
     const live = liveDelegationEdges(activeDelegations, edges, new Set(graph.nodes.map((n) => n.id)));
-    return live.length > 0 ? [...edges, ...live] : edges;
-  }, [activeDelegations, edges, graph.nodes]);
+    // Large crews: hundreds of edges merge into bars; only the selection's are drawn (select a node to see them).
+    let drawn = edges;
+    if (graph.nodes.length > EDGES_FOR_SELECTION_ABOVE) {
+      const selected = new Set(selectedIds);
+      drawn = edges.filter((e) => selected.has(e.source) || selected.has(e.target));
+    }
+    return live.length > 0 ? [...drawn, ...live] : drawn;
+  }, [activeDelegations, edges, graph.nodes, selectedIds]);
 
   const edgesRef = useRef(edges);
   edgesRef.current = edges;
@@ -110,7 +121,7 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
         colorMode={theme}
         {...CANVAS_PROPS}
       >
-        <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{ nodeCount: graph.nodes.length }} problems={graph.generalProblems} />
+        <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{ nodeCount: graph.nodes.length, lanes: swimlaneLayout }} problems={graph.generalProblems} />
         {graph.nodes.length === 0 && (
           <Panel position="top-center" className="crew-canvas-empty">
             Drag an <strong>Agent</strong> and a <strong>Task</strong> from the palette to start.

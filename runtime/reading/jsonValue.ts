@@ -11,8 +11,9 @@ export type JsonReading<T = unknown> = { ok: true; value: T; readAs: ReadAs[] } 
 export const MAX_REPAIR_CHARS = 256 * 1024;
 /** JSON nested deeper than this is refused before it is parsed (deep values overflow the stack later). */
 export const MAX_JSON_DEPTH = 512;
-/** At most this many fences, and values among prose, are tried: the first ones are the answer. */
-const MAX_CANDIDATES = 32;
+/** At most this many fences, and bracketed values among prose, are tried: the first ones hold the answer. */
+const MAX_FENCES = 32;
+const MAX_VALUES = 256;
 
 /**
  * The first complete JSON value in a model's reply. In order: the whole reply; the contents of a code
@@ -28,18 +29,18 @@ export function readJson(text: string): JsonReading {
   const strict = parseStrict(whole);
   if (strict.ok) return { ok: true, value: strict.value, readAs: [] };
 
-  const fenced = fencedBlocks(whole, MAX_CANDIDATES);
+  const fenced = fencedBlocks(whole, MAX_FENCES);
   const unfenced = fenced.length > 0 ? fenced : [{ body: withoutOpenFence(whole), fenced: whole.startsWith('```') }];
   const candidates: { text: string; readAs: ReadAs[] }[] = [];
   for (const block of unfenced) {
     const fenceMark: ReadAs[] = block.fenced ? ['fenced-json'] : [];
     const body = block.body.trim();
     candidates.push({ text: body, readAs: fenceMark });
-    for (const slice of balancedValues(body, MAX_CANDIDATES)) {
+    for (const slice of balancedValues(body, MAX_VALUES)) {
       if (slice !== body) candidates.push({ text: slice, readAs: [...fenceMark, 'json-in-prose'] });
     }
   }
-  for (const c of candidates.slice(0, MAX_CANDIDATES)) {
+  for (const c of candidates.slice(0, MAX_VALUES)) {
     const parsed = parseStrict(c.text);
     if (parsed.ok) return { ok: true, value: parsed.value, readAs: c.readAs };
   }

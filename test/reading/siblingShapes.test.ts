@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseReact } from '../../runtime/agent/reactParser';
+import { readJson } from '../../runtime/reading/jsonValue';
 import { readTextToolCall } from '../../runtime/reading/textToolCall';
 import { resolveToolName } from '../../runtime/reading/toolName';
 import { crew, ofType, runCrew, scripted } from '../support/crewHarness';
@@ -150,5 +151,12 @@ describe('tool arguments encoded twice', () => {
     expect(ofType(out.events, 'tool.started')[0]).toMatchObject({ tool: 'calculator', args: { expression: '6*7' }, readAs: ['json-in-string'] });
     expect(ofType(out.events, 'tool.completed')[0].result).toBe('42');
     expect(out.result.output).toBe('It is 42.');
+  });
+});
+
+describe('JSON after many bracketed asides', () => {
+  it('is still found after 100 bracketed pieces of prose (values among prose are tried up to a bound)', () => {
+    const prose = Array.from({ length: 100 }, (_, i) => `point [see note ${i}]`).join(', ');
+    expect(readJson(`${prose}\n\n{"a": 1}`)).toEqual({ ok: true, value: { a: 1 }, readAs: ['json-in-prose'] });
   });
 });

@@ -10,6 +10,7 @@ import { SuggestionsUnreadable } from './training/suggestionSource';
 import { McpConfigInvalid } from './mcp/mcpErrors';
 import { WorkspaceUntrusted } from './trust/trustErrors';
 import { DocumentOutsideWorkspace } from './document/workspaceDocument';
+import { BudgetNotRaised } from './run/budgetGuard';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -25,6 +26,8 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof ReplayNotPossible ||
     error instanceof WorkspaceInvalid ||
     error instanceof FlowNotResumable ||
+    // Resuming a run paused at its budget without a higher cap.
+    error instanceof BudgetNotRaised ||
     error instanceof RunNotReopenable ||
     error instanceof TrainingInvalid ||
     // The workspace database's trained suggestions cannot be read (a newer schema, a damaged row).

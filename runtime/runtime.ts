@@ -9,7 +9,10 @@ import type { RunStore, StoredTaskOutput } from './store/types';
 import { emptyUsage } from '../shared/usage';
 import type { AfterToolHook, BeforeToolHook } from './tools/policyGate';
 import { createBuiltinRegistry, type ToolRegistry } from './tools/registry';
-import { kickoffCrew, type CrewRunResult } from './crew/kickoff';
+import { kickoffCrew, type CrewCheckpoint, type CrewRunResult } from './crew/kickoff';
+import { cancelPausedCrew } from './crew/pausedCrew';
+import type { Budget } from '../shared/model/budget';
+import { BudgetNotRaised, reachedCap } from './run/budgetGuard';
 import { resolveInputs } from './crew/interpolate';
 import { newRunId } from './runId';
 import { problemsFromZod } from '../shared/model/problems';
@@ -69,6 +72,8 @@ export interface RunCrewOptions {
   runId?: string;
   /** A training or test run (recorded in `run.started`). */
   purpose?: RunPurpose;
+  /** Caps over the document's `budget` (`--max-tokens`, `--max-cost`). */
+  budget?: Budget;
 }
 
 export interface Runtime {
@@ -77,8 +82,11 @@ export interface Runtime {
   replay(runId: string, fromTaskId: string, options?: Omit<RunCrewOptions, 'inputs' | 'documentPath'> & { edits?: Record<string, string> }): Promise<CrewRunResult>;
   /** Runs a flow; it may end `paused`, waiting for feedback. */
   runFlow(doc: FlowDocument, options?: RunCrewOptions): Promise<FlowRunResult>;
-  /** Continues a paused (or interrupted) flow, answering its pending feedback. Completed methods are not run again. */
-  resume(runId: string, options?: { feedback?: string; signal?: AbortSignal; onEvent?: EventListener }): Promise<FlowRunResult>;
+  /**
+   * Continues a paused (or interrupted) flow, answering its pending feedback, or a crew or flow paused at
+   * its budget under the higher `budget`. Completed methods and tasks are not run again.
+   */
+  resume(runId: string, options?: { feedback?: string; budget?: Budget; signal?: AbortSignal; onEvent?: EventListener }): Promise<FlowRunResult | CrewRunResult>;
   /** Ends a paused (or interrupted) flow without answering it: the run becomes `cancelled`. */
   cancelStopped(runId: string, reason: string): void;
   /**
@@ -163,7 +171,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (missing.length > 0) throw new MissingInput(missing[0], ['flow inputs']);
       const recording = offline?.fresh();
       return withMcp(mcpServersInFlow(doc, workspace), recording, async (runTools) => startFlow(
-        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools, recording), store: options.store, signal: run.signal, onEvent: run.onEvent, now, offlineFrom: recording?.runId },
+        { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools, recording), store: options.store, signal: run.signal, onEvent: run.onEvent, now, offlineFrom: recording?.runId, budget: run.budget },
         { ...declared, ...(run.inputs ?? {}) },
       ));
     },
@@ -172,6 +180,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const store = options.store;
       const previous = store?.getRun(runId);
       if (!store || !previous) throw new RunNotFound(runId);
+      if (previous.kind === 'crew' && previous.status === 'paused') return cancelPausedCrew(store, runId, reason, now);
       if (previous.kind !== 'flow' || (previous.status !== 'paused' && previous.status !== 'interrupted')) {
         throw new FlowNotResumable(`run ${runId} is ${previous.status === 'running' ? 'running' : `a ${previous.kind} run that is ${previous.status}`}; only paused or interrupted flows can be stopped this way`);
       }
@@ -182,6 +191,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const store = options.store;
       const previous = store?.getRun(runId);
       if (!store || !previous) throw new RunNotFound(runId);
+      if (previous.kind === 'crew') return resumeCrew(runId, run);
       if (previous.kind !== 'flow') throw new FlowNotResumable(`run ${runId} is a crew run; only flows can be resumed (replay a crew with crewdeck replay)`);
       if (previous.status !== 'paused' && previous.status !== 'interrupted') {
         throw new FlowNotResumable(`run ${runId} is ${previous.status}; only paused or interrupted flows can be resumed`);
@@ -190,7 +200,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
       // Relative paths (crew files, scripts) resolve from the document's folder: it must still be the workspace's.
       if (previous.documentPath) resolveWorkspaceDocument(workspace, previous.documentPath);
-      return withMcp(mcpServersInFlow(parsed.data, workspace), undefined, async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools), store, signal: run.signal, onEvent: run.onEvent, now }, run.feedback));
+      return withMcp(mcpServersInFlow(parsed.data, workspace), undefined, async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools), store, signal: run.signal, onEvent: run.onEvent, now, budget: run.budget }, run.feedback));
     },
 
     openSessionRun(doc, run) {
@@ -218,6 +228,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         onEvent: run.onEvent,
         purpose: run.purpose,
         offlineFrom: recording?.runId,
+        budget: run.budget,
       }));
     },
 
@@ -258,9 +269,42 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         signal: run.signal,
         onEvent: run.onEvent,
         replay: { runId, fromTaskId, fromIndex, outputs, edits },
+        budget: run.budget,
       }));
     },
   };
+
+  /** A crew paused at its budget continues under a higher cap, from its first unfinished task. */
+  async function resumeCrew(runId: string, run: { budget?: Budget; signal?: AbortSignal; onEvent?: EventListener }): Promise<CrewRunResult> {
+    const store = options.store!;
+    const previous = store.getRun(runId)!;
+    const checkpoint = store.loadCheckpoint(runId) as CrewCheckpoint | undefined;
+    if (previous.status !== 'paused' || checkpoint?.kind !== 'crew') {
+      throw new FlowNotResumable(`run ${runId} is a crew run that is ${previous.status}${previous.status === 'paused' ? ' with no saved position' : ''}; only crews paused at their budget can be resumed (replay a crew with crewdeck replay)`);
+    }
+    const parsed = CrewDocumentSchema.safeParse(previous.document);
+    if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
+    const doc = parsed.data;
+    const budget = { ...(checkpoint.budget ?? {}), ...(run.budget ?? {}) };
+    const still = reachedCap(budget, checkpoint.tokenUsage);
+    if (still) throw new BudgetNotRaised(runId, still.which, still.spent, still.limit);
+    const documentPath = previous.documentPath ? resolveWorkspaceDocument(workspace, previous.documentPath).file : undefined;
+    const outputs = new Map(store.taskOutputs(runId).map((o) => [o.taskId, o]));
+    return withMcp(mcpServersIn(doc), undefined, async (runTools) => kickoffCrew({
+      ...base,
+      tools: runTools,
+      memory: await memoryFor(doc),
+      runId,
+      doc,
+      inputs: previous.inputs,
+      documentPath: previous.documentPath,
+      models: resolverFor(documentPath),
+      signal: run.signal,
+      onEvent: run.onEvent,
+      budget: run.budget,
+      resume: { checkpoint, outputs },
+    }));
+  }
 }
 
 /** A stored task output replaced by an edited text (its JSON too, when the text is JSON). */

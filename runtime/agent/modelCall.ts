@@ -24,6 +24,8 @@ export async function callModel(
   scope: ModelCallScope,
   request: Omit<ChatRequest, 'onChunk' | 'onRetry' | 'signal'> & { signal?: AbortSignal },
 ): Promise<ChatResponse> {
+  // The run pauses before a call its budget has no room for (the call is not made).
+  ctx.budget?.check(parent, { taskId: scope.taskId, methodId: scope.methodId, agentRole: scope.agentRole });
   const span = parent.child();
   const name = `${model.provider}:${model.model}`;
   span.emit({

@@ -5,6 +5,7 @@ import type { UsageMeter } from './usageMeter';
 import type { Embedder, RunMemoryAccess } from '../memory/types';
 import type { RunKnowledge } from '../knowledge/types';
 import type { ActiveSuggestions } from './suggestions';
+import type { BudgetGuard } from '../run/budgetGuard';
 
 /** What every part of one run shares: where it works, how it is stopped, and its gate and meter. */
 export interface RunContext {
@@ -24,4 +25,6 @@ export interface RunContext {
   embedder?: () => Promise<Embedder>;
   /** Trained suggestions per role (each role's active version), appended to that role's task prompts. */
   suggestions?: ActiveSuggestions;
+  /** The run's caps, checked before each model call. */
+  budget?: BudgetGuard;
 }

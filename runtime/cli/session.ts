@@ -80,7 +80,12 @@ function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style
   if (result.status === 'completed') {
     process.stdout.write(`\n${style.bold('Output')}\n${result.output}\n\n${style.dim(`run ${result.runId}${offlineFrom ? ` (offline, from ${offlineFrom})` : ''} · ${formatUsageLine(result.tokenUsage)}`)}\n`);
     process.stdout.write(style.dim(`See it again: crewdeck runs show ${result.runId}\n`));
-  } else if (flow?.pending) {
+  } else if (result.pending?.kind === 'budget') {
+    const p = result.pending;
+    const spent = p.which === 'maxTokens' ? `${p.spent} tokens of ${p.limit}` : `$${p.spent.toFixed(6)} of $${p.limit}`;
+    process.stdout.write(`\n${style.bold(`Paused: the budget is reached (${spent})`)}${p.stepId ? ` before a model call in "${p.stepId}"` : ''}\n`);
+    process.stdout.write(`\nContinue with a higher cap: crewdeck resume ${result.runId} ${p.which === 'maxTokens' ? '--max-tokens N' : '--max-cost X'}\n`);
+  } else if (flow?.pending && flow.pending.kind === undefined) {
     const p = flow.pending;
     process.stdout.write(`\n${style.bold(`Paused: "${p.methodName}" waits for your feedback`)}\n${p.message}\n`);
     if (p.output) process.stdout.write(`\n${style.dim('Under review:')}\n${p.output}\n`);
@@ -100,7 +105,7 @@ export function runJson(result: CrewRunResult | FlowRunResult, offlineFrom?: str
     status: result.status === 'completed' || result.status === 'paused' ? result.status : 'failed',
     output: result.output,
     ...(flow ? { state: flow.state } : { tasks: (result as CrewRunResult).tasks }),
-    ...(flow?.pending ? { pending: flow.pending } : {}),
+    ...(result.pending ? { pending: result.pending } : {}),
     tokenUsage: result.tokenUsage,
     ...(result.error ? { error: result.status === 'cancelled' ? `run cancelled: ${result.error.message}` : result.error.message } : {}),
     ...(offlineFrom ? { offlineFrom } : {}),

@@ -51,7 +51,7 @@ export type PreparedCrew = ReturnType<typeof prepareCrew>;
 export function crewContext(
   crew: PreparedCrew,
   deps: CrewDeps,
-  run: Pick<RunContext, 'runId' | 'signal' | 'meter' | 'root' | 'newId' | 'gate'>,
+  run: Pick<RunContext, 'runId' | 'signal' | 'meter' | 'root' | 'newId' | 'gate' | 'budget'>,
   options: { recallLimit?: number } = {},
 ): RunContext {
   const { doc, roster, memoryModel } = crew;

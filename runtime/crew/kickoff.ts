@@ -1,4 +1,5 @@
 import type { CrewDocument } from '../../shared/model/crew';
+import type { Budget, BudgetPending } from '../../shared/model/budget';
 import type { RunPurpose, TaskOutputRecord } from '../../shared/events';
 import type { SuggestionSource } from '../agent/suggestions';
 import type { TokenUsage } from '../../shared/usage';
@@ -8,6 +9,7 @@ import type { RunMemoryStore } from '../memory/runMemory';
 import type { Embedder } from '../memory/types';
 import type { ModelResolver } from '../llm/resolveModel';
 import { RunLifecycle } from '../run/runLifecycle';
+import { BudgetReached, mergeBudget } from '../run/budgetGuard';
 import type { RunStore, StoredTaskOutput } from '../store/types';
 import type { AfterToolHook, BeforeToolHook } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
@@ -16,7 +18,9 @@ import { crewContext, executeCrew, prepareCrew, type CrewDeps } from './executeC
 
 export interface CrewRunResult {
   runId: string;
-  status: 'completed' | 'failed' | 'cancelled';
+  status: 'completed' | 'failed' | 'cancelled' | 'paused';
+  /** A run paused at its budget: what it waits for (`crewdeck resume <runId> --max-tokens N`). */
+  pending?: BudgetPending;
   /** The last non-empty task output ('' when the run did not complete). */
   output: string;
   json?: unknown;
@@ -54,6 +58,32 @@ export interface KickoffRequest {
   offlineFrom?: string;
   /** The workspace's embedder, made on first use (knowledge sources). */
   embedder?: () => Promise<Embedder>;
+  /** Caps over the document's `budget` (each field replaces the document's). */
+  budget?: Budget;
+  /** Continues this run (paused at its budget) from its first unfinished task; its finished tasks are reused. */
+  resume?: { checkpoint: CrewCheckpoint; outputs: Map<string, StoredTaskOutput> };
+}
+
+/** A crew run paused at its budget: where it is, saved in the run store so any process can continue it. */
+export interface CrewCheckpoint {
+  version: 1;
+  kind: 'crew';
+  rootSpanId: string;
+  /** How many times the run was resumed (new span ids get a prefix per session). */
+  sessions: number;
+  startedAt: number;
+  pausedAt: number;
+  /** The whole run's usage so far. */
+  tokenUsage: TokenUsage;
+  /** The caps it ran under. */
+  budget?: Budget;
+  pending: BudgetPending;
+}
+
+/** The first task a paused crew run has no stored output of: where it continues. */
+export function firstUnfinished(doc: CrewDocument, outputs: Map<string, StoredTaskOutput>): number {
+  const index = doc.tasks.findIndex((t) => !outputs.has(t.id));
+  return index < 0 ? doc.tasks.length : index;
 }
 
 /**
@@ -66,8 +96,16 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   const crew = prepareCrew(req.doc, req.inputs, deps, req.documentPath ?? `crew "${req.doc.id}"`);
   const { doc } = crew;
 
-  const run = RunLifecycle.open(
-    req,
+  const budget = mergeBudget(req.doc.budget, req.resume?.checkpoint.budget, req.budget);
+  const resumed = req.resume;
+  const fromIndex = resumed ? firstUnfinished(doc, resumed.outputs) : 0;
+  const run = resumed && req.store
+    ? RunLifecycle.continue(
+        { ...req, store: req.store, budget },
+        { rootSpanId: resumed.checkpoint.rootSpanId, session: resumed.checkpoint.sessions + 1, startedAt: resumed.checkpoint.startedAt, earlierUsage: resumed.checkpoint.tokenUsage },
+      )
+    : RunLifecycle.open(
+    { ...req, budget },
     { kind: 'crew', documentId: req.doc.id, name: req.doc.name, document: req.doc, documentPath: req.documentPath, inputs: req.inputs, replayOf: req.replay ? { runId: req.replay.runId, fromTaskId: req.replay.fromTaskId } : undefined },
     {
       documentId: doc.id,
@@ -80,23 +118,39 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}),
     },
   );
+  if (resumed) run.root.emit({ type: 'run.resumed', requestId: resumed.checkpoint.pending.requestId, pausedForMs: Math.max(0, req.now() - resumed.checkpoint.pausedAt) });
   const ctx = crewContext(crew, deps, run.context());
   const finished: TaskOutputRecord[] = [];
   try {
     const result = await executeCrew(ctx, run.root, crew, {
       models: req.models,
       abort: (reason) => run.abort(reason),
-      restored: req.replay ? { fromRunId: req.replay.runId, fromIndex: req.replay.fromIndex, outputs: req.replay.outputs } : undefined,
+      restored: resumed
+        ? { fromRunId: req.runId, fromIndex, outputs: resumed.outputs }
+        : req.replay ? { fromRunId: req.replay.runId, fromIndex: req.replay.fromIndex, outputs: req.replay.outputs } : undefined,
       onOutput: (index, output) => {
         finished.push(toRecord(output));
+        if (resumed && index < fromIndex) return; // already stored in this run
         req.store?.saveTaskOutput({ runId: req.runId, taskId: output.taskId, index, agentRole: output.agentRole, raw: output.raw, json: output.json, skipped: output.skipped ?? false, tokenUsage: output.tokenUsage });
       },
     });
     const end = run.finish({ kind: 'completed', output: result.raw });
     return { ...end, status: 'completed', output: result.raw, json: result.json, tasks: result.tasks, usageByTask: result.usageByTask, usageByAgent: result.usageByAgent };
   } catch (caught) {
-    const end = run.finish({ kind: 'error', error: caught });
     const usage = { usageByTask: Object.fromEntries(run.meter.byTask), usageByAgent: Object.fromEntries(run.meter.byAgent) };
+    const reached = caught instanceof BudgetReached ? caught : run.signal.reason instanceof BudgetReached ? run.signal.reason : undefined;
+    if (reached && req.store) {
+      // The task it stopped in is dropped (its partial work too); finished tasks' outputs are stored.
+      const session = (resumed?.checkpoint.sessions ?? -1) + 1;
+      const pending: BudgetPending = { kind: 'budget', which: reached.which, spent: reached.spent, limit: reached.limit, requestId: `${req.runId}:budget:${session}`, ...(reached.stepId ? { stepId: reached.stepId } : {}) };
+      const store = req.store;
+      const end = run.finish({ kind: 'paused', requestId: pending.requestId, methodId: reached.stepId ?? '', budget: pending }, () => {
+        const checkpoint: CrewCheckpoint = { version: 1, kind: 'crew', rootSpanId: run.root.id, sessions: session, startedAt: run.startedAt, pausedAt: req.now(), tokenUsage: run.usage(), budget, pending };
+        store.saveCheckpoint(req.runId, checkpoint);
+      });
+      return { ...end, status: end.status === 'paused' ? 'paused' : 'failed', pending, output: '', tasks: finished, ...usage };
+    }
+    const end = run.finish({ kind: 'error', error: caught });
     return { ...end, status: end.status === 'cancelled' ? 'cancelled' : 'failed', output: '', tasks: finished, ...usage };
   } finally {
     run.close();

@@ -63,7 +63,7 @@ export async function runTaskList(ctx: RunContext, span: Span, options: Schedule
 
       const restored = options.restored;
       if (restored && index < restored.fromIndex) {
-        finish(index, restoreOutput(span, task, index, restored));
+        finish(index, restoreOutput(span, task, index, restored, restored.fromRunId === ctx.runId));
         continue;
       }
 
@@ -130,9 +130,11 @@ function contextText(tasks: Task[], outputs: (CompletedTask | undefined)[], ids:
     .join(CONTEXT_DIVIDER);
 }
 
-function restoreOutput(span: Span, task: Task, index: number, restored: NonNullable<ScheduleOptions['restored']>): CompletedTask {
+/** `sameRun`: a resumed run's own earlier tasks, whose events are already in its log (none again). */
+function restoreOutput(span: Span, task: Task, index: number, restored: NonNullable<ScheduleOptions['restored']>, sameRun: boolean): CompletedTask {
   // Replay checks up front that every earlier task finished in the original run.
   const stored = restored.outputs.get(task.id)!;
+  if (sameRun) return { taskId: task.id, agentRole: stored.agentRole, raw: stored.skipped ? '' : stored.raw, json: stored.json, skipped: stored.skipped || undefined, tokenUsage: stored.tokenUsage ?? emptyUsage() };
   if (stored.skipped) {
     span.child().emit({ type: 'task.skipped', taskId: task.id, index, reason: `skipped in run ${restored.fromRunId}` });
     return { taskId: task.id, agentRole: stored.agentRole, raw: '', skipped: true, tokenUsage: emptyUsage() };

@@ -1,4 +1,6 @@
 import type { FlowDocument, FlowMethod } from '../../shared/model/flow';
+import type { Budget, BudgetPending } from '../../shared/model/budget';
+import { BudgetNotRaised, BudgetReached, mergeBudget, reachedCap } from '../run/budgetGuard';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import type { RunContext } from '../agent/runContext';
 import { errorMessage, errorName } from '../errors';
@@ -59,6 +61,10 @@ export interface FlowCheckpoint {
   pausedAt?: number;
   /** Tokens of the earlier sessions of the run (a resumed run reports the whole run's usage). */
   tokenUsage?: TokenUsage;
+  /** The caps the run ran under (the document's, or the caller's). */
+  budget?: Budget;
+  /** Paused at its budget: the calls stopped by it run again, from their start, when a higher cap resumes the run. */
+  budgetPending?: BudgetPending;
 }
 
 export interface FlowRunResult {
@@ -67,8 +73,8 @@ export interface FlowRunResult {
   output: string;
   state: Record<string, unknown>;
   tokenUsage: TokenUsage;
-  /** What a paused flow is waiting for. */
-  pending?: { requestId: string; methodId: string; methodName: string; message: string; output: string; outcomes?: string[]; defaultOutcome?: string };
+  /** What a paused flow is waiting for: feedback, or (`kind: "budget"`) a higher cap. */
+  pending?: { kind?: undefined; requestId: string; methodId: string; methodName: string; message: string; output: string; outcomes?: string[]; defaultOutcome?: string } | BudgetPending;
   error?: { name: string; message: string };
 }
 
@@ -83,6 +89,8 @@ export interface FlowRunRequest {
   now: () => number;
   /** An offline re-run of this recorded run (marked in `run.started`). */
   offlineFrom?: string;
+  /** Caps over the document's `budget` (each field replaces the document's; a resume's, the saved ones). */
+  budget?: Budget;
 }
 
 /**
@@ -93,8 +101,9 @@ export interface FlowRunRequest {
  */
 export async function startFlow(req: FlowRunRequest, inputs: Record<string, string>): Promise<FlowRunResult> {
   const state = { ...structuredClone(req.doc.state.initial), ...inputs };
+  const budget = mergeBudget(req.doc.budget, req.budget);
   const lifecycle = RunLifecycle.open(
-    lifecycleRequest(req),
+    { ...lifecycleRequest(req), budget },
     { kind: 'flow', documentId: req.doc.id, name: req.doc.name, document: req.doc, documentPath: req.documentPath, inputs },
     { documentId: req.doc.id, documentName: req.doc.name, process: 'flow', inputs, stepIds: req.doc.methods.map((m) => m.id), ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}) },
   );
@@ -110,6 +119,7 @@ export async function startFlow(req: FlowRunRequest, inputs: Record<string, stri
     active: [],
     pending: [],
     startedAt: lifecycle.startedAt,
+    ...(budget ? { budget } : {}),
   };
   const run = new FlowRun(req, lifecycle, checkpoint);
   return run.execute(async () => {
@@ -126,20 +136,26 @@ export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { 
   const saved = req.store.loadCheckpoint(req.runId) as FlowCheckpoint | undefined;
   if (!saved) throw new FlowNotResumable(`run ${req.runId} has no saved flow state to resume from (was "persist" off and did it never pause?)`);
   const waiting = saved.pending[0];
-  if (waiting && feedback === undefined) {
+  const budget = mergeBudget(req.doc.budget, saved.budget, req.budget);
+  const atBudget = saved.budgetPending;
+  if (atBudget) {
+    const still = reachedCap(budget, saved.tokenUsage ?? emptyUsage());
+    if (still) throw new BudgetNotRaised(req.runId, still.which, still.spent, still.limit);
+  }
+  if (waiting && feedback === undefined && !atBudget) {
     const method = req.doc.methods.find((m) => m.id === waiting.methodId);
     throw new FlowNotResumable(`run ${req.runId} is waiting for feedback on "${method?.name ?? waiting.methodId}": ${waiting.ask.message} — answer it with --feedback TEXT`);
   }
-  const checkpoint: FlowCheckpoint = { ...saved, sessions: saved.sessions + 1 };
+  const checkpoint: FlowCheckpoint = { ...saved, sessions: saved.sessions + 1, budget, budgetPending: undefined };
   const lifecycle = RunLifecycle.continue(
-    { ...lifecycleRequest(req), store: req.store },
+    { ...lifecycleRequest(req), store: req.store, budget },
     { rootSpanId: checkpoint.rootSpanId, session: checkpoint.sessions, startedAt: checkpoint.startedAt, earlierUsage: checkpoint.tokenUsage },
   );
   const run = new FlowRun(req, lifecycle, checkpoint);
-  lifecycle.root.emit({ type: 'run.resumed', requestId: waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())) });
+  lifecycle.root.emit({ type: 'run.resumed', requestId: atBudget?.requestId ?? waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())) });
   return run.execute(async () => {
     run.restartInterrupted();
-    if (waiting) run.answer(waiting, feedback ?? '');
+    if (waiting && feedback !== undefined) run.answer(waiting, feedback);
     run.launchActive();
   });
 }
@@ -210,6 +226,12 @@ class FlowRun {
     const base = () => ({ output: cp.lastOutput ?? '', state: cp.state });
     const persist = () => this.save(true);
     if (this.failure !== undefined) return { ...base(), ...run.finish({ kind: 'error', error: this.failure }, persist) };
+    const atBudget = cp.budgetPending;
+    if (atBudget) {
+      cp.pausedAt = this.req.now();
+      const end = run.finish({ kind: 'paused', requestId: atBudget.requestId, methodId: atBudget.stepId ?? '', budget: atBudget }, persist);
+      return { ...base(), ...end, pending: atBudget };
+    }
     const waiting = cp.pending[0];
     if (waiting) {
       cp.pausedAt = this.req.now();
@@ -254,7 +276,7 @@ class FlowRun {
 
   /** Starts every queued call that is neither running nor waiting for feedback. */
   launchActive(): void {
-    if (this.failure !== undefined) return;
+    if (this.failure !== undefined || this.cp.budgetPending) return;
     for (const call of this.cp.active) {
       if (this.running.has(call.key) || this.cp.pending.some((p) => p.key === call.key)) continue;
       this.track(call, this.runCall(call));
@@ -354,9 +376,25 @@ class FlowRun {
       }
       this.complete(method, span, call, outcome, started);
     } catch (error) {
+      if (error instanceof BudgetReached && this.failure === undefined) return this.pauseAtBudget(method, span, call, error, started);
       span.emit({ type: 'flow.method.failed', methodId: method.id, methodName: method.name, error: errorMessage(error), errorName: errorName(error), durationMs: Math.round(this.req.now() - started) });
       this.fail(error);
     }
+  }
+
+  /** A model call found the budget reached: the call stops (its span closed) and runs again from its start on resume. */
+  private pauseAtBudget(method: FlowMethod, span: Span, call: ActiveCall, reached: BudgetReached, started: number): void {
+    span.emit({
+      type: 'flow.method.failed',
+      methodId: method.id,
+      methodName: method.name,
+      error: `paused: ${reached.message}; the method runs again when the run is resumed with a higher cap`,
+      errorName: reached.name,
+      durationMs: Math.round(this.req.now() - started),
+    });
+    call.spanId = undefined;
+    this.cp.budgetPending ??= { kind: 'budget', which: reached.which, spent: reached.spent, limit: reached.limit, requestId: `${this.req.runId}:budget:${this.cp.sessions}`, stepId: method.id };
+    this.save(true);
   }
 
   private pause(method: FlowMethod, span: Span, call: ActiveCall, ask: FeedbackAsk): void {

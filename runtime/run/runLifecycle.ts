@@ -1,4 +1,5 @@
 import type { EventPayloads } from '../../shared/events';
+import type { Budget, BudgetPending } from '../../shared/model/budget';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
 import type { RunContext } from '../agent/runContext';
 import { UsageMeter } from '../agent/usageMeter';
@@ -8,6 +9,7 @@ import type { HumanChannel } from '../human/humanChannel';
 import { ModelCallAborted } from '../llm/errors';
 import type { NewRun, RunStore } from '../store/types';
 import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
+import { BudgetGuard } from './budgetGuard';
 
 /** What opening (or continuing) any run needs: crews, flows, evaluation runs alike. */
 export interface RunLifecycleRequest {
@@ -20,6 +22,8 @@ export interface RunLifecycleRequest {
   signal?: AbortSignal;
   onEvent?: EventListener;
   now: () => number;
+  /** The run's caps: a model call the budget has no room for pauses the run instead. */
+  budget?: Budget;
 }
 
 /** A run that goes on where an earlier session of it stopped (a resumed flow). */
@@ -36,7 +40,8 @@ export interface RunContinuation {
 /** How the process-specific part says its run ended. */
 export type RunEnding =
   | { kind: 'completed'; output: string }
-  | { kind: 'paused'; requestId: string; methodId: string }
+  /** `budget`: paused at its budget cap (methodId: the task or method it stopped in). */
+  | { kind: 'paused'; requestId: string; methodId: string; budget?: BudgetPending }
   /** Anything thrown: a cancellation when the run was stopped, a failure otherwise. */
   | { kind: 'error'; error: unknown };
 
@@ -59,6 +64,7 @@ export class RunLifecycle {
   readonly root: Span;
   readonly meter = new UsageMeter();
   readonly gate: PolicyGate;
+  readonly budget: BudgetGuard;
   readonly startedAt: number;
   private readonly controller = new AbortController();
   private readonly earlierUsage: TokenUsage;
@@ -84,6 +90,7 @@ export class RunLifecycle {
     this.earlierUsage = continuation?.earlierUsage ?? emptyUsage();
     this.onOuterAbort = () => this.controller.abort(req.signal?.reason ?? new RunCancelled());
     req.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
+    this.budget = new BudgetGuard(req.budget, () => this.usage());
     this.gate = new PolicyGate({ workspace: req.workspace, human: req.human, before: req.hooks?.before, after: req.hooks?.after, newRequestId: () => this.newId('h') });
   }
 
@@ -127,7 +134,7 @@ export class RunLifecycle {
 
   /** What every part of the run shares (a crew adds its memory, knowledge and suggestions). */
   context(): RunContext {
-    return { runId: this.req.runId, workspace: this.req.workspace, signal: this.signal, gate: this.gate, human: this.req.human, meter: this.meter, newId: (p) => this.newId(p), root: this.root };
+    return { runId: this.req.runId, workspace: this.req.workspace, signal: this.signal, gate: this.gate, human: this.req.human, meter: this.meter, newId: (p) => this.newId(p), root: this.root, budget: this.budget };
   }
 
   /**
@@ -147,7 +154,7 @@ export class RunLifecycle {
       result = { runId: req.runId, status: 'completed', tokenUsage };
       end = { status: 'completed', output: ending.output, tokenUsage, endedAt: req.now() };
     } else if (ending.kind === 'paused') {
-      this.root.emit({ type: 'run.paused', requestId: ending.requestId, methodId: ending.methodId, durationMs });
+      this.root.emit({ type: 'run.paused', requestId: ending.requestId, methodId: ending.methodId, durationMs, ...(ending.budget ? { reason: 'budget' as const } : {}) });
       result = { runId: req.runId, status: 'paused', tokenUsage };
       end = { status: 'paused', tokenUsage, endedAt: req.now() };
     } else {

@@ -3,6 +3,7 @@ import { ModelRefSchema } from './modelRef';
 import { DeterministicCheckSchema, GuardrailSchema } from './guardrail';
 import { TaskConditionSchema } from './condition';
 import { ToolRefSchema, BUILTIN_TOOLS, MEMORY_TOOLS } from './tool';
+import { BudgetSchema } from './budget';
 import { WorkspacePathSchema } from './workspacePath';
 
 export const CREW_DOCUMENT_VERSION = 1;
@@ -128,6 +129,8 @@ const CrewObjectSchema = z.strictObject({
   inputs: z.array(CrewInputSchema).optional(),
   maxRpm: z.number().int().positive().optional(),
   planning: z.strictObject({ enabled: z.boolean().default(true), llm: ModelRefSchema.optional() }).optional(),
+  /** Pauses the run before a model call once its tokens or cost reached a cap. */
+  budget: BudgetSchema.optional(),
   layout: z.record(z.string(), z.strictObject({ x: z.number(), y: z.number() })).optional(),
 });
 

@@ -3,6 +3,7 @@ import { AgentSchema, CrewInputSchema } from './crew';
 import { ModelRefSchema } from './modelRef';
 import { regexProblem } from './regex';
 import { WorkspacePathSchema } from './workspacePath';
+import { BudgetSchema } from './budget';
 
 export const FLOW_DOCUMENT_VERSION = 1;
 
@@ -122,6 +123,8 @@ const FlowObjectSchema = z.strictObject({
   /** Kickoff inputs; they are set on the state (`{state.<name>}`). */
   inputs: z.array(CrewInputSchema).optional(),
   methods: z.array(FlowMethodSchema).min(1, 'a flow needs at least one method'),
+  /** Pauses the run before a model call once its tokens or cost reached a cap. */
+  budget: BudgetSchema.optional(),
   layout: z.record(z.string(), z.strictObject({ x: z.number(), y: z.number() })).optional(),
 });
 

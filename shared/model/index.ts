@@ -6,5 +6,6 @@ export * from './crew';
 export * from './flow';
 export * from './workspace';
 export * from './prices';
+export * from './budget';
 export * from './problems';
 export * from './parse';

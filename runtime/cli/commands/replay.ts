@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseOptions } from '../options';
 import { runInTerminal } from '../session';
 import { UsageError } from '../usage';
+import { BUDGET_OPTIONS, parseBudgetOptions } from '../budgetOptions';
 
 export async function replayCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -11,14 +12,16 @@ export async function replayCommand(args: string[]): Promise<number> {
     model: { type: 'string' },
     workspace: { type: 'string', short: 'w' },
     json: { type: 'boolean', default: false },
+    ...BUDGET_OPTIONS,
   });
   if (positionals.length !== 1) throw new UsageError('replay needs exactly one run id');
   const fromTask = values['from-task'];
   if (!fromTask) throw new UsageError('replay needs --from-task <taskId>');
   const edits = parseEdits(values['set-output'] ?? []);
+  const budget = parseBudgetOptions(values);
   return runInTerminal(
     { workspace: values.workspace ?? process.cwd(), json: values.json ?? false, forceProfile: values.model, createStore: false },
-    () => (runtime, run) => runtime.replay(positionals[0], fromTask, { ...run, edits }),
+    () => (runtime, run) => runtime.replay(positionals[0], fromTask, { ...run, edits, budget }),
   );
 }
 

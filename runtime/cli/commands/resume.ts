@@ -1,18 +1,24 @@
 import { parseOptions } from '../options';
 import { runInTerminal } from '../session';
 import { UsageError } from '../usage';
+import { BUDGET_OPTIONS, parseBudgetOptions } from '../budgetOptions';
 
-/** `crewdeck resume <runId> [--feedback TEXT]`: continues a paused or interrupted flow. */
+/**
+ * `crewdeck resume <runId> [--feedback TEXT] [--max-tokens N] [--max-cost X]`: continues a paused or
+ * interrupted flow, or a crew or flow paused at its budget (under the higher cap).
+ */
 export async function resumeCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
     feedback: { type: 'string' },
     model: { type: 'string' },
     workspace: { type: 'string', short: 'w' },
     json: { type: 'boolean', default: false },
+    ...BUDGET_OPTIONS,
   });
   if (positionals.length !== 1) throw new UsageError('resume needs exactly one run id');
+  const budget = parseBudgetOptions(values);
   return runInTerminal(
     { workspace: values.workspace ?? process.cwd(), json: values.json ?? false, forceProfile: values.model, createStore: false },
-    () => (runtime, run) => runtime.resume(positionals[0], { ...run, feedback: values.feedback }),
+    () => (runtime, run) => runtime.resume(positionals[0], { ...run, feedback: values.feedback, budget }),
   );
 }

@@ -8,6 +8,7 @@ import { colorFor, createStyle } from '../style';
 import { reportBadInput } from '../terminalStop';
 import { isBadInput } from '../../badInput';
 import { UsageError } from '../usage';
+import { BUDGET_OPTIONS, parseBudgetOptions } from '../budgetOptions';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -19,10 +20,12 @@ export async function runCommand(args: string[]): Promise<number> {
     workspace: { type: 'string', short: 'w' },
     json: { type: 'boolean', default: false },
     offline: { type: 'string' },
+    ...BUDGET_OPTIONS,
   });
   if (positionals.length !== 1) throw new UsageError('run needs exactly one crew or flow file');
   const file = resolve(positionals[0]);
   const inputs = parseInputs(values.input, values.inputs);
+  const budget = parseBudgetOptions(values);
   const rowsFile = values['inputs-file'];
   if (values.concurrency !== undefined && rowsFile === undefined) throw new UsageError('--concurrency only applies with --inputs-file');
   if (rowsFile !== undefined) {
@@ -37,8 +40,8 @@ export async function runCommand(args: string[]): Promise<number> {
       // A file on the command line must be inside the workspace, symbolic links resolved.
       const loaded = loadWorkspaceDocument(values.workspace ?? dirname(file), file);
       return loaded.kind === 'flow'
-        ? (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file })
-        : (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file });
+        ? (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file, budget })
+        : (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file, budget });
     },
   );
 }

@@ -24,7 +24,7 @@ export const runAgentBody: BodyRunner<'agent'> = async (body, scope) => {
   const models = scope.deps.modelsFor(scope.documentPath);
   const deps = { ...scope.deps, models };
   const crew = prepareCrew(doc, {}, deps, `${scope.method.name}.agent`);
-  const run = { runId: scope.ctx.runId, signal: scope.ctx.signal, meter: scope.ctx.meter, root: scope.span, newId: scope.ctx.newId, gate: scope.ctx.gate };
+  const run = { runId: scope.ctx.runId, signal: scope.ctx.signal, meter: scope.ctx.meter, root: scope.span, newId: scope.ctx.newId, gate: scope.ctx.gate, budget: scope.ctx.budget };
   const ctx = crewContext(crew, deps, run, { recallLimit: AGENT_RECALL_LIMIT });
   const result = await executeCrew(ctx, scope.span, crew, { models, abort: () => {} });
   return { kind: 'done', output: result.raw };

@@ -31,7 +31,7 @@ export const runCrewBody: BodyRunner<'crew'> = async (body, scope) => {
   const stop = () => controller.abort(scope.ctx.signal.reason);
   scope.ctx.signal.addEventListener('abort', stop, { once: true });
   try {
-    const ctx = crewContext(crew, deps, { runId: scope.ctx.runId, signal: controller.signal, meter: scope.ctx.meter, root: scope.span, newId: scope.ctx.newId, gate: scope.ctx.gate });
+    const ctx = crewContext(crew, deps, { runId: scope.ctx.runId, signal: controller.signal, meter: scope.ctx.meter, root: scope.span, newId: scope.ctx.newId, gate: scope.ctx.gate, budget: scope.ctx.budget });
     const result = await executeCrew(ctx, scope.span, crew, { models, abort: (reason) => controller.abort(reason) });
     return { kind: 'done', output: result.raw, json: result.json };
   } finally {

@@ -38,13 +38,25 @@ export function useRevealAdded(): void {
         right: (pane.width - VIEW_INSET.right - x) / zoom,
         bottom: (pane.height - VIEW_INSET.bottom - y) / zoom,
       };
-      const outside = nodes.some((n) => {
+      // The smallest pan that brings every added node inside the view (the rest of the canvas moves least).
+      let left = Infinity;
+      let top = Infinity;
+      let right = -Infinity;
+      let bottom = -Infinity;
+      for (const n of nodes) {
         const p = n.internals.positionAbsolute;
-        const w = n.measured.width ?? 0;
-        const h = n.measured.height ?? 0;
-        return p.x < view.left || p.y < view.top || p.x + w > view.right || p.y + h > view.bottom;
-      });
-      if (outside) void flow.fitView({ nodes: added.map((id) => ({ id })), padding: FIT_PADDING_PX, maxZoom: zoom, duration: 200 });
+        left = Math.min(left, p.x);
+        top = Math.min(top, p.y);
+        right = Math.max(right, p.x + (n.measured.width ?? 0));
+        bottom = Math.max(bottom, p.y + (n.measured.height ?? 0));
+      }
+      if (right - left > view.right - view.left || bottom - top > view.bottom - view.top) {
+        void flow.fitView({ nodes: added.map((id) => ({ id })), padding: FIT_PADDING_PX, maxZoom: zoom, duration: 200 });
+        return;
+      }
+      const dx = left < view.left ? left - view.left : right > view.right ? right - view.right : 0;
+      const dy = top < view.top ? top - view.top : bottom > view.bottom ? bottom - view.bottom : 0;
+      if (dx !== 0 || dy !== 0) void flow.setViewport({ x: x - dx * zoom, y: y - dy * zoom, zoom }, { duration: 200 });
     };
     handle = requestAnimationFrame(reveal);
     return () => cancelAnimationFrame(handle);

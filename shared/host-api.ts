@@ -5,6 +5,7 @@ import type { RuntimeEvent } from './events';
 import { problemsFromZod } from './model/problems';
 import { TokenUsageSchema } from './usage';
 import { RunDiffSchema } from './runDiff';
+import { BudgetSchema } from './model/budget';
 import {
   SuggestionDiffSchema,
   SuggestionVersionSchema,
@@ -296,9 +297,12 @@ export const HOST_CHANNELS = {
   'runs.rerunOffline': { request: z.strictObject({ runId: RunId }), response: z.object({ runId: z.string() }) },
   /** Two stored runs compared step by step (see shared/runDiff.ts). */
   'runs.diff': { request: z.strictObject({ runA: RunId, runB: RunId }), response: z.object({ diff: RunDiffSchema }) },
-  /** Continues a paused flow with the answer to its pending feedback request (also after a restart). */
+  /**
+   * Continues a paused flow with the answer to its pending feedback request (also after a restart), or a
+   * crew or flow paused at its budget under a higher `budget` (each field replaces the run's cap).
+   */
   'runs.resume': {
-    request: z.strictObject({ runId: RunId, feedback: z.string().max(100_000) }),
+    request: z.strictObject({ runId: RunId, feedback: z.string().max(100_000).optional(), budget: BudgetSchema.optional() }),
     response: z.object({ runId: z.string() }),
   },
 

@@ -5,6 +5,7 @@ import { useHumanStore } from '../stores/humanStore';
 import { useRunStore } from '../stores/runStore';
 import { trainingRunText, useTrainingStore } from '../stores/trainingStore';
 import { FlowFeedbackDialog } from './FlowFeedbackDialog';
+import { BudgetDialog } from './BudgetDialog';
 import { HumanFeedbackDialog } from './HumanFeedbackDialog';
 import { ToolApprovalDialog } from './ToolApprovalDialog';
 
@@ -46,6 +47,10 @@ export function HumanDialogs() {
     setLater(new Set([...later, shown.request.requestId]));
     if (opened) useFlowInboxStore.getState().open(undefined);
   };
+  if (shown.flow && shown.request.budget) {
+    const request = { ...shown.request, budget: shown.request.budget, runName: shown.request.runName ?? runName };
+    return <BudgetDialog key={shown.request.requestId} request={request} context={context} onLater={onLater} />;
+  }
   if (shown.flow) return <FlowFeedbackDialog key={shown.request.requestId} request={{ ...shown.request, runName: shown.request.runName ?? runName }} context={context} onLater={onLater} />;
   return shown.request.kind === 'tool_approval' ? (
     <ToolApprovalDialog key={shown.request.requestId} request={shown.request} context={context} onLater={onLater} />

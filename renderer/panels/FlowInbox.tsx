@@ -33,7 +33,7 @@ export function FlowInbox() {
               <span className="sidebar-item-main">
                 <div className="sidebar-item-title">{r.runName ?? r.runId}</div>
                 <div className="sidebar-item-sub">
-                  {r.methodName} · {r.outcomes?.length ? r.outcomes.join(' / ') : 'feedback'} · {formatRelativeTime(r.requestedAt)}
+                  {r.budget ? `budget reached · ${r.methodName}` : `${r.methodName} · ${r.outcomes?.length ? r.outcomes.join(' / ') : 'feedback'}`} · {formatRelativeTime(r.requestedAt)}
                 </div>
               </span>
             </button>

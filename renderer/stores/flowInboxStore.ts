@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { EventOf, RuntimeEvent } from '../../shared/events';
 import { isRunEnd } from '../../shared/events';
 import type { HostRunSummary } from '../../shared/host-api';
+import type { Budget } from '../../shared/model/budget';
 import { host } from '../host/hostContext';
 import { fetchRunEvents } from './fetchRunEvents';
 
@@ -22,6 +23,8 @@ export interface FlowFeedbackRequest {
   requestedAt: number;
   /** Asked while the app was open: pops up like a task review does. */
   live: boolean;
+  /** A run (crew or flow) paused at its budget: it waits for a higher cap, not for feedback. */
+  budget?: { which: 'maxTokens' | 'maxCostUsd'; spent: number; limit: number };
 }
 
 /**
@@ -41,8 +44,8 @@ export interface FlowInboxState {
   sync(runs: readonly HostRunSummary[]): Promise<void>;
   receive(event: RuntimeEvent): void;
   open(requestId: string | undefined): void;
-  /** Answers a request (`runs.resume`); resolves true when the run continued. */
-  resume(request: Pick<FlowFeedbackRequest, 'runId' | 'requestId'>, feedback: string): Promise<boolean>;
+  /** Answers a request (`runs.resume`: feedback, or a higher cap for a run at its budget); resolves true when the run continued. */
+  resume(request: Pick<FlowFeedbackRequest, 'runId' | 'requestId'>, feedback: string | undefined, budget?: Budget): Promise<boolean>;
 }
 
 const byTime = (a: FlowFeedbackRequest, b: FlowFeedbackRequest) => a.requestedAt - b.requestedAt;
@@ -65,6 +68,38 @@ export function requestFromEvent(e: EventOf<'human.requested'>, live: boolean, r
     live,
   };
 }
+
+/** A run paused at its budget, from its `run.paused` (reason budget) and the `budget.reached` before it. */
+export function requestFromBudget(paused: EventOf<'run.paused'>, reached: EventOf<'budget.reached'> | undefined, live: boolean, run?: HostRunSummary): FlowFeedbackRequest {
+  const which = reached?.which ?? 'maxTokens';
+  return {
+    runId: paused.runId,
+    requestId: paused.requestId,
+    runName: run?.name,
+    documentPath: run?.documentPath,
+    methodId: paused.methodId || undefined,
+    methodName: paused.methodId || 'the run',
+    prompt: `The run's budget is reached (${which === 'maxTokens' ? `${reached?.spent ?? '?'} tokens of ${reached?.limit ?? '?'}` : `$${reached?.spent.toFixed(4) ?? '?'} of $${reached?.limit ?? '?'}`}).`,
+    requestedAt: paused.ts,
+    live,
+    budget: { which, spent: reached?.spent ?? 0, limit: reached?.limit ?? 0 },
+  };
+}
+
+/** The budget pause a paused run waits in: its last `run.paused` with reason budget, not resumed since. */
+export function pendingBudgetRequest(events: readonly RuntimeEvent[], run?: HostRunSummary): FlowFeedbackRequest | undefined {
+  let paused: EventOf<'run.paused'> | undefined;
+  let reached: EventOf<'budget.reached'> | undefined;
+  for (const e of events) {
+    if (e.type === 'run.paused') paused = e;
+    else if (e.type === 'run.resumed') paused = undefined;
+    else if (e.type === 'budget.reached') reached = e;
+  }
+  return paused?.reason === 'budget' ? requestFromBudget(paused, reached, false, run) : undefined;
+}
+
+/** The last `budget.reached` of each run seen live (the `run.paused` after it makes the inbox item). */
+const lastReached = new Map<string, EventOf<'budget.reached'>>();
 
 /** The feedback request a paused run waits for: the one its last `run.paused` names, unanswered. */
 export function pendingFlowRequest(events: readonly RuntimeEvent[]): EventOf<'human.requested'> | undefined {
@@ -105,9 +140,11 @@ export const useFlowInboxStore = create<FlowInboxState>()((set, get) => ({
       missing.map(async (run) => {
         fetching.add(run.id);
         try {
-          const request = pendingFlowRequest(await fetchRunEvents(host(), run.id, 0));
-          if (request && !get().requests.some((r) => r.requestId === request.requestId && r.runId === run.id)) {
-            set({ requests: [...get().requests, requestFromEvent(request, false, run)].sort(byTime) });
+          const events = await fetchRunEvents(host(), run.id, 0);
+          const request = pendingFlowRequest(events);
+          const item = request ? requestFromEvent(request, false, run) : pendingBudgetRequest(events, run);
+          if (item && !get().requests.some((r) => r.requestId === item.requestId && r.runId === run.id)) {
+            set({ requests: [...get().requests, item].sort(byTime) });
           }
         } catch (error) {
           set({ error: `Could not read paused run ${run.id}: ${error instanceof Error ? error.message : String(error)}` });
@@ -120,7 +157,11 @@ export const useFlowInboxStore = create<FlowInboxState>()((set, get) => ({
 
   receive(e) {
     const { requests } = get();
-    if (e.type === 'human.requested' && e.kind === 'flow_feedback') {
+    if (e.type === 'budget.reached') lastReached.set(e.runId, e);
+    else if (e.type === 'run.paused' && e.reason === 'budget') {
+      if (requests.some((r) => r.runId === e.runId && r.requestId === e.requestId)) return;
+      set({ requests: [...requests, requestFromBudget(e, lastReached.get(e.runId), true)].sort(byTime) });
+    } else if (e.type === 'human.requested' && e.kind === 'flow_feedback') {
       if (requests.some((r) => r.runId === e.runId && r.requestId === e.requestId)) return;
       set({ requests: [...requests, requestFromEvent(e, true)].sort(byTime) });
     } else if (e.type === 'human.answered' || e.type === 'run.resumed') {
@@ -136,12 +177,12 @@ export const useFlowInboxStore = create<FlowInboxState>()((set, get) => ({
     set({ openId: requestId, error: undefined });
   },
 
-  async resume({ runId, requestId }, feedback) {
+  async resume({ runId, requestId }, feedback, budget) {
     // One answer per request: a second (a double click) would only meet a conflict.
     if (get().answering === requestId) return false;
     set({ answering: requestId, error: undefined });
     try {
-      await host().invoke('runs.resume', { runId, feedback });
+      await host().invoke('runs.resume', { runId, ...(feedback !== undefined ? { feedback } : {}), ...(budget ? { budget } : {}) });
       const left = get().requests.filter((r) => !(r.runId === runId && r.requestId === requestId));
       set({ requests: left, answering: undefined, openId: get().openId === requestId ? undefined : get().openId });
       return true;

@@ -1,6 +1,6 @@
 import { RunEventLog, Span } from '../events/span';
 import type { RunStore } from '../store/types';
-import { FlowNotResumable } from '../flow/flowErrors';
+import { RunNotReopenable } from '../errors';
 import type { CrewCheckpoint } from './kickoff';
 
 /**
@@ -9,7 +9,7 @@ import type { CrewCheckpoint } from './kickoff';
  */
 export function cancelPausedCrew(store: RunStore, runId: string, reason: string, now: () => number): void {
   const saved = store.loadCheckpoint(runId) as CrewCheckpoint | undefined;
-  if (saved?.kind !== 'crew') throw new FlowNotResumable(`run ${runId} has no saved position; only paused runs can be stopped this way`);
+  if (saved?.kind !== 'crew') throw new RunNotReopenable(`run ${runId} has no saved position; only paused runs can be stopped this way`);
   store.reopenRun(runId);
   const log = new RunEventLog(runId, now, { seq: store.lastSeq(runId), spanPrefix: `r${saved.sessions + 1}s` });
   log.listen((e) => store.appendEvent(e));

@@ -10,6 +10,7 @@ import { FlowNotResumable } from '../flow/flowErrors';
 import { newRunId } from '../runId';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
 import type { RunStore } from '../store/types';
+import type { Budget } from '../../shared/model/budget';
 import type { HostHuman } from './hostHuman';
 
 type StartRun = (runtime: Runtime, run: { runId: string; signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult | FlowRunResult>;
@@ -65,11 +66,11 @@ export class HostRuns {
     return this.launch(undefined, (runtime, run) => runtime.replay(runId, fromTaskId, { ...run, edits }));
   }
 
-  /** Continues a paused flow (paused in this process or an earlier one) with the feedback it waits for. */
-  resume(runId: string, feedback: string): Promise<string> {
+  /** Continues a paused run (paused in this process or an earlier one): a flow with the feedback it waits for, a run at its budget with a higher cap. */
+  resume(runId: string, feedback: string | undefined, budget?: Budget): Promise<string> {
     if (this.active.has(runId) || this.resuming.has(runId)) return Promise.reject(new FlowNotResumable(`run ${runId} is running; only paused or interrupted flows can be resumed`));
     this.resuming.add(runId);
-    return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback }), runId).finally(() => this.resuming.delete(runId));
+    return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback, budget }), runId).finally(() => this.resuming.delete(runId));
   }
 
   /** Cancels a live run; a paused flow (waiting for feedback, no process behind it) is ended as cancelled. */
@@ -80,7 +81,7 @@ export class HostRuns {
       return true;
     }
     const stored = this.options.store.getRun(runId);
-    if (stored?.kind !== 'flow' || stored.status !== 'paused' || this.resuming.has(runId)) return false;
+    if ((stored?.kind !== 'flow' && stored?.kind !== 'crew') || stored.status !== 'paused' || this.resuming.has(runId)) return false;
     const { workspace, store, push, now } = this.options;
     const runtime = createRuntime({ workspace, store, now });
     const before = store.lastSeq(runId);

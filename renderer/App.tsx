@@ -43,7 +43,7 @@ const TABS: { id: BottomTab; label: string }[] = [
 export function App() {
   const theme = useUiStore((s) => s.theme);
   const view = useUiStore((s) => s.view);
-  const documentPath = useUiStore((s) => s.documentPath);
+  const documentPath = useDocumentStore((s) => s.path);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -56,13 +56,6 @@ export function App() {
     useTrainingStore.getState().attach();
   }, []);
 
-  useEffect(() => {
-    const documents = useDocumentStore.getState();
-    // A rename, or a switch refused because the open document could not be saved, sets the path the store already holds.
-    if (!documentPath) documents.close();
-    else if (documentPath !== documents.path) void documents.load(documentPath);
-  }, [documentPath]);
-
   useMenuCommands();
   useLatestRunOnOpen();
 
@@ -73,7 +66,7 @@ export function App() {
   }, [workspacePath]);
 
   // The run panel opens with a run to show and folds to its tab bar without one.
-  const runId = useUiStore((s) => s.runId);
+  const runId = useRunStore((s) => s.runId);
   useEffect(() => {
     useUiStore.getState().toggleBottom(runId !== undefined);
   }, [runId]);

@@ -9,7 +9,7 @@ const SAVE_LABEL = { saved: 'Saved', saving: 'Saving…', unsaved: 'Unsaved chan
 
 /** Document title and save state, undo/redo, run/stop, theme and settings. */
 export function Toolbar() {
-  const path = useUiStore((s) => s.documentPath);
+  const path = useDocumentStore((s) => s.path);
   const view = useUiStore((s) => s.view);
   const theme = useUiStore((s) => s.theme);
   const name = useDocumentStore((s) => (s.doc as { name?: unknown } | undefined)?.name);

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
+import { useDocumentStore } from './stores/documentStore';
 import { useRunStore } from './stores/runStore';
-import { useUiStore } from './stores/uiStore';
 
 /**
  * Runs belong to documents: opening a crew or flow shows its latest run (trace and canvas badges)
@@ -8,7 +8,7 @@ import { useUiStore } from './stores/uiStore';
  * person opened for this document (sidebar, Runs tab) is kept.
  */
 export function useLatestRunOnOpen(): void {
-  const documentPath = useUiStore((s) => s.documentPath);
+  const documentPath = useDocumentStore((s) => s.path);
   const runsLoaded = useRunStore((s) => s.runsLoaded);
   const handled = useRef<string | undefined>(undefined);
   useEffect(() => {
@@ -23,6 +23,6 @@ export function useLatestRunOnOpen(): void {
     // A run just started is not listed yet: keep it.
     if (runId && (!shown || shown.documentPath === documentPath)) return;
     const latest = runs.find((r) => r.documentPath === documentPath);
-    useUiStore.getState().showRun(latest?.id);
+    void useRunStore.getState().show(latest?.id);
   }, [documentPath, runsLoaded]);
 }

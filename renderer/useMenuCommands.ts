@@ -36,8 +36,7 @@ const HANDLERS = {
   },
   'fit-view': () => useUiStore.getState().requestFitView(),
   run: () => {
-    const ui = useUiStore.getState();
-    if (ui.documentPath) ui.setRunDialogOpen(true);
+    if (useDocumentStore.getState().path) useUiStore.getState().setRunDialogOpen(true);
   },
   stop: () => void useRunStore.getState().cancel(),
 } satisfies Record<MenuCommand, () => void>;

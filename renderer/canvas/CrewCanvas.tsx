@@ -3,20 +3,18 @@ import '@xyflow/react/dist/style.css';
 import '../styles/canvas.css';
 import { isFlowDocument } from '../model/documentKind';
 import { useDocumentStore } from '../stores/documentStore';
-import { useUiStore } from '../stores/uiStore';
 import { CrewFlow } from './CrewFlow';
 import { FlowCanvas } from './flow/FlowCanvas';
 import { UnreadableDocument } from './UnreadableDocument';
 
 /**
- * The canvas for the open document (a crew, or a flow) (`uiStore.documentPath`, loaded by the app through
- * `useDocumentStore.getState().load(path)`). Includes its own ReactFlowProvider.
+ * The canvas for the open document (a crew, or a flow): `documentStore.path`, opened with
+ * `useDocumentStore.getState().open(path)`. Includes its own ReactFlowProvider.
  */
 export function CrewCanvas() {
-  const path = useUiStore((s) => s.documentPath);
   const loadState = useDocumentStore((s) => s.loadState);
   const loadError = useDocumentStore((s) => s.loadError);
-  const loadedPath = useDocumentStore((s) => s.path);
+  const path = useDocumentStore((s) => s.path);
   const doc = useDocumentStore((s) => s.doc);
   const unreadable = useDocumentStore((s) => s.unreadable);
 
@@ -28,17 +26,17 @@ export function CrewCanvas() {
       </div>
     );
   }
-  if (unreadable) return <UnreadableDocument key={`${loadedPath}`} unreadable={unreadable} />;
+  if (unreadable) return <UnreadableDocument key={`${path}`} unreadable={unreadable} />;
   if (loadState !== 'ready' || !doc) return <div className="crew-canvas-message is-loading">Opening…</div>;
   if (isFlowDocument(doc)) {
     return (
-      <ReactFlowProvider key={loadedPath}>
+      <ReactFlowProvider key={path}>
         <FlowCanvas doc={doc} />
       </ReactFlowProvider>
     );
   }
   return (
-    <ReactFlowProvider key={loadedPath}>
+    <ReactFlowProvider key={path}>
       <CrewFlow doc={doc} />
     </ReactFlowProvider>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { HostResponse } from '../../shared/host-api';
 import { host } from '../host/hostContext';
+import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { Modal } from './Modal';
@@ -42,7 +43,7 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
     setError(undefined);
     try {
       const path = record?.run.documentPath;
-      if (path && /\.crew\.json$/.test(path) && useUiStore.getState().documentPath !== path) useUiStore.getState().openDocument(path);
+      if (path && /\.crew\.json$/.test(path) && useDocumentStore.getState().path !== path) void useDocumentStore.getState().open(path);
       // Only edits of tasks before the one replayed from apply; later tasks run again.
       const from = tasks.findIndex((t) => t.id === taskId);
       const applied = Object.fromEntries(Object.entries(edits).filter(([id]) => tasks.findIndex((t) => t.id === id) < from));

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { host } from '../host/hostContext';
 import { HostCallError } from '../host/hostError';
 import { isFlowDocument } from '../model/documentKind';
+import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { crewInputs, type CrewInput } from './crewInputs';
@@ -20,7 +21,7 @@ type Loaded = { name: string; noun: 'crew' | 'flow'; inputs: CrewInput[]; profil
  */
 export function RunInputsDialog() {
   const open = useUiStore((s) => s.runDialogOpen);
-  const path = useUiStore((s) => s.documentPath);
+  const path = useDocumentStore((s) => s.path);
   if (!open || !path) return null;
   return <RunInputsForm key={path} path={path} onClose={() => useUiStore.getState().setRunDialogOpen(false)} />;
 }

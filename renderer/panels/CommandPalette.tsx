@@ -74,7 +74,7 @@ function Palette({ onClose, onShortcuts }: { onClose(): void; onShortcuts(): voi
         ui().select([nodeId]);
         window.dispatchEvent(new CustomEvent(REVEAL_NODE_EVENT, { detail: nodeId }));
       },
-      openDocument: (path) => ui().openDocument(path),
+      openDocument: (path) => void useDocumentStore.getState().open(path),
       openRun: (run) => void useRunStore.getState().openRun(run.id, run.documentPath),
     });
   }, [doc, documents, runs, onShortcuts]);

@@ -64,7 +64,7 @@ export function RunsPanel() {
 }
 
 function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onReplay(): void; picked: boolean; onPick(): void }) {
-  const shown = useUiStore((s) => s.runId === run.id);
+  const shown = useRunStore((s) => s.runId === run.id);
   // The shown run's live status is newer than the list's.
   const liveStatus = useRunStore((s) => (s.runId === run.id && s.status && s.status !== 'pending' ? s.status : undefined));
   const status = liveStatus ?? run.status;

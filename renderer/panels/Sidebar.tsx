@@ -90,7 +90,7 @@ function NewCrew() {
       setName('');
       setError(undefined);
       await useWorkspaceStore.getState().refreshDocuments();
-      useUiStore.getState().openDocument(created.path);
+      void useDocumentStore.getState().open(created.path);
     } catch (err) {
       setError((err as Error).message);
     }
@@ -114,7 +114,7 @@ function NewCrew() {
 }
 
 function DocumentItem({ entry }: { entry: DocumentEntry }) {
-  const current = useUiStore((s) => s.documentPath === entry.path);
+  const current = useDocumentStore((s) => s.path === entry.path);
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   if (renaming) return <RenameItem path={entry.path} onDone={() => setRenaming(false)} />;
@@ -125,7 +125,7 @@ function DocumentItem({ entry }: { entry: DocumentEntry }) {
         aria-current={current}
         data-testid="document-item"
         data-path={entry.path}
-        onClick={() => useUiStore.getState().openDocument(entry.path)}
+        onClick={() => void useDocumentStore.getState().open(entry.path)}
         onDoubleClick={() => setRenaming(true)}
         title={`${entry.path} — double-click to rename`}
       >
@@ -222,7 +222,6 @@ function DeleteDialog({ path, onClose }: { path: string; onClose(): void }) {
   const { busy, error, run: remove } = useDialogAction(async () => {
     if (useDocumentStore.getState().path === path) await useDocumentStore.getState().deleteDocument();
     else await host().invoke('documents.delete', { path });
-    if (useUiStore.getState().documentPath === path) useUiStore.getState().openDocument(undefined);
     void useWorkspaceStore.getState().refreshDocuments();
   }, onClose);
   return (
@@ -255,7 +254,7 @@ function DeleteDialog({ path, onClose }: { path: string; onClose(): void }) {
 }
 
 function RunItem({ run }: { run: HostRunSummary }) {
-  const current = useUiStore((s) => s.runId === run.id);
+  const current = useRunStore((s) => s.runId === run.id);
   const open = () => void useRunStore.getState().openRun(run.id, run.documentPath);
   return (
     <li>

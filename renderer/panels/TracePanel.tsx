@@ -107,7 +107,7 @@ export function TracePanel() {
         )}
         {view.status === 'paused' && <AnswerPausedButton runId={view.runId} testId="trace-answer" />}
         {view.status !== 'running' && view.status !== 'paused' && (
-          <button className="btn ghost small" data-testid="trace-new-run" title="Clear this run from the trace and the canvas" onClick={() => useUiStore.getState().showRun(undefined)}>
+          <button className="btn ghost small" data-testid="trace-new-run" title="Clear this run from the trace and the canvas" onClick={() => void useRunStore.getState().show(undefined)}>
             New run
           </button>
         )}

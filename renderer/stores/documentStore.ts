@@ -20,7 +20,7 @@ export type PerformResult = { ok: true; changed: boolean } | { ok: false; reason
 export type Unreadable = { text: string; error: string };
 
 export interface DocumentState {
-  /** Workspace-relative path of the open document. */
+  /** Workspace-relative path of the open document: the one owner of "which document is open". */
   path?: string;
   loadState: LoadState;
   loadError?: string;
@@ -47,6 +47,11 @@ export interface DocumentState {
    * skips that save and drops them.
    */
   load(path: string, options?: { discard?: boolean }): Promise<void>;
+  /**
+   * What the person asks for (sidebar, palette, import): the canvas view with `path` open, or no
+   * document. An already open document is not read again.
+   */
+  open(path: string | undefined): Promise<void>;
   /** No document open any more (it was deleted, or the person closed it): nothing pending is saved. */
   close(): void;
   /**
@@ -162,11 +167,6 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
     }
   };
 
-  /** Makes `path` the open document in the ui too, without clearing the selection. */
-  const showInUi = (path: string | undefined) => {
-    if (useUiStore.getState().documentPath !== path) useUiStore.setState({ documentPath: path });
-  };
-
   /** A new current document: history, problems, selection and autosave follow. */
   const commit = (doc: CrewDraft, history: Pick<DocumentState, 'past' | 'future'>) => {
     const before = get().doc;
@@ -191,12 +191,12 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
         if (current.saveState === 'error' && current.path !== undefined && current.doc !== undefined) {
           // Switching now would drop edits that are on no disk: keep them open, and say so (SaveErrorBanner).
           if (path !== current.path) set({ blockedOpen: path });
-          showInUi(current.path);
           return;
         }
       }
       reset();
       seq = loadSeq;
+      if (path !== get().path) clearSelection();
       set({
         path,
         loadState: 'loading',
@@ -223,9 +223,19 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
       }
     },
 
+    async open(path) {
+      if (useUiStore.getState().view !== 'canvas') useUiStore.getState().setView('canvas');
+      if (path === undefined) {
+        get().close();
+        return;
+      }
+      clearSelection();
+      if (path !== get().path) await get().load(path);
+    },
+
     close() {
       reset();
-      if (useUiStore.getState().selectedNodeIds.length > 0) useUiStore.getState().select([]);
+      clearSelection();
       set({
         path: undefined,
         loadState: 'idle',
@@ -245,7 +255,6 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
         (response) => {
           if (get().path !== path) return;
           set({ path: response.path });
-          showInUi(response.path);
         },
       );
     },
@@ -260,7 +269,6 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
         () => {
           if (get().path !== path) return;
           get().close();
-          showInUi(undefined);
         },
       );
     },
@@ -270,14 +278,12 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
       await get().flushSave();
       if (get().saveState === 'error' || get().path !== path || blockedOpen === undefined) return;
       await get().load(blockedOpen);
-      if (get().path === blockedOpen) useUiStore.getState().openDocument(blockedOpen);
     },
 
     async discardChanges() {
       const target = get().blockedOpen ?? get().path;
       if (target === undefined) return;
       await get().load(target, { discard: true });
-      if (get().path === target && useUiStore.getState().documentPath !== target) useUiStore.getState().openDocument(target);
     },
 
     perform(command) {
@@ -373,6 +379,10 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
 });
 
 let pasteCount = 0;
+
+function clearSelection(): void {
+  if (useUiStore.getState().selectedNodeIds.length > 0) useUiStore.getState().select([]);
+}
 
 function cancelSave(): void {
   if (saveTimer !== undefined) clearTimeout(saveTimer);

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { isRunEnd } from '../../shared/events';
 import type { HostPush, HostRunSummary } from '../../shared/host-api';
 import { host } from '../host/hostContext';
+import { useDocumentStore } from './documentStore';
 import { useFlowInboxStore } from './flowInboxStore';
 import { useHumanStore } from './humanStore';
 import { RunSessions } from './runSessions';
@@ -11,12 +12,12 @@ import { useUiStore } from './uiStore';
 export type { ActiveDelegation, FlowTrigger, MethodResult, NodeCounters, NodeRunStatus, RunView, RunViewStatus } from './runView';
 
 /**
- * Live state of the run shown in the run panel and overlaid on the canvas (`uiStore.runId`), and the
- * run history. Node ids are canvas ids (renderer/model/nodeIds.ts). Components select narrowly:
+ * Live state of the run shown in the run panel and overlaid on the canvas, and the run history.
+ * `runId` is the one owner of "which run is shown": set it with `show`. Node ids are canvas ids (renderer/model/nodeIds.ts). Components select narrowly:
  * `useRunStore(s => s.nodeStatus[id])`.
  */
 export interface RunState {
-  /** The shown run (mirrors `uiStore.runId`). */
+  /** The shown run. */
   runId?: string;
   view?: RunView;
   /** Status of the shown run. */
@@ -114,24 +115,18 @@ export const useRunStore = create<RunState>()((set, get) => {
     attach() {
       if (detach) return detach;
       const unsubscribeHost = host().subscribe(onPush);
-      // Whoever sets uiStore.runId (sidebar, runs panel, a test) gets the run shown.
-      const unsubscribeUi = useUiStore.subscribe((ui) => {
-        if (ui.runId !== get().runId) void get().show(ui.runId);
-      });
       void get().refreshRuns();
       void useHumanStore.getState().load();
-      const initial = useUiStore.getState().runId;
-      if (initial) void get().show(initial);
       detach = () => {
         unsubscribeHost();
-        unsubscribeUi();
         detach = undefined;
       };
       return detach;
     },
 
     async show(runId) {
-      if (useUiStore.getState().runId !== runId) useUiStore.getState().showRun(runId);
+      // A span belongs to the run it was selected in.
+      if (get().runId !== runId && useUiStore.getState().spanId !== undefined) useUiStore.getState().selectSpan(undefined);
       if (!runId) {
         set({ runId: undefined, view: undefined, loading: false, error: undefined, ...overlay(undefined) });
         return;
@@ -146,8 +141,8 @@ export const useRunStore = create<RunState>()((set, get) => {
 
     async openRun(runId, documentPath) {
       await get().show(runId);
-      const ui = useUiStore.getState();
-      if (documentPath && ui.runId === runId && ui.documentPath !== documentPath) ui.openDocument(documentPath);
+      const documents = useDocumentStore.getState();
+      if (documentPath && get().runId === runId && documents.path !== documentPath) await documents.open(documentPath);
     },
 
     async start(path, inputs, model) {

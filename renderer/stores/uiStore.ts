@@ -6,19 +6,16 @@ export type BottomTab = 'trace' | 'output' | 'runs';
 export type MainView = 'canvas' | 'settings' | 'memory' | 'training' | 'tests';
 
 /**
- * What the person is looking at: open document, selection, shown run, panels, theme. Not undoable and
- * never saved into documents.
+ * What the person is looking at: view, selection, selected span, panels, theme. Not undoable and
+ * never saved into documents. The open document is `documentStore.path` and the shown run is
+ * `runStore.runId`: each fact has one owner.
  */
 export interface UiState {
   theme: Theme;
   view: MainView;
-  /** Workspace-relative path of the document on the canvas. */
-  documentPath?: string;
   /** Canvas node ids (renderer/model/nodeIds.ts) currently selected. */
   selectedNodeIds: string[];
-  /** The run shown in the run panel and overlaid on the canvas. */
-  runId?: string;
-  /** The span selected in the trace panel. */
+  /** The span selected in the trace panel (of the run `runStore.runId`). */
   spanId?: string;
   bottomTab: BottomTab;
   bottomOpen: boolean;
@@ -30,9 +27,7 @@ export interface UiState {
 
   setTheme(theme: Theme): void;
   setView(view: MainView): void;
-  openDocument(path: string | undefined): void;
   select(nodeIds: string[]): void;
-  showRun(runId: string | undefined): void;
   selectSpan(spanId: string | undefined): void;
   setBottomTab(tab: BottomTab): void;
   toggleBottom(open?: boolean): void;
@@ -68,9 +63,7 @@ export const useUiStore = create<UiState>()((set) => ({
     set({ theme });
   },
   setView: (view) => set({ view }),
-  openDocument: (documentPath) => set({ documentPath, selectedNodeIds: [], view: 'canvas' }),
   select: (selectedNodeIds) => set({ selectedNodeIds }),
-  showRun: (runId) => set({ runId, spanId: undefined }),
   selectSpan: (spanId) => set({ spanId }),
   setBottomTab: (bottomTab) => set({ bottomTab, bottomOpen: true }),
   toggleBottom: (open) => set((s) => ({ bottomOpen: open ?? !s.bottomOpen })),

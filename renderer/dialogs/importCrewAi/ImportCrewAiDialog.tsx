@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { HostResponse } from '../../../shared/host-api';
 import { host } from '../../host/hostContext';
-import { useUiStore } from '../../stores/uiStore';
+import { useDocumentStore } from '../../stores/documentStore';
 import { Modal } from '../Modal';
 import { useImportCrewAiStore } from './importCrewAiStore';
 import '../../styles/import-crewai.css';
@@ -32,7 +32,7 @@ function ImportCrewAiForm({ onClose }: { onClose(): void }) {
     try {
       const result = await host().invoke('documents.importCrewai', { dir: dir.trim() });
       setImported(result);
-      useUiStore.getState().openDocument(result.path);
+      void useDocumentStore.getState().open(result.path);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {

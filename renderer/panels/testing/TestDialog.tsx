@@ -1,3 +1,4 @@
+import { useDocumentStore } from '../../stores/documentStore';
 import { useTestStore } from '../../stores/testStore';
 import { useUiStore } from '../../stores/uiStore';
 import { SessionStartDialog } from '../training/SessionStartDialog';
@@ -5,7 +6,7 @@ import { SessionStartDialog } from '../training/SessionStartDialog';
 /** "Test…": runs the open crew N times unattended and scores every task, then shows the test panel. */
 export function TestDialog() {
   const open = useTestStore((s) => s.dialogOpen);
-  const path = useUiStore((s) => s.documentPath);
+  const path = useDocumentStore((s) => s.path);
   if (!open || !path) return null;
   const close = () => useTestStore.getState().setDialogOpen(false);
   return (

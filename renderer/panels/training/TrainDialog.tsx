@@ -1,3 +1,5 @@
+import { useDocumentStore } from '../../stores/documentStore';
+import { useRunStore } from '../../stores/runStore';
 import { useTrainingStore } from '../../stores/trainingStore';
 import { useUiStore } from '../../stores/uiStore';
 import { SessionStartDialog } from './SessionStartDialog';
@@ -5,7 +7,7 @@ import { SessionStartDialog } from './SessionStartDialog';
 /** "Train…": runs the open crew N times with a review of every task, then shows the training panel. */
 export function TrainDialog() {
   const open = useTrainingStore((s) => s.dialogOpen);
-  const path = useUiStore((s) => s.documentPath);
+  const path = useDocumentStore((s) => s.path);
   if (!open || !path) return null;
   const close = () => useTrainingStore.getState().setDialogOpen(false);
   return (
@@ -22,7 +24,7 @@ export function TrainDialog() {
         const { runId } = await useTrainingStore.getState().start({ path, ...request });
         const ui = useUiStore.getState();
         ui.setView('training');
-        ui.showRun(runId);
+        void useRunStore.getState().show(runId);
         ui.setBottomTab('trace');
       }}
     />

@@ -5,7 +5,6 @@ import { App } from '../../../renderer/App';
 import { updateEntity } from '../../../renderer/commands/updateEntity';
 import { setHost } from '../../../renderer/host/hostContext';
 import { AUTOSAVE_DELAY_MS, useDocumentStore } from '../../../renderer/stores/documentStore';
-import { useUiStore } from '../../../renderer/stores/uiStore';
 import { sequentialCrew } from '../document/crewFixtures';
 import { MemoryHost } from '../document/memoryHost';
 
@@ -34,12 +33,12 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   docs().close();
-  useUiStore.getState().openDocument(undefined);
+  void useDocumentStore.getState().open(undefined);
 });
 
 async function openInApp() {
   render(<App />);
-  act(() => useUiStore.getState().openDocument(OPEN));
+  act(() => void useDocumentStore.getState().open(OPEN));
   await waitFor(() => expect(docs().loadState).toBe('ready'));
   act(() => void docs().perform(updateEntity('agent:writer', { role: 'Editor' })));
 }
@@ -49,7 +48,7 @@ describe('App and the open document', () => {
     await openInApp();
     const undo = screen.getByRole('button', { name: 'Undo' }) as HTMLButtonElement;
     expect(undo.disabled).toBe(false);
-    act(() => useUiStore.getState().openDocument(undefined));
+    act(() => void useDocumentStore.getState().open(undefined));
     expect(docs().path).toBeUndefined();
     expect(undo.disabled).toBe(true);
     expect(within(screen.getByTestId('inspector')).getByText('Open a crew to inspect it.')).toBeTruthy();
@@ -74,7 +73,7 @@ describe('App and the open document', () => {
     const input = screen.getByTestId('rename-input');
     fireEvent.change(input, { target: { value: 'renamed.crew.json' } });
     fireEvent.submit(input.closest('form')!);
-    await waitFor(() => expect(useUiStore.getState().documentPath).toBe('renamed.crew.json'));
+    await waitFor(() => expect(useDocumentStore.getState().path).toBe('renamed.crew.json'));
     expect(docs().path).toBe('renamed.crew.json');
     expect((screen.getByRole('button', { name: 'Undo' }) as HTMLButtonElement).disabled).toBe(false);
     expect(host.log.filter((l) => l.startsWith('documents.read')).length).toBe(reads);

@@ -30,7 +30,7 @@ async function open(content: unknown) {
   const host = new MemoryHost();
   host.files.set(PATH, typeof content === 'string' ? content : JSON.stringify(content));
   setHost(host);
-  act(() => useUiStore.getState().openDocument(PATH));
+  act(() => void useDocumentStore.getState().open(PATH));
   await act(() => store().load(PATH));
   return host;
 }

@@ -5,13 +5,13 @@ import { ImportCrewAiDialog } from '../../../renderer/dialogs/importCrewAi/Impor
 import { useImportCrewAiStore } from '../../../renderer/dialogs/importCrewAi/importCrewAiStore';
 import { setHost } from '../../../renderer/host/hostContext';
 import { HostCallError } from '../../../renderer/host/hostError';
-import { useUiStore } from '../../../renderer/stores/uiStore';
+import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { FakeHost } from '../run/fakeHost';
 
 let host: FakeHost;
 beforeEach(() => {
   useImportCrewAiStore.setState({ open: true });
-  useUiStore.setState({ documentPath: undefined });
+  useDocumentStore.getState().close();
 });
 afterEach(() => {
   cleanup();
@@ -44,7 +44,7 @@ describe('File → Import CrewAI Project… dialog', () => {
     const items = within(list).getAllByTestId('import-crewai-unmapped-item');
     expect(items[0].textContent).toContain('researcher.tools: MarketSizeTool()');
     expect(items[0].textContent).toContain('custom Python tool');
-    expect(useUiStore.getState().documentPath).toBe('market_research.crew.json');
+    expect(useDocumentStore.getState().path).toBe('market_research.crew.json');
 
     fireEvent.click(screen.getByTestId('import-crewai-done'));
     expect(useImportCrewAiStore.getState().open).toBe(false);
@@ -62,6 +62,6 @@ describe('File → Import CrewAI Project… dialog', () => {
     fireEvent.click(screen.getByTestId('import-crewai-submit'));
     await waitFor(() => expect(screen.getByTestId('import-crewai-error').textContent).toMatch(/No CrewAI project/));
     expect(useImportCrewAiStore.getState().open).toBe(true);
-    expect(useUiStore.getState().documentPath).toBeUndefined();
+    expect(useDocumentStore.getState().path).toBeUndefined();
   });
 });

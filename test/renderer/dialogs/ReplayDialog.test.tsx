@@ -5,7 +5,6 @@ import { emptyUsage } from '../../../shared/usage';
 import { ReplayDialog } from '../../../renderer/dialogs/ReplayDialog';
 import { setHost } from '../../../renderer/host/hostContext';
 import { useRunStore } from '../../../renderer/stores/runStore';
-import { useUiStore } from '../../../renderer/stores/uiStore';
 import { FakeHost } from '../run/fakeHost';
 import { exampleDocument, recordedEvents } from '../run/runFixtures';
 
@@ -41,7 +40,7 @@ describe('ReplayDialog', () => {
     fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]);
     await waitFor(() => expect(closed).toBe(true));
     expect(host.callsTo('runs.replay')).toEqual([{ runId: 'run_original', fromTaskId: 'brief' }]);
-    expect(useUiStore.getState().runId).toBe(recordedEvents('run-replay-from-brief')[0].runId);
+    expect(useRunStore.getState().runId).toBe(recordedEvents('run-replay-from-brief')[0].runId);
     expect(useRunStore.getState().view?.replayOf).toEqual({ runId: recordedEvents('run-sequential-tools-guardrail')[0].runId, fromTaskId: 'brief' });
   });
 

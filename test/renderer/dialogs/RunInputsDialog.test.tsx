@@ -30,11 +30,13 @@ function hostFor(document: unknown) {
 }
 
 beforeEach(() => {
-  useUiStore.setState({ documentPath: PATH, runDialogOpen: true, bottomTab: 'runs' });
+  useDocumentStore.setState({ path: PATH });
+  useUiStore.setState({ runDialogOpen: true, bottomTab: 'runs' });
 });
 afterEach(async () => {
   cleanup();
-  useUiStore.setState({ runDialogOpen: false, documentPath: undefined });
+  useUiStore.setState({ runDialogOpen: false });
+  useDocumentStore.setState({ path: undefined });
   await useRunStore.getState().show(undefined);
 });
 
@@ -51,7 +53,7 @@ describe('RunInputsDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: /Start run/ }));
     await waitFor(() => expect(useUiStore.getState().runDialogOpen).toBe(false));
     expect(host.callsTo('runs.start')).toEqual([{ path: PATH, inputs: { topic: 'heat pumps' } }]);
-    expect(useUiStore.getState().runId).toBe('run_started');
+    expect(useRunStore.getState().runId).toBe('run_started');
     expect(useUiStore.getState().bottomTab).toBe('trace');
   });
 

@@ -45,6 +45,20 @@ describe('document store', () => {
     expect(host.saves).toEqual([]);
   });
 
+  it('open() shows the canvas with the document, clears the selection, and does not read an open document again', async () => {
+    host.files.set(PATH, JSON.stringify(sequentialCrew()));
+    useUiStore.getState().setView('memory');
+    await store().open(PATH);
+    expect(store().path).toBe(PATH);
+    expect(useUiStore.getState().view).toBe('canvas');
+    useUiStore.getState().select(['agent:writer']);
+    await store().open(PATH);
+    expect(useUiStore.getState().selectedNodeIds).toEqual([]);
+    expect(host.log.filter((l) => l.startsWith('documents.'))).toEqual([`documents.read ${PATH}`]);
+    await store().open(undefined);
+    expect(store().path).toBeUndefined();
+  });
+
   it('performs commands with undo and redo of whole documents', async () => {
     await open();
     const original = store().doc;
@@ -254,14 +268,12 @@ describe('closing, renaming and deleting the open document', () => {
 
   it('deleting the open document saves its last edits to the trash copy, closes it and never writes it back', async () => {
     await open();
-    useUiStore.getState().openDocument(PATH);
     store().perform(updateEntity('agent:writer', { role: 'Editor' }));
     await store().deleteDocument();
     expect(host.log.filter((l) => l.startsWith('documents.'))).toEqual([`documents.read ${PATH}`, `documents.save ${PATH}`, `documents.delete ${PATH}`]);
     expect(host.files.has(PATH)).toBe(false);
     expect(store().doc).toBeUndefined();
     expect(store().past).toEqual([]);
-    expect(useUiStore.getState().documentPath).toBeUndefined();
     await vi.advanceTimersByTimeAsync(SAVE_RETRY_DELAYS_MS.at(-1)! * 2);
     expect(host.files.has(PATH)).toBe(false);
   });
@@ -280,14 +292,12 @@ describe('closing, renaming and deleting the open document', () => {
 
   it('renaming the open document keeps it open with its history; later edits go to the new path only', async () => {
     await open();
-    useUiStore.getState().openDocument(PATH);
     useUiStore.getState().select(['agent:writer']);
     store().perform(updateEntity('agent:writer', { role: 'Editor' }));
     await store().renameTo('renamed.crew.json');
     expect(roleOf(host.saved('renamed.crew.json'), 1)).toBe('Editor');
     expect(host.files.has(PATH)).toBe(false);
     expect(store().path).toBe('renamed.crew.json');
-    expect(useUiStore.getState().documentPath).toBe('renamed.crew.json');
     expect(useUiStore.getState().selectedNodeIds).toEqual(['agent:writer']);
     expect(store().past).toHaveLength(1);
     store().undo();
@@ -355,19 +365,15 @@ describe('a document that cannot be saved', () => {
   it('opening another document keeps the unsaved one open instead of dropping its edits', async () => {
     await open();
     host.files.set('other.crew.json', JSON.stringify(hierarchicalCrew()));
-    useUiStore.getState().openDocument(PATH);
     host.failSaves = 'disk full';
     store().perform(updateEntity('agent:writer', { role: 'Editor' }));
-    useUiStore.getState().openDocument('other.crew.json');
-    await store().load('other.crew.json');
+    await store().open('other.crew.json');
     expect(store().path).toBe(PATH);
     expect(roleOf(store().doc, 1)).toBe('Editor');
     expect(store().past).toHaveLength(1);
     expect(store().saveState).toBe('error');
     expect(store().saveError).toMatch(/disk full/);
     expect(store().blockedOpen).toBe('other.crew.json');
-    // The ui shows the document that is really open.
-    expect(useUiStore.getState().documentPath).toBe(PATH);
   });
 
   it('"Retry" saves, then opens the document that was waiting', async () => {
@@ -381,7 +387,6 @@ describe('a document that cannot be saved', () => {
     expect(roleOf(host.saved(PATH), 1)).toBe('Editor');
     expect(store().path).toBe('other.crew.json');
     expect(store().blockedOpen).toBeUndefined();
-    expect(useUiStore.getState().documentPath).toBe('other.crew.json');
   });
 
   it('"Discard changes" opens the waiting document without saving; without one it reads the file again', async () => {
@@ -393,7 +398,6 @@ describe('a document that cannot be saved', () => {
     await store().discardChanges();
     expect(store().path).toBe('other.crew.json');
     expect(store().saveState).toBe('saved');
-    expect(useUiStore.getState().documentPath).toBe('other.crew.json');
     await vi.advanceTimersByTimeAsync(SAVE_RETRY_DELAYS_MS.at(-1)! * 2);
     expect(host.saves).toEqual([]);
 

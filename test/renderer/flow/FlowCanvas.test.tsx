@@ -28,7 +28,7 @@ async function open(content: unknown) {
   const host = new FlowHost();
   host.files.set(PATH, JSON.stringify(content));
   setHost(host);
-  act(() => useUiStore.getState().openDocument(PATH));
+  act(() => void useDocumentStore.getState().open(PATH));
   await act(() => store().load(PATH));
   return host;
 }

@@ -5,7 +5,6 @@ import { updateEntity } from '../../../renderer/commands/updateEntity';
 import { setHost } from '../../../renderer/host/hostContext';
 import { SaveErrorBanner } from '../../../renderer/panels/SaveErrorBanner';
 import { useDocumentStore } from '../../../renderer/stores/documentStore';
-import { useUiStore } from '../../../renderer/stores/uiStore';
 import { hierarchicalCrew, sequentialCrew } from '../document/crewFixtures';
 import { MemoryHost } from '../document/memoryHost';
 
@@ -19,7 +18,7 @@ beforeEach(async () => {
   host.files.set(OPEN, JSON.stringify(sequentialCrew()));
   host.files.set(OTHER, JSON.stringify(hierarchicalCrew()));
   setHost(host);
-  useUiStore.getState().openDocument(OPEN);
+  void useDocumentStore.getState().open(OPEN);
   await docs().load(OPEN);
 });
 
@@ -32,7 +31,7 @@ afterEach(() => {
 async function failAndSwitch() {
   host.failSaves = 'disk full';
   act(() => void docs().perform(updateEntity('agent:writer', { role: 'Editor' })));
-  act(() => useUiStore.getState().openDocument(OTHER));
+  act(() => void useDocumentStore.getState().open(OTHER));
   await act(() => docs().load(OTHER));
 }
 
@@ -50,7 +49,7 @@ describe('SaveErrorBanner', () => {
     const banner = screen.getByTestId('save-error-banner');
     expect(banner.textContent).toContain(`Could not save ${OPEN}: disk full`);
     expect(banner.textContent).toContain(`${OTHER} was not opened`);
-    expect(useUiStore.getState().documentPath).toBe(OPEN);
+    expect(useDocumentStore.getState().path).toBe(OPEN);
   });
 
   it('Retry saves the changes and then opens the crew that was waiting', async () => {
@@ -60,7 +59,7 @@ describe('SaveErrorBanner', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Retry now' }));
     await waitFor(() => expect(docs().path).toBe(OTHER));
     expect((host.saved(OPEN) as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
-    expect(useUiStore.getState().documentPath).toBe(OTHER);
+    expect(useDocumentStore.getState().path).toBe(OTHER);
     expect(screen.queryByTestId('save-error-banner')).toBeNull();
   });
 

@@ -5,7 +5,6 @@ import { updateEntity } from '../../../renderer/commands/updateEntity';
 import { setHost } from '../../../renderer/host/hostContext';
 import { Sidebar } from '../../../renderer/panels/Sidebar';
 import { useDocumentStore } from '../../../renderer/stores/documentStore';
-import { useUiStore } from '../../../renderer/stores/uiStore';
 import { useWorkspaceStore } from '../../../renderer/stores/workspaceStore';
 import { sequentialCrew } from '../document/crewFixtures';
 import { MemoryHost } from '../document/memoryHost';
@@ -21,7 +20,7 @@ beforeEach(async () => {
   host.files.set(OTHER, JSON.stringify(sequentialCrew()));
   setHost(host);
   await useWorkspaceStore.getState().refreshDocuments();
-  useUiStore.getState().openDocument(OPEN);
+  void useDocumentStore.getState().open(OPEN);
   await docs().load(OPEN);
   // The person edited the open crew; the autosave has not run yet.
   docs().perform(updateEntity('agent:writer', { role: 'Editor' }));
@@ -52,7 +51,7 @@ describe('Sidebar: renaming and deleting crews', () => {
     fireEvent.submit(input.closest('form')!);
     await waitFor(() => expect(item('renamed.crew.json')).toBeTruthy());
     expect(docs().path).toBe('renamed.crew.json');
-    expect(useUiStore.getState().documentPath).toBe('renamed.crew.json');
+    expect(useDocumentStore.getState().path).toBe('renamed.crew.json');
     expect(docs().past).toHaveLength(1);
     expect((host.saved('renamed.crew.json') as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
     expect(host.files.has(OPEN)).toBe(false);
@@ -98,7 +97,7 @@ describe('Sidebar: renaming and deleting crews', () => {
     expect(docs().path).toBeUndefined();
     expect(docs().doc).toBeUndefined();
     expect(docs().past).toEqual([]);
-    expect(useUiStore.getState().documentPath).toBeUndefined();
+    expect(useDocumentStore.getState().path).toBeUndefined();
     await act(() => new Promise((r) => setTimeout(r, 700)));
     await docs().flushSave();
     expect(host.files.has(OPEN)).toBe(false);

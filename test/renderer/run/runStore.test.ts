@@ -52,7 +52,7 @@ describe('runStore.show', () => {
     await useRunStore.getState().show(runId);
     const state = useRunStore.getState();
     expect(state.runId).toBe(runId);
-    expect(useUiStore.getState().runId).toBe(runId);
+    expect(useRunStore.getState().runId).toBe(runId);
     expect(state.view?.lastSeq).toBe(40);
     expect(state.view?.eventCount).toBe(40);
     expect(state.status).toBe('completed');
@@ -125,13 +125,18 @@ describe('runStore.show', () => {
     expect(useRunStore.getState().view?.lastSeq).toBe(5);
   });
 
-  it('shows whatever run uiStore.runId points at once attached', async () => {
+  it('the span selected in a run stays while that run is shown and goes with it', async () => {
     const { host } = hostWithRun(runId, delegation, doc);
     setHost(host);
     detach = useRunStore.getState().attach();
-    useUiStore.getState().showRun(runId);
-    await vi.waitFor(() => expect(useRunStore.getState().view?.runId).toBe(runId));
+    await useRunStore.getState().show(runId);
     expect(useRunStore.getState().status).toBe('completed');
+    useUiStore.getState().selectSpan('task:brief');
+    await useRunStore.getState().show(runId);
+    expect(useUiStore.getState().spanId).toBe('task:brief');
+    await useRunStore.getState().show(undefined);
+    expect(useUiStore.getState().spanId).toBeUndefined();
+    expect(useRunStore.getState().view).toBeUndefined();
   });
 
   it('reports a run the host cannot find', async () => {
@@ -171,7 +176,7 @@ describe('runStore actions', () => {
     const newId = await useRunStore.getState().replay('announcement');
     expect(newId).toBe(replayId);
     expect(host.callsTo('runs.replay')).toEqual([{ runId, fromTaskId: 'announcement' }]);
-    expect(useUiStore.getState().runId).toBe(replayId);
+    expect(useRunStore.getState().runId).toBe(replayId);
     expect(useRunStore.getState().view?.replayOf?.fromTaskId).toBe('brief');
   });
 

@@ -7,6 +7,7 @@ import { TrainDialog } from '../../../renderer/panels/training/TrainDialog';
 import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useTestStore } from '../../../renderer/stores/testStore';
 import { useTrainingStore } from '../../../renderer/stores/trainingStore';
+import { useRunStore } from '../../../renderer/stores/runStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { FakeHost } from '../run/fakeHost';
 
@@ -24,9 +25,10 @@ beforeEach(() => {
     'tests.list': () => ({ tests: [] }),
   });
   setHost(fake);
-  // Not the open document: nothing to save first.
-  useDocumentStore.setState({ path: undefined });
-  useUiStore.setState({ documentPath: 'launch.crew.json', view: 'canvas', runId: undefined });
+  // Open, with nothing to save first.
+  useDocumentStore.setState({ path: 'launch.crew.json', doc: undefined, saveState: 'saved' });
+  useUiStore.setState({ view: 'canvas' });
+  useRunStore.setState({ runId: undefined });
   useTrainingStore.setState({ dialogOpen: true, runLabels: {} });
   useTestStore.setState({ dialogOpen: true });
 });
@@ -42,7 +44,7 @@ describe('Train… and Test… dialogs', () => {
     await act(async () => fireEvent.click(screen.getByTestId('train-start')));
     expect(fake.callsTo('training.start')).toEqual([{ path: 'launch.crew.json', iterations: 3, evalModel: 'judge', inputs: { city: 'Lisbon' } }]);
     expect(useUiStore.getState().view).toBe('training');
-    expect(useUiStore.getState().runId).toBe('run_1');
+    expect(useRunStore.getState().runId).toBe('run_1');
     expect(useTrainingStore.getState().runLabels.run_1).toEqual({ trainingId: 'train_1', iteration: 1, iterations: 3 });
     expect(screen.queryByTestId('train-dialog')).toBeNull();
   });

@@ -58,7 +58,7 @@ beforeEach(() => {
   setHost(fake);
   useTestStore.setState({ crewId: undefined, tests: [], selectedId: undefined, report: undefined, error: undefined, dialogOpen: false });
   useDocumentStore.setState({ path: 'launch.crew.json', doc: { kind: 'crew', id: CREW, name: 'Launch notes', agents: [], tasks: [] } as never });
-  useUiStore.setState({ documentPath: 'launch.crew.json', view: 'tests' });
+  useUiStore.setState({ view: 'tests' });
 });
 
 afterEach(() => {

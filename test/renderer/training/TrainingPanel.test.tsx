@@ -9,6 +9,7 @@ import { TrainingPanel } from '../../../renderer/panels/training/TrainingPanel';
 import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useHumanStore } from '../../../renderer/stores/humanStore';
 import { useTrainingStore } from '../../../renderer/stores/trainingStore';
+import { useRunStore } from '../../../renderer/stores/runStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { FakeHost } from '../run/fakeHost';
 
@@ -74,7 +75,8 @@ beforeEach(() => {
   setHost(fake);
   useTrainingStore.setState({ crewId: undefined, sessions: [], versions: [], selected: undefined, compareWith: undefined, diff: undefined, records: [], recordsFor: undefined, runLabels: {}, actionError: undefined });
   useDocumentStore.setState({ path: 'launch.crew.json', doc: { kind: 'crew', id: CREW, name: 'Launch notes', agents: [{ id: 'writer', role: 'Writer' }], tasks: [] } as never });
-  useUiStore.setState({ documentPath: 'launch.crew.json', view: 'training', runId: undefined, bottomTab: 'output' });
+  useUiStore.setState({ view: 'training', bottomTab: 'output' });
+  useRunStore.setState({ runId: undefined });
 });
 
 afterEach(() => {
@@ -159,7 +161,7 @@ describe('training panel', () => {
     expect(rec.textContent).toContain('Name the city.');
     expect(rec.textContent).toContain('Launch in Lisbon.');
     fireEvent.click(within(rec).getByTestId('feedback-record-run'));
-    expect(useUiStore.getState().runId).toBe('run_a');
+    expect(useRunStore.getState().runId).toBe('run_a');
     expect(useUiStore.getState().bottomTab).toBe('trace');
   });
 

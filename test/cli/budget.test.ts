@@ -17,7 +17,7 @@ beforeAll(async () => {
   server.setHandler((body) => {
     const user = (body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')?.content ?? '';
     const marker = ['[T1]', '[T2]', '[T3]', '[M1]', '[M2]'].find((m) => user.includes(m));
-    return marker ? { content: `reply-${marker.slice(1, -1)}`, usage: USAGE, ...(marker === '[T2]' ? { delayMs: 0 } : {}) } : undefined;
+    return marker ? { content: `reply-${marker.slice(1, -1)}`, usage: USAGE } : undefined;
   });
 });
 afterAll(() => server.close());
@@ -156,5 +156,38 @@ describe('budget guard: a crew', () => {
     expect(resumed.tasks).toHaveLength(3);
     expect(callsFor('[T1]')).toBe(1);
     expect(callsFor('[T2]')).toBe(1);
+  }, 30_000);
+});
+
+describe('budget guard: a flow', () => {
+  it('pauses before the method whose model call has no room, and resume re-runs only that method', async () => {
+    ws = tempDir('crewdeck-budget-flow-');
+    ws.write('crewdeck.json', { version: 1, models: { default: 'srv', profiles: { srv: { provider: 'openai', model: 'house-model', baseUrl: server.baseUrl } } } });
+    ws.write('two.flow.json', {
+      kind: 'flow',
+      version: 1,
+      id: 'two',
+      name: 'Two',
+      budget: { maxTokens: 100 },
+      methods: [
+        { id: 'first', name: 'first', trigger: { start: true }, body: { type: 'llm', prompt: '[M1] Draft' } },
+        { id: 'second', name: 'second', trigger: { listen: 'first' }, body: { type: 'llm', prompt: '[M2] Polish {input}' } },
+      ],
+    });
+    const paused = parseSingleJson(await runCli(['run', ws.path('two.flow.json'), '--json'], { cwd: ws.dir, env }));
+    expect(paused.status).toBe('paused');
+    expect(paused.pending).toMatchObject({ kind: 'budget', which: 'maxTokens', spent: 120, limit: 100, stepId: 'second' });
+    expect(callsFor('[M1]')).toBe(1);
+    expect(callsFor('[M2]')).toBe(0);
+
+    const done = parseSingleJson(await runCli(['resume', paused.runId, '--json', '--max-tokens', '500', '--workspace', ws.dir], { env }));
+    expect(done.status).toBe('completed');
+    expect(done.output).toBe('reply-M2');
+    expect(callsFor('[M1]')).toBe(1);
+    expect(callsFor('[M2]')).toBe(1);
+    expect(done.tokenUsage.totalTokens).toBe(240);
+    const events = await runEvents(ws.dir, paused.runId);
+    assertGapFree(events);
+    expect(events.filter((e) => e.type === 'flow.method.completed').map((e) => (e as EventOf<'flow.method.completed'>).methodId)).toEqual(['first', 'second']);
   }, 30_000);
 });

@@ -18,8 +18,6 @@ export const VIEW_INSET = { top: 64, right: 32, bottom: 32, left: 72 } as const;
 export const FIT_VIEW_OPTIONS = {
   padding: { top: `${VIEW_INSET.top}px`, right: `${VIEW_INSET.right}px`, bottom: `${VIEW_INSET.bottom}px`, left: `${VIEW_INSET.left}px` },
   maxZoom: 1.1,
-  // Flows and crews alike: Fit never shrinks labels below ~9 px (see READABLE_ZOOM).
-  minZoom: 0.7,
 } as const;
 
 /**
@@ -28,14 +26,17 @@ export const FIT_VIEW_OPTIONS = {
  */
 export const READABLE_ZOOM = 0.7;
 
-/** Zoom to fit, but never below READABLE_ZOOM. */
+const READABLE_FIT_MIN_NODES = 40;
+
+/** Zoom to fit, but on large documents never below READABLE_ZOOM. */
 export function fitReadable(flow: ReactFlowInstance, width: number, height: number, duration = 200): void {
   const nodes = flow.getNodes();
   if (nodes.length === 0) return;
   const bounds = flow.getNodesBounds(nodes);
   const zoomX = (width - VIEW_INSET.left - VIEW_INSET.right) / Math.max(1, bounds.width);
   const zoomY = (height - VIEW_INSET.top - VIEW_INSET.bottom) / Math.max(1, bounds.height);
-  if (Math.min(zoomX, zoomY) >= READABLE_ZOOM) {
+  // Small documents always fit whole; large ones (40+ nodes) stop at the readable zoom.
+  if (nodes.length < READABLE_FIT_MIN_NODES || Math.min(zoomX, zoomY) >= READABLE_ZOOM) {
     void flow.fitView({ ...FIT_VIEW_OPTIONS, duration });
     return;
   }

@@ -2,7 +2,7 @@ import { Background, BackgroundVariant, Controls, MiniMap, Panel, type FinalConn
 import type { Problem } from '../../shared/model/problems';
 import { CanvasActions, FIT_VIEW_OPTIONS } from './CanvasActions';
 import { ProblemBanner } from './ProblemBanner';
-import { useRevealAdded, useRevealOnRequest } from './useRevealAdded';
+import { useKeepFitOnShrink, useRevealAdded, useRevealOnRequest } from './useRevealAdded';
 import { RejectionToast } from './RejectionToast';
 
 /** The React Flow settings both canvases share (spread onto `<ReactFlow>`). */
@@ -30,6 +30,7 @@ export function CanvasChrome(props: {
 }) {
   useRevealAdded();
   useRevealOnRequest();
+  useKeepFitOnShrink();
   return (
     <>
       <Background variant={BackgroundVariant.Dots} gap={18} size={1} className="crew-canvas-background" />

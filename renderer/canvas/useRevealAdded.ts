@@ -81,3 +81,19 @@ export function useRevealOnRequest(): void {
 }
 
 const FIT_PADDING_PX = { top: `${VIEW_INSET.top}px`, right: `${VIEW_INSET.right}px`, bottom: `${VIEW_INSET.bottom}px`, left: `${VIEW_INSET.left}px` } as const;
+
+/**
+ * The canvas got shorter (the run panel opened with a run): a small document is fitted again, never
+ * zoomed in, so no node — the Manager below, a run badge — drops out of view.
+ */
+export function useKeepFitOnShrink(): void {
+  const flow = useReactFlow();
+  const height = useStore((s) => s.height);
+  const previous = useRef(height);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = height;
+    if (!(height < before) || flow.getNodes().length >= 40) return;
+    void flow.fitView({ padding: FIT_PADDING_PX, maxZoom: Math.min(1.1, flow.getViewport().zoom), duration: 150 });
+  }, [height, flow]);
+}

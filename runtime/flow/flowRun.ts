@@ -376,7 +376,8 @@ class FlowRun {
       }
       this.complete(method, span, call, outcome, started);
     } catch (error) {
-      if (error instanceof BudgetReached && this.failure === undefined) return this.pauseAtBudget(method, span, call, error, started);
+      // Paused only where a store keeps the pause (a run without one could never be resumed: it fails).
+      if (error instanceof BudgetReached && this.failure === undefined && this.req.store) return this.pauseAtBudget(method, span, call, error, started);
       span.emit({ type: 'flow.method.failed', methodId: method.id, methodName: method.name, error: errorMessage(error), errorName: errorName(error), durationMs: Math.round(this.req.now() - started) });
       this.fail(error);
     }

@@ -1,6 +1,6 @@
 import { crewOfDocument } from './panels/training/crewOfDocument';
 import { selectCanRedo, selectCanUndo, useDocumentStore } from './stores/documentStore';
-import { useRunStore } from './stores/runStore';
+import { selectRunStatus, useRunStore } from './stores/runStore';
 import { useTestStore } from './stores/testStore';
 import { useTrainingStore } from './stores/trainingStore';
 import { useUiStore } from './stores/uiStore';
@@ -18,7 +18,7 @@ export function Toolbar() {
   const problemCount = useDocumentStore((s) => s.problems.length);
   const canUndo = useDocumentStore(selectCanUndo);
   const canRedo = useDocumentStore(selectCanRedo);
-  const runStatus = useRunStore((s) => s.status);
+  const runStatus = useRunStore(selectRunStatus);
   const runId = useRunStore((s) => s.runId);
   const running = runStatus === 'running';
   const ui = useUiStore.getState;

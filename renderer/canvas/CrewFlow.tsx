@@ -8,7 +8,7 @@ import { connectNodes } from '../commands/connect';
 import type { CrewDraft } from '../commands/crewDraft';
 import type { EdgeRef } from '../commands/disconnect';
 import { useDocumentStore } from '../stores/documentStore';
-import { useRunStore } from '../stores/runStore';
+import { selectOverlay, useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { swimlaneLayout } from '../commands/swimlaneLayout';
 import { CANVAS_PROPS, CanvasChrome, droppedOnNode } from './canvasChrome';
@@ -39,7 +39,7 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   const container = useRef<HTMLDivElement>(null);
   const problems = useDocumentStore((s) => s.problems);
   const theme = useUiStore((s) => s.theme);
-  const activeDelegations = useRunStore(useShallow((s) => s.activeDelegations));
+  const activeDelegations = useRunStore(useShallow((s) => selectOverlay(s).activeDelegations));
   const graph = useMemo(() => documentToGraph(doc, problems), [doc, problems]);
   const { nodes, edges, fitOnOpen, showMinimap, onNodesChange, onEdgesChange, onNodeDragStop } = useCanvasState<CrewNode, CrewEdge>(graph);
 

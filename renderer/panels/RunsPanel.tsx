@@ -3,7 +3,7 @@ import type { HostRunSummary } from '../../shared/host-api';
 import { ReplayDialog } from '../dialogs/ReplayDialog';
 import { RunCompareDialog } from '../dialogs/RunCompareDialog';
 import { describeCost } from '../../shared/usage';
-import { useRunStore } from '../stores/runStore';
+import { selectRunStatus, useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import '../styles/flow-run.css';
 import '../styles/runs.css';
@@ -66,7 +66,10 @@ export function RunsPanel() {
 function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onReplay(): void; picked: boolean; onPick(): void }) {
   const shown = useRunStore((s) => s.runId === run.id);
   // The shown run's live status is newer than the list's.
-  const liveStatus = useRunStore((s) => (s.runId === run.id && s.status && s.status !== 'pending' ? s.status : undefined));
+  const liveStatus = useRunStore((s) => {
+    const status = selectRunStatus(s);
+    return s.runId === run.id && status && status !== 'pending' ? status : undefined;
+  });
   const status = liveStatus ?? run.status;
   const open = () => {
     useUiStore.getState().setBottomTab('trace');

@@ -13,26 +13,18 @@ export type { ActiveDelegation, FlowTrigger, MethodResult, NodeCounters, NodeRun
 
 /**
  * Live state of the run shown in the run panel and overlaid on the canvas, and the run history.
- * `runId` is the one owner of "which run is shown": set it with `show`. Node ids are canvas ids (renderer/model/nodeIds.ts). Components select narrowly:
- * `useRunStore(s => s.nodeStatus[id])`.
+ * `runId` is the one owner of "which run is shown": set it with `show`. What the run did is its
+ * `view` only; the canvas overlay is derived from it by selectors (`selectOverlay`, `selectRunStatus`),
+ * never copied. Node ids are canvas ids (renderer/model/nodeIds.ts). Components select narrowly:
+ * `useRunStore(s => selectOverlay(s).nodeStatus[id])`.
  */
 export interface RunState {
   /** The shown run. */
   runId?: string;
+  /** The shown run, folded from its events (stores/reduceRunEvent.ts). */
   view?: RunView;
-  /** Status of the shown run. */
-  status?: RunViewStatus;
   loading: boolean;
   error?: string;
-  nodeStatus: Record<string, NodeRunStatus>;
-  nodeCounters: Record<string, NodeCounters>;
-  activeDelegations: ActiveDelegation[];
-  /** Flow runs (the flow canvas overlay; selectors in renderer/canvas/nodes/useMethodRun.ts): per method id. */
-  methods: Record<string, MethodResult>;
-  /** Flow runs: the route each router chose last, by router method id. */
-  routes: Record<string, string>;
-  /** Flow runs: the listen condition that started each listener's latest call, by listener method id. */
-  triggers: Record<string, FlowTrigger>;
 
   /** Run history, newest first (`runs.list`). */
   runs: HostRunSummary[];
@@ -58,12 +50,26 @@ export interface RunState {
   refreshRuns(): Promise<void>;
 }
 
-const NO_STATUS: Record<string, NodeRunStatus> = {};
-const NO_COUNTERS: Record<string, NodeCounters> = {};
-const NO_DELEGATIONS: ActiveDelegation[] = [];
-const NO_METHODS: Record<string, MethodResult> = {};
-const NO_ROUTES: Record<string, string> = {};
-const NO_TRIGGERS: Record<string, FlowTrigger> = {};
+/**
+ * What the canvas overlays of the shown run: node statuses and counters, live delegations, and for
+ * flows the calls per method (selectors in renderer/canvas/nodes/useMethodRun.ts), the route each
+ * router chose last and the condition that started each listener's latest call.
+ */
+export type RunOverlay = Pick<RunView, 'nodeStatus' | 'nodeCounters' | 'activeDelegations' | 'methods' | 'routes' | 'triggers'>;
+
+const NO_OVERLAY: RunOverlay = {
+  nodeStatus: {} as Record<string, NodeRunStatus>,
+  nodeCounters: {} as Record<string, NodeCounters>,
+  activeDelegations: [] as ActiveDelegation[],
+  methods: {} as Record<string, MethodResult>,
+  routes: {},
+  triggers: {} as Record<string, FlowTrigger>,
+};
+
+/** The shown run's overlay: its view's own maps (stable while the view is), or empty ones without a run. */
+export const selectOverlay = (s: Pick<RunState, 'view'>): RunOverlay => s.view ?? NO_OVERLAY;
+/** Status of the shown run. */
+export const selectRunStatus = (s: Pick<RunState, 'view'>): RunViewStatus | undefined => s.view?.status;
 
 let detach: (() => void) | undefined;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -73,7 +79,7 @@ export const useRunStore = create<RunState>()((set, get) => {
     () => host(),
     (runId, view, error, partial) => {
       if (get().runId !== runId) return;
-      set({ view, loading: partial === true, error, ...overlay(view) });
+      set({ view, loading: partial === true, error });
     },
     () => get().runId,
   );
@@ -103,12 +109,6 @@ export const useRunStore = create<RunState>()((set, get) => {
 
   return {
     loading: false,
-    nodeStatus: NO_STATUS,
-    nodeCounters: NO_COUNTERS,
-    activeDelegations: NO_DELEGATIONS,
-    methods: NO_METHODS,
-    routes: NO_ROUTES,
-    triggers: NO_TRIGGERS,
     runs: [],
     runsLoaded: false,
 
@@ -128,15 +128,15 @@ export const useRunStore = create<RunState>()((set, get) => {
       // A span belongs to the run it was selected in.
       if (get().runId !== runId && useUiStore.getState().spanId !== undefined) useUiStore.getState().selectSpan(undefined);
       if (!runId) {
-        set({ runId: undefined, view: undefined, loading: false, error: undefined, ...overlay(undefined) });
+        set({ runId: undefined, view: undefined, loading: false, error: undefined });
         return;
       }
       const cached = sessions.view(runId);
-      set({ runId, view: cached, loading: !cached || sessions.isLoading(runId), error: undefined, ...overlay(cached) });
+      set({ runId, view: cached, loading: !cached || sessions.isLoading(runId), error: undefined });
       await sessions.open(runId);
       if (get().runId !== runId) return;
       const view = sessions.view(runId);
-      if (view) set({ view, loading: false, ...overlay(view) });
+      if (view) set({ view, loading: false });
     },
 
     async openRun(runId, documentPath) {
@@ -186,20 +186,3 @@ export const useRunStore = create<RunState>()((set, get) => {
     },
   };
 });
-
-type Overlay = Pick<RunState, 'status' | 'nodeStatus' | 'nodeCounters' | 'activeDelegations' | 'methods' | 'routes' | 'triggers'>;
-
-function overlay(view: RunView | undefined): Overlay {
-  if (!view) {
-    return { status: undefined, nodeStatus: NO_STATUS, nodeCounters: NO_COUNTERS, activeDelegations: NO_DELEGATIONS, methods: NO_METHODS, routes: NO_ROUTES, triggers: NO_TRIGGERS };
-  }
-  return {
-    status: view.status,
-    nodeStatus: view.nodeStatus,
-    nodeCounters: view.nodeCounters,
-    activeDelegations: view.activeDelegations,
-    methods: view.methods,
-    routes: view.routes,
-    triggers: view.triggers,
-  };
-}

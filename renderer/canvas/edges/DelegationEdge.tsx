@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { BaseEdge, type EdgeProps } from '@xyflow/react';
-import { useRunStore } from '../../stores/runStore';
+import { selectOverlay, useRunStore } from '../../stores/runStore';
 import type { DelegationEdge as DelegationEdgeType } from '../graphTypes';
 import { DELEGATION_MARKER } from './EdgeMarkers';
 
@@ -10,7 +10,7 @@ import { DELEGATION_MARKER } from './EdgeMarkers';
  */
 export const DelegationEdge = memo(function DelegationEdge(props: EdgeProps<DelegationEdgeType>) {
   const { source, target } = props;
-  const active = useRunStore((s) => s.activeDelegations.some((d) => d.from === source && d.to === target));
+  const active = useRunStore((s) => selectOverlay(s).activeDelegations.some((d) => d.from === source && d.to === target));
   const transient = props.data?.transient === true;
   const path = bracketPath(props.sourceX, props.sourceY, props.targetX, props.targetY);
   return (

@@ -14,8 +14,7 @@
  *   the condition fired the listener.
  */
 import { methodNodeId, parseMethodNodeId } from '../../model/nodeIds';
-import { useRunStore, type NodeRunStatus } from '../../stores/runStore';
-import type { RunState } from '../../stores/runStore';
+import { selectOverlay, useRunStore, type NodeRunStatus, type RunOverlay } from '../../stores/runStore';
 
 export interface MethodRun {
   status?: NodeRunStatus;
@@ -28,25 +27,25 @@ export interface MethodRun {
 }
 
 export function useMethodRun(methodId: string): MethodRun {
-  const status = useRunStore((s) => s.nodeStatus[methodNodeId(methodId)]);
-  const calls = useRunStore((s) => s.methods[methodId]?.calls ?? 0);
-  const route = useRunStore((s) => s.routes[methodId]);
-  const items = useRunStore((s) => s.methods[methodId]?.items);
+  const status = useRunStore((s) => selectOverlay(s).nodeStatus[methodNodeId(methodId)]);
+  const calls = useRunStore((s) => selectOverlay(s).methods[methodId]?.calls ?? 0);
+  const route = useRunStore((s) => selectOverlay(s).routes[methodId]);
+  const items = useRunStore((s) => selectOverlay(s).methods[methodId]?.items);
   return { status, calls, route, items };
 }
 
 export function useTakenRoute(routerMethodId: string): string | undefined {
-  return useRunStore((s) => s.routes[routerMethodId]);
+  return useRunStore((s) => selectOverlay(s).routes[routerMethodId]);
 }
 
 export type FlowEdgeRun = 'active' | 'taken';
 
 export function useFlowEdgeRun(fromMethodId: string, toMethodId: string, route?: string): FlowEdgeRun | undefined {
-  return useRunStore((s) => flowEdgeRun(s, fromMethodId, toMethodId, route));
+  return useRunStore((s) => flowEdgeRun(selectOverlay(s), fromMethodId, toMethodId, route));
 }
 
 /** The selector behind useFlowEdgeRun (also usable outside React, e.g. to map a list of edges at once). */
-export function flowEdgeRun(s: Pick<RunState, 'triggers' | 'nodeStatus'>, fromMethodId: string, toMethodId: string, route?: string): FlowEdgeRun | undefined {
+export function flowEdgeRun(s: Pick<RunOverlay, 'triggers' | 'nodeStatus'>, fromMethodId: string, toMethodId: string, route?: string): FlowEdgeRun | undefined {
   const fired = s.triggers[toMethodId];
   if (!fired || fired.from !== fromMethodId) return undefined;
   if (route !== undefined && fired.route !== route) return undefined;
@@ -63,25 +62,25 @@ export interface ListenEdgeRef {
 }
 
 /** 'active' while the call the listener's condition started runs or waits, 'taken' after; undefined before it fired. */
-export function listenerRun(s: Pick<RunState, 'triggers' | 'nodeStatus'>, listener: string): FlowEdgeRun | undefined {
+export function listenerRun(s: Pick<RunOverlay, 'triggers' | 'nodeStatus'>, listener: string): FlowEdgeRun | undefined {
   if (!s.triggers[listener]) return undefined;
   const status = s.nodeStatus[methodNodeId(listener)];
   return status === 'running' || status === 'waiting' ? 'active' : 'taken';
 }
 
 export function useListenerRun(listener: string): FlowEdgeRun | undefined {
-  return useRunStore((s) => listenerRun(s, listener));
+  return useRunStore((s) => listenerRun(selectOverlay(s), listener));
 }
 
 export function useListenEdgeRun(source: string, target: string, edge: ListenEdgeRef | undefined): FlowEdgeRun | undefined {
-  return useRunStore((s) => (edge ? listenEdgeRun(s, source, target, edge) : undefined));
+  return useRunStore((s) => (edge ? listenEdgeRun(selectOverlay(s), source, target, edge) : undefined));
 }
 
 /**
  * A drawn edge: a direct edge lights when its source is what fired the listener; an edge into a gate
  * when its member has run and the listener fired; a gate's own edge when the listener fired.
  */
-export function listenEdgeRun(s: Pick<RunState, 'triggers' | 'nodeStatus' | 'methods'>, source: string, target: string, edge: ListenEdgeRef): FlowEdgeRun | undefined {
+export function listenEdgeRun(s: Pick<RunOverlay, 'triggers' | 'nodeStatus' | 'methods'>, source: string, target: string, edge: ListenEdgeRef): FlowEdgeRun | undefined {
   const state = listenerRun(s, edge.listener);
   if (!state) return undefined;
   const from = parseMethodNodeId(source);

@@ -6,6 +6,7 @@ import { Palette } from '../../../renderer/canvas/Palette';
 import { setHost } from '../../../renderer/host/hostContext';
 import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useRunStore } from '../../../renderer/stores/runStore';
+import { emptyRunView } from '../../../renderer/stores/runView';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { hierarchicalCrew, sequentialCrew } from '../document/crewFixtures';
 import { MemoryHost } from '../document/memoryHost';
@@ -123,8 +124,12 @@ describe('CrewCanvas', () => {
     expect(screen.getByTestId('crew-node-manager')).toBeTruthy();
     act(() =>
       useRunStore.setState({
-        nodeStatus: { 'task:pricing': 'running', 'agent:analyst': 'waiting' },
-        nodeCounters: { 'agent:analyst': { toolCalls: 3, retries: 1 } },
+        runId: 'run_live',
+        view: {
+          ...emptyRunView('run_live'),
+          nodeStatus: { 'task:pricing': 'running', 'agent:analyst': 'waiting' },
+          nodeCounters: { 'agent:analyst': { toolCalls: 3, retries: 1 } },
+        },
       }),
     );
     const pricing = screen.getByTestId('crew-node-task:pricing');
@@ -133,7 +138,7 @@ describe('CrewCanvas', () => {
     const analyst = screen.getByTestId('crew-node-agent:analyst');
     expect(within(analyst).getByTestId('node-tool-calls').textContent).toBe('3');
     expect(within(analyst).getByTestId('node-retries').textContent).toBe('1');
-    act(() => useRunStore.setState({ nodeStatus: {}, nodeCounters: {} }));
+    act(() => useRunStore.setState({ runId: undefined, view: undefined }));
     expect(screen.getByTestId('crew-node-task:pricing').dataset.status).toBeUndefined();
   });
 });

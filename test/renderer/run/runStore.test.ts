@@ -4,7 +4,7 @@ import type { HostResponse } from '../../../shared/host-api';
 import { emptyUsage } from '../../../shared/usage';
 import { setHost } from '../../../renderer/host/hostContext';
 import { useHumanStore } from '../../../renderer/stores/humanStore';
-import { useRunStore } from '../../../renderer/stores/runStore';
+import { selectOverlay, selectRunStatus, useRunStore } from '../../../renderer/stores/runStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { FakeHost } from './fakeHost';
 import { exampleDocument, recordedEvents } from './runFixtures';
@@ -55,10 +55,10 @@ describe('runStore.show', () => {
     expect(useRunStore.getState().runId).toBe(runId);
     expect(state.view?.lastSeq).toBe(40);
     expect(state.view?.eventCount).toBe(40);
-    expect(state.status).toBe('completed');
+    expect(selectRunStatus(state)).toBe('completed');
     expect(host.callsTo('runs.events').map((r) => (r as { afterSeq: number }).afterSeq)).toEqual([0, 7, 14, 21, 28, 35]);
-    expect(state.nodeStatus).toEqual({ 'task:pricing': 'done', 'task:announcement': 'done', manager: 'done', 'agent:analyst': 'done', 'agent:copywriter': 'done' });
-    expect(state.nodeCounters.manager).toEqual({ toolCalls: 2, retries: 0 });
+    expect(selectOverlay(state).nodeStatus).toEqual({ 'task:pricing': 'done', 'task:announcement': 'done', manager: 'done', 'agent:analyst': 'done', 'agent:copywriter': 'done' });
+    expect(selectOverlay(state).nodeCounters.manager).toEqual({ toolCalls: 2, retries: 0 });
   });
 
   it('merges live events that arrive while stored ones load, without duplicates or gaps', async () => {
@@ -100,7 +100,7 @@ describe('runStore.show', () => {
     await vi.waitFor(() => expect(useRunStore.getState().view?.lastSeq).toBe(24));
     expect(useRunStore.getState().view?.eventCount).toBe(24);
     expect(host.callsTo('runs.events').at(-1)).toMatchObject({ runId, afterSeq: 20 });
-    expect(useRunStore.getState().nodeStatus['task:announcement']).toBe('running');
+    expect(selectOverlay(useRunStore.getState()).nodeStatus['task:announcement']).toBe('running');
   });
 
   it('folds live events into the shown run and updates node status', async () => {
@@ -108,11 +108,11 @@ describe('runStore.show', () => {
     setHost(host);
     detach = useRunStore.getState().attach();
     await useRunStore.getState().show(runId);
-    expect(useRunStore.getState().activeDelegations).toEqual([]);
+    expect(selectOverlay(useRunStore.getState()).activeDelegations).toEqual([]);
     host.push({ kind: 'event', event: { ...delegation[6], runId } });
-    await vi.waitFor(() => expect(useRunStore.getState().activeDelegations).toEqual([{ from: 'manager', to: 'agent:analyst', spanId: 's6' }]));
+    await vi.waitFor(() => expect(selectOverlay(useRunStore.getState()).activeDelegations).toEqual([{ from: 'manager', to: 'agent:analyst', spanId: 's6' }]));
     host.push({ kind: 'event', event: { ...delegation[7], runId } });
-    await vi.waitFor(() => expect(useRunStore.getState().nodeStatus['agent:analyst']).toBe('running'));
+    await vi.waitFor(() => expect(selectOverlay(useRunStore.getState()).nodeStatus['agent:analyst']).toBe('running'));
   });
 
   it('ignores live events of runs it does not follow', async () => {
@@ -130,7 +130,7 @@ describe('runStore.show', () => {
     setHost(host);
     detach = useRunStore.getState().attach();
     await useRunStore.getState().show(runId);
-    expect(useRunStore.getState().status).toBe('completed');
+    expect(selectRunStatus(useRunStore.getState())).toBe('completed');
     useUiStore.getState().selectSpan('task:brief');
     await useRunStore.getState().show(runId);
     expect(useUiStore.getState().spanId).toBe('task:brief');
@@ -161,7 +161,7 @@ describe('runStore actions', () => {
     expect(started).toBe(runId);
     expect(host.callsTo('runs.start')).toEqual([{ path: 'product-launch.crew.json', inputs: { product: 'X' } }]);
     expect(useRunStore.getState().runId).toBe(runId);
-    expect(useRunStore.getState().status).toBe('running');
+    expect(selectRunStatus(useRunStore.getState())).toBe('running');
   });
 
   it('replays the shown run from a task and shows the new run', async () => {

@@ -16,7 +16,7 @@ import { Section } from './Section';
 import { TextField } from './TextField';
 
 /** Crew-level fields; agents and tasks have their own forms (select a node). */
-const FIELDS = ['id', 'name', 'description', 'process', 'manager', 'inputs', 'memory', 'maxRpm', 'planning', 'knowledge', 'knowledgeSettings'];
+const FIELDS = ['id', 'name', 'description', 'process', 'manager', 'inputs', 'memory', 'maxRpm', 'budget', 'planning', 'knowledge', 'knowledgeSettings'];
 
 export function CrewForm({ doc, profiles }: { doc: CrewDraft; profiles: readonly string[] }) {
   const perform = useDocumentStore.getState().perform;
@@ -27,6 +27,12 @@ export function CrewForm({ doc, profiles }: { doc: CrewDraft; profiles: readonly
   const d = doc as Record<string, unknown>;
   const memory = isRecord(d.memory) ? d.memory : undefined;
   const planning = isRecord(d.planning) ? d.planning : undefined;
+  const budget = isRecord(d.budget) ? d.budget : undefined;
+  /** A budget with no cap left is no budget. */
+  const setBudget = (patch: Record<string, unknown>) => {
+    const next = patchOf(budget, patch);
+    set('budget', Object.keys(next).length > 0 ? next : undefined);
+  };
   const planningOn = planning !== undefined && planning.enabled !== false;
   const patchOf = (current: Record<string, unknown> | undefined, patch: Record<string, unknown>) => {
     const next: Record<string, unknown> = { ...current };
@@ -67,6 +73,8 @@ export function CrewForm({ doc, profiles }: { doc: CrewDraft; profiles: readonly
       </Section>
       <Section title="Limits and planning">
         <NumberField label="Max requests / min (crew)" path="maxRpm" value={d.maxRpm} min={1} placeholder="no limit" onChange={(v) => set('maxRpm', v)} />
+        <NumberField label="Budget: max tokens" path="budget.maxTokens" value={budget?.maxTokens} min={1} placeholder="no cap" hint="The run pauses before a model call once it used this many tokens" testId="field-crew-budget-tokens" onChange={(v) => setBudget({ maxTokens: v })} />
+        <NumberField label="Budget: max cost (US$)" path="budget.maxCostUsd" value={budget?.maxCostUsd} min={0} step={0.01} placeholder="no cap" hint="From the price table; models with no price count as $0" testId="field-crew-budget-cost" onChange={(v) => setBudget({ maxCostUsd: v })} />
         <CheckField
           label="Plan before kickoff"
           path="planning.enabled"

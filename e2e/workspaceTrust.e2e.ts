@@ -75,7 +75,16 @@ describe('workspace trust in the app', () => {
     await session.shot('trust-run-refused');
     expect(existsSync(marker)).toBe(false);
 
+    // The page alone cannot trust: the grant asks for the code `crewdeck serve` printed on its terminal.
     await page.getByTestId('trust-grant').click();
+    await page.getByTestId('trust-code').waitFor();
+    expect(existsSync(join(configDir, 'trusted-workspaces.json'))).toBe(false);
+    const code = /enter this code in the browser: (\d{3}) (\d{3})/.exec(app.output());
+    expect(code, app.output()).not.toBeNull();
+    expect(app.output()).toContain(`runs: ${process.execPath} ${MARKER_SERVER} ${marker}`);
+    await page.getByTestId('trust-code').fill(`${code![1]}${code![2]}`);
+    await session.shot('trust-code');
+    await page.getByTestId('trust-confirm').click();
     await banner.waitFor({ state: 'detached' });
     expect(existsSync(join(configDir, 'trusted-workspaces.json'))).toBe(true);
     expect(session.errors.filter((e) => !/not trusted/.test(e))).toEqual([]);

@@ -193,8 +193,19 @@ export const TrustStatusSchema = z.object({
   /** Whether every part that needs trust is trusted. */
   trusted: z.boolean(),
   parts: z.array(TrustPartSchema),
+  /** A hash of the untrusted parts: Electron's main process grants exactly what its dialog showed. */
+  fingerprint: z.string().optional(),
 });
 export type TrustStatus = z.infer<typeof TrustStatusSchema>;
+
+/**
+ * A grant answers with the status; when a person has not confirmed it yet (the renderer alone cannot),
+ * `confirmation` says what is needed: in browser mode, the code printed on the serving terminal.
+ */
+export const TrustGrantResponseSchema = TrustStatusSchema.extend({
+  confirmation: z.object({ codeRequired: z.boolean(), message: z.string() }).optional(),
+});
+export type TrustGrantResponse = z.infer<typeof TrustGrantResponseSchema>;
 
 export const HOST_CHANNELS = {
   'workspace.info': {
@@ -215,7 +226,15 @@ export const HOST_CHANNELS = {
    */
   'trust.status': { request: empty, response: TrustStatusSchema },
   /** Trusts the workspace's current held parts (recorded in the user's config folder, not the workspace). */
-  'trust.grant': { request: empty, response: TrustStatusSchema },
+  'trust.grant': {
+    request: z.object({
+      /** Browser mode: the one-time code printed on the terminal that serves the app. */
+      code: z.string().max(32).optional(),
+      /** Set by Electron's main process after its native dialog; a renderer's own value is dropped there. */
+      fingerprint: z.string().max(64).optional(),
+    }),
+    response: TrustGrantResponseSchema,
+  },
 
   'documents.list': { request: empty, response: z.object({ documents: z.array(DocumentEntrySchema) }) },
   'documents.read': {

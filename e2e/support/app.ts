@@ -13,6 +13,8 @@ export interface ServedApp {
   workspace: string;
   url: string;
   port: number;
+  /** Everything the server printed so far (stdout and stderr), e.g. the trust code of browser mode. */
+  output(): string;
   /** Stops the server (SIGTERM: running runs are cancelled and keep their events). */
   stop(): Promise<void>;
 }
@@ -45,6 +47,7 @@ export async function serve(workspace: string): Promise<ServedApp> {
     workspace,
     url,
     port: Number(new URL(url).port),
+    output: () => output,
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();

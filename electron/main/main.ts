@@ -12,6 +12,7 @@ import { checkHostRequest } from '../../shared/host-api';
 import { createMainWindow } from './mainWindow';
 import { guardContents, isPermissionAllowed, sameDocument, externalUrl, openExternalSafely } from './navigationGuards';
 import { RuntimeConnection } from './runtimeConnection';
+import { grantTrustWithDialog, trustDialogText } from './trustGrant';
 import { forkRuntime } from './runtimeProcess';
 import { handleSecretRequest, isSecretChannel, storedEnvironment } from './secretsChannel';
 import { SecretStore, safeStorageEncryptor } from './secretStore';
@@ -93,6 +94,17 @@ async function main(): Promise<void> {
           return listed.ok ? (listed.response as { names: Array<{ name: string; present: boolean }> }).names : [];
         },
       });
+    }
+    if (gate.channel === 'trust.grant') {
+      // The renderer cannot trust on its own: main asks the person in a native dialog (trustGrant.ts).
+      return grantTrustWithDialog(
+        (channel, request) => runtime.request(channel, request),
+        async (status) => {
+          const options = { type: 'warning' as const, buttons: ['Trust', 'Cancel'], defaultId: 1, cancelId: 1, noLink: true, ...trustDialogText(status) };
+          const { response } = window && !window.isDestroyed() ? await dialog.showMessageBox(window, options) : await dialog.showMessageBox(options);
+          return response === 0;
+        },
+      );
     }
     return runtime.request(gate.channel, gate.request);
   });

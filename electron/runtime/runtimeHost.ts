@@ -1,6 +1,7 @@
 // The runtime's process: Electron's main forks this file with utilityProcess (plain Node with
 // `process.parentPort`). It serves the host contract for one workspace; main relays the window's requests.
 import { createHostService } from '../../runtime/host/createHostService';
+import { mainProcessConfirmer } from '../../runtime/trust/trustConfirmation';
 import { serveRuntime, type ParentPortLike } from './runtimeServer';
 import { WORKSPACE_ARG } from './runtimeMessages';
 
@@ -18,7 +19,8 @@ if (!port) {
     env: process.env,
     createService(dir) {
       if (!dir) throw new Error(`missing ${WORKSPACE_ARG} <folder>`);
-      return createHostService({ workspace: dir, transport: 'electron', env: process.env });
+      // Main answers the window's trust.grant itself after a native dialog and sends what it showed.
+      return createHostService({ workspace: dir, transport: 'electron', env: process.env, confirmTrust: mainProcessConfirmer });
     },
     exit: (code) => process.exit(code),
   });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { TrustStatus } from '../../shared/host-api';
+import type { TrustGrantResponse, TrustStatus } from '../../shared/host-api';
 import { host } from '../host/hostContext';
 import '../styles/banners.css';
 
@@ -12,6 +12,9 @@ export function TrustBanner() {
   const [status, setStatus] = useState<TrustStatus | undefined>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  // Set when the host asks for the code it printed on its terminal (browser mode): the page alone cannot trust.
+  const [codeAsked, setCodeAsked] = useState<string | undefined>();
+  const [code, setCode] = useState('');
 
   const refresh = useCallback(async () => {
     try {
@@ -30,11 +33,23 @@ export function TrustBanner() {
   }, [refresh]);
 
   if (!status || !status.needed || status.trusted) return null;
-  const trust = async () => {
+  const trust = async (withCode?: string) => {
     setBusy(true);
     setError(undefined);
     try {
-      setStatus(await host().invoke('trust.grant', {}));
+      const answer: TrustGrantResponse = await host().invoke('trust.grant', withCode === undefined ? {} : { code: withCode });
+      const { confirmation, ...next } = answer;
+      setStatus(next);
+      if (confirmation?.codeRequired) {
+        if (withCode === undefined) setCodeAsked(confirmation.message);
+        else setError(confirmation.message);
+      } else if (confirmation) {
+        setCodeAsked(undefined);
+        setError(confirmation.message);
+      } else {
+        setCodeAsked(undefined);
+        setCode('');
+      }
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -55,11 +70,30 @@ export function TrustBanner() {
               </li>
             ))}
         </ul>
-        {error && <div className="trust-banner-error">{error}</div>}
+        {codeAsked && (
+          <form
+            className="trust-banner-code"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void trust(code);
+            }}
+          >
+            <label>
+              {codeAsked}:{' '}
+              <input data-testid="trust-code" value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="off" size={8} autoFocus />
+            </label>{' '}
+            <button className="btn small" type="submit" data-testid="trust-confirm" disabled={busy || code.trim() === ''}>
+              Confirm
+            </button>
+          </form>
+        )}
+        {error && error !== codeAsked && <div className="trust-banner-error">{error}</div>}
       </div>
-      <button className="btn small" data-testid="trust-grant" disabled={busy} onClick={() => void trust()}>
-        Trust
-      </button>
+      {!codeAsked && (
+        <button className="btn small" data-testid="trust-grant" disabled={busy} onClick={() => void trust()}>
+          Trust
+        </button>
+      )}
     </div>
   );
 }

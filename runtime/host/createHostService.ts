@@ -25,6 +25,7 @@ import { validateDocument, WorkspaceDocuments } from './workspaceDocuments';
 import { importCrewAiIntoWorkspace } from './hostCrewAiImport';
 import { WorkspaceSettingsFile } from './workspaceSettingsFile';
 import { WorkspaceTrust, type TrustStatus as RuntimeTrustStatus } from '../trust/workspaceTrust';
+import { refuseRendererGrants, trustFingerprint } from '../trust/trustConfirmation';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 
 type Handlers = { [C in HostChannel]: (request: HostRequestParsed<C>) => HostResponse<C> | Promise<HostResponse<C>> };
@@ -52,6 +53,7 @@ export function createHostService(options: HostServiceOptions): HostService {
   const memory = new HostMemory(workspace, env, push);
   const tools = new HostTools({ workspace, env });
   const trust = new WorkspaceTrust(workspace);
+  const confirmTrust = options.confirmTrust ?? refuseRendererGrants;
   const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
   const training = new HostTraining({ workspace, store, human, env, push, now, memory: () => memory.store() });
   // The app lives long: load mathjs (about 2 s on a small machine) before a run needs it.
@@ -70,8 +72,13 @@ export function createHostService(options: HostServiceOptions): HostService {
   const handlers = {
     'workspace.info': () => ({ path: workspace, name: basename(workspace), transport: options.transport, version: packageVersion() }),
     'trust.status': () => trustStatus(trust.status(settingsFile.read().settings)),
-    'trust.grant': () => {
-      const status = trustStatus(trust.grant(loadWorkspaceSettings(workspace)));
+    'trust.grant': (request) => {
+      // The renderer is untrusted: a grant needs a person's confirmation from outside it (trustConfirmation.ts).
+      const settings = loadWorkspaceSettings(workspace);
+      const current = trust.status(settings);
+      const confirmation = confirmTrust.confirm(current, request);
+      if (!confirmation.confirmed) return { ...trustStatus(current), confirmation: { codeRequired: confirmation.codeRequired, message: confirmation.message } };
+      const status = trustStatus(trust.grant(settings));
       tools.forget(); // the last listing was made without trust (its servers did not start)
       return status;
     },
@@ -216,6 +223,7 @@ function trustStatus(status: RuntimeTrustStatus): HostResponse<'trust.status'> {
     needed: status.needed,
     trusted: status.trusted,
     parts: status.parts.map((p) => ({ kind: p.kind, where: p.where, summary: p.summary, trusted: !untrusted.has(p.digest) })),
+    fingerprint: trustFingerprint(status),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { TrustConfirmer } from '../trust/trustConfirmation';
 import type { HostPush, HostResult, HostChannel } from '../../shared/host-api';
 
 /**
@@ -21,4 +22,9 @@ export interface HostServiceOptions {
    * (safeStorage) and copies the keys into the runtime process's environment.
    */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Confirms `trust.grant` requests with a person, outside the renderer: the serving terminal's code
+   * (browser mode) or Electron's native dialog. Without one, the app cannot grant trust at all.
+   */
+  confirmTrust?: TrustConfirmer;
 }

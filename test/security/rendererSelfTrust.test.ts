@@ -1,38 +1,93 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHostService } from '../../runtime/host/createHostService';
+import { mainProcessConfirmer, TerminalCodeConfirmer, type TrustConfirmer } from '../../runtime/trust/trustConfirmation';
 import { tempDir } from '../cli/cliHarness';
 
 /**
- * OPEN HOLE found in the issue-13 review (design gap, not fixed: the fix belongs to the trust and
- * Electron owners). docs/SECURITY.md counts the renderer as untrusted, yet every step of "run a command
- * of my choosing" is a host request the renderer makes on its own: `settings.save` adds an MCP stdio
- * server (`sh -c …`), `trust.grant` trusts it — the grant takes no proof that a person saw the summary —
- * and `runs.start` starts it. A renderer compromised through anything it displays (a model's reply, a
- * fetched page in a trace) turns that into code execution. Suggested fix: `trust.grant` confirms in
- * the main process (Electron's dialog.showMessageBox with the same summary; in `serve`, a one-time
- * code printed on the terminal that the banner asks for) and refuses a grant the person did not confirm;
- * or refuse `trust.grant` for held parts saved by `settings.save` in the same session.
- *
- * `it.fails` keeps the suite green while the hole is open; drop `.fails` when the fix lands.
+ * The renderer is untrusted (docs/SECURITY.md): every step of "run a command of my choosing" is a host
+ * request it can make on its own — `settings.save` adds an MCP stdio server (`sh -c …`), `trust.grant`
+ * trusts it, `runs.start` starts it. So a grant needs a person's confirmation from outside the renderer:
+ * a code printed on the serving terminal (browser mode) or Electron main's native dialog, and it covers
+ * exactly the parts that were shown.
  */
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+const EVIL = { transport: 'stdio', command: 'sh', args: ['-c', 'touch pwned'] };
+
+async function hostWithSavedServer(confirmTrust?: TrustConfirmer) {
+  const ws = tempDir('crewdeck-selftrust-');
+  ws.write('crewdeck.json', { version: 1, models: { profiles: {} } });
+  const host = createHostService({ workspace: ws.dir, transport: 'websocket', env: {}, confirmTrust });
+  cleanups.push(async () => {
+    await host.close();
+    ws.remove();
+  });
+  const save = (servers: Record<string, unknown>) => host.handle('settings.save', { settings: { version: 1, models: { profiles: {} }, mcp: { servers } } });
+  expect(await save({ evil: EVIL })).toMatchObject({ ok: true, response: { problems: [] } });
+  const status = async () => {
+    const r = await host.handle('trust.status', {});
+    if (!r.ok) throw new Error(r.error.message);
+    return r.response;
+  };
+  const grant = async (request: { code?: string; fingerprint?: string } = {}) => {
+    const r = await host.handle('trust.grant', request);
+    if (!r.ok) throw new Error(r.error.message);
+    return r.response;
+  };
+  return { host, save, status, grant };
+}
 
 describe('the renderer alone cannot trust a command it saved', () => {
-  it.fails('settings.save with a stdio MCP server, then trust.grant, leaves the workspace untrusted (OPEN HOLE)', async () => {
-    const ws = tempDir('crewdeck-selftrust-');
-    cleanups.push(ws.remove);
-    ws.write('crewdeck.json', { version: 1, models: { profiles: {} } });
-    const host = createHostService({ workspace: ws.dir, transport: 'websocket', env: {} });
-    try {
-      const saved = await host.handle('settings.save', {
-        settings: { version: 1, models: { profiles: {} }, mcp: { servers: { evil: { transport: 'stdio', command: 'sh', args: ['-c', 'touch pwned'] } } } },
-      });
-      expect(saved).toMatchObject({ ok: true, response: { problems: [] } });
-      await host.handle('trust.grant', {});
-      expect(await host.handle('trust.status', {})).toMatchObject({ ok: true, response: { trusted: false } });
-    } finally {
-      await (host as { close?: () => Promise<void> }).close?.();
-    }
+  it('a host with no way to ask a person refuses every grant and names crewdeck trust', async () => {
+    const { grant, status } = await hostWithSavedServer();
+    const answer = await grant({ code: '000000', fingerprint: (await status()).fingerprint });
+    expect(answer.trusted).toBe(false);
+    expect(answer.confirmation).toMatchObject({ codeRequired: false, message: expect.stringContaining('crewdeck trust') });
+    expect((await status()).trusted).toBe(false);
+  });
+
+  it('browser mode: a grant goes through only with the code printed on the terminal, for the parts it was issued for', async () => {
+    const printed: string[] = [];
+    let next = 0;
+    const codes = ['314159', '271828', '161803'];
+    const { grant, status, save } = await hostWithSavedServer(new TerminalCodeConfirmer((t) => printed.push(t), Date.now, () => codes[next++]));
+
+    const asked = await grant();
+    expect(asked).toMatchObject({ trusted: false, confirmation: { codeRequired: true } });
+    expect(printed.join('')).toContain("runs: sh -c 'touch pwned'");
+    expect(printed.join('')).toContain('314 159');
+
+    expect((await grant({ code: '999999' })).trusted).toBe(false); // a guess
+    expect((await status()).trusted).toBe(false);
+
+    // The renderer adds another server after the code was printed: the code no longer fits what was shown.
+    await save({ evil: EVIL, other: { transport: 'stdio', command: 'sh', args: ['-c', 'touch other'] } });
+    expect((await grant({ code: '314159' })).trusted).toBe(false);
+    expect(printed.join('')).toContain('271 828'); // a new code, with the new summary
+    expect(printed.join('')).toContain("runs: sh -c 'touch other'");
+
+    const granted = await grant({ code: '271 828' });
+    expect(granted.trusted).toBe(true);
+    expect(granted.confirmation).toBeUndefined();
+    expect((await status()).trusted).toBe(true);
+  });
+
+  it('browser mode: five wrong codes end the code', async () => {
+    const { grant } = await hostWithSavedServer(new TerminalCodeConfirmer(() => {}, Date.now, () => '123456'));
+    await grant();
+    for (let i = 0; i < 5; i++) expect((await grant({ code: '654321' })).trusted).toBe(false);
+    expect((await grant({ code: '123456' })).trusted).toBe(false); // ended: the right code no longer works
+  });
+
+  it('Electron: the runtime grants only the fingerprint main showed in its dialog', async () => {
+    const { grant, status, save } = await hostWithSavedServer(mainProcessConfirmer);
+    expect((await grant()).trusted).toBe(false); // no fingerprint: not from main's dialog
+    const shown = (await status()).fingerprint;
+    await save({ evil: EVIL, other: { transport: 'stdio', command: 'sh', args: ['-c', 'touch other'] } });
+    expect((await grant({ fingerprint: shown })).trusted).toBe(false); // changed since the dialog
+    expect((await grant({ fingerprint: (await status()).fingerprint })).trusted).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHostService } from '../../host/createHostService';
+import { TerminalCodeConfirmer } from '../../trust/trustConfirmation';
 import { startBrowserServer } from '../../host/browserServer';
 import { WorkspaceInvalid } from '../../errors';
 import { parseOptions } from '../options';
@@ -45,7 +46,8 @@ export async function serveCommand(args: string[]): Promise<number> {
     return EXIT.badInput;
   }
 
-  const host = createHostService({ workspace, transport: 'websocket' });
+  // Trust asked for in the browser is confirmed with a code printed here (the page alone cannot trust).
+  const host = createHostService({ workspace, transport: 'websocket', confirmTrust: new TerminalCodeConfirmer((text) => process.stderr.write(text)) });
   let server;
   try {
     server = await startBrowserServer({ host, rendererDir, port });

@@ -41,3 +41,31 @@ it('shows nothing for a workspace that needs no trust, and asks again when docum
   host.push({ kind: 'documents.changed' });
   expect(await screen.findByTestId('trust-banner')).toBeTruthy();
 });
+
+it('in browser mode asks for the code printed on the terminal, shows a wrong code, and trusts with the right one', async () => {
+  const ask = { codeRequired: true, message: 'enter the code printed in the terminal where `crewdeck serve` runs' };
+  const host = new FakeHost({
+    'trust.status': () => untrusted,
+    'trust.grant': (req: { code?: string }) =>
+      req.code === undefined
+        ? { ...untrusted, confirmation: ask }
+        : req.code === '314159'
+          ? { ...untrusted, trusted: true, parts: untrusted.parts.map((p) => ({ ...p, trusted: true })) }
+          : { ...untrusted, confirmation: { codeRequired: true, message: 'that is not the code printed in the terminal' } },
+  });
+  setHost(host);
+  render(<TrustBanner />);
+  fireEvent.click(await screen.findByTestId('trust-grant'));
+  const input = await screen.findByTestId('trust-code');
+  expect(screen.getByTestId('trust-banner').textContent).toContain('where `crewdeck serve` runs');
+  expect(screen.queryByTestId('trust-grant')).toBeNull();
+
+  fireEvent.change(input, { target: { value: '111111' } });
+  fireEvent.click(screen.getByTestId('trust-confirm'));
+  expect(await screen.findByText('that is not the code printed in the terminal')).toBeTruthy();
+
+  fireEvent.change(screen.getByTestId('trust-code'), { target: { value: '314159' } });
+  fireEvent.click(screen.getByTestId('trust-confirm'));
+  await waitFor(() => expect(screen.queryByTestId('trust-banner')).toBeNull());
+  expect(host.callsTo('trust.grant')).toEqual([{}, { code: '111111' }, { code: '314159' }]);
+});

@@ -1,7 +1,7 @@
 // The runtime's process: Electron's main forks this file with utilityProcess (plain Node with
 // `process.parentPort`). It serves the host contract for one workspace; main relays the window's requests.
 import { createHostService } from '../../runtime/host/createHostService';
-import { mainProcessConfirmer } from '../../runtime/trust/trustConfirmation';
+import { mainProcessConfirmer } from '../../runtime/host/hostService';
 import { serveRuntime, type ParentPortLike } from './runtimeServer';
 import { WORKSPACE_ARG } from './runtimeMessages';
 

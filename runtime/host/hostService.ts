@@ -1,4 +1,6 @@
 import type { TrustConfirmer } from '../trust/trustConfirmation';
+// Electron's runtime process confirms grants that main's native dialog sent (electron/ imports runtime/host only).
+export { mainProcessConfirmer } from '../trust/trustConfirmation';
 import type { HostPush, HostResult, HostChannel } from '../../shared/host-api';
 
 /**

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../shared/events';
 import { FlowDocumentSchema, type FlowDocumentInput } from '../../shared/model/flow';
 import { createRuntime } from '../../runtime/runtime';
+import type { FlowRunResult } from '../../runtime/flow/flowRun';
 import { ofType, scripted, tempWorkspace, traceProblems } from '../support/crewHarness';
 
 let ws: ReturnType<typeof tempWorkspace> | undefined;
@@ -166,7 +167,7 @@ describe('flow engine', () => {
     expect(resumed.status).toBe('completed');
     // The review passes on what was reviewed; the feedback is in the state.
     expect(resumed.output).toBe('rewriting after: DRAFT v1');
-    expect(resumed.state).toEqual({ review_feedback: 'It is too long, cut it down' });
+    expect('state' in resumed && resumed.state).toEqual({ review_feedback: 'It is too long, cut it down' });
     // The resumed run reports the whole run's tokens: the draft's call before the pause and the classification after.
     expect(resumed.tokenUsage.requests).toBe(2);
     expect(resumed.tokenUsage.totalTokens).toBeGreaterThan(first.result.tokenUsage.totalTokens);
@@ -266,7 +267,7 @@ describe('flow engine', () => {
       ],
     });
     const first = await run(doc);
-    expect(first.result.pending!.output).toBe('Our solar lamp lights your garden all night, for 9 euros.');
+    expect(feedbackPending(first.result).output).toBe('Our solar lamp lights your garden all night, for 9 euros.');
     const answered: RuntimeEvent[] = [];
     await first.runtime.resume(first.result.runId, { feedback: 'Put the price first, people scan for it', onEvent: (e) => answered.push(e) });
     expect(ofType(answered, 'memory.write.decision')[0]).toMatchObject({ action: 'insert', content: 'Lead with the price of the offer' });
@@ -275,8 +276,14 @@ describe('flow engine', () => {
     const recall = ofType(second.events, 'memory.recall')[0];
     expect(recall.scope).toBe('/flow/f/method/review');
     expect(recall.records.map((r) => r.content)).toEqual(['Lead with the price of the offer']);
-    expect(second.result.pending!.output).toBe('Only 9 euros: our solar lamp lights your garden all night.');
-    expect(second.result.pending!.message).toContain('Revised with 1 lesson from earlier feedback');
+    expect(feedbackPending(second.result).output).toBe('Only 9 euros: our solar lamp lights your garden all night.');
+    expect(feedbackPending(second.result).message).toContain('Revised with 1 lesson from earlier feedback');
   });
 });
 
+/** The pending feedback request of a paused flow (not a budget pause). */
+function feedbackPending(result: FlowRunResult) {
+  const pending = result.pending;
+  if (!pending || pending.kind === 'budget') throw new Error(`expected a flow waiting for feedback, got ${JSON.stringify(pending)}`);
+  return pending;
+}

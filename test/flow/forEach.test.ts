@@ -22,7 +22,7 @@ async function run(doc: ReturnType<typeof flow>) {
 
 /** Chapter 0 answers last, so the result order cannot come from completion order. */
 const chapterModel = {
-  provider: 'scripted',
+  provider: 'scripted' as const,
   model: 'chapters',
   script: {
     rules: [

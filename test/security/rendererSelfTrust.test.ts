@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { HostResponse } from '../../shared/host-api';
 import { createHostService } from '../../runtime/host/createHostService';
 import { mainProcessConfirmer, TerminalCodeConfirmer, type TrustConfirmer } from '../../runtime/trust/trustConfirmation';
 import { tempDir } from '../cli/cliHarness';
@@ -30,12 +31,12 @@ async function hostWithSavedServer(confirmTrust?: TrustConfirmer) {
   const status = async () => {
     const r = await host.handle('trust.status', {});
     if (!r.ok) throw new Error(r.error.message);
-    return r.response;
+    return r.response as HostResponse<'trust.status'>;
   };
   const grant = async (request: { code?: string; fingerprint?: string } = {}) => {
     const r = await host.handle('trust.grant', request);
     if (!r.ok) throw new Error(r.error.message);
-    return r.response;
+    return r.response as HostResponse<'trust.grant'>;
   };
   return { host, save, status, grant };
 }

@@ -1,4 +1,4 @@
-import { blankComments, callArguments, findCall, functions, pyString, type PyFunction } from './pythonSource';
+import { blankComments, callArguments, findCall, functions, matchingBracket, pyString, type PyFunction } from './pythonSource';
 
 /** A CrewAI `@CrewBase` crew class as read (not run) from crew.py. */
 export interface CrewPy {
@@ -138,8 +138,10 @@ function readAssignments(src: string, indented: boolean): Map<string, string> {
   const found = new Map<string, string>();
   const re = indented ? /^[ \t]+(?:self\.)?(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_][\w.]*\s*\()/gm : /^(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_][\w.]*\s*\()/gm;
   for (const m of src.matchAll(re)) {
-    const call = findCall(src.slice(m.index + m[0].length - m[2].length), [m[2].replace(/\s*\($/, '')]);
-    if (call && !found.has(m[1])) found.set(m[1], `${call.callee}(${call.args})`);
+    // The call assigned is the one that opens right here; its bracket pairs come from one scan of `src`.
+    const open = m.index + m[0].length - 1;
+    const close = matchingBracket(src, open);
+    if (close >= 0 && !found.has(m[1])) found.set(m[1], `${m[2].replace(/\s*\($/, '')}(${src.slice(open + 1, close)})`);
   }
   return found;
 }

@@ -79,7 +79,7 @@ export function TrustBanner() {
             }}
           >
             <label>
-              {codeAsked}:{' '}
+              {codeAsked}{' '}
               <input data-testid="trust-code" value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="off" size={8} autoFocus />
             </label>{' '}
             <button className="btn small" type="submit" data-testid="trust-confirm" disabled={busy || code.trim() === ''}>

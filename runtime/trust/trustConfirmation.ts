@@ -89,7 +89,7 @@ export class TerminalCodeConfirmer implements TrustConfirmer {
     return {
       confirmed: false,
       codeRequired: true,
-      message: 'enter the code printed in the terminal where `crewdeck serve` runs',
+      message: 'Enter the code printed in the terminal where `crewdeck serve` runs',
     };
   }
 }

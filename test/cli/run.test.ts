@@ -44,7 +44,10 @@ describe('crewdeck run --json', () => {
     }
 
     const usage = body.tokenUsage;
-    expect(Object.keys(usage).sort()).toEqual(['cachedPromptTokens', 'completionTokens', 'promptTokens', 'requests', 'totalTokens']);
+    // The scripted demo model has no price: no costUsd (not 0), and the model is named instead.
+    expect(Object.keys(usage).sort()).toEqual(['cachedPromptTokens', 'completionTokens', 'promptTokens', 'requests', 'totalTokens', 'unpricedModels']);
+    expect(usage.costUsd).toBeUndefined();
+    expect(usage.unpricedModels.join(' ')).toContain('demo');
     // Researcher: read_file, calculator, calculator, answer; Writer: rejected answer, accepted answer.
     expect(usage.requests).toBe(6);
     expect(usage.promptTokens).toBeGreaterThan(0);

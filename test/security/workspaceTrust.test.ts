@@ -7,6 +7,7 @@ import { settingsHeldParts } from '../../runtime/trust/heldParts';
 import { userConfigDir } from '../../runtime/trust/trustStore';
 import { WorkspaceTrust } from '../../runtime/trust/workspaceTrust';
 import { createHostService } from '../../runtime/host/createHostService';
+import { TerminalCodeConfirmer } from '../../runtime/trust/trustConfirmation';
 import { startScriptedServer } from '../support/scriptedServer';
 import { describeResult, examplesDir, parseSingleJson, repoRoot, runCli, scriptedCrew, tempDir, type TempWorkspace } from '../cli/cliHarness';
 
@@ -168,7 +169,8 @@ describe('workspace trust (host)', () => {
       tasks: [{ id: 't', description: 'Write', expectedOutput: 'text', agentId: 'a' }],
     }));
     // The process's CREWDECK_CONFIG_DIR (test/support/userConfigDir.ts) has never trusted this workspace.
-    const host = createHostService({ workspace: ws.dir, transport: 'websocket', env: { PROXY_KEY: 'proxy-secret-key' } });
+    // The person confirms with the code the serving terminal printed (rendererSelfTrust.test.ts covers refusals).
+    const host = createHostService({ workspace: ws.dir, transport: 'websocket', env: { PROXY_KEY: 'proxy-secret-key' }, confirmTrust: new TerminalCodeConfirmer(() => {}, Date.now, () => '424242') });
     try {
       const status = await host.handle('trust.status', {});
       expect(status).toMatchObject({ ok: true, response: { needed: true, trusted: false } });
@@ -184,7 +186,9 @@ describe('workspace trust (host)', () => {
       expect(existsSync(marker)).toBe(false);
       expect(server.requests).toHaveLength(0);
 
-      expect(await host.handle('trust.grant', {})).toMatchObject({ ok: true, response: { needed: true, trusted: true } });
+      expect(await host.handle('trust.grant', {})).toMatchObject({ ok: true, response: { trusted: false, confirmation: { codeRequired: true } } });
+      expect(server.requests).toHaveLength(0);
+      expect(await host.handle('trust.grant', { code: '424242' })).toMatchObject({ ok: true, response: { needed: true, trusted: true } });
       server.enqueue({ content: 'written' });
       const started = await host.handle('runs.start', { path: 'keyed.crew.json' });
       expect(started.ok, JSON.stringify(started)).toBe(true);

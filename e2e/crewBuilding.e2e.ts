@@ -300,6 +300,8 @@ describe('renaming and deleting the open crew', () => {
     const undo = page.getByRole('button', { name: 'Undo', exact: true });
     await page.getByLabel('New crew name').fill('Scratch pad');
     await page.getByRole('button', { name: 'Create' }).click();
+    // The crew of the test before is still on the canvas until the new one is open.
+    await page.locator('[data-testid="document-item"][data-path="scratch-pad.crew.json"][aria-current="true"]').waitFor();
     await page.getByTestId('crew-canvas').waitFor();
     await page.getByTestId('palette-agent').click();
     await page.locator('[data-testid="save-state"]', { hasText: /^Saved\b/ }).waitFor();

@@ -24,7 +24,10 @@ export interface DocumentState {
   path?: string;
   loadState: LoadState;
   loadError?: string;
-  /** The crew as saved (possibly invalid). Undefined until loaded, or while the file is not a JSON object. */
+  /**
+   * The open document (a crew or a flow) as edited, possibly invalid; autosaved shortly after each change, so
+   * it can be ahead of the file (`saveState`). Undefined until loaded, or while the file is not a JSON object.
+   */
   doc?: CrewDraft;
   unreadable?: Unreadable;
   /** Validation problems of `doc` (`path.to.field: message`), checked after every change. */

@@ -83,6 +83,11 @@ export const useTrainingStore = create<TrainingState>()((set, get) => {
     if (push.kind === 'event' && push.event.type === 'run.started' && push.event.purpose?.kind === 'training') {
       const { runId, purpose } = push.event;
       set({ runLabels: { ...get().runLabels, [runId]: { trainingId: purpose.sessionId, iteration: purpose.iteration, iterations: purpose.iterations } } });
+    } else if (push.kind === 'event' && push.event.type === 'training.iteration.started') {
+      // The session's evaluation run announces each iteration's run: the review dialog names it.
+      const { runId, sessionId, iteration, iterations } = push.event;
+      set({ runLabels: { ...get().runLabels, [runId]: { trainingId: sessionId, iteration, iterations } } });
+      void get().refresh();
     } else if (push.kind === 'event' && (push.event.type.startsWith('training.'))) {
       // A session's progress is its events: reload when one of this crew's sessions moved on.
       const e = push.event;

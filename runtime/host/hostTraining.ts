@@ -226,14 +226,14 @@ export class HostTraining {
       };
       const onEvent = (event: RuntimeEvent) => {
         if (event.type === 'run.started') {
+          // The human is asked under the crew run that starts here: its human.requested events carry that id.
+          currentRun = event.runId;
           if (!opened) resolve(event.runId);
           opened = true;
         }
         forward(event);
       };
       const onSessionEvent = (event: RuntimeEvent) => {
-        // The human is asked under the crew run in progress.
-        if (event.type === 'training.iteration.started' || event.type === 'test.iteration.started') currentRun = event.runId;
         forward(event);
       };
       const done = body(runtime, controller.signal, onEvent, onSessionEvent).then(

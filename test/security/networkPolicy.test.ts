@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetchUrl } from '../../runtime/knowledge/fetchUrlText';
 import { guardedFetch, type ResolveAll } from '../../runtime/tools/guardedFetch';
@@ -12,6 +12,25 @@ import type { ToolContext } from '../../runtime/tools/tool';
  */
 
 const seen: string[] = [];
+// Every socket this file opens is watched: one to anything but loopback fails the test (the refused
+// addresses below, 169.254.169.254 and 10.1.2.3, must be refused by the policy before any connection).
+const offLoopback: string[] = [];
+const realConnect = net.Socket.prototype.connect;
+beforeAll(() => {
+  net.Socket.prototype.connect = function watchedConnect(this: net.Socket, ...args: unknown[]) {
+    const first = args[0] as { host?: string; path?: string } | number | undefined;
+    const host = typeof first === 'object' && first !== null ? first.host : (args[1] as string | undefined);
+    if (!(typeof first === 'object' && first?.path) && host && !['127.0.0.1', '::1', 'localhost', '::ffff:127.0.0.1'].includes(host)) {
+      offLoopback.push(String(host));
+      throw new Error(`test tried to connect to ${host}`);
+    }
+    return (realConnect as (...a: unknown[]) => net.Socket).apply(this, args);
+  } as typeof net.Socket.prototype.connect;
+});
+afterAll(() => {
+  net.Socket.prototype.connect = realConnect;
+  expect(offLoopback, 'connections off loopback').toEqual([]);
+});
 let server: http.Server;
 let port: number;
 let base: string;

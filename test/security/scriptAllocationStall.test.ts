@@ -2,21 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { runScript } from '../../runtime/script/sandbox';
 
 /**
- * OPEN HOLE found in the issue-13 review (not fixed here: runtime/script/sandbox.ts was still being
- * finished by its owner). A script that allocates until the 32 MB memory limit —
- * `for (;;) arr.push('x'.repeat(1e5))` — does fail with "script timed out after 1000 ms", but only after
- * ~12 s of wall time on the test machine, all of it on the host's main thread (QuickJS runs there
- * synchronously), so `serve` and the app freeze that long per call. Script code comes with a document,
- * and documents need no trust. Suggested fix: run scripts in a worker thread (or a kept child, as the
- * calculator does) and terminate it at the deadline, so wall time is bounded whatever the allocator does.
- *
- * `it.fails` keeps the suite green while the hole is open: when the fix lands this test starts failing —
- * drop `.fails` then.
+ * A known gap (docs/SECURITY.md), found in the issue-13 review: a script that allocates until QuickJS's
+ * memory limit — `for (;;) arr.push('x'.repeat(1e5))` — fails with "timed out" or "memory", but QuickJS
+ * runs on the host's main thread, so the host gets the thread back only when the allocator gives up:
+ * 3 s on an idle machine, ~12 s under load, past the 1 s deadline. The fix is a terminable worker. This
+ * pins what holds today (the script is stopped, and within a bound that catches the 64 s it took with
+ * 1 MB strings before the limit); it was an `it.fails` on 3 s, which an idle CI machine met.
  */
 describe('a script that allocates up to the memory limit', () => {
-  it.fails('gives the host back within 3 s of a 1 s timeout (OPEN HOLE: ~12 s today; 64 s with 1 MB strings)', async () => {
+  it('is stopped with "timed out" or "memory", and the host gets its thread back within 30 s', async () => {
     const started = performance.now();
     await expect(runScript("let arr = []; for (;;) arr.push('x'.repeat(1e5))", {}, { timeoutMs: 1000 })).rejects.toThrow(/timed out|memory/);
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(30_000);
   }, 60_000);
 });

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { host } from '../host/hostContext';
-import { useFlowInboxStore, type FlowFeedbackRequest } from '../stores/flowInboxStore';
+import { useHumanRequestStore } from '../stores/humanRequestStore';
+import { requestKey, type BudgetRequest } from '../stores/humanRequests';
 import { useRunStore } from '../stores/runStore';
 import '../styles/flow-run.css';
 import { Modal } from './Modal';
 
 interface BudgetDialogProps {
-  request: FlowFeedbackRequest & { budget: NonNullable<FlowFeedbackRequest['budget']> };
+  request: BudgetRequest;
   context?: string;
   /** Tucks the dialog away; the run stays paused. */
   onLater(): void;
@@ -22,8 +23,8 @@ export function BudgetDialog({ request, context, onLater }: BudgetDialogProps) {
   const tokens = which === 'maxTokens';
   // By default the cap grows past what the run spent by the cap's size again (one call may overshoot it).
   const [extend, setExtend] = useState(String(tokens ? Math.max(limit, spent) : Math.max(limit, spent, 0.01)));
-  const answering = useFlowInboxStore((s) => s.answering === request.requestId);
-  const error = useFlowInboxStore((s) => s.error);
+  const answering = useHumanRequestStore((s) => s.answering === requestKey(request));
+  const error = useHumanRequestStore((s) => s.error);
   const amount = Number(extend);
   const valid = extend.trim() !== '' && Number.isFinite(amount) && amount > 0 && (!tokens || Number.isInteger(amount));
   const raised = valid ? (tokens ? limit + amount : Math.round((limit + amount) * 1e6) / 1e6) : undefined;
@@ -33,14 +34,14 @@ export function BudgetDialog({ request, context, onLater }: BudgetDialogProps) {
 
   const continueRun = async () => {
     if (newLimit === undefined) return;
-    const ok = await useFlowInboxStore.getState().resume(request, undefined, tokens ? { maxTokens: newLimit } : { maxCostUsd: newLimit });
+    const ok = await useHumanRequestStore.getState().answer(request, { budget: tokens ? { maxTokens: newLimit } : { maxCostUsd: newLimit } });
     const runs = useRunStore.getState();
     void runs.refreshRuns();
     if (ok && (runs.runId === undefined || runs.runId === request.runId)) void runs.openRun(request.runId, request.documentPath);
   };
   const stop = async () => {
     await host().invoke('runs.cancel', { runId: request.runId });
-    useFlowInboxStore.getState().open(undefined);
+    useHumanRequestStore.getState().open(undefined);
     onLater();
     void useRunStore.getState().refreshRuns();
   };

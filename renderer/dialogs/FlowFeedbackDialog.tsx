@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { host } from '../host/hostContext';
-import { useFlowInboxStore, type FlowFeedbackRequest } from '../stores/flowInboxStore';
+import { useHumanRequestStore } from '../stores/humanRequestStore';
+import { requestKey, type FlowFeedbackRequest } from '../stores/humanRequests';
 import { useRunStore } from '../stores/runStore';
 import '../styles/flow-run.css';
 import { Modal } from './Modal';
@@ -21,14 +22,14 @@ interface FlowFeedbackDialogProps {
  */
 export function FlowFeedbackDialog({ request, context, onLater }: FlowFeedbackDialogProps) {
   const [feedback, setFeedback] = useState('');
-  const answering = useFlowInboxStore((s) => s.answering === request.requestId);
-  const error = useFlowInboxStore((s) => s.error);
+  const answering = useHumanRequestStore((s) => s.answering === requestKey(request));
+  const error = useHumanRequestStore((s) => s.error);
   const fieldId = `flow-feedback-${request.requestId}`;
   const outcomes = request.outcomes ?? [];
   const fallback = request.defaultOutcome ?? outcomes[0];
 
   const send = async (text: string) => {
-    const ok = await useFlowInboxStore.getState().resume(request, text);
+    const ok = await useHumanRequestStore.getState().answer(request, { feedback: text });
     const runs = useRunStore.getState();
     void runs.refreshRuns();
     // Show the run continuing (on its flow, when the list knows the file) unless another run is shown.
@@ -38,7 +39,7 @@ export function FlowFeedbackDialog({ request, context, onLater }: FlowFeedbackDi
   // Ends the flow without an answer; the run's `run.cancelled` takes it out of the inbox.
   const stop = async () => {
     await host().invoke('runs.cancel', { runId: request.runId });
-    useFlowInboxStore.getState().open(undefined);
+    useHumanRequestStore.getState().open(undefined);
     onLater();
     void useRunStore.getState().refreshRuns();
   };

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { PendingHumanRequest } from '../../shared/host-api';
-import { useFlowInboxStore, type FlowFeedbackRequest } from '../stores/flowInboxStore';
-import { useHumanStore } from '../stores/humanStore';
+import { useShallow } from 'zustand/react/shallow';
+import { selectOpened, selectPoppingUp, useHumanRequestStore } from '../stores/humanRequestStore';
+import { requestKey, type HumanRequest } from '../stores/humanRequests';
 import { useRunStore } from '../stores/runStore';
 import { trainingRunText, useTrainingStore } from '../stores/trainingStore';
 import { FlowFeedbackDialog } from './FlowFeedbackDialog';
@@ -9,27 +9,19 @@ import { BudgetDialog } from './BudgetDialog';
 import { HumanFeedbackDialog } from './HumanFeedbackDialog';
 import { ToolApprovalDialog } from './ToolApprovalDialog';
 
-type Waiting = { flow: false; request: PendingHumanRequest } | { flow: true; request: FlowFeedbackRequest };
-
 /**
  * Shows the oldest request waiting for a person, of any run: task reviews and tool approvals, and the
- * feedback of flows that paused while the app was open (paused flows found after a restart wait in
- * the inbox until opened from there). "Later" tucks it into a pill in the corner (the run keeps
+ * feedback (or budget) of runs that paused while the app was open (runs paused before a restart wait
+ * in the inbox until opened from there). "Later" tucks it into a pill in the corner (the run keeps
  * waiting) so the trace can be inspected first.
  */
 export function HumanDialogs() {
-  const pending = useHumanStore((s) => s.pending);
-  const flowRequests = useFlowInboxStore((s) => s.requests);
-  const openId = useFlowInboxStore((s) => s.openId);
+  const waiting = useHumanRequestStore(useShallow(selectPoppingUp));
+  const opened = useHumanRequestStore(selectOpened);
   const [later, setLater] = useState<ReadonlySet<string>>(new Set());
-  const waiting: Waiting[] = [
-    ...pending.map((request) => ({ flow: false as const, request })),
-    ...flowRequests.filter((r) => r.live).map((request) => ({ flow: true as const, request })),
-  ].sort((a, b) => a.request.requestedAt - b.request.requestedAt);
-  const opened = flowRequests.find((r) => r.requestId === openId);
-  const shown: Waiting | undefined = opened ? { flow: true, request: opened } : waiting.find((w) => !later.has(w.request.requestId));
-  const runName = useRunStore((s) => (shown ? s.runs.find((r) => r.id === shown.request.runId)?.name : undefined));
-  const training = trainingRunText(useTrainingStore((s) => (shown ? s.runLabels[shown.request.runId] : undefined)));
+  const shown: HumanRequest | undefined = opened ?? waiting.find((r) => !later.has(requestKey(r)));
+  const runName = useRunStore((s) => (shown ? s.runs.find((r) => r.id === shown.runId)?.name : undefined));
+  const training = trainingRunText(useTrainingStore((s) => (shown ? s.runLabels[shown.runId] : undefined)));
 
   if (!shown) {
     if (waiting.length === 0) return null;
@@ -40,21 +32,23 @@ export function HumanDialogs() {
       </button>
     );
   }
-  const index = waiting.findIndex((w) => w.request.requestId === shown.request.requestId);
+  const key = requestKey(shown);
+  const index = waiting.findIndex((r) => requestKey(r) === key);
   const position = waiting.length > 1 && index >= 0 ? `${index + 1} of ${waiting.length} waiting` : undefined;
-  const context = [shown.flow ? undefined : runName, training, position].filter(Boolean).join(' · ') || undefined;
+  const paused = shown.kind === 'flow_feedback' || shown.kind === 'budget';
+  const context = [paused ? undefined : runName, training, position].filter(Boolean).join(' · ') || undefined;
   const onLater = () => {
-    setLater(new Set([...later, shown.request.requestId]));
-    if (opened) useFlowInboxStore.getState().open(undefined);
+    setLater(new Set([...later, key]));
+    if (opened) useHumanRequestStore.getState().open(undefined);
   };
-  if (shown.flow && shown.request.budget) {
-    const request = { ...shown.request, budget: shown.request.budget, runName: shown.request.runName ?? runName };
-    return <BudgetDialog key={shown.request.requestId} request={request} context={context} onLater={onLater} />;
+  switch (shown.kind) {
+    case 'budget':
+      return <BudgetDialog key={key} request={{ ...shown, runName: shown.runName ?? runName }} context={context} onLater={onLater} />;
+    case 'flow_feedback':
+      return <FlowFeedbackDialog key={key} request={{ ...shown, runName: shown.runName ?? runName }} context={context} onLater={onLater} />;
+    case 'tool_approval':
+      return <ToolApprovalDialog key={key} request={shown} context={context} onLater={onLater} />;
+    case 'task_review':
+      return <HumanFeedbackDialog key={key} request={shown} context={context} onLater={onLater} />;
   }
-  if (shown.flow) return <FlowFeedbackDialog key={shown.request.requestId} request={{ ...shown.request, runName: shown.request.runName ?? runName }} context={context} onLater={onLater} />;
-  return shown.request.kind === 'tool_approval' ? (
-    <ToolApprovalDialog key={shown.request.requestId} request={shown.request} context={context} onLater={onLater} />
-  ) : (
-    <HumanFeedbackDialog key={shown.request.requestId} request={shown.request} context={context} onLater={onLater} />
-  );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import type { PendingHumanRequest } from '../../shared/host-api';
-import { useHumanStore } from '../stores/humanStore';
+import { useHumanRequestStore } from '../stores/humanRequestStore';
+import { requestKey, type RunQuestion } from '../stores/humanRequests';
 import { Modal } from './Modal';
 
 interface HumanFeedbackDialogProps {
-  request: PendingHumanRequest;
+  request: RunQuestion;
   /** "Run name · 1 of 3 waiting". */
   context?: string;
   onLater?(): void;
@@ -16,9 +16,9 @@ interface HumanFeedbackDialogProps {
  */
 export function HumanFeedbackDialog({ request, context, onLater }: HumanFeedbackDialogProps) {
   const [feedback, setFeedback] = useState('');
-  const answering = useHumanStore((s) => s.answering === request.requestId);
-  const error = useHumanStore((s) => s.error);
-  const answer = (text: string) => void useHumanStore.getState().answer(request, { feedback: text });
+  const answering = useHumanRequestStore((s) => s.answering === requestKey(request));
+  const error = useHumanRequestStore((s) => s.error);
+  const answer = (text: string) => void useHumanRequestStore.getState().answer(request, { feedback: text });
   const fieldId = `feedback-${request.requestId}`;
 
   return (

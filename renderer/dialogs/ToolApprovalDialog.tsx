@@ -1,20 +1,20 @@
 import type { ToolApprovalDecision } from '../../shared/events';
-import type { PendingHumanRequest } from '../../shared/host-api';
 import { prettyJson } from '../panels/trace/prettyJson';
-import { useHumanStore } from '../stores/humanStore';
+import { useHumanRequestStore } from '../stores/humanRequestStore';
+import { requestKey, type RunQuestion } from '../stores/humanRequests';
 import { Modal } from './Modal';
 
 interface ToolApprovalDialogProps {
-  request: PendingHumanRequest;
+  request: RunQuestion;
   context?: string;
   onLater?(): void;
 }
 
 /** An agent wants to use a tool that needs approval: show the call, then approve, deny, or always allow for this run. */
 export function ToolApprovalDialog({ request, context, onLater }: ToolApprovalDialogProps) {
-  const answering = useHumanStore((s) => s.answering === request.requestId);
-  const error = useHumanStore((s) => s.error);
-  const decide = (decision: ToolApprovalDecision) => void useHumanStore.getState().answer(request, { decision });
+  const answering = useHumanRequestStore((s) => s.answering === requestKey(request));
+  const error = useHumanRequestStore((s) => s.error);
+  const decide = (decision: ToolApprovalDecision) => void useHumanRequestStore.getState().answer(request, { decision });
 
   return (
     <Modal

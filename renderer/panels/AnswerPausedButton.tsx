@@ -1,8 +1,8 @@
-import { useFlowInboxStore } from '../stores/flowInboxStore';
+import { selectPausedRunOf, useHumanRequestStore } from '../stores/humanRequestStore';
 
-/** "Answer…": opens the feedback dialog of a paused flow (its request comes from the flow inbox). */
+/** "Answer…": opens the feedback dialog of a paused flow (its request comes from the human request store). */
 export function AnswerPausedButton({ runId, testId = 'runs-answer' }: { runId: string; testId?: string }) {
-  const request = useFlowInboxStore((s) => s.requests.find((r) => r.runId === runId));
+  const request = useHumanRequestStore(selectPausedRunOf(runId));
   return (
     <button
       className="btn small primary"
@@ -11,7 +11,7 @@ export function AnswerPausedButton({ runId, testId = 'runs-answer' }: { runId: s
       title={request ? `Answer: ${request.prompt}` : 'Reading what the flow waits for…'}
       onClick={(e) => {
         e.stopPropagation();
-        if (request) useFlowInboxStore.getState().open(request.requestId);
+        if (request) useHumanRequestStore.getState().open(request);
       }}
     >
       Answer…

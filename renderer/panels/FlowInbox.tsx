@@ -1,14 +1,16 @@
-import { useFlowInboxStore } from '../stores/flowInboxStore';
+import { useShallow } from 'zustand/react/shallow';
+import { selectPausedRuns, useHumanRequestStore } from '../stores/humanRequestStore';
+import { requestKey } from '../stores/humanRequests';
 import '../styles/flow-run.css';
 import { formatRelativeTime } from './formatTime';
 
 /**
- * "Waiting for you (N)": flows paused for feedback, also those paused before the app (or
- * `crewdeck serve`) restarted. Each opens the flow feedback dialog. Hidden while nothing waits.
+ * "Waiting for you (N)": runs paused for feedback or at their budget, also those paused before the app
+ * (or `crewdeck serve`) restarted. Each opens its dialog. Hidden while nothing waits.
  */
 export function FlowInbox() {
-  const requests = useFlowInboxStore((s) => s.requests);
-  const openId = useFlowInboxStore((s) => s.openId);
+  const requests = useHumanRequestStore(useShallow(selectPausedRuns));
+  const opened = useHumanRequestStore((s) => s.opened);
   if (requests.length === 0) return null;
   return (
     <section className="sidebar-section flow-inbox" data-testid="flow-inbox" aria-label={`Waiting for you: ${requests.length}`}>
@@ -20,20 +22,20 @@ export function FlowInbox() {
       </div>
       <ul className="sidebar-list">
         {requests.map((r) => (
-          <li key={`${r.runId}/${r.requestId}`}>
+          <li key={requestKey(r)}>
             <button
               className="sidebar-item flow-inbox-item"
-              aria-current={openId === r.requestId}
+              aria-current={opened === requestKey(r)}
               data-testid="flow-inbox-item"
               data-run-id={r.runId}
               title={`${r.prompt}\n\nOpen to answer (run ${r.runId})`}
-              onClick={() => useFlowInboxStore.getState().open(r.requestId)}
+              onClick={() => useHumanRequestStore.getState().open(r)}
             >
               <span className="sidebar-dot" data-status="paused" />
               <span className="sidebar-item-main">
                 <div className="sidebar-item-title">{r.runName ?? r.runId}</div>
                 <div className="sidebar-item-sub">
-                  {r.budget ? `budget reached · ${r.methodName}` : `${r.methodName} · ${r.outcomes?.length ? r.outcomes.join(' / ') : 'feedback'}`} · {formatRelativeTime(r.requestedAt)}
+                  {r.kind === 'budget' ? `budget reached · ${r.methodName}` : `${r.methodName} · ${r.outcomes?.length ? r.outcomes.join(' / ') : 'feedback'}`} · {formatRelativeTime(r.requestedAt)}
                 </div>
               </span>
             </button>

@@ -1,4 +1,4 @@
-import { useFlowInboxStore } from '../stores/flowInboxStore';
+import { selectPausedRunOf, useHumanRequestStore } from '../stores/humanRequestStore';
 import { describeCost } from '../../shared/usage';
 import { useRunStore } from '../stores/runStore';
 import type { RunView, TaskResult } from '../stores/runView';
@@ -89,7 +89,7 @@ export function OutputPanel() {
 }
 
 function PausedNote({ runId }: { runId: string }) {
-  const request = useFlowInboxStore((s) => s.requests.find((r) => r.runId === runId));
+  const request = useHumanRequestStore(selectPausedRunOf(runId));
   return (
     <div className="runs-empty" data-testid="paused-note">
       The flow is paused, waiting for your feedback{request ? ` on ${request.methodName}` : ''}.{' '}

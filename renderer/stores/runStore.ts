@@ -3,8 +3,7 @@ import { isRunEnd } from '../../shared/events';
 import type { HostPush, HostRunSummary } from '../../shared/host-api';
 import { host } from '../host/hostContext';
 import { useDocumentStore } from './documentStore';
-import { useFlowInboxStore } from './flowInboxStore';
-import { useHumanStore } from './humanStore';
+import { useHumanRequestStore } from './humanRequestStore';
 import { RunSessions } from './runSessions';
 import type { ActiveDelegation, FlowTrigger, MethodResult, NodeCounters, NodeRunStatus, RunView, RunViewStatus } from './runView';
 import { useUiStore } from './uiStore';
@@ -96,14 +95,13 @@ export const useRunStore = create<RunState>()((set, get) => {
     if (push.kind === 'event') {
       const e = push.event;
       sessions.receive(e);
-      useHumanStore.getState().receive(e);
-      useFlowInboxStore.getState().receive(e);
+      useHumanRequestStore.getState().receive(e);
       if (e.type === 'run.started' || e.type === 'run.paused' || e.type === 'run.resumed' || isRunEnd(e)) refreshSoon();
     } else if (push.kind === 'runs.changed') {
       refreshSoon();
       // Also sent after a reconnect: fetch what was missed.
       sessions.catchUp();
-      void useHumanStore.getState().load();
+      void useHumanRequestStore.getState().load();
     }
   };
 
@@ -116,7 +114,7 @@ export const useRunStore = create<RunState>()((set, get) => {
       if (detach) return detach;
       const unsubscribeHost = host().subscribe(onPush);
       void get().refreshRuns();
-      void useHumanStore.getState().load();
+      void useHumanRequestStore.getState().load();
       detach = () => {
         unsubscribeHost();
         detach = undefined;
@@ -179,7 +177,7 @@ export const useRunStore = create<RunState>()((set, get) => {
         const { runs } = await host().invoke('runs.list', {});
         set({ runs, runsLoaded: true, runsError: undefined });
         // Paused flows wait in the inbox; after a restart this is where they come back from.
-        void useFlowInboxStore.getState().sync(runs);
+        void useHumanRequestStore.getState().sync(runs);
       } catch (error) {
         set({ runsLoaded: true, runsError: error instanceof Error ? error.message : String(error) });
       }

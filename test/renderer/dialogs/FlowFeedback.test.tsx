@@ -8,8 +8,7 @@ import { HumanDialogs } from '../../../renderer/dialogs/HumanDialogs';
 import { setHost } from '../../../renderer/host/hostContext';
 import { FlowInbox } from '../../../renderer/panels/FlowInbox';
 import { RunsPanel } from '../../../renderer/panels/RunsPanel';
-import { useFlowInboxStore } from '../../../renderer/stores/flowInboxStore';
-import { useHumanStore } from '../../../renderer/stores/humanStore';
+import { selectPausedRuns, selectRunQuestions, useHumanRequestStore } from '../../../renderer/stores/humanRequestStore';
 import { useRunStore } from '../../../renderer/stores/runStore';
 import { FakeHost } from '../run/fakeHost';
 import { reviewFlow } from '../run/flowEvents';
@@ -45,8 +44,7 @@ function hostWith(list: HostRunSummary[], logs: Record<string, RuntimeEvent[]>) 
 }
 
 beforeEach(() => {
-  useHumanStore.setState({ pending: [], error: undefined, answering: undefined });
-  useFlowInboxStore.setState({ requests: [], openId: undefined, answering: undefined, error: undefined });
+  useHumanRequestStore.setState({ requests: [], opened: undefined, answering: undefined, error: undefined });
 });
 afterEach(async () => {
   detach?.();
@@ -100,7 +98,8 @@ describe('the inbox of paused flows', () => {
     act(() => host.push({ kind: 'event', event: requested }));
     const dialog = await screen.findByTestId('flow-feedback-dialog');
     // A flow's feedback is not a task review.
-    expect(useHumanStore.getState().pending).toEqual([]);
+    expect(selectRunQuestions(useHumanRequestStore.getState())).toEqual([]);
+    expect(selectPausedRuns(useHumanRequestStore.getState()).map((r) => [r.kind, r.live])).toEqual([['flow_feedback', true]]);
     fireEvent.change(within(dialog).getByTestId('flow-feedback-text'), { target: { value: 'Needs a sharper intro' } });
     expect(within(dialog).getByTestId('flow-feedback-send').textContent).toBe('Send feedback');
     fireEvent.click(within(dialog).getByTestId('flow-feedback-send'));
@@ -122,45 +121,45 @@ describe('the inbox of paused flows', () => {
     };
     render(<HumanDialogs />);
     await act(() => useRunStore.getState().refreshRuns());
-    await waitFor(() => expect(useFlowInboxStore.getState().requests).toHaveLength(1));
-    act(() => useFlowInboxStore.getState().open('req_1'));
+    await waitFor(() => expect(useHumanRequestStore.getState().requests).toHaveLength(1));
+    act(() => useHumanRequestStore.getState().open({ runId: 'run_paused_flow', requestId: 'req_1' }));
     fireEvent.click(within(await screen.findByTestId('flow-feedback-dialog')).getAllByTestId('flow-feedback-outcome')[0]);
     expect((await screen.findByTestId('flow-feedback-error')).textContent).toContain('is not paused');
-    expect(useFlowInboxStore.getState().requests).toHaveLength(1);
+    expect(useHumanRequestStore.getState().requests).toHaveLength(1);
   });
 
   it('drops a request when its run is no longer paused, and marks paused runs in the runs list with Answer…', async () => {
     hostWith([summary('run_paused_flow')], { run_paused_flow: atPause });
     await act(() => useRunStore.getState().refreshRuns());
-    await waitFor(() => expect(useFlowInboxStore.getState().requests).toHaveLength(1));
+    await waitFor(() => expect(useHumanRequestStore.getState().requests).toHaveLength(1));
     render(<RunsPanel />);
     const row = screen.getByTestId('runs-row');
     expect(row.dataset.status).toBe('paused');
     expect(row.textContent).toContain('flow');
     fireEvent.click(within(row).getByTestId('runs-answer'));
-    expect(useFlowInboxStore.getState().openId).toBe('req_1');
+    expect(useHumanRequestStore.getState().opened).toBe('run_paused_flow/req_1');
 
     runs = [summary('run_paused_flow', { status: 'completed' })];
     await act(() => useRunStore.getState().refreshRuns());
-    expect(useFlowInboxStore.getState().requests).toEqual([]);
+    expect(useHumanRequestStore.getState().requests).toEqual([]);
   });
 });
 
-describe('flowInboxStore.sync', () => {
+describe('humanRequestStore.sync', () => {
   it('forgets a request whose run was resumed elsewhere, but keeps one that just arrived live', async () => {
     hostWith([summary('run_paused_flow')], { run_paused_flow: atPause });
-    await useFlowInboxStore.getState().sync(runs);
-    expect(useFlowInboxStore.getState().requests.map((r) => [r.requestId, r.live, r.runName])).toEqual([['req_1', false, 'Review flow']]);
+    await useHumanRequestStore.getState().sync(runs);
+    expect(selectPausedRuns(useHumanRequestStore.getState()).map((r) => [r.requestId, r.live, r.runName])).toEqual([['req_1', false, 'Review flow']]);
     // Resumed by `crewdeck resume` in another process: the list says running.
-    await useFlowInboxStore.getState().sync([summary('run_paused_flow', { status: 'running' })]);
-    expect(useFlowInboxStore.getState().requests).toEqual([]);
+    await useHumanRequestStore.getState().sync([summary('run_paused_flow', { status: 'running' })]);
+    expect(useHumanRequestStore.getState().requests).toEqual([]);
 
     const requested = atPause.find((e): e is EventOf<'human.requested'> => e.type === 'human.requested')!;
-    useFlowInboxStore.getState().receive({ ...requested, requestId: 'req_live' });
-    await useFlowInboxStore.getState().sync([summary('run_paused_flow', { status: 'running' })]);
-    expect(useFlowInboxStore.getState().requests.map((r) => r.requestId)).toEqual(['req_live']);
-    await useFlowInboxStore.getState().sync([summary('run_paused_flow', { status: 'cancelled' })]);
-    expect(useFlowInboxStore.getState().requests).toEqual([]);
+    useHumanRequestStore.getState().receive({ ...requested, requestId: 'req_live' });
+    await useHumanRequestStore.getState().sync([summary('run_paused_flow', { status: 'running' })]);
+    expect(useHumanRequestStore.getState().requests.map((r) => r.requestId)).toEqual(['req_live']);
+    await useHumanRequestStore.getState().sync([summary('run_paused_flow', { status: 'cancelled' })]);
+    expect(useHumanRequestStore.getState().requests).toEqual([]);
   });
 
   it('stops a paused flow from its dialog: runs.cancel, and its run.cancelled takes it out of the inbox', async () => {

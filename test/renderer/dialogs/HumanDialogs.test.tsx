@@ -4,11 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PendingHumanRequest } from '../../../shared/host-api';
 import { HumanDialogs } from '../../../renderer/dialogs/HumanDialogs';
 import { setHost } from '../../../renderer/host/hostContext';
-import { useHumanStore } from '../../../renderer/stores/humanStore';
+import { useHumanRequestStore } from '../../../renderer/stores/humanRequestStore';
+import type { RunQuestion } from '../../../renderer/stores/humanRequests';
 import { useRunStore } from '../../../renderer/stores/runStore';
 import { FakeHost } from '../run/fakeHost';
 
-const review: PendingHumanRequest = {
+const review: RunQuestion = {
   requestId: 'h-review',
   runId: 'run_a',
   kind: 'task_review',
@@ -18,7 +19,7 @@ const review: PendingHumanRequest = {
   output: 'Solar is cheap. Panels are good. Roofs are big.',
   requestedAt: 10,
 };
-const approval: PendingHumanRequest = {
+const approval: RunQuestion = {
   requestId: 'h-approval',
   runId: 'run_b',
   kind: 'tool_approval',
@@ -48,7 +49,7 @@ function hostWith(pending: PendingHumanRequest[]) {
   setHost(host);
 }
 
-beforeEach(() => useHumanStore.setState({ pending: [], error: undefined, answering: undefined }));
+beforeEach(() => useHumanRequestStore.setState({ requests: [], opened: undefined, error: undefined, answering: undefined }));
 afterEach(() => {
   detach?.();
   detach = undefined;
@@ -58,14 +59,14 @@ afterEach(() => {
 describe('HumanDialogs', () => {
   it('shows nothing when nobody is waiting', async () => {
     hostWith([]);
-    await act(() => useHumanStore.getState().load());
+    await act(() => useHumanRequestStore.getState().load());
     render(<HumanDialogs />);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('shows the oldest request first and accepts an output with empty feedback', async () => {
     hostWith([approval, review]);
-    await act(() => useHumanStore.getState().load());
+    await act(() => useHumanRequestStore.getState().load());
     render(<HumanDialogs />);
     const dialog = screen.getByTestId('human-dialog');
     expect(dialog.textContent).toContain('Review the answer of Writer');
@@ -78,7 +79,7 @@ describe('HumanDialogs', () => {
 
   it('sends typed feedback, and only when there is some', async () => {
     hostWith([review]);
-    await act(() => useHumanStore.getState().load());
+    await act(() => useHumanRequestStore.getState().load());
     render(<HumanDialogs />);
     expect(document.activeElement).toBe(screen.getByLabelText('Feedback'));
     const send = screen.getByRole('button', { name: 'Send feedback' }) as HTMLButtonElement;
@@ -92,7 +93,7 @@ describe('HumanDialogs', () => {
 
   it('sends once however often Ctrl+Enter is pressed while the answer is on its way', async () => {
     hostWith([review]);
-    await act(() => useHumanStore.getState().load());
+    await act(() => useHumanRequestStore.getState().load());
     let release!: () => void;
     const answered = host.handlers['human.answer']!;
     host.handlers['human.answer'] = async (req) => {
@@ -109,12 +110,12 @@ describe('HumanDialogs', () => {
     release();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(host.callsTo('human.answer')).toHaveLength(1);
-    expect(useHumanStore.getState().error).toBeUndefined();
+    expect(useHumanRequestStore.getState().error).toBeUndefined();
   });
 
   it('asks for tool approval with the arguments and answers with the decision', async () => {
     hostWith([approval]);
-    await act(() => useHumanStore.getState().load());
+    await act(() => useHumanRequestStore.getState().load());
     render(<HumanDialogs />);
     expect(screen.getByTestId('approval-dialog').textContent).toContain('read_file');
     // Nothing is approved by an accidental Enter: the dialog itself has the focus.
@@ -127,7 +128,7 @@ describe('HumanDialogs', () => {
 
   it('denies a tool', async () => {
     hostWith([approval]);
-    await act(() => useHumanStore.getState().load());
+    await act(() => useHumanRequestStore.getState().load());
     render(<HumanDialogs />);
     fireEvent.click(screen.getByRole('button', { name: 'Deny' }));
     await waitFor(() => expect(host.callsTo('human.answer')).toEqual([{ runId: 'run_b', requestId: 'h-approval', decision: 'deny' }]));
@@ -146,7 +147,7 @@ describe('HumanDialogs', () => {
 
   it('puts a request aside with Later and brings it back from the pill', async () => {
     hostWith([review]);
-    await act(() => useHumanStore.getState().load());
+    await act(() => useHumanRequestStore.getState().load());
     render(<HumanDialogs />);
     fireEvent.click(screen.getByRole('button', { name: 'Later' }));
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -156,7 +157,7 @@ describe('HumanDialogs', () => {
 
   it('shows the host error when an answer is refused and keeps the list current', async () => {
     hostWith([review]);
-    await act(() => useHumanStore.getState().load());
+    await act(() => useHumanRequestStore.getState().load());
     host.handlers['human.answer'] = () => {
       throw new Error('the run is no longer waiting for h-review');
     };
@@ -164,6 +165,6 @@ describe('HumanDialogs', () => {
     render(<HumanDialogs />);
     fireEvent.click(screen.getByRole('button', { name: 'Accept output' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(useHumanStore.getState().error).toContain('no longer waiting');
+    expect(useHumanRequestStore.getState().error).toContain('no longer waiting');
   });
 });

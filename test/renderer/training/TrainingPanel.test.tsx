@@ -7,7 +7,7 @@ import { setHost } from '../../../renderer/host/hostContext';
 import { HumanDialogs } from '../../../renderer/dialogs/HumanDialogs';
 import { TrainingPanel } from '../../../renderer/panels/training/TrainingPanel';
 import { useDocumentStore } from '../../../renderer/stores/documentStore';
-import { useHumanStore } from '../../../renderer/stores/humanStore';
+import { useHumanRequestStore } from '../../../renderer/stores/humanRequestStore';
 import { useTrainingStore } from '../../../renderer/stores/trainingStore';
 import { useRunStore } from '../../../renderer/stores/runStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
@@ -192,7 +192,7 @@ describe('training panel', () => {
 describe('review dialog of a training run', () => {
   it('names the training iteration', async () => {
     useTrainingStore.getState().attach();
-    useHumanStore.setState({ pending: [] });
+    useHumanRequestStore.setState({ requests: [] });
     render(<HumanDialogs />);
     await act(async () =>
       fake.push({
@@ -201,8 +201,8 @@ describe('review dialog of a training run', () => {
       }),
     );
     await act(async () =>
-      useHumanStore.setState({
-        pending: [{ requestId: 'h1', runId: 'run_b', kind: 'task_review', taskId: 'note', agentRole: 'Writer', prompt: 'Write the note', output: 'The app ships soon.', requestedAt: 2 }],
+      useHumanRequestStore.setState({
+        requests: [{ requestId: 'h1', runId: 'run_b', kind: 'task_review', taskId: 'note', agentRole: 'Writer', prompt: 'Write the note', output: 'The app ships soon.', requestedAt: 2 }],
       }),
     );
     expect((await screen.findByTestId('human-dialog')).textContent).toContain('Training iteration 2 of 3');

@@ -126,6 +126,35 @@ export const ConnectionTestSchema = z.object({
 
 const empty = z.strictObject({});
 
+/** How one row of a batch (`runs.startBatch`) stands: queued until its run opens, then its run's status. */
+export const BatchRowStatusSchema = z.enum(['queued', 'running', 'paused', 'completed', 'failed', 'cancelled']);
+export type BatchRowStatus = z.infer<typeof BatchRowStatusSchema>;
+
+/** A crew run once per row of inputs, as the host tracks it (in memory: its runs are in the store). */
+export const BatchSchema = z.object({
+  batchId: z.string(),
+  path: z.string(),
+  concurrency: z.number(),
+  /** `completed` when every row completed, `failed` when every row ended and one did not complete. */
+  status: z.enum(['running', 'completed', 'failed']),
+  /** In row order. */
+  rows: z.array(
+    z.object({
+      /** 0-based. */
+      index: z.number(),
+      /** Known before the run opens, so a queued row can be linked to the trace once it starts. */
+      runId: z.string(),
+      inputs: z.record(z.string(), z.string()),
+      status: BatchRowStatusSchema,
+      /** Whether its run opened (is in the store and can be shown); a row refused before opening has only `error`. */
+      opened: z.boolean(),
+      tokenUsage: TokenUsageSchema,
+      error: z.string().optional(),
+    }),
+  ),
+});
+export type HostBatch = z.infer<typeof BatchSchema>;
+
 /** An agent role as suggestions are keyed (the role after input interpolation). */
 const RoleName = z.string().min(1).max(500);
 const VersionNumber = z.number().int().min(1);
@@ -286,6 +315,22 @@ export const HOST_CHANNELS = {
     request: z.strictObject({ path: DocumentPathSchema, inputs: Inputs.default({}), model: z.string().max(200).optional() }),
     response: z.object({ runId: z.string() }),
   },
+  /**
+   * A crew once per row of inputs (CrewAI's kickoff_for_each), up to `concurrency` rows at a time. Every
+   * row is checked before any runs: a row missing an input is bad_input naming the row and the input.
+   * Answers at once with the batch (run ids in row order); `batch.changed` pushes say when to ask
+   * `runs.batch` again, and every row's run pushes its events as any run does.
+   */
+  'runs.startBatch': {
+    request: z.strictObject({
+      path: DocumentPathSchema,
+      rows: z.array(Inputs).min(1).max(1000),
+      concurrency: z.number().int().min(1).max(16).default(1),
+      model: z.string().max(200).optional(),
+    }),
+    response: BatchSchema,
+  },
+  'runs.batch': { request: z.strictObject({ batchId: Id }), response: BatchSchema },
   'runs.cancel': { request: z.strictObject({ runId: RunId }), response: z.object({ cancelled: z.boolean() }) },
   'runs.list': {
     request: z.strictObject({
@@ -562,6 +607,8 @@ export type HostPush =
   | { kind: 'runs.changed' }
   /** Memories were added, changed or removed (through the host, or by a run that just ended). */
   | { kind: 'memory.changed' }
+  /** A row of a batch (`runs.startBatch`) changed status or usage: ask `runs.batch`. */
+  | { kind: 'batch.changed'; batchId: string }
   /**
    * A crew's suggestion versions were changed by hand (activated, edited, disabled, rolled back). How a
    * training session or a test moves on is told by its events (`training.*`, `test.*`), pushed as `event`.

@@ -18,6 +18,8 @@ export const ALLOWED_CHANNELS = [
   'documents.validate',
   'documents.importCrewai',
   'runs.start',
+  'runs.startBatch',
+  'runs.batch',
   'runs.cancel',
   'runs.list',
   'runs.get',

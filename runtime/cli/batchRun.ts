@@ -1,7 +1,6 @@
 import type { CrewDocument } from '../../shared/model/crew';
 import type { CrewRunResult } from '../crew/kickoff';
-import { interpolateCrew, resolveInputs } from '../crew/interpolate';
-import { DocumentInvalid } from '../errors';
+import { checkRowInputs, runEachRow } from '../crew/eachRow';
 import { isBadInput } from '../badInput';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { createRuntime } from '../runtime';
@@ -51,40 +50,25 @@ export async function runBatchInTerminal(options: BatchOptions): Promise<number>
     const workspace = workspaceDir(options.workspace);
     const settings = loadWorkspaceSettings(workspace);
     await confirmTrustAtTerminal(workspace, settings, options.json, style);
-    const rowInputs = options.rows.map((row) => ({ ...options.inputs, ...row }));
-    rowInputs.forEach((inputs, i) => {
-      try {
-        interpolateCrew(options.doc, resolveInputs(options.doc, inputs));
-      } catch (error) {
-        if (!isBadInput(error)) throw error;
-        throw new DocumentInvalid(options.rowsFile, [{ path: `row ${i + 1}`, message: error.message }]);
-      }
-    });
+    const rowInputs = checkRowInputs(options.doc, options.rows, options.rowsFile, options.inputs);
     store = openStore(workspace, true)!;
     const runtime = createRuntime({ workspace, store, human, settings, forceProfile: options.forceProfile });
     tree.start();
-    const results: CrewRunResult[] = new Array(total);
-    let next = 0;
     let done = 0;
-    const worker = async () => {
-      while (next < total && !controller.signal.aborted) {
-        const index = next;
-        next += 1;
-        if (!options.json) tree.note(`${style.bold(`▶ row ${index + 1}/${total}`)} ${style.dim(describeRow(options.rows[index]))}`);
-        results[index] = await runtime.runCrew(options.doc, {
-          inputs: rowInputs[index],
-          documentPath: options.documentPath,
-          signal: controller.signal,
-          onEvent: options.json ? () => {} : (e) => tree.handle(e),
-        });
-        done += 1;
-        const r = results[index];
-        if (!options.json) tree.note(`${r.status === 'completed' ? style.green('✓') : style.red('✗')} row ${index + 1}/${total} ${r.status} ${style.dim(`· ${done}/${total} done · ${r.runId}`)}`);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, total) }, worker));
+    const results = await runEachRow(total, options.concurrency, controller.signal, async (index) => {
+      if (!options.json) tree.note(`${style.bold(`▶ row ${index + 1}/${total}`)} ${style.dim(describeRow(options.rows[index]))}`);
+      const r = await runtime.runCrew(options.doc, {
+        inputs: rowInputs[index],
+        documentPath: options.documentPath,
+        signal: controller.signal,
+        onEvent: options.json ? () => {} : (e) => tree.handle(e),
+      });
+      done += 1;
+      if (!options.json) tree.note(`${r.status === 'completed' ? style.green('✓') : style.red('✗')} row ${index + 1}/${total} ${r.status} ${style.dim(`· ${done}/${total} done · ${r.runId}`)}`);
+      return r;
+    });
     tree.stop();
-    const finished = results.filter((r) => r !== undefined);
+    const finished = results.filter((r): r is CrewRunResult => r !== undefined);
     const allCompleted = finished.length === total && finished.every((r) => r.status === 'completed');
     if (options.json) {
       out.write(`${JSON.stringify({ status: allCompleted ? 'completed' : 'failed', runs: finished.map((r) => runJson(r)) })}\n`);

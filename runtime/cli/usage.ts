@@ -10,7 +10,7 @@ export const HELP = `crewdeck — build, run and inspect multi-agent crews and f
 Usage:
   crewdeck run <file.crew.json|file.flow.json> [--input k=v]... [--inputs JSON] [--model PROFILE] [--workspace DIR] [--json]
       [--offline RUNID]   answer every model call from that recorded run (no network)
-      [--inputs-file rows.csv|rows.jsonl] [--concurrency N]   the crew once per row (CSV header = input names)
+      [--inputs-file rows.csv|rows.tsv|rows.jsonl] [--concurrency N]   the crew once per row (CSV header = input names)
       [--max-tokens N] [--max-cost X]   pause (not fail) before a model call once the run reached the cap
   crewdeck replay <runId> --from-task <taskId> [--set-output <taskId>=<text|@file>]... [--max-tokens N] [--max-cost X] [--workspace DIR] [--json]
   crewdeck resume <runId> [--feedback TEXT] [--max-tokens N] [--max-cost X] [--workspace DIR] [--json]

@@ -14,6 +14,7 @@ import type { RunRecord, RunSummary } from '../store/types';
 import { HostHuman } from './hostHuman';
 import { HostMemory } from './hostMemory';
 import { HostRuns } from './hostRuns';
+import { HostBatches } from './hostBatches';
 import { diffRuns } from '../runs/runDiff';
 import { HostTraining } from './hostTraining';
 import { HostBadInput, HostConflict, HostNotFound, toHostError } from './hostErrors';
@@ -55,6 +56,8 @@ export function createHostService(options: HostServiceOptions): HostService {
   const trust = new WorkspaceTrust(workspace);
   const confirmTrust = options.confirmTrust ?? refuseRendererGrants;
   const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
+  const batches = new HostBatches({ workspace, runs, push, now });
+  listeners.add((message) => batches.receive(message));
   const training = new HostTraining({ workspace, store, human, env, push, now, memory: () => memory.store() });
   // The app lives long: load mathjs (about 2 s on a small machine) before a run needs it.
   setTimeout(warmUpCalculator, 500).unref();
@@ -107,6 +110,8 @@ export function createHostService(options: HostServiceOptions): HostService {
     'documents.importCrewai': ({ dir }) => changed(importCrewAiIntoWorkspace(workspace, documents, dir)),
 
     'runs.start': async ({ path, inputs, model }) => ({ runId: await runs.start(path, inputs, model) }),
+    'runs.startBatch': (request) => batches.start(request),
+    'runs.batch': ({ batchId }) => batches.get(batchId),
     'runs.cancel': ({ runId }) => ({ cancelled: runs.cancel(runId) }),
     'runs.list': ({ limit, offset, documentId }) => {
       const all = store.listRuns({ limit: documentId ? 10_000 : limit, offset: documentId ? 0 : offset });
@@ -207,6 +212,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       return () => listeners.delete(listener);
     },
     async close() {
+      batches.closeAll();
       await runs.closeAll();
       await training.closeAll();
       await memory.close();

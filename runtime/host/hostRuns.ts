@@ -1,5 +1,6 @@
 import type { RuntimeEvent } from '../../shared/events';
 import type { HostPush } from '../../shared/host-api';
+import type { CrewDocument } from '../../shared/model/crew';
 import type { CrewRunResult } from '../crew/kickoff';
 import type { FlowRunResult } from '../flow/flowRun';
 import { loadWorkspaceSettings } from '../document/loadDocument';
@@ -45,6 +46,15 @@ export class HostRuns {
     return loaded.kind === 'flow'
       ? this.launch(model, (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file }))
       : this.launch(model, (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file }));
+  }
+
+  /**
+   * One row of a batch (hostBatches.ts): the crew `doc`, read from `file`, with these inputs under a
+   * run id chosen beforehand. Resolves with the run's result when it ends; rejects when it could not open.
+   */
+  runCrewRow(doc: CrewDocument, file: string, inputs: Record<string, string>, model: string | undefined, runId: string): Promise<CrewRunResult> {
+    let result: Promise<CrewRunResult> | undefined;
+    return this.launch(model, (runtime, run) => (result = runtime.runCrew(doc, { ...run, inputs, documentPath: file })), runId).then(() => result!);
   }
 
   /** Runs a stored run's document as it is now, every model reply (and http_request result) from that run's recording. */

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import type { RuntimeEvent } from '../../shared/events';
+import type { BatchRowStatus, HostBatch, HostPush, HostRequestParsed } from '../../shared/host-api';
+import { addUsage, emptyUsage } from '../../shared/usage';
+import { loadWorkspaceDocument } from '../document/workspaceDocument';
+import { checkRowInputs, runEachRow } from '../crew/eachRow';
+import { errorMessage, RunCancelled } from '../errors';
+import { newRunId } from '../runId';
+import { HostBadInput, HostNotFound } from './hostErrors';
+import type { HostRuns } from './hostRuns';
+
+type Row = HostBatch['rows'][number];
+interface Batch {
+  batchId: string;
+  path: string;
+  concurrency: number;
+  rows: Row[];
+  controller: AbortController;
+}
+
+/** Batches kept for `runs.batch` (their runs stay in the store either way). */
+const KEPT = 50;
+
+/**
+ * The app's *Run for each row…*: a crew once per row of inputs through HostRuns, checked and
+ * scheduled as the CLI's --inputs-file does (crew/eachRow.ts). Each row has its run id from the start;
+ * its status follows its run's pushed events (so a row paused at its budget and resumed later from the
+ * inbox ends up completed here too). Every change pushes `batch.changed`.
+ */
+export class HostBatches {
+  private readonly batches = new Map<string, Batch>();
+  /** Run id → its batch and row. */
+  private readonly rowsByRun = new Map<string, { batch: Batch; row: Row }>();
+
+  constructor(
+    private readonly options: {
+      workspace: string;
+      runs: HostRuns;
+      push: (push: HostPush) => void;
+      now: () => number;
+    },
+  ) {}
+
+  start({ path, rows, concurrency, model }: HostRequestParsed<'runs.startBatch'>): HostBatch {
+    const { workspace, runs, now } = this.options;
+    const loaded = loadWorkspaceDocument(workspace, path);
+    if (loaded.kind !== 'crew') throw new HostBadInput(`${path} is a flow: a flow runs once per item of a list with a for_each method, not once per row`);
+    // Every row checked before any runs; the problems name each bad row and its missing input.
+    const inputs = checkRowInputs(loaded.doc, rows, path);
+    const batch: Batch = {
+      batchId: `batch_${now().toString(36)}_${randomBytes(4).toString('hex')}`,
+      path,
+      concurrency,
+      controller: new AbortController(),
+      rows: rows.map((row, index) => ({ index, runId: newRunId(now()), inputs: row, status: 'queued', opened: false, tokenUsage: emptyUsage() })),
+    };
+    this.keep(batch);
+    void runEachRow(batch.rows.length, concurrency, batch.controller.signal, async (index) => {
+      const row = batch.rows[index];
+      try {
+        const result = await runs.runCrewRow(loaded.doc, loaded.file, inputs[index], model, row.runId);
+        // The events said it already, unless the run ended without them (then the result is the word).
+        if (row.status === 'queued' || row.status === 'running') this.update(batch, row, { status: result.status, tokenUsage: result.tokenUsage, error: result.error?.message });
+      } catch (error) {
+        this.update(batch, row, { status: 'failed', error: errorMessage(error) });
+      }
+    });
+    return snapshot(batch);
+  }
+
+  get(batchId: string): HostBatch {
+    const batch = this.batches.get(batchId);
+    if (!batch) throw new HostNotFound(`no batch with id "${batchId}" (batches are kept while the app runs)`);
+    return snapshot(batch);
+  }
+
+  /** Every pushed message passes here: a batch row's run events move its status and usage. */
+  receive(push: HostPush): void {
+    if (push.kind !== 'event') return;
+    const found = this.rowsByRun.get(push.event.runId);
+    if (!found) return;
+    const change = rowChange(found.row, push.event);
+    if (change) this.update(found.batch, found.row, change);
+  }
+
+  /** Stops every batch from starting further rows (the runs themselves are cancelled by HostRuns). */
+  closeAll(): void {
+    for (const batch of this.batches.values()) batch.controller.abort(new RunCancelled('the app is closing'));
+  }
+
+  private update(batch: Batch, row: Row, change: Partial<Row>): void {
+    Object.assign(row, change);
+    this.options.push({ kind: 'batch.changed', batchId: batch.batchId });
+  }
+
+  private keep(batch: Batch): void {
+    this.batches.set(batch.batchId, batch);
+    for (const row of batch.rows) this.rowsByRun.set(row.runId, { batch, row });
+    while (this.batches.size > KEPT) {
+      const [oldestId, oldest] = this.batches.entries().next().value!;
+      this.batches.delete(oldestId);
+      for (const row of oldest.rows) this.rowsByRun.delete(row.runId);
+    }
+  }
+}
+
+/** What an event of a row's run changes in the row, if anything. */
+function rowChange(row: Row, e: RuntimeEvent): Partial<Row> | undefined {
+  switch (e.type) {
+    case 'run.started':
+    case 'run.resumed':
+      return { status: 'running', opened: true };
+    case 'run.paused':
+      return { status: 'paused' };
+    case 'llm.completed':
+      return { tokenUsage: addUsage(row.tokenUsage, e.usage) };
+    case 'run.completed':
+      return { status: 'completed', tokenUsage: e.tokenUsage };
+    case 'run.failed':
+      return { status: 'failed', tokenUsage: e.tokenUsage, error: e.error };
+    case 'run.cancelled':
+      return { status: 'cancelled', error: e.reason };
+    default:
+      return undefined;
+  }
+}
+
+function snapshot(batch: Batch): HostBatch {
+  const rows = batch.rows.map((r) => ({ ...r, inputs: { ...r.inputs } }));
+  const unfinished: BatchRowStatus[] = ['queued', 'running', 'paused'];
+  const status = rows.some((r) => unfinished.includes(r.status)) ? 'running' : rows.every((r) => r.status === 'completed') ? 'completed' : 'failed';
+  return { batchId: batch.batchId, path: batch.path, concurrency: batch.concurrency, status, rows };
+}

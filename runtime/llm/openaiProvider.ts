@@ -55,6 +55,12 @@ export class OpenAIChatModel implements ChatModel {
   private readonly maxRetries: number;
   private readonly sleep: Sleep;
   private client?: OpenAI;
+  /**
+   * Clients for streamed attempts, each with its own sink for unparsable stream lines, kept for the
+   * next attempt: `withOptions` builds a whole new client (every API resource), which cost more per
+   * call than the rest of the provider (docs/PERFORMANCE.md). One per stream in flight.
+   */
+  private readonly idleStreamClients: StreamClient[] = [];
   /** The key in use, cut out of error messages in every encoding (a server may echo the Authorization header back). */
   private apiKey?: string;
 
@@ -190,16 +196,17 @@ export class OpenAIChatModel implements ChatModel {
   ): Promise<ChatResponse> {
     // A stream line that is not JSON: the SDK logs it (to stderr, by default) and throws a bare
     // SyntaxError. This attempt's own client keeps the line instead, for the error message.
-    const unparsed: string[] = [];
-    const stream = await client.withOptions({ logger: keepUnparsedLines(unparsed), logLevel: 'error' }).chat.completions.create(
-      { ...params, stream: true, stream_options: { include_usage: true } },
-      { signal },
-    );
+    const own = this.idleStreamClients.pop() ?? newStreamClient(client);
+    own.unparsed.length = 0;
     try {
+      const stream = await own.client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal });
       return await this.readStream(stream as AsyncIterable<ChatCompletionChunk>, signal, onChunk);
     } catch (error) {
-      if (error instanceof SyntaxError) throw new ReplyNotJson(unparsed[0] ?? '');
+      if (error instanceof SyntaxError) throw new ReplyNotJson(own.unparsed[0] ?? '');
       throw error;
+    } finally {
+      // The stream is read to its end (or given up) here: the SDK logs nothing more for it.
+      this.idleStreamClients.push(own);
     }
   }
 
@@ -228,6 +235,17 @@ export class OpenAIChatModel implements ChatModel {
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     return { content, toolCalls, finishReason, usage: toUsage(usage) };
   }
+}
+
+interface StreamClient {
+  client: OpenAI;
+  /** Stream lines the SDK could not parse during the current attempt. */
+  unparsed: string[];
+}
+
+function newStreamClient(client: OpenAI): StreamClient {
+  const unparsed: string[] = [];
+  return { client: client.withOptions({ logger: keepUnparsedLines(unparsed), logLevel: 'error' }), unparsed };
 }
 
 /** The SDK's logger for one streamed attempt: a line it could not parse is kept, other errors still show. */

@@ -63,9 +63,9 @@ process.on('exit', () => {
 });
 
 /**
- * The run store on better-sqlite3. Events are group-committed (see `appendEvent`): durable at the end
- * of the event-loop turn that emitted them, before any other call here, and at process exit. Every
- * other write is its own autocommit statement.
+ * The run store on better-sqlite3. Events and task outputs are group-committed (see `appendEvent`):
+ * durable at the end of the event-loop turn that emitted them, before any other call here, and at
+ * process exit. Every other write is its own autocommit statement.
  */
 export class SqliteRunStore implements RunStore {
   private readonly host = hostname();
@@ -84,6 +84,8 @@ export class SqliteRunStore implements RunStore {
   private readonly selectLastSeq: Statement<[string], { seq: number | null }>;
 
   private pending: RuntimeEvent[] = [];
+  /** Task outputs saved this turn: committed in the same transaction as the turn's events. */
+  private pendingOutputs: StoredTaskOutput[] = [];
   private flushScheduled = false;
   /** A scheduled commit that failed; the next call on the store reports it. */
   private failure: unknown;
@@ -95,7 +97,7 @@ export class SqliteRunStore implements RunStore {
       else this.failure = error;
     }
   };
-  private readonly insertEvents: (events: RuntimeEvent[]) => void;
+  private readonly insertBatch: (events: RuntimeEvent[], outputs: StoredTaskOutput[]) => void;
   private readonly texts: LongTexts;
 
   /** Takes ownership of `db`: `close()` closes it. The schema must be migrated (see `openDatabase`). */
@@ -127,9 +129,21 @@ export class SqliteRunStore implements RunStore {
       )
       .raw(true);
     this.selectTaskOutputs = db.prepare('SELECT * FROM task_outputs WHERE run_id = ? ORDER BY idx, task_id');
-    this.insertEvents = db.transaction((events: RuntimeEvent[]) => {
+    this.insertBatch = db.transaction((events: RuntimeEvent[], outputs: StoredTaskOutput[]) => {
       for (const { type, runId, seq, ts, spanId, parentSpanId, ...payload } of events) {
         this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, this.texts.packJson(payload));
+      }
+      for (const output of outputs) {
+        this.upsertTaskOutput.run(
+          output.runId,
+          output.taskId,
+          output.index,
+          output.agentRole,
+          this.texts.packText(redactKnown(output.raw)),
+          output.json === undefined ? null : this.texts.packJson(output.json),
+          output.skipped ? 1 : 0,
+          JSON.stringify(output.tokenUsage),
+        );
       }
     });
     this.upsertCheckpoint = db.prepare(`
@@ -191,6 +205,10 @@ export class SqliteRunStore implements RunStore {
     // Stream deltas reach live listeners only: `llm.completed` stores the whole reply once.
     if (isLiveOnly(event)) return;
     this.pending.push(event);
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(this.flushPending);
@@ -198,27 +216,37 @@ export class SqliteRunStore implements RunStore {
   }
 
   commitPending(): void {
-    if (this.pending.length > 0) this.flushPending();
+    if (this.pending.length > 0 || this.pendingOutputs.length > 0) this.flushPending();
   }
 
   /** Commits the events appended so far; throws if this or an earlier scheduled commit failed. */
   flush(): void {
+    this.throwFailure();
+    this.flushScheduled = false;
+    if ((this.pending.length === 0 && this.pendingOutputs.length === 0) || !this.db.open) return;
+    const batch = this.pending;
+    const outputs = this.pendingOutputs;
+    this.pending = [];
+    this.pendingOutputs = [];
+    try {
+      this.insertBatch(batch, outputs);
+    } catch (error) {
+      // Another process holding the write lock past busy_timeout: keep the batch for the next try.
+      // Anything else (a constraint broken by a bug) drops the batch rather than block every later event.
+      if (isBusy(error)) {
+        this.pending = batch.concat(this.pending);
+        this.pendingOutputs = outputs.concat(this.pendingOutputs);
+      }
+      throw error;
+    }
+  }
+
+  /** Reports (once) a scheduled commit that failed. */
+  private throwFailure(): void {
     if (this.failure !== undefined) {
       const failure = this.failure;
       this.failure = undefined;
       throw failure;
-    }
-    this.flushScheduled = false;
-    if (this.pending.length === 0 || !this.db.open) return;
-    const batch = this.pending;
-    this.pending = [];
-    try {
-      this.insertEvents(batch);
-    } catch (error) {
-      // Another process holding the write lock past busy_timeout: keep the events for the next try.
-      // Anything else (a constraint broken by a bug) drops the batch rather than block every later event.
-      if (isBusy(error)) this.pending = batch.concat(this.pending);
-      throw error;
     }
   }
 
@@ -228,18 +256,14 @@ export class SqliteRunStore implements RunStore {
     setTimeout(this.flushPending, 100).unref();
   }
 
+  /**
+   * Grouped like an event: a task's output goes in the commit of its `task.completed` (and of the next
+   * task's first events), not in two commits of its own — one commit per task instead of three.
+   */
   saveTaskOutput(output: StoredTaskOutput): void {
-    this.flush();
-    this.upsertTaskOutput.run(
-      output.runId,
-      output.taskId,
-      output.index,
-      output.agentRole,
-      this.texts.packText(redactKnown(output.raw)),
-      output.json === undefined ? null : this.texts.packJson(output.json),
-      output.skipped ? 1 : 0,
-      JSON.stringify(output.tokenUsage),
-    );
+    this.throwFailure();
+    this.pendingOutputs.push(output);
+    this.scheduleFlush();
   }
 
   finishRun(runId: string, end: RunEnd): void {

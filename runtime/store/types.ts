@@ -70,6 +70,7 @@ export interface RunStore {
   appendEvent(event: RuntimeEvent): void;
   /** Commits the appended events now (before a tool or script runs); a failure surfaces on the next call, as a grouped commit's would. */
   commitPending(): void;
+  /** Persists a task's output; grouped with the events of the same turn, in the same commit, like `appendEvent`. */
   saveTaskOutput(output: StoredTaskOutput): void;
   finishRun(runId: string, end: RunEnd): void;
   getRun(runId: string): RunRecord | undefined;

@@ -129,6 +129,26 @@ describe('SqliteRunStore', () => {
     }
   });
 
+  it("commits a task output in its turn's transaction, with the events around it", async () => {
+    store.createRun(sampleRun('r1'));
+    const [first, second] = emitSampleRun(sampleLog('r1'), 1);
+    store.appendEvent(first);
+    store.saveTaskOutput({ runId: 'r1', taskId: 't1', index: 0, agentRole: 'A', raw: 'done', skipped: false, tokenUsage: usage });
+    store.appendEvent(second);
+    const reader = new Database(workspaceDatabasePath(workspace), { readonly: true });
+    const count = (table: string) => (reader.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    try {
+      expect([count('events'), count('task_outputs')]).toEqual([0, 0]); // nothing committed mid-turn
+      await new Promise((resolve) => setImmediate(resolve));
+      expect([count('events'), count('task_outputs')]).toEqual([2, 1]);
+    } finally {
+      reader.close();
+    }
+    // A later call sees it as well (it commits what is pending first).
+    store.saveTaskOutput({ runId: 'r1', taskId: 't2', index: 1, agentRole: 'A', raw: 'next', skipped: false, tokenUsage: usage });
+    expect(store.taskOutputs('r1').map((o) => o.raw)).toEqual(['done', 'next']);
+  });
+
   it('lists runs newest first with limit and offset', () => {
     for (let i = 0; i < 60; i++) store.createRun(sampleRun(`run-${String(i).padStart(2, '0')}`, T0 + i * 1000));
     store.finishRun('run-59', { status: 'cancelled', tokenUsage: emptyUsage(), endedAt: T0 + 59_500 });

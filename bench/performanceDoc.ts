@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { HttpPathFigures } from './httpPath';
 
 /** The figures `npm run bench:runtime` writes into docs/PERFORMANCE.md. */
 export interface ScenarioResult {
@@ -40,6 +41,8 @@ export interface BenchReport {
   loadAverage1m: [number, number];
   /** Before the first run: modules loaded (ajv, zod, better-sqlite3, tsx; mathjs lives in the calculator's child process), after a GC. */
   baseline: { rssMiB: number; heapMiB: number };
+  /** Through HTTP beside the bare SDK (bench/httpPath.ts); absent in --only runs of a scripted crew. */
+  http?: HttpPathFigures;
   /** The calculator tool (its child process), measured before the crews run; absent in --only runs. */
   calculator?: CalculatorFigures;
   scenarios: ScenarioResult[];
@@ -84,6 +87,24 @@ export const PERFORMANCE_DOC = join(dirname(fileURLToPath(import.meta.url)), '..
 
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
+function renderHttp(h: HttpPathFigures): string[] {
+  const met = h.ratio <= h.targetRatio;
+  return [
+    `**Through HTTP — what a user's run costs.** ${h.tasks} sequential tasks (each with the previous task's output as context) on the real \`openai\` provider, streaming, every event persisted to SQLite, against the zero-latency OpenAI-compatible server of bench/peers (bench/peers/zeroServer.mjs, its own process, 127.0.0.1); beside it the bare \`openai\` SDK making the same streamed calls in a loop (bench/peers/frameworks/floorSdk.mjs). ${h.runs} run pairs, interleaved in this process after one warm-up pair:`,
+    '',
+    '| what | per task, median | p95 |',
+    '|---|--:|--:|',
+    `| Crewdeck, real provider over HTTP | **${fmt(h.crewdeckMedianMs, 3)} ms** | ${fmt(h.crewdeckP95Ms, 3)} ms |`,
+    `| bare openai SDK, same streamed calls | ${fmt(h.sdkMedianMs, 3)} ms | ${fmt(h.sdkP95Ms, 3)} ms |`,
+    `| Crewdeck's own share (difference of the medians) | ${fmt(h.crewdeckMedianMs - h.sdkMedianMs, 3)} ms | |`,
+    '',
+    `Ratio to the bare SDK: **${fmt(h.ratio)}×** (target ≤ ${h.targetRatio}×: **${met ? 'met' : 'missed'}**); per interleaved pair: ${h.pairRatios.map((x) => `${fmt(x)}×`).join(', ')}.`,
+    '',
+    '**Scripted model — framework overhead alone** (model time zero by construction, no HTTP):',
+    '',
+  ];
+}
+
 export function renderRuntimeFigures(r: BenchReport): string {
   const m = r.machine;
   const lines = [
@@ -91,7 +112,8 @@ export function renderRuntimeFigures(r: BenchReport): string {
     `- **Machine:** ${m.cores} cores (${m.cpuModel}), ${fmt(m.memoryGiB, 1)} GiB RAM, ${m.platform}, Node ${m.node}`,
     `- **Load:** 1-minute load average ${fmt(r.loadAverage1m[0])} before, ${fmt(r.loadAverage1m[1])} after (other processes on the machine included; above ~1 on 2 cores the figures are inflated)`,
     `- **Command:** \`${r.command}\` (${r.warmup} warm-up + ${r.runs} measured runs per crew; \`--expose-gc\` is used only to measure heapUsed after each crew's runs, never between runs)`,
-    `- **Model:** \`scripted\`, inline script, no \`delayMs\`: model time is zero by construction, so the wall time of a run is framework overhead`,
+    ...(r.http ? ['', ...renderHttp(r.http)] : []),
+    `- **Model${r.http ? ' (scripted crews)' : ''}:** \`scripted\`, inline script, no \`delayMs\`: model time is zero by construction, so the wall time of a run is framework overhead`,
     `- **Store:** every event persisted to a real SQLite file (\`SqliteRunStore.open(tempdir)\`, WAL, synchronous=NORMAL; events grouped per event-loop turn, see below)`,
     `- **Target:** median ≤ ${r.targetMsPerTask} ms of framework overhead per task`,
     '',

@@ -1,12 +1,16 @@
 /**
  * `npm run bench:runtime`: framework overhead of the crew runtime.
  *
- * Crews run on the `scripted` provider with no delay, so model time is zero by construction and the
- * wall time of a run is framework time: prompt assembly, the agent loop, the policy gate and tools,
- * guardrails, delegation, the event log and the SQLite run store (a real file in a temp workspace).
+ * First the HTTP figure (bench/httpPath.ts): 200 sequential tasks through the real `openai` provider
+ * against a zero-latency server on 127.0.0.1, beside the bare openai SDK making the same streamed calls,
+ * interleaved. Then the scripted crews: the `scripted` provider with no delay, so model time is zero by
+ * construction and the wall time of a run is framework time: prompt assembly, the agent loop, the
+ * policy gate and tools, guardrails, delegation, the event log and the SQLite run store (a real file in
+ * a temp workspace).
  *
  * Options (after `npm run bench:runtime --`): --runs N (measured, default 10), --warmup N (default 2),
- * --only <scenario id>, --no-write (do not update docs/PERFORMANCE.md), --profile <file.cpuprofile>
+ * --http-runs N (HTTP run pairs, default 7), --only <scenario id | http>, --no-write (do not update
+ * docs/PERFORMANCE.md), --profile <file.cpuprofile>
  * (with --only: a CPU profile of the measured runs only, 100 µs sampling; summarise it with
  * `node --import tsx bench/cpuProfileSummary.ts <file>`).
  */
@@ -22,6 +26,7 @@ import { BoundedMath } from '../runtime/tools/boundedMath';
 import { calculatorReady, calculatorTool, warmUpCalculator } from '../runtime/tools/calculator';
 import { SqliteRunStore } from '../runtime/store/sqliteRunStore';
 import { hierarchicalCrew, sequentialCrew, type Expectations } from './crews';
+import { measureHttpPath, type HttpPathFigures } from './httpPath';
 import { writeRuntimeSection, type BenchReport, type CalculatorFigures, type ScenarioResult } from './performanceDoc';
 import { median, MiB, percentile, RssSampler } from './stats';
 
@@ -32,6 +37,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     only: { type: 'string' },
+    'http-runs': { type: 'string', default: '7' },
     'no-write': { type: 'boolean', default: false },
     profile: { type: 'string' },
   },
@@ -310,6 +316,14 @@ async function measureCalculator(): Promise<CalculatorFigures> {
   return { coldCallMs, startMs, firstCallMs, laterCalls: later.length, laterMedianMs: median(later), laterP95Ms: percentile(later, 95) };
 }
 
+function printHttp(h: HttpPathFigures): void {
+  console.log(
+    `\nthrough HTTP (real openai provider, streaming, zero-latency server on 127.0.0.1), ${h.tasks} sequential tasks, ${h.runs} interleaved run pairs:\n` +
+      `  Crewdeck ${fmt(h.crewdeckMedianMs, 3)} ms/task median (p95 ${fmt(h.crewdeckP95Ms, 3)}), bare openai SDK ${fmt(h.sdkMedianMs, 3)} ms/task (p95 ${fmt(h.sdkP95Ms, 3)}): ` +
+      `${fmt(h.ratio)}× (target ≤ ${h.targetRatio}×: ${h.ratio <= h.targetRatio ? 'met' : 'MISSED'}); per-pair ratios ${h.pairRatios.map((r) => fmt(r)).join(' ')}`,
+  );
+}
+
 function printCalculator(c: CalculatorFigures): void {
   console.log(
     `\ncalculator (child process): start-up ${fmt(c.startMs, 0)} ms in the background; first call once started ${fmt(c.firstCallMs, 2)} ms (target ≤ 100 ms); ` +
@@ -319,12 +333,19 @@ function printCalculator(c: CalculatorFigures): void {
 
 async function main(): Promise<void> {
   const chosen = args.only ? SCENARIOS.filter((s) => s.id === args.only) : SCENARIOS;
-  if (chosen.length === 0) throw new Error(`no scenario "${args.only}"; scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  if (chosen.length === 0 && args.only !== 'http') throw new Error(`no scenario "${args.only}"; scenarios: http, ${SCENARIOS.map((s) => s.id).join(', ')}`);
   if (args.profile && !args.only) throw new Error('--profile needs --only <scenario id>');
   const profiler = new MeasuredRunsProfiler(args.profile);
   const loadBefore = loadavg()[0];
   gc!();
   const baseline = { rssMiB: process.memoryUsage.rss() / MiB, heapMiB: process.memoryUsage().heapUsed / MiB };
+  let http: HttpPathFigures | undefined;
+  if (!args.only || args.only === 'http') {
+    process.stderr.write(`running http (1 warm-up + ${args['http-runs']} interleaved pairs)…\n`);
+    http = await measureHttpPath({ runs: Number(args['http-runs']), warmup: 1 });
+    printHttp(http);
+    if (args.only === 'http') return;
+  }
   const calculator = args.only ? undefined : await measureCalculator();
   const sampler = new RssSampler();
   sampler.start();
@@ -344,10 +365,12 @@ async function main(): Promise<void> {
     processMaxRssMiB: process.resourceUsage().maxRSS / 1024,
     loadAverage1m: [loadBefore, loadavg()[0]],
     baseline,
+    http,
     calculator,
     scenarios,
   };
   printTable(report);
+  if (http) printHttp(http);
   if (calculator) printCalculator(calculator);
   if (!args['no-write'] && !args.only) {
     const file = writeRuntimeSection(report);

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { CrewDocument } from '../../shared/model/crew';
+import type { FlowDocument } from '../../shared/model/flow';
+import { importCrewAiFlow } from './importFlow';
 import type { Guardrail } from '../../shared/model/guardrail';
 import type { ModelRef } from '../../shared/model/modelRef';
 import { parseCrewDocument } from '../../shared/model/parse';
@@ -27,6 +29,11 @@ export interface CrewAiImport {
   doc: CrewDocument;
   /** One crew per @CrewBase class, in crew.py order (`doc` is the first). */
   crews: CrewDocument[];
+  /**
+   * A Flow project's flow (main.py's `Flow` class): the main document. Its crew bodies name the crews
+   * as `<crew id>.crew.json`, beside the flow file.
+   */
+  flow?: FlowDocument;
   /** Things each crew may do but probably does not mean (duplicate roles, empty expected outputs), per crew id. */
   warnings: { crewId: string; warnings: Problem[] }[];
   /** Everything in the project that has no Crewdeck equivalent, with the reason. */
@@ -75,20 +82,33 @@ export function importCrewAiProject(dir: string): CrewAiImport {
     for (let n = 2, base = crew.id; ids.has(crew.id); n += 1) crew.id = `${base}-${n}`;
     ids.add(crew.id);
   }
-  for (const flow of flowClasses(root)) {
-    unmapped.push({
-      path: `${flow.file}:${flow.line}`,
-      item: `Flow class ${flow.className}`,
-      why: `a CrewAI Flow is not imported as a Crewdeck flow yet: its crews are (${crews.map((c) => c.id).join(', ')}, one document each); build the flow's methods in Crewdeck around them`,
-    });
-  }
+  // A Flow project: main.py's Flow class becomes the flow document, its crew kickoffs name the crews' files.
+  const flowAt = flowClasses(root)[0];
+  const byClass = new Map(imports.map((one, i) => [one.className, crews[i]] as const).filter(([name]) => name !== undefined));
+  const flow = flowAt
+    ? importCrewAiFlow(root, join(root, flowAt.file), flowId(root, flowAt.className), (className) => {
+        const crew = byClass.get(className);
+        return crew ? `${crew.id}.crew.json` : undefined;
+      }, unmapped)?.doc
+    : undefined;
+  if (flow) sourceFiles.add(flowAt!.file);
   return {
     doc: crews[0],
     crews,
+    ...(flow ? { flow } : {}),
     warnings: crews.map((crew) => ({ crewId: crew.id, warnings: crewWarnings(crew) })).filter((w) => w.warnings.length > 0),
     unmapped,
     sourceFiles: [...sourceFiles],
   };
+}
+
+/** The flow's id: the project's name in pyproject.toml, else the Flow class's name in snake case. */
+function flowId(root: string, className: string): string {
+  const pyproject = join(root, 'pyproject.toml');
+  const text = existsSync(pyproject) ? readFileSync(pyproject, 'utf8') : '';
+  const name = /^\[project\][^[]*?^name\s*=\s*["']([^"'\n]+)["']/m.exec(text)?.[1];
+  const raw = name ?? className.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase();
+  return raw.replace(/[^A-Za-z0-9_-]/g, '_') || 'crewai_flow';
 }
 
 /** `class X(Flow[State]):` (or `Flow`) in the project's Python files, with file and line. */
@@ -141,6 +161,11 @@ class ProjectImport {
     };
     this.agentsYamlFile = configured(py?.agentsConfig, files.agentsYaml);
     this.tasksYamlFile = configured(py?.tasksConfig, files.tasksYaml);
+  }
+
+  /** The @CrewBase class's name, when there is one. */
+  get className(): string | undefined {
+    return this.py?.className;
   }
 
   run(): CrewDocument {

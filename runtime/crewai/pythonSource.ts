@@ -196,10 +196,28 @@ export function pyQuote(text: string): string {
   return JSON.stringify(text);
 }
 
+/** A decorator as written: `@router(generate)` → name `router`, args `generate`. */
+export interface PyDecorator {
+  /** The last dotted part (`crewai.flow.start` → `start`). */
+  name: string;
+  /** The raw text between its parentheses; `undefined` when it is not called (`@agent`). */
+  args?: string;
+  /** 1-based line of the `@`. */
+  line: number;
+}
+
 /** A top-level or class-level function definition with its decorators and body. */
 export interface PyFunction {
   name: string;
   decorators: string[];
+  /** The decorators with their arguments (multi-line ones included), top to bottom. */
+  decoratorCalls: PyDecorator[];
+  /** Parameter names, `self` included, without annotations or defaults. */
+  params: string[];
+  isAsync: boolean;
+  /** Columns of indentation of the `def`. */
+  indent: number;
+  /** The `def` line and everything below it (comments blanked). */
   body: string;
   /** 1-based line of the `def`. */
   line: number;
@@ -207,18 +225,51 @@ export interface PyFunction {
 
 /** Every `def` in the source (comments blanked first), in order, with the decorators just above it. */
 export function functions(src: string): PyFunction[] {
-  const lines = blankComments(src).split('\n');
+  const text = blankComments(src);
+  const lines = text.split('\n');
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += lines[i].length + 1, i += 1) starts.push(at);
+  const lineOf = (offset: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  // Decorators by the line they end on (a call may span lines: `@human_feedback(\n message=…\n)`).
+  const byEnd = new Map<number, { start: number; decorator: PyDecorator }>();
+  lines.forEach((line, index) => {
+    const d = /^(\s*)@([\w.]+)\s*(\()?/.exec(line);
+    if (!d) return;
+    const name = d[2].split('.').pop()!;
+    if (!d[3]) {
+      byEnd.set(index, { start: index, decorator: { name, line: index + 1 } });
+      return;
+    }
+    const open = starts[index] + d[0].length - 1;
+    const close = matchingBracket(text, open);
+    if (close < 0) return;
+    byEnd.set(lineOf(close), { start: index, decorator: { name, args: text.slice(open + 1, close), line: index + 1 } });
+  });
   const found: PyFunction[] = [];
   lines.forEach((line, index) => {
-    const m = /^(\s*)(?:async\s+)?def\s+(\w+)\s*\(/.exec(line);
+    const m = /^(\s*)(async\s+)?def\s+(\w+)\s*\(/.exec(line);
     if (!m) return;
     const indent = m[1].length;
-    const decorators: string[] = [];
+    const decoratorCalls: PyDecorator[] = [];
     for (let j = index - 1; j >= 0; j -= 1) {
-      const d = /^\s*@([\w.]+)/.exec(lines[j]);
-      if (d) decorators.unshift(d[1].split('.').pop()!);
-      else if (lines[j].trim() !== '') break;
+      if (lines[j].trim() === '') continue;
+      const d = byEnd.get(j);
+      if (!d) break;
+      decoratorCalls.unshift(d.decorator);
+      j = d.start;
     }
+    const open = starts[index] + m[0].length - 1;
+    const close = matchingBracket(text, open);
+    const params = close < 0 ? [] : splitTopLevel(text.slice(open + 1, close)).map((p) => /^\**(\w+)/.exec(p)?.[1] ?? p);
     let end = index + 1;
     for (; end < lines.length; end += 1) {
       const l = lines[end];
@@ -226,9 +277,119 @@ export function functions(src: string): PyFunction[] {
       const ind = /^\s*/.exec(l)![0].length;
       if (ind <= indent && !/^\s*[)\]}]/.test(l)) break;
     }
-    found.push({ name: m[2], decorators, body: lines.slice(index, end).join('\n'), line: index + 1 });
+    while (end > index + 1 && lines[end - 1].trim() === '') end -= 1;
+    found.push({
+      name: m[3],
+      decorators: decoratorCalls.map((d) => d.name),
+      decoratorCalls,
+      params,
+      isAsync: Boolean(m[2]),
+      indent,
+      body: lines.slice(index, end).join('\n'),
+      line: index + 1,
+    });
   });
   return found;
+}
+
+/** One logical line of Python: continued while brackets or a triple-quoted string are open. */
+export interface PyStatement {
+  /** The statement's text, joined lines included (trimmed). */
+  text: string;
+  /** 1-based line in the file. */
+  line: number;
+  indent: number;
+  /** The statements of the block it opens (`if …:`, `with …:`, `async def …:`), nested by indentation. */
+  block: PyStatement[];
+}
+
+/**
+ * The statements of a block of source (comments already blanked), nested by indentation; `firstLine`
+ * is the file line of the block's first line. A one-line compound statement (`if x: return "a"`)
+ * becomes the header with its body as a block of one.
+ */
+export function statements(src: string, firstLine: number): PyStatement[] {
+  const flat: PyStatement[] = [];
+  let i = 0;
+  let line = 0;
+  while (i < src.length) {
+    const lineEnd = src.indexOf('\n', i) < 0 ? src.length : src.indexOf('\n', i);
+    const raw = src.slice(i, lineEnd);
+    if (raw.trim() === '') {
+      i = lineEnd + 1;
+      line += 1;
+      continue;
+    }
+    // Extend over open brackets, strings and backslash continuations.
+    let j = i;
+    let end = -1;
+    let depth = 0;
+    while (j < src.length) {
+      const ch = src[j];
+      if (ch === '"' || ch === "'") {
+        j = stringEnd(src, j);
+        continue;
+      }
+      if (ch === '(' || ch === '[' || ch === '{') depth += 1;
+      else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
+      else if (ch === '\n') {
+        if (depth === 0 && src[j - 1] !== '\\') {
+          end = j;
+          break;
+        }
+      }
+      j += 1;
+    }
+    if (end < 0) end = Math.min(j, src.length);
+    void lineEnd;
+    const text = src.slice(i, end);
+    const indent = /^[ \t]*/.exec(text)![0].length;
+    flat.push({ text: text.trim().replace(/\\\n\s*/g, ' '), line: firstLine + line, indent, block: [] });
+    line += text.split('\n').length;
+    i = end + 1;
+  }
+  return nest(flat.flatMap(splitOneLiner));
+}
+
+/** `if x: return "a"` → the header `if x:` and a block statement `return "a"`. */
+function splitOneLiner(s: PyStatement): PyStatement[] {
+  const head = /^(if|elif|else|with|for|while|try|except|finally)\b/.exec(s.text);
+  if (!head) return [s];
+  const colon = topLevelColon(s.text);
+  if (colon < 0 || colon === s.text.length - 1) return [s];
+  return [
+    { ...s, text: s.text.slice(0, colon + 1) },
+    { text: s.text.slice(colon + 1).trim(), line: s.line, indent: s.indent + 1, block: [] },
+  ];
+}
+
+/** The colon ending a compound statement's header, outside brackets, strings and lambdas; -1 if none. */
+function topLevelColon(text: string): number {
+  let depth = 0;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === '"' || ch === "'") {
+      i = stringEnd(text, i);
+      continue;
+    }
+    if (ch === '(' || ch === '[' || ch === '{') depth += 1;
+    else if (ch === ')' || ch === ']' || ch === '}') depth -= 1;
+    else if (ch === ':' && depth === 0) return i;
+    i += 1;
+  }
+  return -1;
+}
+
+function nest(flat: PyStatement[]): PyStatement[] {
+  const root: PyStatement[] = [];
+  const stack: PyStatement[] = [];
+  for (const s of flat) {
+    while (stack.length > 0 && stack[stack.length - 1].indent >= s.indent) stack.pop();
+    (stack.length > 0 ? stack[stack.length - 1].block : root).push(s);
+    if (s.text.endsWith(':')) stack.push(s);
+  }
+  return root;
 }
 
 function escapeRe(s: string): string {

@@ -24,14 +24,15 @@ function satisfied(c: FlowCondition, seen: Set<string>): boolean {
 
 /** Readable form of a trigger, for events and the trace: `start`, `a or route:retry`, `(a and b)`. */
 export function describeTrigger(method: FlowMethod): string {
-  if ('start' in method.trigger) return 'start';
+  const trigger = method.trigger;
+  if (!('listen' in trigger)) return 'start';
   const text = (c: FlowCondition, nested: boolean): string => {
     if (typeof c === 'string') return c;
     if ('route' in c) return `route:${c.route}`;
     const joined = ('or' in c ? c.or : c.and).map((m) => text(m, true)).join('or' in c ? ' or ' : ' and ');
     return nested ? `(${joined})` : joined;
   };
-  return `listen: ${text(method.trigger.listen, false)}`;
+  return `${'start' in trigger ? 'start, ' : ''}listen: ${text(trigger.listen, false)}`;
 }
 
 /**

@@ -24,7 +24,12 @@ export const FlowConditionSchema: z.ZodType<FlowCondition> = z.lazy(() =>
   ]),
 );
 
-export const FlowTriggerSchema = z.union([z.strictObject({ start: z.literal(true) }), z.strictObject({ listen: FlowConditionSchema })]);
+export const FlowTriggerSchema = z.union([
+  z.strictObject({ start: z.literal(true) }),
+  z.strictObject({ listen: FlowConditionSchema }),
+  /** A start method that also listens (CrewAI `@start("retry")`): it runs at the start and again when the condition is met. */
+  z.strictObject({ start: z.literal(true), listen: FlowConditionSchema }),
+]);
 export type FlowTrigger = z.infer<typeof FlowTriggerSchema>;
 
 /**
@@ -86,7 +91,16 @@ export const FlowBodySchema = z.discriminatedUnion('type', [
     /** Classifies feedback into an outcome (and distils lessons); default: the workspace default model. */
     llm: ModelRefSchema.optional(),
   }),
-  z.strictObject({ type: z.literal('script'), code: z.string().min(1), timeoutMs: z.number().int().positive().max(60_000).optional() }),
+  z.strictObject({
+    type: z.literal('script'),
+    code: z.string().min(1),
+    timeoutMs: z.number().int().positive().max(60_000).optional(),
+    /**
+     * An imported CrewAI method that could not be mapped: the script passes its input on unchanged and
+     * the run emits `flow.stub.passed` naming the Python it stands for.
+     */
+    stub: z.strictObject({ python: z.string().min(1), file: z.string().min(1), line: z.number().int().positive() }).optional(),
+  }),
   z.strictObject({ type: z.literal('set_state'), set: z.record(z.string().min(1), template) }),
   z.strictObject({ type: z.literal('rules'), rules: z.array(z.strictObject({ when: FlowPredicateSchema, route: label })), default: label }),
 ]);

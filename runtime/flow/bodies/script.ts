@@ -12,6 +12,18 @@ export const runFlowScript: BodyRunner<'script'> = async (body, scope) => {
   // function. A returned promise is settled first (one that never settles is the sandbox's timeout).
   // The script holds the event loop until it ends: what the run emitted so far is stored first.
   scope.span.log.flush();
+  if (body.stub) {
+    const { python, file, line } = body.stub;
+    scope.span.emit({
+      type: 'flow.stub.passed',
+      methodId: scope.method.id,
+      methodName: scope.method.name,
+      python,
+      file,
+      line,
+      message: `${scope.method.name} stands for CrewAI Python that was not imported (${file}:${line}); it passed its input on unchanged`,
+    });
+  }
   const code = `const __value = (function () {${body.code}\n})(); return Promise.resolve(__value).then((value) => ({ value, state }));`;
   const result = (await runScript(code, { state: structuredClone(scope.state), input: scope.input ?? null }, { timeoutMs: body.timeoutMs ?? FLOW_SCRIPT_TIMEOUT_MS })) as {
     value: unknown;

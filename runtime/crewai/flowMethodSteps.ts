@@ -1,0 +1,488 @@
+import type { FlowBody, FlowPredicate } from '../../shared/model/flow';
+import { preludeFor, toJs, toPredicate, toRef, toTemplate, UnsupportedPython, type ExprScope } from './flowExpression';
+import { callArguments, pyString, splitTopLevel, statements, type PyFunction, type PyStatement } from './pythonSource';
+
+/**
+ * One Crewdeck method body read from (part of) a CrewAI Flow method. A Python method that does several
+ * things (kick off a crew, then set state, then choose a route) becomes a chain of steps, the last one
+ * carrying the method's name so its listeners stay as they are.
+ */
+export interface FlowStep {
+  body: FlowBody;
+  routes?: string[];
+  outputFile?: string;
+}
+
+/** A crew kicked off by name; `file` is filled in by the caller. */
+export type CrewRef = { className: string; line: number };
+
+export interface MethodReading {
+  steps: FlowStep[];
+  description?: string;
+  /** Crew classes the steps kick off, by the crew bodies' `file` placeholder (`crew:<Class>`). */
+  crews: CrewRef[];
+  /** A part that could not be mapped: the whole method becomes a stub. */
+  unsupported?: { line: number; python: string; why: string };
+  /** Things dropped on purpose (print, logging). */
+  dropped: number;
+}
+
+/** The Python of a step, kept in its script so an export writes it back as it was. */
+const PY_MARK = '// python: ';
+
+export function pythonOfScript(code: string): string[] | undefined {
+  const lines = code.split('\n').filter((l) => l.startsWith(PY_MARK));
+  return lines.length > 0 ? lines.map((l) => l.slice(PY_MARK.length)) : undefined;
+}
+
+const KICKOFF = /^(?:(\w+)\s*=\s*)?(?:await\s+)?(\w+)\s*\(\s*\)\s*\.\s*crew\s*\(\s*\)\s*\.\s*(kickoff(?:_async)?)\s*\(([\s\S]*)\)$/;
+const STATE_SET = /^self\.state(?:\.(\w+)|\[\s*(["'])(\w+)\2\s*\])\s*(\+=|-=|=)\s*([\s\S]+)$/;
+const DROPPED = /^(print|logger\.\w+|logging\.\w+|log\.\w+|console\.print)\s*\(/;
+
+class Unmappable extends Error {
+  constructor(
+    readonly at: PyStatement,
+    readonly why: string,
+  ) {
+    super(why);
+  }
+}
+
+/** Reads one method of a Flow class into steps (or says which statement could not be read). */
+export function readMethodSteps(fn: PyFunction, isRouter: boolean, fieldType: (field: string) => string | undefined = () => undefined): MethodReading {
+  const lines = fn.body.split('\n');
+  const header = statements(lines[0] + '\n', fn.line)[0];
+  const body = statements(lines.slice(1).join('\n'), fn.line + 1);
+  void header;
+  const reading: MethodReading = { steps: [], crews: [], dropped: 0 };
+  const scope: ExprScope = { input: new Set(fn.params.slice(1).filter((p) => p !== 'self')), results: new Set(), locals: new Map() };
+  const reader = new StepReader(reading, scope, isRouter, fn, fieldType);
+  try {
+    reader.read(body);
+  } catch (error) {
+    if (error instanceof Unmappable) {
+      reading.unsupported = { line: error.at.line, python: flatten(error.at), why: error.why };
+      reading.steps = [];
+      return reading;
+    }
+    throw error;
+  }
+  return reading;
+}
+
+function flatten(s: PyStatement, indent = ''): string {
+  return [indent + s.text, ...s.block.map((b) => flatten(b, `${indent}    `))].join('\n');
+}
+
+/** Pending state assignments and locals, flushed into one step (set_state when they are text, else a script). */
+interface Pending {
+  python: string[];
+  assigns: { field: string; op: string; expr: string; at: PyStatement }[];
+  locals: { name: string; expr: string }[];
+}
+
+class StepReader {
+  private pending: Pending = { python: [], assigns: [], locals: [] };
+  /** Expression of the current output when it is not the input (a content step made it). */
+  private routed = false;
+
+  constructor(
+    private readonly out: MethodReading,
+    private readonly scope: ExprScope,
+    private readonly isRouter: boolean,
+    private readonly fn: PyFunction,
+    private readonly fieldType: (field: string) => string | undefined,
+  ) {}
+
+  read(body: PyStatement[]): void {
+    for (let i = 0; i < body.length; i += 1) {
+      const s = body[i];
+      if (i === 0 && pyString(s.text) !== undefined) {
+        this.out.description = pyString(s.text)!.trim().replace(/\s+/g, ' ') || undefined;
+        continue;
+      }
+      if (s.text === 'pass' || DROPPED.test(s.text)) {
+        if (s.text !== 'pass') this.out.dropped += 1;
+        continue;
+      }
+      if (/^(if|elif)\b/.test(s.text) && this.isRouter) {
+        const chain: PyStatement[] = [s];
+        // `if a: return "x"` followed by `if b: return "y"` is an elif chain too (each branch returns).
+        while (i + 1 < body.length && /^(elif\b|else\s*:|if\b)/.test(body[i + 1].text) && !chain.some((c) => /^else\b/.test(c.text))) chain.push(body[(i += 1)]);
+        const tail = body.slice(i + 1);
+        if (tail.some((t) => !/^return\b/.test(t.text) && !DROPPED.test(t.text))) throw new Unmappable(s, 'statements after a routing if-chain');
+        const last = tail.find((t) => /^return\b/.test(t.text));
+        this.route(chain, last);
+        return;
+      }
+      if (/^return\b/.test(s.text)) {
+        this.returned(s);
+        if (i + 1 < body.length) throw new Unmappable(body[i + 1], 'code after return');
+        return;
+      }
+      const kick = KICKOFF.exec(s.text);
+      if (kick) {
+        this.crew(s, kick);
+        continue;
+      }
+      if (/^async\s+def\b/.test(s.text) || /=\s*asyncio\.(?:Bounded)?Semaphore\(/.test(s.text) || /asyncio\.(?:gather|create_task)\s*\(|\.kickoff_async\s*\(/.test(s.text)) {
+        const used = this.forEach(body, i);
+        i = used;
+        continue;
+      }
+      if (/^with\s+open\s*\(/.test(s.text)) {
+        this.fileWrite(s);
+        continue;
+      }
+      const set = STATE_SET.exec(s.text);
+      if (set) {
+        this.pending.python.push(s.text);
+        this.pending.assigns.push({ field: set[1] ?? set[3], op: set[4], expr: set[5].trim(), at: s });
+        continue;
+      }
+      const local = /^(\w+)\s*=(?!=)\s*([\s\S]+)$/.exec(s.text);
+      if (local && s.block.length === 0) {
+        this.pending.python.push(s.text);
+        this.pending.locals.push({ name: local[1], expr: local[2].trim() });
+        this.scope.locals.set(local[1], local[2].trim());
+        continue;
+      }
+      throw new Unmappable(s, 'not a statement this importer can read');
+    }
+    this.flush();
+    if (this.isRouter && !this.routed) throw new Unmappable(body[body.length - 1] ?? { text: this.fn.name, line: this.fn.line, indent: 0, block: [] }, 'a router that returns no route label');
+  }
+
+  // ---- steps --------------------------------------------------------------------------------------
+
+  private push(step: FlowStep, keepsInput: boolean): void {
+    this.out.steps.push(step);
+    if (!keepsInput) {
+      this.scope.input.clear();
+      this.scope.results.clear();
+    }
+  }
+
+  /** Pending assignments become a set_state (all text) or a script. */
+  private flush(extra?: { js: string[]; python: string[] }): void {
+    const p = this.pending;
+    if (p.assigns.length === 0 && !extra) {
+      this.pending = { python: [], assigns: [], locals: [] };
+      return;
+    }
+    const templates = extra ? undefined : p.assigns.map((a) => (a.op === '=' ? toTemplate(a.expr, this.scope) : undefined));
+    if (templates && templates.every((t) => t !== undefined) && new Set(p.assigns.map((a) => a.field)).size === p.assigns.length && p.assigns.every((a) => this.textual(a))) {
+      this.push({ body: { type: 'set_state', set: Object.fromEntries(p.assigns.map((a, j) => [a.field, templates[j]!])) } }, true);
+    } else {
+      const js: string[] = [];
+      try {
+        for (const l of p.locals) js.push(`const __local_${l.name} = ${toJs(l.expr, this.scope)};`);
+        for (const a of p.assigns) {
+          const value = toJs(a.expr, this.scope);
+          js.push(a.op === '=' ? `state.${a.field} = ${value};` : `state.${a.field} = state.${a.field} ${a.op[0]} ${value};`);
+        }
+      } catch (error) {
+        if (error instanceof UnsupportedPython) throw new Unmappable(p.assigns[0]?.at ?? { text: p.python[0] ?? '', line: this.fn.line, indent: 0, block: [] }, `${error.message} cannot be transpiled`);
+        throw error;
+      }
+      const python = [...p.python, ...(extra?.python ?? [])];
+      const lines = [...js, ...(extra?.js ?? ['return input;'])];
+      const code = [...python.map((l) => PY_MARK + l), ...preludeFor(lines), ...lines].join('\n');
+      this.push({ body: { type: 'script', code } }, !extra || extra.js.every((l) => !/^return (?!input;|\{ output: input,)/.test(l)));
+    }
+    this.pending = { python: [], assigns: [], locals: [] };
+  }
+
+  /** Whether a template (always text) keeps the field's type: the schema says text, or the value is text. */
+  private textual(a: { field: string; expr: string }): boolean {
+    const type = this.fieldType(a.field);
+    if (type !== undefined) return type === 'string';
+    if (toRef(a.expr, this.scope) === 'input') return true;
+    return /^[fFrRuU]{0,2}["']/.test(a.expr.trim());
+  }
+
+  private crew(s: PyStatement, kick: RegExpExecArray): void {
+    this.flush();
+    const [, variable, className, , args] = kick;
+    const kw = callArguments(args).keywords;
+    const inputs: Record<string, string> = {};
+    const raw = kw.get('inputs');
+    if (raw !== undefined) {
+      const dict = raw.trim();
+      if (!dict.startsWith('{') || !dict.endsWith('}')) throw new Unmappable(s, 'crew inputs that are not a dict literal');
+      for (const item of splitTopLevel(dict.slice(1, -1))) {
+        const [k, ...v] = splitTopLevel(item, ':');
+        const key = k !== undefined ? pyString(k) : undefined;
+        const template = v.length > 0 ? toTemplate(v.join(':'), this.scope) : undefined;
+        if (key === undefined || template === undefined) throw new Unmappable(s, `the crew input ${item.trim()} is not a string, f-string or state value`);
+        inputs[key] = template;
+      }
+    }
+    for (const key of kw.keys()) if (key !== 'inputs') throw new Unmappable(s, `kickoff(${key}=…)`);
+    this.out.crews.push({ className, line: s.line });
+    this.push({ body: { type: 'crew', file: `crew:${className}`, ...(Object.keys(inputs).length > 0 ? { inputs } : {}) } }, false);
+    if (variable) this.scope.results.add(variable);
+    this.scope.locals.delete(variable ?? '');
+  }
+
+  /** `with open("x.md", "w") as f: f.write(expr)` → the step's outputFile (a step giving `expr` first when needed). */
+  private fileWrite(s: PyStatement): void {
+    const m = /^with\s+open\s*\(([\s\S]*)\)\s+as\s+(\w+)\s*:$/.exec(s.text);
+    if (!m || s.block.length !== 1) throw new Unmappable(s, 'a file write other than `with open(path, "w") as f: f.write(…)`');
+    const { positional, keywords } = callArguments(m[1]);
+    const mode = pyString(positional[1] ?? keywords.get('mode') ?? '"r"');
+    const path = positional[0] !== undefined ? toTemplate(positional[0], this.scope) : undefined;
+    const write = new RegExp(`^${m[2]}\\.write\\(([\\s\\S]*)\\)$`).exec(s.block[0].text);
+    if (mode !== 'w' || path === undefined || !write) throw new Unmappable(s, 'a file write other than `with open(path, "w") as f: f.write(…)`');
+    const content = this.normalized(write[1]);
+    this.flush();
+    const ref = toRef(content, this.scope);
+    if (ref === 'input' && this.out.steps.length > 0 && !this.out.steps[this.out.steps.length - 1].outputFile) {
+      this.out.steps[this.out.steps.length - 1].outputFile = path;
+      return;
+    }
+    let js: string;
+    try {
+      js = toJs(content, this.scope);
+    } catch (error) {
+      if (error instanceof UnsupportedPython) throw new Unmappable(s, `the content written (${content}): ${error.message} cannot be transpiled`);
+      throw error;
+    }
+    const code = [PY_MARK + `output = ${content}`, ...preludeFor([`__str(${js})`]), `return __str(${js});`].join('\n');
+    this.push({ body: { type: 'script', code }, outputFile: path }, ref === 'input');
+    this.scope.locals.set('output', content);
+    this.current = content;
+  }
+
+  /** The current output's expression when a step made it (not the input). */
+  private current: string | undefined;
+
+  /** `str(x)` / `list(x)` around a name, and a local name, are the expression they stand for. */
+  private normalized(expr: string): string {
+    let e = expr.trim();
+    for (let n = 0; n < 10; n += 1) {
+      const wrapped = /^(?:str|list)\(([\s\S]*)\)$/.exec(e);
+      if (wrapped && splitTopLevel(wrapped[1]).length === 1) e = wrapped[1].trim();
+      else if (/^\w+$/.test(e) && this.scope.locals.has(e) && !this.scope.input.has(e) && !this.scope.results.has(e)) e = this.scope.locals.get(e)!;
+      else break;
+    }
+    return e;
+  }
+
+  private returned(s: PyStatement): void {
+    const value = s.text.replace(/^return\b/, '').trim();
+    if (this.isRouter) {
+      const label = pyString(value);
+      if (label === undefined) throw new Unmappable(s, 'a router returning something other than a route label');
+      this.route([], s);
+      return;
+    }
+    if (value === '' || value === 'None') return this.flush();
+    const e = this.normalized(value);
+    const ref = toRef(e, this.scope);
+    if (ref === 'input' || (this.current !== undefined && e === this.current) || this.gathered.has(e)) return this.flush();
+    let js: string;
+    try {
+      js = toJs(e, this.scope);
+    } catch (error) {
+      if (error instanceof UnsupportedPython) throw new Unmappable(s, `the value returned (${value}): ${error.message} cannot be transpiled`);
+      throw error;
+    }
+    this.pending.python.push(`output = ${e}`);
+    this.flush({ js: [`return ${js};`], python: [] });
+    this.current = e;
+  }
+
+  /** An if/elif/else chain of `return "label"` (and a final return) → rules, or a script for richer tests. */
+  private route(chain: PyStatement[], last: PyStatement | undefined): void {
+    const branches: { cond?: string; label: string; at: PyStatement }[] = [];
+    for (const c of chain) {
+      const ret = c.block.filter((b) => !DROPPED.test(b.text));
+      const label = ret.length === 1 && /^return\b/.test(ret[0].text) ? pyString(ret[0].text.replace(/^return\b/, '')) : undefined;
+      if (label === undefined) throw new Unmappable(c, 'a routing branch that does more than return a route label');
+      const cond = /^(?:if|elif)\s+([\s\S]+):$/.exec(c.text)?.[1];
+      branches.push({ cond, label, at: c });
+    }
+    const fallback = last ? pyString(last.text.replace(/^return\b/, '')) : undefined;
+    if (last && fallback === undefined) throw new Unmappable(last, 'a router returning something other than a route label');
+    const elseBranch = branches.find((b) => b.cond === undefined);
+    const dflt = elseBranch?.label ?? fallback;
+    const routes = [...new Set([...branches.map((b) => b.label), ...(fallback !== undefined ? [fallback] : [])])];
+    this.routed = true;
+    const conditional = branches.filter((b) => b.cond !== undefined);
+    const predicates = conditional.map((b) => toPredicate(b.cond!, this.scope));
+    const python = [...chain.map((c) => flatten(c)), ...(last ? [last.text] : [])].flatMap((t) => t.split('\n'));
+    if (dflt !== undefined && this.pending.assigns.length === 0 && this.pending.locals.length === 0 && predicates.every((p) => p !== undefined)) {
+      this.flush();
+      this.push({ body: { type: 'rules', rules: conditional.map((b, j) => ({ when: predicates[j] as FlowPredicate, route: b.label })), default: dflt }, routes }, true);
+      return;
+    }
+    const js: string[] = [];
+    try {
+      for (const b of conditional) js.push(`if (__truthy(${toJs(b.cond!, this.scope)})) return { output: input, route: ${JSON.stringify(b.label)} };`);
+    } catch (error) {
+      if (error instanceof UnsupportedPython) throw new Unmappable(chain[0], `the test ${error.message} cannot be transpiled`);
+      throw error;
+    }
+    js.push(dflt !== undefined ? `return { output: input, route: ${JSON.stringify(dflt)} };` : 'return { output: input };');
+    this.flush({ js, python });
+    this.out.steps[this.out.steps.length - 1].routes = routes;
+  }
+
+  // ---- for each ------------------------------------------------------------------------------------
+
+  /** Names bound to a gather's results. */
+  private readonly gathered = new Set<string>();
+
+  /**
+   * A fan-out: an optional `asyncio.Semaphore(n)`, a nested `async def` helper that kicks off a crew
+   * for one item, and `asyncio.gather` over the helper (or the kickoff) for each item of a state list,
+   * its results assigned to a state field. Returns the index of the last statement used.
+   */
+  private forEach(body: PyStatement[], start: number): number {
+    this.flush();
+    let concurrency: number | undefined;
+    let helper: { name: string; params: string[]; at: PyStatement } | undefined;
+    let gatherAt = -1;
+    let i = start;
+    let listExpr: string | undefined;
+    for (; i < body.length; i += 1) {
+      const s = body[i];
+      const sem = /^(\w+)\s*=\s*asyncio\.(?:Semaphore|BoundedSemaphore)\(\s*(\d+)\s*\)$/.exec(s.text);
+      if (sem) {
+        concurrency = Number(sem[2]);
+        continue;
+      }
+      const def = /^async\s+def\s+(\w+)\s*\(([^)]*)\)\s*(?:->[^:]+)?:$/.exec(s.text);
+      if (def) {
+        helper = { name: def[1], params: splitTopLevel(def[2]).map((p) => /^\w+/.exec(p)![0]), at: s };
+        continue;
+      }
+      const tasks = /^(\w+)\s*=\s*(\[[\s\S]*\])$/.exec(s.text);
+      if (tasks && /\bfor\b/.test(tasks[2])) {
+        listExpr = tasks[2];
+        this.scope.locals.set(tasks[1], `__tasks__`);
+        continue;
+      }
+      if (/asyncio\.gather\s*\(/.test(s.text)) {
+        gatherAt = i;
+        break;
+      }
+      throw new Unmappable(s, 'a statement between a fan-out helper and its asyncio.gather');
+    }
+    const g = body[gatherAt];
+    if (!g) throw new Unmappable(body[start], 'an async helper with no asyncio.gather over it');
+    const gm = /^(?:(self\.state\.(\w+)|\w+)\s*=\s*)?await\s+asyncio\.gather\s*\(\s*\*\s*([\s\S]+?)\s*\)$/.exec(g.text);
+    if (!gm) throw new Unmappable(g, 'an asyncio.gather other than `await asyncio.gather(*[… for x in self.state.items])`');
+    const spread = gm[3];
+    const comprehension = /^\[[\s\S]*\]$/.test(spread) ? spread : this.scope.locals.get(spread) === '__tasks__' ? listExpr : undefined;
+    const comp = comprehension ? /^\[\s*([\s\S]+?)\s+for\s+(\w+(?:\s*,\s*\w+)?)\s+in\s+([\s\S]+?)\s*\]$/.exec(comprehension) : null;
+    if (!comp) throw new Unmappable(g, 'an asyncio.gather over something other than a list comprehension');
+    let [, call, vars, source] = comp;
+    let index: string | undefined;
+    let item: string;
+    const enumerated = /^enumerate\(([\s\S]+)\)$/.exec(source.trim());
+    if (enumerated) {
+      const [a, b] = vars.split(',').map((v) => v.trim());
+      if (!b) throw new Unmappable(g, 'enumerate() with one loop variable');
+      index = a;
+      item = b;
+      source = enumerated[1];
+    } else {
+      if (vars.includes(',')) throw new Unmappable(g, 'a loop over pairs');
+      item = vars.trim();
+    }
+    const items = toTemplate(source.trim(), this.scope);
+    if (items === undefined || !/^\{(state|input)[^}]*\}$/.test(items)) throw new Unmappable(g, `the list ${source.trim()} is not a state list`);
+    call = call.trim().replace(/^asyncio\.(?:create_task|ensure_future)\(([\s\S]*)\)$/, '$1').trim();
+
+    const itemScope: ExprScope = { input: new Set(), results: new Set(), locals: new Map(), item, index };
+    let inner: { className: string; args: string; line: number };
+    const direct = KICKOFF.exec(call);
+    if (direct) inner = { className: direct[2], args: direct[4], line: g.line };
+    else {
+      const hc = /^(\w+)\s*\(([\s\S]*)\)$/.exec(call);
+      if (!hc || !helper || hc[1] !== helper.name) throw new Unmappable(g, `${call} is neither a crew kickoff nor the async helper`);
+      // The helper's parameters are the loop's variables.
+      const args = splitTopLevel(hc[2]);
+      const names = new Map<string, string>();
+      helper.params.forEach((p, j) => names.set(p, args[j]?.trim() ?? ''));
+      const helperScope: ExprScope = { input: new Set(), results: new Set(), locals: new Map(), item: undefined, index: undefined };
+      for (const [p, arg] of names) {
+        if (arg === item) helperScope.item = p;
+        else if (arg === index) helperScope.index = p;
+        else if (arg !== '') helperScope.locals.set(p, arg);
+      }
+      Object.assign(itemScope, helperScope);
+      inner = this.helperKickoff(helper.at);
+    }
+    const kw = callArguments(inner.args).keywords;
+    const inputs: Record<string, string> = {};
+    const raw = kw.get('inputs')?.trim();
+    if (raw !== undefined) {
+      if (!raw.startsWith('{')) throw new Unmappable(g, 'crew inputs that are not a dict literal');
+      for (const entry of splitTopLevel(raw.slice(1, -1))) {
+        const [k, ...v] = splitTopLevel(entry, ':');
+        const key = k !== undefined ? pyString(k) : undefined;
+        const template = v.length > 0 ? toTemplate(v.join(':'), itemScope) : undefined;
+        if (key === undefined || template === undefined) throw new Unmappable(helper?.at ?? g, `the crew input ${entry.trim()} is not a string, f-string, item or state value`);
+        inputs[key] = template;
+      }
+    }
+    let into = gm[2];
+    let last = gatherAt;
+    const resultName = gm[1] && !gm[2] ? gm[1] : undefined;
+    if (resultName) {
+      this.gathered.add(resultName);
+      const next = body[gatherAt + 1];
+      const assign = next ? /^self\.state\.(\w+)\s*=\s*(?:list\()?\s*(\w+)\s*\)?$/.exec(next.text) : null;
+      if (assign && assign[2] === resultName) {
+        into = assign[1];
+        last = gatherAt + 1;
+      }
+    }
+    this.out.crews.push({ className: inner.className, line: inner.line });
+    this.push(
+      {
+        body: {
+          type: 'for_each',
+          items,
+          body: { type: 'crew', file: `crew:${inner.className}`, ...(Object.keys(inputs).length > 0 ? { inputs } : {}) },
+          concurrency: concurrency ?? 4,
+          into: into ?? `${this.fn.name}_results`,
+        },
+      },
+      false,
+    );
+    if (resultName) this.scope.locals.set(resultName, `self.state.${into ?? `${this.fn.name}_results`}`);
+    return last;
+  }
+
+  /** The kickoff inside `async def helper(...)` (under `async with semaphore:` or not), returning its text. */
+  private helperKickoff(def: PyStatement): { className: string; args: string; line: number } {
+    let block = def.block;
+    if (block.length === 1 && /^async\s+with\s+\w+\s*:$/.test(block[0].text)) block = block[0].block;
+    let found: { className: string; args: string; line: number; variable?: string } | undefined;
+    for (const s of block) {
+      const k = KICKOFF.exec(s.text);
+      if (k && !found) {
+        found = { className: k[2], args: k[4], line: s.line, variable: k[1] };
+        continue;
+      }
+      if (found && found.variable) {
+        const v = found.variable;
+        if (new RegExp(`^return\\s+${v}(\\.raw)?$`).test(s.text)) continue;
+        const alias = new RegExp(`^(\\w+)\\s*=\\s*${v}\\.raw$`).exec(s.text);
+        if (alias) {
+          found.variable = alias[1];
+          continue;
+        }
+      }
+      if (found && !found.variable && /^return\b/.test(s.text)) continue;
+      if (DROPPED.test(s.text)) continue;
+      throw new Unmappable(s, 'an async helper that does more than kick off one crew and return its output');
+    }
+    if (!found) throw new Unmappable(def, 'an async helper without a crew kickoff');
+    return found;
+  }
+}

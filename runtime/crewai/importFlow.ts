@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { FlowDocumentSchema, type FlowBody, type FlowCondition, type FlowDocument, type FlowMethod } from '../../shared/model/flow';
+import { CrewAiImportInvalid } from './crewAiErrors';
+import { readMethodSteps, type FlowStep } from './flowMethodSteps';
+import { modelFromCrewAi } from './modelNames';
+import { callArguments, pyLiteral, pyString, splitTopLevel, type PyFunction } from './pythonSource';
+import { readFlowClasses, readFlowState, type FlowPy } from './readFlowPy';
+import type { UnmappedItem } from './unmapped';
+
+/** A CrewAI Flow read into a Crewdeck flow document whose crew bodies name the imported crews' files. */
+export interface FlowImport {
+  doc: FlowDocument;
+  /** Crew classes the flow kicks off that are not among the imported crews. */
+  missingCrews: string[];
+}
+
+const FLOW_DECORATORS = new Set(['start', 'listen', 'router']);
+
+/**
+ * Reads (never runs) the first `Flow` subclass of `mainPy`. `crewFileOf` gives the crew file of a
+ * `@CrewBase` class name (undefined when the project has no such crew). Methods that cannot be read
+ * become pass-through script stubs and unmapped items with their line.
+ */
+export function importCrewAiFlow(root: string, mainPy: string, id: string, crewFileOf: (className: string) => string | undefined, unmapped: UnmappedItem[]): FlowImport | undefined {
+  const source = readFileSync(mainPy, 'utf8');
+  const classes = readFlowClasses(source);
+  if (classes.length === 0) return undefined;
+  const file = relative(root, mainPy).split(sep).join('/');
+  const at = (line: number) => `${file}:${line}`;
+  const note = (line: number, item: string, why: string) => unmapped.push({ path: at(line), item, why });
+  const flow = classes[0];
+  for (const other of classes.slice(1)) note(other.line, `Flow class ${other.className}`, `only the first Flow class of main.py (${flow.className}) is imported`);
+
+  const state = stateOf(flow, source, note);
+  const names = new Set(flow.methods.filter((m) => m.decorators.some((d) => FLOW_DECORATORS.has(d))).map((m) => m.name));
+  const methods: FlowMethod[] = [];
+  const missingCrews = new Set<string>();
+  const taken = new Set(names);
+  const fieldType = (field: string) => {
+    const prop = (state.schema?.properties as Record<string, { type?: unknown }> | undefined)?.[field];
+    const t = prop?.type;
+    return typeof t === 'string' ? t : Array.isArray(t) ? (t.filter((x) => x !== 'null')[0] as string | undefined) : undefined;
+  };
+
+  for (const fn of flow.methods) {
+    const flowDecorators = fn.decoratorCalls.filter((d) => FLOW_DECORATORS.has(d.name));
+    if (flowDecorators.length === 0) {
+      if (fn.name !== '__init__') note(fn.line, `method ${fn.name}`, 'a method without @start/@listen/@router is plain Python the flow calls; Crewdeck cannot run it (the steps that call it are stubs)');
+      else note(fn.line, `method ${fn.name}`, 'a constructor runs Python before the flow; set initial state in the state model instead');
+      continue;
+    }
+    for (const d of fn.decoratorCalls) {
+      if (!FLOW_DECORATORS.has(d.name) && d.name !== 'human_feedback' && d.name !== 'persist') note(d.line, `@${d.name} on ${fn.name}`, 'a decorator with no Crewdeck equivalent; it is left out');
+    }
+    const decorator = flowDecorators[0];
+    const isRouter = decorator.name === 'router';
+    const trigger = triggerOf(decorator.name, decorator.args, names, (why) => note(decorator.line, `@${decorator.name}(${decorator.args ?? ''}) on ${fn.name}`, why));
+    if (!trigger) continue;
+    const reading = readMethodSteps(fn, isRouter, fieldType);
+    let steps: FlowStep[] = reading.steps;
+    if (reading.unsupported) {
+      const { line, python, why } = reading.unsupported;
+      note(line, `${fn.name}: ${python.split('\n')[0]}`, `${why}; the method is a pass-through script stub that warns when it runs (rewrite it as Crewdeck steps)`);
+      steps = [stub(fn, file, source, isRouter)];
+    }
+    const feedback = fn.decoratorCalls.find((d) => d.name === 'human_feedback');
+    if (feedback) {
+      const step = feedbackStep(feedback.args ?? '', (why) => note(feedback.line, `@human_feedback on ${fn.name}`, why));
+      if (step) steps = [...steps, step];
+    }
+    if (steps.length === 0) steps = [{ body: { type: 'set_state', set: {} } }];
+    // Crew bodies name the imported crew files.
+    for (const step of steps) {
+      const crew = step.body.type === 'crew' ? step.body : step.body.type === 'for_each' && step.body.body.type === 'crew' ? step.body.body : undefined;
+      if (!crew || !crew.file.startsWith('crew:')) continue;
+      const className = crew.file.slice('crew:'.length);
+      const crewFile = crewFileOf(className);
+      if (crewFile) crew.file = crewFile;
+      else {
+        missingCrews.add(className);
+        crew.file = `${className}.crew.json`;
+      }
+    }
+    steps.forEach((step, i) => {
+      const last = i === steps.length - 1;
+      let name = fn.name;
+      if (!last) {
+        const base = `${fn.name}_${step.body.type}`;
+        name = base;
+        for (let n = 2; taken.has(name); n += 1) name = `${base}${n}`;
+        taken.add(name);
+      }
+      const method: FlowMethod = {
+        id: name,
+        name,
+        ...(last && reading.description ? { description: reading.description } : {}),
+        trigger: i === 0 ? trigger : { listen: methods[methods.length - 1].name },
+        ...(step.routes ? { routes: step.routes } : {}),
+        body: step.body,
+        ...(step.outputFile ? { outputFile: step.outputFile } : {}),
+      } as FlowMethod;
+      methods.push(method);
+    });
+  }
+  for (const className of missingCrews) note(flow.line, `crew ${className}`, `the flow kicks off ${className}, but no @CrewBase class of that name was found in the project`);
+
+  const doc = {
+    kind: 'flow',
+    version: 1,
+    id,
+    name: flow.docstring ?? flow.className,
+    persist: flow.persist,
+    state: { ...(state.schema ? { schema: state.schema } : {}), initial: state.initial },
+    methods,
+  };
+  const parsed = FlowDocumentSchema.safeParse(doc);
+  if (!parsed.success) {
+    throw new CrewAiImportInvalid(root, parsed.error.issues.map((i) => ({ path: `${file} (flow): ${i.path.join('.')}`, message: i.message })));
+  }
+  return { doc: parsed.data, missingCrews: [...missingCrews] };
+}
+
+function stateOf(flow: FlowPy, source: string, note: (line: number, item: string, why: string) => void): { schema?: Record<string, unknown>; initial: Record<string, unknown> } {
+  if (flow.stateClass) {
+    const state = readFlowState(source, flow.stateClass);
+    if (!state) {
+      note(flow.line, `state ${flow.stateClass}`, `the state model ${flow.stateClass} is not a pydantic BaseModel defined in main.py; the flow starts with an empty state`);
+      return { initial: {} };
+    }
+    for (const u of state.unread) note(u.line, `${flow.stateClass}.${u.field} = ${u.text}`, 'a default that is not a literal; the field starts without a value');
+    if (!state.schema) note(flow.line, `state ${flow.stateClass}`, 'the state model uses types the importer cannot read as a JSON schema (nested models, validators); the state keeps its initial values but no schema');
+    return { schema: state.schema, initial: state.initial };
+  }
+  return { initial: flow.initialDict ?? {} };
+}
+
+/** `@start()`, `@start("retry")`, `@listen(a)`, `@listen(or_(a, "route"))`, `@router(a)`. */
+function triggerOf(kind: string, args: string | undefined, names: Set<string>, fail: (why: string) => void): FlowMethod['trigger'] | undefined {
+  const text = args?.trim() ?? '';
+  if (kind === 'start') {
+    if (text === '') return { start: true };
+    const condition = conditionOf(text, names);
+    if (!condition) return fail('a start condition the importer cannot read'), { start: true };
+    return { start: true, listen: condition };
+  }
+  const condition = conditionOf(text, names);
+  if (!condition) {
+    fail('a condition the importer cannot read (method names, route strings, or_ and and_)');
+    return undefined;
+  }
+  return { listen: condition };
+}
+
+function conditionOf(text: string, names: Set<string>): FlowCondition | undefined {
+  const t = text.trim();
+  const call = /^(or_|and_)\s*\(([\s\S]*)\)$/.exec(t);
+  if (call) {
+    const parts = splitTopLevel(call[2]).map((p) => conditionOf(p, names));
+    if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
+    return call[1] === 'or_' ? { or: parts as FlowCondition[] } : { and: parts as FlowCondition[] };
+  }
+  const label = pyString(t);
+  // A string names a method when one has that name (CrewAI matches both), else a router's output.
+  if (label !== undefined) return names.has(label) ? label : { route: label };
+  const name = /^(?:self\.)?(\w+)$/.exec(t)?.[1];
+  return name !== undefined && names.has(name) ? name : undefined;
+}
+
+/** `@human_feedback(message=…, emit=[…], default_outcome=…, llm=…)` → a human_feedback step. */
+function feedbackStep(args: string, fail: (why: string) => void): FlowStep | undefined {
+  const { positional, keywords } = callArguments(args);
+  const message = pyString(keywords.get('message') ?? positional[0] ?? '');
+  if (!message) {
+    fail('a feedback request without a literal message; the review step asks "Review the output"');
+  }
+  const emit = keywords.has('emit') ? pyLiteral(keywords.get('emit')!) : undefined;
+  const outcomes = Array.isArray(emit) && emit.every((e) => typeof e === 'string') ? (emit as string[]) : undefined;
+  if (keywords.has('emit') && !outcomes) fail('emit is not a list of string labels; the review has no outcomes');
+  const dflt = keywords.has('default_outcome') ? pyString(keywords.get('default_outcome')!) : undefined;
+  const llmName = keywords.has('llm') ? pyString(keywords.get('llm')!) : undefined;
+  const llm = llmName !== undefined ? modelFromCrewAi(llmName).ref : undefined;
+  if (keywords.has('llm') && llmName === undefined) fail(`llm=${keywords.get('llm')} is not a model name; the workspace default model classifies the feedback`);
+  for (const key of keywords.keys()) {
+    if (!['message', 'emit', 'default_outcome', 'llm'].includes(key)) fail(`${key}=${keywords.get(key)} has no Crewdeck equivalent`);
+  }
+  const body: FlowBody = {
+    type: 'human_feedback',
+    message: message || 'Review the output',
+    ...(outcomes ? { outcomes } : {}),
+    ...(dflt !== undefined && outcomes ? { defaultOutcome: dflt } : {}),
+    learn: false,
+    ...(llm !== undefined ? { llm } : {}),
+  };
+  return { body, ...(outcomes ? { routes: outcomes } : {}) };
+}
+
+/** A pass-through script standing for a method's Python; a router stub keeps its route labels (and chooses none). */
+function stub(fn: PyFunction, file: string, source: string, isRouter: boolean): FlowStep {
+  const python = source.split('\n').slice(fn.line - 1, fn.line - 1 + fn.body.split('\n').length).join('\n');
+  const routes = isRouter ? [...new Set([...fn.body.matchAll(/\breturn\s+(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]))] : [];
+  const code = [...python.split('\n').map((l) => `// python: ${l}`), 'return input;'].join('\n');
+  return {
+    body: { type: 'script', code, stub: { python, file, line: fn.line } },
+    ...(routes.length > 0 ? { routes } : {}),
+  };
+}

@@ -48,7 +48,12 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     process: z.enum(['sequential', 'hierarchical', 'flow', 'evaluation']),
     inputs: z.record(str, str),
     stepIds: z.array(str),
-    replayOf: z.strictObject({ runId: str, fromTaskId: str, edits: z.record(str, str).optional() }).optional(),
+    replayOf: z
+      .union([
+        z.strictObject({ runId: str, fromTaskId: str, edits: z.record(str, str).optional() }),
+        z.strictObject({ runId: str, fromMethodId: str, edits: z.record(str, z.unknown()).optional() }),
+      ])
+      .optional(),
     purpose: purpose.optional(),
     offlineFrom: str.optional(),
   }),
@@ -74,11 +79,13 @@ export const EVENT_PAYLOAD_SCHEMAS = {
 
   'flow.method.started': z.strictObject({ methodId: str, methodName: str, bodyType: str, trigger: str, triggeredBy: str.optional(), input: str.optional(), call: num }),
   'flow.route': z.strictObject({ methodId: str, methodName: str, route: str, reason: str, rawReply: str.optional(), readAs: readAs.optional() }),
-  'flow.method.completed': z.strictObject({ methodId: str, methodName: str, output: str, route: str.optional(), state: z.record(str, z.unknown()), changed: z.array(str), durationMs: num }),
+  'flow.method.completed': z.strictObject({ methodId: str, methodName: str, output: str, route: str.optional(), state: z.record(str, z.unknown()), changed: z.array(str), durationMs: num, restoredFrom: str.optional() }),
   'flow.method.failed': z.strictObject({ methodId: str, methodName: str, error: str, errorName: str, durationMs: num }),
+  'flow.method.paused': z.strictObject({ methodId: str, methodName: str, reason: z.literal('budget'), message: str, durationMs: num }),
   'flow.item.started': z.strictObject({ methodId: str, methodName: str, index: num, total: num, item: str }),
   'flow.item.completed': z.strictObject({ methodId: str, methodName: str, index: num, total: num, output: str, durationMs: num, restoredFrom: z.literal('checkpoint').optional() }),
   'flow.item.failed': z.strictObject({ methodId: str, methodName: str, index: num, total: num, error: str, durationMs: num }),
+  'flow.stub.passed': z.strictObject({ methodId: str, methodName: str, python: str, file: str, line: num, message: str }),
 
   'planning.started': z.strictObject({ model: str }),
   'planning.completed': z.strictObject({ plans: z.record(str, str), readAs: readAs.optional() }),
@@ -97,6 +104,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     readAs: readAs.optional(),
   }),
   'task.failed': z.strictObject({ taskId: str, agentRole: str, error: str, errorName: str, durationMs: num }),
+  'task.paused': z.strictObject({ taskId: str, agentRole: str, reason: z.literal('budget'), message: str, durationMs: num }),
   'task.skipped': z.strictObject({ taskId: str, index: num, reason: str }),
   'task.retrying': z.strictObject({ taskId: str, attempt: num, maxRetries: num, reason: str, rejectedOutput: str }),
   'memory.recall': z.strictObject({
@@ -140,6 +148,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   }),
   'agent.completed': z.strictObject({ role: str, output: str, iterations: num, tokenUsage: TokenUsageSchema, durationMs: num, readAs: readAs.optional() }),
   'agent.failed': z.strictObject({ role: str, error: str, errorName: str, durationMs: num }),
+  'agent.paused': z.strictObject({ role: str, reason: z.literal('budget'), message: str, durationMs: num }),
 
   'llm.started': z.strictObject({
     model: str,

@@ -108,6 +108,19 @@ export interface TaskOutputRecord {
   skipped?: boolean;
 }
 
+/**
+ * What a replay (fork) started from. A crew re-runs from a task, earlier tasks' outputs edited (task id →
+ * text); a flow re-runs from a method, the state at that point edited (state key → JSON value).
+ */
+export type ReplayOf =
+  | { runId: string; fromTaskId: string; edits?: Record<string, string> }
+  | { runId: string; fromMethodId: string; edits?: Record<string, unknown> };
+
+/** Where a replay started from, for labels: "task t2" or "method draft". */
+export function replayStart(replayOf: { fromTaskId: string } | { fromMethodId: string }): string {
+  return 'fromTaskId' in replayOf ? `task ${replayOf.fromTaskId}` : `method ${replayOf.fromMethodId}`;
+}
+
 export interface EventPayloads {
   'run.started': {
     /** The id and name of the document run: a crew's, or a flow's for process "flow". */
@@ -117,8 +130,8 @@ export interface EventPayloads {
     inputs: Record<string, string>;
     /** The document's steps in order: a crew's task ids, a flow's method ids. */
     stepIds: string[];
-    /** A replay (fork): the run it started from, the task it re-ran from, and earlier outputs edited before it (task id → text). */
-    replayOf?: { runId: string; fromTaskId: string; edits?: Record<string, string> };
+    /** A replay (fork): the run it started from, the task or method it re-ran from, and what was edited before it. */
+    replayOf?: ReplayOf;
     /** A run made by a training session or a crew test (not an ordinary run). */
     purpose?: RunPurpose;
     /** An offline re-run: every model reply (and external tool result) comes from this recorded run. */
@@ -181,13 +194,19 @@ export interface EventPayloads {
     state: Record<string, unknown>;
     changed: string[];
     durationMs: number;
+    /** A replay (fork): the outcome taken from this earlier run, the body not run again (no model called). */
+    restoredFrom?: string;
   };
   'flow.method.failed': { methodId: string; methodName: string; error: string; errorName: string; durationMs: number };
+  /** The method stopped at the run's budget (see `budget.reached`): it runs again, from its start, when the run resumes. */
+  'flow.method.paused': { methodId: string; methodName: string; reason: 'budget'; message: string; durationMs: number };
   /** One item of a for_each method starts (its span holds the item's body: a crew, an agent, a model call). */
   'flow.item.started': { methodId: string; methodName: string; index: number; total: number; item: string };
   /** `restoredFrom`: the item finished in an earlier session of the run and was not run again. */
   'flow.item.completed': { methodId: string; methodName: string; index: number; total: number; output: string; durationMs: number; restoredFrom?: 'checkpoint' };
   'flow.item.failed': { methodId: string; methodName: string; index: number; total: number; error: string; durationMs: number };
+  /** A stub stood in for an imported CrewAI method that could not be mapped: it passed its input on unchanged. */
+  'flow.stub.passed': { methodId: string; methodName: string; python: string; file: string; line: number; message: string };
 
   'planning.started': { model: string };
   'planning.completed': { plans: Record<string, string>; readAs?: ReadAs[] };
@@ -217,6 +236,8 @@ export interface EventPayloads {
     readAs?: ReadAs[];
   };
   'task.failed': { taskId: string; agentRole: string; error: string; errorName: string; durationMs: number };
+  /** The task stopped at the run's budget (see `budget.reached`): its partial work is dropped and it runs again when the run resumes. */
+  'task.paused': { taskId: string; agentRole: string; reason: 'budget'; message: string; durationMs: number };
   'task.skipped': { taskId: string; index: number; reason: string };
   'task.retrying': { taskId: string; attempt: number; maxRetries: number; reason: string; rejectedOutput: string };
   /** Memories recalled for a task and added to its prompt (on the task's span). */
@@ -295,6 +316,8 @@ export interface EventPayloads {
   };
   'agent.completed': { role: string; output: string; iterations: number; tokenUsage: TokenUsage; durationMs: number; readAs?: ReadAs[] };
   'agent.failed': { role: string; error: string; errorName: string; durationMs: number };
+  /** The agent's next model call found the run's budget reached: it stops with its task (`task.paused`). */
+  'agent.paused': { role: string; reason: 'budget'; message: string; durationMs: number };
 
   'llm.started': {
     model: string;

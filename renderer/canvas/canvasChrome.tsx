@@ -1,7 +1,5 @@
 import { Background, BackgroundVariant, Controls, MiniMap, Panel, type FinalConnectionState, type Node, type ReactFlowProps } from '@xyflow/react';
-import type { Problem } from '../../shared/model/problems';
 import { CanvasActions, FIT_VIEW_OPTIONS } from './CanvasActions';
-import { ProblemBanner } from './ProblemBanner';
 import { useKeepFitOnShrink, useRevealAdded, useRevealOnRequest } from './useRevealAdded';
 import { RejectionToast } from './RejectionToast';
 
@@ -21,12 +19,11 @@ export const CANVAS_PROPS = {
 
 const MINIMAP_SIZE = { width: 168, height: 112 };
 
-/** What surrounds the nodes on both canvases: background, minimap, zoom controls, actions, problems, rejections. */
+/** What surrounds the nodes on both canvases: background, minimap, zoom controls, actions, rejections (the problems banner docks above the canvas: ProblemBanner). */
 export function CanvasChrome(props: {
   showMinimap: boolean;
   minimapColor: (node: Node) => string;
   actions: Parameters<typeof CanvasActions>[0];
-  problems: Problem[];
 }) {
   useRevealAdded();
   useRevealOnRequest();
@@ -39,9 +36,6 @@ export function CanvasChrome(props: {
       <Controls showInteractive={false} showFitView={false} className="crew-controls" />
       <Panel position="top-right">
         <CanvasActions {...props.actions} />
-      </Panel>
-      <Panel position="top-left">
-        <ProblemBanner problems={props.problems} />
       </Panel>
       <Panel position="bottom-center">
         <RejectionToast />

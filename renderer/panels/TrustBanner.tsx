@@ -57,7 +57,7 @@ export function TrustBanner() {
     }
   };
   return (
-    <div className="trust-banner" role="alert" data-testid="trust-banner">
+    <div className="trust-banner" role="alert" data-testid="trust-banner" ref={keepDialogsClear}>
       <div className="trust-banner-text">
         <strong>This workspace wants to run commands or send secrets.</strong> Nothing of this runs until you trust it; runs that
         need it are refused.
@@ -96,4 +96,22 @@ export function TrustBanner() {
       )}
     </div>
   );
+}
+
+/**
+ * The banner floats over the app, dialogs included (its Trust button stays usable while the Run dialog
+ * is open): while it is shown, `--trust-banner-bottom` on the document tells dialogs.css where it ends,
+ * and modal dialogs open below it instead of under it.
+ */
+function keepDialogsClear(banner: HTMLDivElement | null): (() => void) | undefined {
+  if (!banner) return undefined;
+  const root = document.documentElement;
+  const update = () => root.style.setProperty('--trust-banner-bottom', `${Math.ceil(banner.getBoundingClientRect().bottom)}px`);
+  update();
+  const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(update);
+  observer?.observe(banner);
+  return () => {
+    observer?.disconnect();
+    root.style.removeProperty('--trust-banner-bottom');
+  };
 }

@@ -21,17 +21,28 @@ export type PanelSizes = Record<PanelId, number>;
 const DEFAULT_SIZES: PanelSizes = { sidebar: PANEL_LIMITS.sidebar.initial, inspector: PANEL_LIMITS.inspector.initial, runPanel: PANEL_LIMITS.runPanel.initial };
 
 /**
+ * Where the selected span's details show: `docked` beside the trace tree in the run panel, `side` in
+ * the right-hand column from the toolbar down (in the inspector's place), `maximised` over the whole
+ * main area. Remembered in localStorage (`crewdeck.spanDetail`) for every workspace.
+ */
+export type DetailMode = 'docked' | 'side' | 'maximised';
+export const DETAIL_MODE_KEY = 'crewdeck.spanDetail';
+
+/**
  * Panel sizes, remembered per workspace in localStorage (`crewdeck.panels:<workspace path>`), and
- * whether the span details fill the run panel. Not part of any document.
+ * where the span details show. Not part of any document.
  */
 export interface PanelLayoutState {
   workspace?: string;
   sizes: PanelSizes;
-  /** The selected span's details take the whole run panel, which takes the whole main area. */
+  detailMode: DetailMode;
+  /** `detailMode === 'maximised'`: the details take the whole run panel, which takes the whole main area. */
   detailMaximised: boolean;
   /** Loads the sizes saved for this workspace (defaults for a workspace never seen). */
   forWorkspace(path: string): void;
   resize(panel: PanelId, size: number): void;
+  setDetailMode(mode: DetailMode): void;
+  /** Maximises, or (false) brings maximised details back to the run panel; the side panel stays where it is. */
   setDetailMaximised(maximised: boolean): void;
 }
 
@@ -62,9 +73,21 @@ function loadSizes(workspace: string): PanelSizes {
   }
 }
 
+function loadDetailMode(): DetailMode {
+  try {
+    const saved = localStorage.getItem(DETAIL_MODE_KEY);
+    return saved === 'side' || saved === 'maximised' ? saved : 'docked';
+  } catch {
+    return 'docked';
+  }
+}
+
+const initialMode = loadDetailMode();
+
 export const usePanelLayoutStore = create<PanelLayoutState>()((set, get) => ({
   sizes: { ...DEFAULT_SIZES },
-  detailMaximised: false,
+  detailMode: initialMode,
+  detailMaximised: initialMode === 'maximised',
 
   forWorkspace(path) {
     if (get().workspace === path) return;
@@ -81,5 +104,16 @@ export const usePanelLayoutStore = create<PanelLayoutState>()((set, get) => ({
       // Storage unavailable: the size holds for this session only.
     }
   },
-  setDetailMaximised: (detailMaximised) => set({ detailMaximised }),
+  setDetailMode(detailMode) {
+    set({ detailMode, detailMaximised: detailMode === 'maximised' });
+    try {
+      localStorage.setItem(DETAIL_MODE_KEY, detailMode);
+    } catch {
+      // Storage unavailable: the choice holds for this session only.
+    }
+  },
+  setDetailMaximised(maximised) {
+    if (maximised) get().setDetailMode('maximised');
+    else if (get().detailMode === 'maximised') get().setDetailMode('docked');
+  },
 }));

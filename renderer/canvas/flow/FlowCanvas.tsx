@@ -14,8 +14,10 @@ import { useDocumentStore } from '../../stores/documentStore';
 import { useUiStore } from '../../stores/uiStore';
 import { CANVAS_PROPS, CanvasChrome, droppedOnNode } from '../canvasChrome';
 import { EdgeMarkers } from '../edges/EdgeMarkers';
+import { ProblemBanner } from '../ProblemBanner';
 import { useCanvasShortcuts } from '../useCanvasShortcuts';
 import { useCanvasState } from '../useCanvasState';
+import { useZoomVariable } from '../useZoomVariable';
 import { flowEdgeTypes, flowNodeTypes } from './flowNodeTypes';
 import type { FlowNode, ListenEdge } from './flowGraphTypes';
 import { flowToGraph } from './flowToGraph';
@@ -48,6 +50,7 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
     return composeCommands('Delete', [disconnectListens(refs), deleteFlowNodes(selectedNodes)]);
   }, []);
   useCanvasShortcuts(container, noCrewEdges, deleteSelection);
+  useZoomVariable(container);
 
   const isValidConnection: IsValidConnection<ListenEdge> = useCallback((connection) => {
     const current = useDocumentStore.getState().doc;
@@ -84,27 +87,30 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
   );
 
   return (
-    <div className="crew-canvas flow-canvas" ref={container} data-testid="flow-canvas">
-      <EdgeMarkers />
-      <ReactFlow<FlowNode, ListenEdge>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={flowNodeTypes}
-        edgeTypes={flowEdgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onNodeDragStop={onNodeDragStop}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        isValidConnection={isValidConnection}
-        onDragOver={onDragOver}
-        onDrop={onDrop}
-        fitView={fitOnOpen}
-        colorMode={theme}
-        {...CANVAS_PROPS}
-      >
-        <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{ nodeCount: graph.nodes.length, ...FLOW_ACTIONS }} problems={graph.generalProblems} />
-      </ReactFlow>
-    </div>
+    <>
+      <ProblemBanner problems={graph.generalProblems} of="flow" />
+      <div className="crew-canvas flow-canvas" ref={container} data-testid="flow-canvas">
+        <EdgeMarkers />
+        <ReactFlow<FlowNode, ListenEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={flowNodeTypes}
+          edgeTypes={flowEdgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onNodeDragStop={onNodeDragStop}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          isValidConnection={isValidConnection}
+          onDragOver={onDragOver}
+          onDrop={onDrop}
+          fitView={fitOnOpen}
+          colorMode={theme}
+          {...CANVAS_PROPS}
+        >
+          <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{ nodeCount: graph.nodes.length, ...FLOW_ACTIONS }} />
+        </ReactFlow>
+      </div>
+    </>
   );
 }

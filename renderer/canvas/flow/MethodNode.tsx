@@ -4,11 +4,11 @@ import { BODY_KIND_LABEL } from '../../commands/flow/defaultBody';
 import { FLOW_HANDLE, routeHandleId } from '../../commands/flow/connectMethods';
 import { NodeProblems } from '../nodes/NodeProblems';
 import { NodeRunBadge } from '../nodes/NodeRunBadge';
-import { useLowDetail } from '../nodes/useLowDetail';
 import { useMethodRun } from '../nodes/useMethodRun';
 import { useNodeRun } from '../nodes/useNodeRun';
 import { BodyIcon } from './BodyIcon';
 import { PausedMarker } from './PausedMarker';
+import { useFlowLabels } from './useFlowLabels';
 import type { MethodNode as MethodNodeType } from './flowGraphTypes';
 
 const ROLE_LABEL = { start: 'start', listen: 'listens', router: 'router' } as const;
@@ -23,7 +23,8 @@ export const MethodNode = memo(function MethodNode({ id, data, selected }: NodeP
   const { status, counters } = useNodeRun(id);
   // Run overlay (renderer/canvas/nodes/useMethodRun.ts): calls of a looping method, the route a router took.
   const run = useMethodRun(data.key);
-  const lowDetail = useLowDetail();
+  // Zoomed out (Fit on a long flow): only the name, in full and at a readable size on screen.
+  const lowDetail = useFlowLabels();
   const kindLabel = (BODY_KIND_LABEL as Record<string, string>)[data.bodyKind] ?? data.bodyKind;
   const router = data.routes.length > 0;
   return (

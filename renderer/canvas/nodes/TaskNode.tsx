@@ -2,7 +2,9 @@ import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { reorderTask } from '../../commands/reorderTask';
 import { useDocumentStore } from '../../stores/documentStore';
+import { parseNodeId } from '../../model/nodeIds';
 import { useUiStore } from '../../stores/uiStore';
+import { PausedMarker } from '../flow/PausedMarker';
 import { HANDLE, type TaskNode as TaskNodeType } from '../graphTypes';
 import { AsyncIcon, BranchIcon, ContextIcon, HumanIcon, OutputIcon, ShieldIcon, ToolIcon } from '../icons';
 import { NodeProblems } from './NodeProblems';
@@ -101,6 +103,8 @@ export const TaskNode = memo(function TaskNode({ id, data, selected }: NodeProps
           <NodeProblems problems={data.problems} />
         </>
       )}
+      {/* A crew paused at its budget waits at this task: Extend… opens the budget dialog. */}
+      <PausedMarker methodKey={parseNodeId(id)?.kind === 'task' ? id.slice('task:'.length) : id} />
     </div>
   );
 });

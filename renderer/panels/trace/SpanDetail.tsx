@@ -1,5 +1,6 @@
-import type { ComponentType } from 'react';
-import { usePanelLayoutStore } from '../../stores/panelLayoutStore';
+import { useEffect, useRef, type ComponentType, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
+import { usePanelLayoutStore, type DetailMode } from '../../stores/panelLayoutStore';
 import type { RunView, SpanKind, TraceSpan } from '../../stores/runView';
 import { formatDuration } from '../formatTime';
 import { AgentDetail } from './detail/AgentDetail';
@@ -18,6 +19,7 @@ import { TaskDetail } from './detail/TaskDetail';
 import { ToolDetail } from './detail/ToolDetail';
 import { formatTokens } from './formatCount';
 import { SPAN_KIND_LABEL, SpanIcon } from './SpanIcon';
+import { useSpanDetailSlot } from './spanDetailSlot';
 
 type DetailProps = { span: TraceSpan; view: RunView };
 
@@ -37,14 +39,45 @@ const DETAILS = {
   memory: MemoryWriteDetail,
 } satisfies Record<SpanKind, ComponentType<DetailProps>>;
 
-/** Everything known about the selected span. */
+/** The test id of the mode button to focus once the details have moved (popping out remounts them elsewhere). */
+let focusAfterMove: string | undefined;
+
+const MODE_BUTTONS = [
+  { mode: 'side', label: 'Side panel', on: 'Dock', testId: 'span-detail-side-toggle', title: 'Pop the details out into the side panel, full height (long prompts)' },
+  { mode: 'maximised', label: 'Maximise', on: 'Restore', testId: 'span-detail-maximise', title: 'Give the details the whole main area (long prompts)' },
+] as const;
+
+/**
+ * Everything known about the selected span: beside the trace tree, popped out into the side panel
+ * (portalled into App's side column) or maximised. The choice is remembered; Escape brings popped-out
+ * details back beside the tree.
+ */
 export function SpanDetail({ span, view, onClose }: DetailProps & { onClose(): void }) {
   const Detail: ComponentType<DetailProps> = DETAILS[span.kind];
-  const maximised = usePanelLayoutStore((s) => s.detailMaximised);
+  const mode = usePanelLayoutStore((s) => s.detailMode);
+  const slot = useSpanDetailSlot((s) => s.element);
+  const head = useRef<HTMLElement>(null);
   const duration = span.durationMs ?? (span.end !== undefined ? span.end - span.start : undefined);
-  return (
-    <aside className="span-detail" aria-label="Span details" data-testid="span-detail" data-kind={span.kind}>
-      <header className="span-detail-head">
+  const where: DetailMode = mode === 'side' && !slot ? 'docked' : mode;
+  // Keyboard: the button pressed keeps the focus wherever the details moved to.
+  const move = (next: DetailMode, button: string) => {
+    focusAfterMove = button;
+    usePanelLayoutStore.getState().setDetailMode(next);
+  };
+  useEffect(() => {
+    if (focusAfterMove === undefined) return;
+    head.current?.querySelector<HTMLElement>(`[data-testid="${focusAfterMove}"]`)?.focus();
+    focusAfterMove = undefined;
+  }, [where]);
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && where !== 'docked') {
+      e.stopPropagation();
+      move('docked', MODE_BUTTONS.find((b) => b.mode === where)?.testId ?? MODE_BUTTONS[0].testId);
+    }
+  };
+  const aside = (
+    <aside className="span-detail" aria-label="Span details" data-testid="span-detail" data-kind={span.kind} data-mode={where} onKeyDown={onKeyDown}>
+      <header className="span-detail-head" ref={head}>
         <SpanIcon kind={span.kind} />
         <div className="span-detail-title">
           <div className="span-detail-label">{span.label}</div>
@@ -53,15 +86,22 @@ export function SpanDetail({ span, view, onClose }: DetailProps & { onClose(): v
             {span.sublabel ? ` · ${span.sublabel}` : ''}
           </div>
         </div>
-        <button
-          className="btn ghost small span-detail-maximise"
-          aria-pressed={maximised}
-          data-testid="span-detail-maximise"
-          title={maximised ? 'Back to the trace beside the canvas' : 'Give the details the whole window (long prompts)'}
-          onClick={() => usePanelLayoutStore.getState().setDetailMaximised(!maximised)}
-        >
-          {maximised ? 'Restore' : 'Maximise'}
-        </button>
+        {MODE_BUTTONS.map((b) => {
+          const on = where === b.mode;
+          return (
+            <button
+              key={b.mode}
+              type="button"
+              className={`btn ghost small span-detail-mode span-detail-${b.mode === 'side' ? 'side' : 'maximise'}`}
+              aria-pressed={on}
+              data-testid={b.testId}
+              title={on ? 'Back beside the trace (Esc)' : b.title}
+              onClick={() => move(on ? 'docked' : b.mode, b.testId)}
+            >
+              {on ? b.on : b.label}
+            </button>
+          );
+        })}
         <button className="btn ghost span-detail-close" aria-label="Close details" onClick={onClose}>
           ×
         </button>
@@ -84,4 +124,5 @@ export function SpanDetail({ span, view, onClose }: DetailProps & { onClose(): v
       </div>
     </aside>
   );
+  return where === 'side' && slot ? createPortal(aside, slot) : aside;
 }

@@ -107,13 +107,43 @@ describe('flow inspector', () => {
   it('shows the listen condition readably, switches a gate between or and and', () => {
     select(['method:publish']);
     render(<Inspector />);
-    expect(screen.getByTestId('method-condition').textContent).toBe('notify and (write or fix)');
+    expect(screen.getByTestId('method-condition').getAttribute('data-condition')).toBe('notify and (write or fix)');
     cleanup();
     select(['gate:publish.1']);
     render(<Inspector />);
     fireEvent.click(screen.getByTestId('gate-op-and'));
     expect(method('publish').trigger).toEqual({ listen: { and: ['notify', { and: ['write', 'fix'] }] } });
     expect(screen.getByTestId('gate-op-and').getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('"Listens to" is one editor: chips of methods and routes, × removes one, Add… adds one, or/and per group', () => {
+    select(['method:notify']);
+    render(<Inspector />);
+    // No second editor of the same value (the JSON box is gone).
+    expect(screen.queryByTestId('field-method-listen')).toBeNull();
+    const editor = screen.getByTestId('method-condition');
+    expect(within(editor).getAllByTestId('listen-chip').map((c) => c.textContent?.replace('×', ''))).toEqual(['fix', 'routegood']);
+    // Offered: the other methods and the other routers' routes not listened to yet.
+    const add = screen.getByTestId('listen-add') as HTMLSelectElement;
+    expect([...add.options].map((o) => o.textContent)).toEqual(['+ Add…', 'write', 'check', 'publish', 'route bad']);
+    fireEvent.change(add, { target: { value: 'r:bad' } });
+    expect(method('notify').trigger).toEqual({ listen: { or: ['fix', { route: 'good' }, { route: 'bad' }] } });
+    fireEvent.click(screen.getByTestId('listen-op-and'));
+    expect(method('notify').trigger).toEqual({ listen: { and: ['fix', { route: 'good' }, { route: 'bad' }] } });
+    fireEvent.click(screen.getByTestId('listen-remove-good'));
+    fireEvent.click(screen.getByTestId('listen-remove-fix'));
+    expect(method('notify').trigger).toEqual({ listen: { route: 'bad' } });
+    // The last reference stays: a listener must listen to something.
+    expect((screen.getByTestId('listen-remove-bad') as HTMLButtonElement).disabled).toBe(true);
+    cleanup();
+    // A nested group is edited in place: switch its or/and, add to it.
+    select(['method:publish']);
+    render(<Inspector />);
+    fireEvent.click(screen.getByTestId('listen-op-and-1'));
+    expect(method('publish').trigger).toEqual({ listen: { and: ['notify', { and: ['write', 'fix'] }] } });
+    fireEvent.change(screen.getByTestId('listen-add-1'), { target: { value: 'm:check' } });
+    expect(method('publish').trigger).toEqual({ listen: { and: ['notify', { and: ['write', 'fix', 'check'] }] } });
+    expect(store().problems).toEqual([]);
   });
 
   it('the start toggle: the only start method cannot stop being one; a listener can become one', () => {

@@ -1,6 +1,6 @@
 import '../../../styles/flow.css';
 import type { CrewDraft } from '../../../commands/crewDraft';
-import { asFlow, methodIndexOf, methodsOf, str } from '../../../commands/flow/flowDraft';
+import { asFlow, methodIndexOf, methodsOf, routesOf, str } from '../../../commands/flow/flowDraft';
 import { deleteFlowNodes } from '../../../commands/flow/deleteFlowNodes';
 import { parseGateNodeId } from '../../../model/nodeIds';
 import { useDocumentStore } from '../../../stores/documentStore';
@@ -34,7 +34,8 @@ export function FlowInspector({ doc, selected, profiles }: { doc: CrewDraft; sel
     if (index >= 0) {
       const methods = methodsOf(flow);
       const otherNames = methods.filter((_, i) => i !== index).map((m) => str(m.name)).filter((n): n is string => n !== undefined);
-      return <MethodForm key={selected[0]} nodeId={selected[0]} index={index} method={methods[index]} otherNames={otherNames} profiles={profiles} />;
+      const otherRoutes = [...new Set(methods.filter((_, i) => i !== index).flatMap(routesOf))];
+      return <MethodForm key={selected[0]} nodeId={selected[0]} index={index} method={methods[index]} otherNames={otherNames} otherRoutes={otherRoutes} profiles={profiles} />;
     }
   }
   return <FlowForm doc={doc} />;

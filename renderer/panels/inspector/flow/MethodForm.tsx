@@ -15,10 +15,10 @@ import { TriggerEditor } from './TriggerEditor';
 
 const FIELDS = ['id', 'name', 'description', 'trigger', 'routes', 'body'];
 
-type Props = { nodeId: string; index: number; method: MethodDraft; otherNames: string[]; profiles: readonly string[] };
+type Props = { nodeId: string; index: number; method: MethodDraft; otherNames: string[]; otherRoutes: string[]; profiles: readonly string[] };
 
 /** One method: identity, trigger, routes (routers) and the body editor of its kind. */
-export function MethodForm({ nodeId, index, method, otherNames, profiles }: Props) {
+export function MethodForm({ nodeId, index, method, otherNames, otherRoutes, profiles }: Props) {
   const path = `methods.${index}`;
   const perform = useDocumentStore.getState().perform;
   const body = bodyOf(method);
@@ -67,7 +67,7 @@ export function MethodForm({ nodeId, index, method, otherNames, profiles }: Prop
         />
       </Section>
       <Section title="Trigger">
-        <TriggerEditor nodeId={nodeId} path={`${path}.trigger`} trigger={triggerOf(method)} otherNames={otherNames} />
+        <TriggerEditor nodeId={nodeId} path={`${path}.trigger`} trigger={triggerOf(method)} otherNames={otherNames} otherRoutes={otherRoutes} />
       </Section>
       {(routes.length > 0 || ROUTING_KINDS.has(kind)) && (
         <Section title="Routes">

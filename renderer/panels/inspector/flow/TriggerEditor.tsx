@@ -1,33 +1,22 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { setTrigger } from '../../../commands/flow/setTrigger';
-import { conditionText } from '../../../canvas/flow/conditionText';
 import { useDocumentStore } from '../../../stores/documentStore';
 import { controlId, Field } from '../Field';
+import { ListenEditor } from './ListenEditor';
 
-type Props = { nodeId: string; path: string; trigger: Record<string, unknown>; otherNames: string[] };
+type Props = { nodeId: string; path: string; trigger: Record<string, unknown>; otherNames: string[]; otherRoutes: string[] };
 
 /**
- * Start toggle, the listen condition as people read it, and the condition as JSON (the escape hatch:
- * the canvas edits conditions by connecting). The JSON changes the document only while it parses.
+ * Start toggle and, for a listener, what it listens to: one editor (ListenEditor, chips of methods and
+ * routes with or/and), the same condition the canvas edits by connecting.
  */
-export function TriggerEditor({ nodeId, path, trigger, otherNames }: Props) {
+export function TriggerEditor({ nodeId, path, trigger, otherNames, otherRoutes }: Props) {
   const perform = useDocumentStore.getState().perform;
   const start = trigger.start === true;
   const listen = 'listen' in trigger ? trigger.listen : undefined;
-  const serialized = listen === undefined ? '' : JSON.stringify(listen, null, 1).replace(/\n\s*/g, ' ');
-  const [text, setText] = useState(serialized);
-  const [error, setError] = useState<string>();
-  const seen = useRef(serialized);
-  useEffect(() => {
-    if (serialized !== seen.current) {
-      seen.current = serialized;
-      setText(serialized);
-      setError(undefined);
-    }
-  }, [serialized]);
   const [refused, setRefused] = useState<string>();
   const startId = controlId(`${path}.start`);
-  const jsonId = controlId(`${path}.listen`);
+  const listenId = controlId(`${path}.listen`);
 
   return (
     <>
@@ -53,37 +42,17 @@ export function TriggerEditor({ nodeId, path, trigger, otherNames }: Props) {
         </div>
       )}
       {!start && (
-        <Field label="Listens to" htmlFor={jsonId} path={`${path}.listen`} hint='Connect on the canvas, or edit as JSON: "method_name", {"route": "label"}, {"or": [...]}, {"and": [...]}.'>
-          <div className="flow-condition" data-testid="method-condition">
-            {conditionText(listen)}
-          </div>
-          <textarea
-            id={jsonId}
-            className="insp-input is-mono"
-            rows={2}
-            value={text}
-            spellCheck={false}
-            aria-invalid={error ? true : undefined}
-            data-testid="field-method-listen"
-            onChange={(e) => {
-              setText(e.target.value);
-              let parsed: unknown;
-              try {
-                parsed = JSON.parse(e.target.value);
-              } catch (err) {
-                setError(`Not valid JSON: ${(err as Error).message}`);
-                return;
-              }
-              setError(undefined);
-              seen.current = JSON.stringify(parsed, null, 1).replace(/\n\s*/g, ' ');
-              perform(setTrigger(nodeId, { listen: parsed }, { coalesceKey: `${nodeId}:listen` }));
+        <Field label="Listens to" htmlFor={listenId} path={`${path}.listen`} hint="Runs when these complete (a method) or are chosen (a route). Connecting on the canvas edits the same list; drop on a gate to group.">
+          <ListenEditor
+            condition={listen}
+            methods={otherNames}
+            routes={otherRoutes}
+            addId={listenId}
+            onChange={(next) => {
+              const result = perform(setTrigger(nodeId, { listen: next }));
+              setRefused(result.ok ? undefined : result.reason);
             }}
           />
-          {error && (
-            <div className="insp-error" role="alert" data-testid="json-error">
-              {error}
-            </div>
-          )}
         </Field>
       )}
     </>

@@ -122,6 +122,11 @@ async function main(): Promise<void> {
     const paused = await runtime().runFlow(reviewFlow);
     await runtime().resume(paused.runId, { feedback: 'revise' });
     save('run-flow-review-revise', paused.runId);
+
+    // Paused at a 1-token budget in the research task (its second model call), then resumed under a higher cap.
+    const capped = await runtime().runCrew(example('research-brief'), { inputs, documentPath: join(dir, 'research-brief.crew.json'), budget: { maxTokens: 1 } });
+    await runtime().resume(capped.runId, { budget: { maxTokens: 1_000_000 } });
+    save('run-budget-paused-resumed', capped.runId);
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

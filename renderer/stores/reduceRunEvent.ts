@@ -91,6 +91,8 @@ class RunDraft {
       case 'flow.method.completed':
       case 'flow.method.failed':
         return this.methodEnded(e);
+      case 'flow.method.paused':
+        return this.methodPaused(e);
       case 'flow.item.started':
       case 'flow.item.completed':
       case 'flow.item.failed':
@@ -107,6 +109,8 @@ class RunDraft {
       case 'task.completed':
       case 'task.failed':
         return this.taskEnded(e);
+      case 'task.paused':
+        return this.taskPaused(e);
       case 'task.skipped':
         return this.taskSkipped(e);
       case 'task.retrying':
@@ -132,6 +136,7 @@ class RunDraft {
         return this.agentStarted(e);
       case 'agent.completed':
       case 'agent.failed':
+      case 'agent.paused':
         return this.agentEnded(e);
       case 'llm.started':
         this.open(e, 'llm', e.model, e.purpose === 'agent' ? undefined : e.purpose);
@@ -240,7 +245,7 @@ class RunDraft {
   /** A flow waits for feedback: nothing ends, the run span waits with it. */
   private runPaused(e: EventOf<'run.paused'>): void {
     this.v.status = 'paused';
-    this.v.pausedFor = { requestId: e.requestId, methodId: e.methodId };
+    this.v.pausedFor = { requestId: e.requestId, methodId: e.methodId, ...(e.reason ? { reason: e.reason } : {}) };
     const span = this.record(e);
     if (span && this.v.book.open[span.id]) span.status = 'waiting';
     const node = methodNode(e.methodId);
@@ -322,6 +327,16 @@ class RunDraft {
     this.setMethodStatus(e.methodId, done ? 'done' : 'failed');
   }
 
+  /** Stopped at the run's budget: not a failure, the method runs again when the run resumes. */
+  private methodPaused(e: EventOf<'flow.method.paused'>): void {
+    if (!this.spans.has(e.spanId)) this.open(e, 'method', e.methodName);
+    const span = this.close(e, 'paused');
+    if (span) span.sublabel = `${span.sublabel ? `${span.sublabel} · ` : ''}paused at the budget`;
+    const prev: MethodResult = this.v.methods[e.methodId] ?? { methodId: e.methodId, name: e.methodName, bodyType: '', status: 'running', calls: 1, spanId: e.spanId };
+    this.v.methods[e.methodId] = { ...prev, status: 'paused', error: undefined, durationMs: e.durationMs };
+    this.setMethodStatus(e.methodId, 'paused');
+  }
+
   private setMethodStatus(methodId: string, status: NodeRunStatus): void {
     const node = methodNode(methodId);
     this.v.nodeStatus[node] = (this.v.book.waiting[node] ?? 0) > 0 ? 'waiting' : status;
@@ -363,6 +378,15 @@ class RunDraft {
       this.v.tasks[e.taskId] = { ...prev, agentRole: e.agentRole, status: 'failed', error: e.error, durationMs: e.durationMs };
     }
     this.setTaskStatus(e.taskId, e.type === 'task.completed' ? 'done' : 'failed');
+  }
+
+  /** Stopped at the run's budget: not a failure, the task runs again when the run resumes. */
+  private taskPaused(e: EventOf<'task.paused'>): void {
+    const span = this.close(e, 'paused');
+    if (span) span.sublabel = `${e.agentRole} · paused at the budget`;
+    const prev: TaskResult = this.v.tasks[e.taskId] ?? { taskId: e.taskId, status: 'running', tokens: 0 };
+    this.v.tasks[e.taskId] = { ...prev, agentRole: e.agentRole, status: 'paused', error: undefined, durationMs: e.durationMs };
+    this.setTaskStatus(e.taskId, 'paused');
   }
 
   private taskSkipped(e: EventOf<'task.skipped'>): void {
@@ -436,13 +460,14 @@ class RunDraft {
     if (parent?.kind === 'delegation') this.delegationsTouched = true;
   }
 
-  private agentEnded(e: EventOf<'agent.completed' | 'agent.failed'>): void {
+  private agentEnded(e: EventOf<'agent.completed' | 'agent.failed' | 'agent.paused'>): void {
     const open = this.v.book.open[e.spanId];
-    const span = this.close(e, e.type === 'agent.completed' ? 'done' : 'failed');
-    if (open && span?.agentNode) this.agentClosed(span.agentNode, e.type === 'agent.completed' ? 'done' : 'failed');
+    const how = e.type === 'agent.completed' ? 'done' : e.type === 'agent.paused' ? 'paused' : 'failed';
+    const span = this.close(e, how);
+    if (open && span?.agentNode) this.agentClosed(span.agentNode, how);
   }
 
-  private agentClosed(node: string, how: 'done' | 'failed'): void {
+  private agentClosed(node: string, how: 'done' | 'failed' | 'paused'): void {
     const book = this.v.book;
     book.openAgents[node] = Math.max(0, (book.openAgents[node] ?? 1) - 1);
     book.agentEnd[node] = how;

@@ -1,9 +1,10 @@
-import type { RunProcess, RuntimeEvent } from '../../shared/events';
+import type { ReplayOf, RunProcess, RuntimeEvent } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { roleDirectory, type RoleDirectory } from './roleDirectory';
 
 /** What a canvas node shows while (or after) a run touches it. */
-export type NodeRunStatus = 'running' | 'done' | 'failed' | 'waiting' | 'skipped';
+/** `paused`: stopped at the run's budget; it runs again when the run resumes with a higher cap. */
+export type NodeRunStatus = 'running' | 'done' | 'failed' | 'waiting' | 'skipped' | 'paused';
 
 export interface NodeCounters {
   toolCalls: number;
@@ -19,7 +20,7 @@ export interface ActiveDelegation {
 
 export type SpanKind = 'run' | 'planning' | 'method' | 'item' | 'task' | 'agent' | 'llm' | 'tool' | 'delegation' | 'guardrail' | 'human' | 'retry' | 'memory';
 /** `discarded`: a memory write whose attempt was rejected, so nothing it staged reached the store. */
-export type SpanStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'waiting' | 'blocked' | 'cached' | 'discarded';
+export type SpanStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'waiting' | 'blocked' | 'cached' | 'discarded' | 'paused';
 
 /** One row of the trace tree. Immutable once a fold has returned it. */
 export interface TraceSpan {
@@ -98,7 +99,10 @@ export interface FlowTrigger {
 /** The feedback a paused flow waits for. */
 export interface PausedFor {
   requestId: string;
+  /** The flow method (or, at a budget, the crew task) it waits at. */
   methodId: string;
+  /** `budget`: paused at its budget cap (a higher cap continues it), not waiting for feedback. */
+  reason?: 'budget';
 }
 
 /** Bookkeeping the node statuses are derived from. */
@@ -106,7 +110,7 @@ export interface RunBook {
   /** Open agent spans per agent node. */
   openAgents: Record<string, number>;
   /** How each agent node's last execution ended. */
-  agentEnd: Record<string, 'done' | 'failed'>;
+  agentEnd: Record<string, 'done' | 'failed' | 'paused'>;
   /** Open human requests per node (agent and task). */
   waiting: Record<string, number>;
   /** Spans started and not yet ended. */
@@ -130,7 +134,7 @@ export interface RunView {
   inputs: Record<string, string>;
   /** Task ids of a crew, method ids of a flow, in order. */
   stepIds: string[];
-  replayOf?: { runId: string; fromTaskId: string };
+  replayOf?: ReplayOf;
   startedAt?: number;
   endedAt?: number;
   durationMs?: number;

@@ -7,6 +7,7 @@ import { ContextWindowExceeded, ToolsUnsupported } from '../llm/errors';
 import type { ToolUse } from '../tools/policyGate';
 import { toChatSchema } from '../tools/registry';
 import { callModel } from './modelCall';
+import { BudgetReached } from '../run/budgetGuard';
 import { EMPTY_REPLY_NUDGE, FORCE_FINAL_ANSWER, humanFeedbackPrompt, systemPrompt, type AgentIdentity, type ToolMode } from './prompt';
 import { readTextToolCall } from '../reading/textToolCall';
 import { resolveToolName } from '../reading/toolName';
@@ -72,6 +73,10 @@ export async function executeAgent(ctx: RunContext, parent: Span, exec: AgentExe
   } catch (caught) {
     // Whatever was interrupted (a model call, a tool, a human), a fired timer means the agent timed out.
     const error = timedOut() && !ctx.signal.aborted ? new AgentTimeout(exec.agent.role, exec.agent.maxExecutionTimeMs ?? 0) : caught;
+    if (error instanceof BudgetReached) {
+      span.emit({ type: 'agent.paused', role: exec.agent.role, reason: 'budget', message: error.message, durationMs: Math.round(performance.now() - started) });
+      throw error;
+    }
     span.emit({
       type: 'agent.failed',
       role: exec.agent.role,

@@ -1,4 +1,4 @@
-import type { ReadAs, RuntimeEvent } from '../../shared/events';
+import { replayStart, type ReadAs, type RuntimeEvent } from '../../shared/events';
 import { formatDuration, formatTokens, formatUsageLine, oneLine } from './format';
 import type { Style } from './style';
 
@@ -84,10 +84,11 @@ export class LiveTree {
         this.taskCount = e.stepIds.length;
         const unit = e.process === 'flow' ? 'method' : 'task';
         return `${s.bold(`▶ ${e.documentName}`)} ${s.dim(`· ${e.process} · ${e.stepIds.length} ${unit}${e.stepIds.length === 1 ? '' : 's'} · ${e.runId}`)}${
-          e.replayOf ? s.dim(` · replay of ${e.replayOf.runId} from task ${e.replayOf.fromTaskId}`) : ''
+          e.replayOf ? s.dim(` · replay of ${e.replayOf.runId} from ${replayStart(e.replayOf)}`) : ''
         }`;
       }
       case 'run.paused':
+        if (e.reason === 'budget') return `${s.magenta('⏸ paused')} after ${formatDuration(e.durationMs)}: the budget is reached before ${e.methodId}; resume with a higher cap`;
         return `${s.magenta('⏸ paused')} after ${formatDuration(e.durationMs)}: waiting for feedback on ${e.methodId}`;
       case 'run.resumed':
         return `${s.magenta('▶ resumed')} ${s.dim(`after ${formatDuration(e.pausedForMs)}`)}`;
@@ -96,9 +97,12 @@ export class LiveTree {
       case 'flow.route':
         return `${s.blue('↳')} route ${s.bold(e.route)} ${s.dim(`— ${oneLine(e.reason, 80)}`)}`;
       case 'flow.method.completed':
+        if (e.restoredFrom) return `${s.blue('↺')} ${e.methodName} ${s.dim(`restored from ${e.restoredFrom}: ${oneLine(e.output, 60)}`)}`;
         return `${s.green('✓')} ${e.methodName} ${took(e.durationMs)}${e.changed.length ? s.dim(` · state: ${e.changed.join(', ')}`) : ''} ${s.dim(`→ ${oneLine(e.output, 60)}`)}`;
       case 'flow.method.failed':
         return `${s.red('✗')} ${e.methodName} failed${this.reason(e.error)}`;
+      case 'flow.method.paused':
+        return `${s.magenta('⏸')} ${e.methodName} paused ${s.dim(`— ${e.message}`)}`;
       case 'flow.item.started':
         return `${s.bold(`▸ item ${e.index + 1}/${e.total}`)} ${s.dim(oneLine(e.item, 60))}`;
       case 'flow.item.completed':
@@ -126,6 +130,8 @@ export class LiveTree {
         return `${s.green('✓')} task ${e.taskId} ${took(e.durationMs)} ${s.dim(formatTokens(e.tokenUsage))}${e.outputFile ? s.dim(` → ${e.outputFile}`) : ''}${this.readNote(e.readAs)}`;
       case 'task.failed':
         return `${s.red('✗')} task ${e.taskId} failed${this.reason(e.error)}`;
+      case 'task.paused':
+        return `${s.magenta('⏸')} task ${e.taskId} paused ${s.dim(`— ${e.message}; it runs again when the run resumes`)}`;
       case 'task.skipped':
         return `${s.yellow('⤼')} task ${e.taskId} skipped ${s.dim(`— ${e.reason}`)}`;
       case 'task.retrying':
@@ -136,6 +142,8 @@ export class LiveTree {
         return `${s.dim('○')} ${e.role} answered ${took(e.durationMs)} ${s.dim(`${e.iterations} step${e.iterations === 1 ? '' : 's'} · ${formatTokens(e.tokenUsage)}`)}${this.readNote(e.readAs)}`;
       case 'agent.failed':
         return `${s.red('✗')} ${e.role} failed${this.reason(e.error)}`;
+      case 'agent.paused':
+        return undefined; // its task says so
       case 'llm.started':
       case 'llm.chunk':
         return undefined;
@@ -233,13 +241,16 @@ export class LiveTree {
         return start(e.methodName);
       case 'flow.method.completed':
       case 'flow.method.failed':
+      case 'flow.method.paused':
       case 'human.answered':
       case 'planning.completed':
       case 'planning.failed':
       case 'task.completed':
       case 'task.failed':
+      case 'task.paused':
       case 'agent.completed':
       case 'agent.failed':
+      case 'agent.paused':
       case 'llm.completed':
       case 'tool.completed':
       case 'tool.failed':

@@ -16,6 +16,7 @@ import { assertWritable } from '../tools/protectedFiles';
 import { resolveInWorkspace } from '../tools/workspacePath';
 import type { ToolUse } from '../tools/policyGate';
 import { checkGuardrail, type GuardrailScope } from './guardrails';
+import { BudgetReached } from '../run/budgetGuard';
 import { readJsonMatching } from '../reading/jsonValue';
 import type { CrewMember } from './roster';
 
@@ -71,6 +72,12 @@ export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment):
     });
     return { taskId: task.id, agentRole: role, raw, json, tokenUsage };
   } catch (error) {
+    if (error instanceof BudgetReached) {
+      // Not a failure: the run pauses, and this task runs again from its start when it resumes.
+      ctx.memory?.discardUnstaged(span, task.id, role, `the task paused at the run's budget: ${error.message}`);
+      span.emit({ type: 'task.paused', taskId: task.id, agentRole: role, reason: 'budget', message: error.message, durationMs: Math.round(performance.now() - started) });
+      throw error;
+    }
     ctx.memory?.discardUnstaged(span, task.id, role, `the task failed: ${errorMessage(error)}`);
     span.emit({
       type: 'task.failed',

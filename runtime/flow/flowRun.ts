@@ -386,11 +386,11 @@ class FlowRun {
   /** A model call found the budget reached: the call stops (its span closed) and runs again from its start on resume. */
   private pauseAtBudget(method: FlowMethod, span: Span, call: ActiveCall, reached: BudgetReached, started: number): void {
     span.emit({
-      type: 'flow.method.failed',
+      type: 'flow.method.paused',
       methodId: method.id,
       methodName: method.name,
-      error: `paused: ${reached.message}; the method runs again when the run is resumed with a higher cap`,
-      errorName: reached.name,
+      reason: 'budget',
+      message: `${reached.message}; the method runs again when the run is resumed with a higher cap`,
       durationMs: Math.round(this.req.now() - started),
     });
     call.spanId = undefined;

@@ -66,6 +66,7 @@ export class RecordCapture {
         return;
       }
       case 'agent.failed':
+      case 'agent.paused':
         this.executions.delete(event.spanId);
         return;
       default:

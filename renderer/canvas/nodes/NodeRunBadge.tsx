@@ -7,6 +7,7 @@ const LABEL: Record<NodeRunStatus, string> = {
   failed: 'Failed',
   waiting: 'Waiting for you',
   skipped: 'Skipped',
+  paused: 'Paused at budget',
 };
 
 /** Run status pill and tool-call / retry counters, shown while a run is overlaid on the canvas. */

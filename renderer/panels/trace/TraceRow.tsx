@@ -12,6 +12,7 @@ const STATUS_TEXT: Partial<Record<SpanStatus, string>> = {
   cancelled: 'cancelled',
   skipped: 'skipped',
   waiting: 'waiting',
+  paused: 'paused',
   blocked: 'blocked',
   cached: 'cached',
   discarded: 'discarded',

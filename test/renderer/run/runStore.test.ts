@@ -177,7 +177,7 @@ describe('runStore actions', () => {
     expect(newId).toBe(replayId);
     expect(host.callsTo('runs.replay')).toEqual([{ runId, fromTaskId: 'announcement' }]);
     expect(useRunStore.getState().runId).toBe(replayId);
-    expect(useRunStore.getState().view?.replayOf?.fromTaskId).toBe('brief');
+    expect(useRunStore.getState().view?.replayOf).toMatchObject({ fromTaskId: 'brief' });
   });
 
   it('cancels the shown run', async () => {

@@ -1,3 +1,4 @@
+import { replayStart } from '../../../../shared/events';
 import type { RunView } from '../../../stores/runView';
 import { formatDuration } from '../../formatTime';
 import { Facts, JsonBlock, Section, TextBlock } from './DetailBlocks';
@@ -15,9 +16,9 @@ export function RunDetail({ view }: { view: RunView }) {
           ['Process', view.process],
           ['Started', view.startedAt ? new Date(view.startedAt).toLocaleString() : undefined],
           ['Duration', view.durationMs !== undefined ? formatDuration(view.durationMs) : undefined],
-          ['Replay of', view.replayOf ? `${view.replayOf.runId} from task ${view.replayOf.fromTaskId}` : undefined],
+          ['Replay of', view.replayOf ? `${view.replayOf.runId} from ${replayStart(view.replayOf)}` : undefined],
           ['Events', view.eventCount.toLocaleString('en-US')],
-          ['Waiting for', view.pausedFor ? `feedback on ${view.methods[view.pausedFor.methodId]?.name ?? view.pausedFor.methodId}` : undefined],
+          ['Waiting for', view.pausedFor ? `${view.pausedFor.reason === 'budget' ? 'a higher budget, at' : 'feedback on'} ${view.methods[view.pausedFor.methodId]?.name ?? view.pausedFor.methodId}` : undefined],
         ]}
       />
       {view.process === 'flow' && <FlowMethodsSummary view={view} />}

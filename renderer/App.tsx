@@ -4,6 +4,7 @@ import { Palette } from './canvas/Palette';
 import { HumanDialogs } from './dialogs/HumanDialogs';
 import { ImportCrewAiDialog } from './dialogs/importCrewAi/ImportCrewAiDialog';
 import { RunInputsDialog } from './dialogs/RunInputsDialog';
+import { BatchRunDialog } from './dialogs/batchRun/BatchRunDialog';
 import { CommandPalette } from './panels/CommandPalette';
 import { ConnectionBanner } from './panels/ConnectionBanner';
 import { Inspector } from './panels/Inspector';
@@ -125,6 +126,7 @@ export function App() {
         </main>
       </div>
       <RunInputsDialog />
+      <BatchRunDialog />
       <ImportCrewAiDialog />
       <TrainDialog />
       <TestDialog />

@@ -5,6 +5,7 @@ import { isFlowDocument } from '../model/documentKind';
 import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
+import { useBatchRunStore } from './batchRun/batchRunStore';
 import { crewInputs, type CrewInput } from './crewInputs';
 import { DialogError, type DialogErrorValue } from './DialogError';
 import { Modal } from './Modal';
@@ -98,6 +99,19 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
       onClose={onClose}
       footer={
         <>
+          {loaded?.noun === 'crew' && (
+            <button
+              className="btn ghost"
+              data-testid="run-for-each-row"
+              title="Run this crew once per row of a table of inputs (pasted, or from a .csv / .jsonl file)"
+              onClick={() => {
+                onClose();
+                useBatchRunStore.getState().setOpen(true);
+              }}
+            >
+              Run for each row…
+            </button>
+          )}
           <span className="modal-foot-spacer" />
           <button className="btn" onClick={onClose}>
             Cancel

@@ -5,6 +5,7 @@ import { useUiStore } from '../stores/uiStore';
 import { useWorkspaceStore } from '../stores/workspaceStore';
 import { REVEAL_NODE_EVENT } from '../canvas/useRevealAdded';
 import { commandItems, filterItems } from './commandItems';
+import { useBatchRunStore } from '../dialogs/batchRun/batchRunStore';
 import '../styles/command-palette.css';
 
 /** The keys the `?` overlay lists (and the palette's own). */
@@ -60,6 +61,7 @@ function Palette({ onClose, onShortcuts }: { onClose(): void; onShortcuts(): voi
       runs,
       commands: [
         { label: 'Run…', detail: 'run the open document', run: () => ui().setRunDialogOpen(true) },
+        { label: 'Run for each row…', detail: 'the open crew once per row of inputs', run: () => useBatchRunStore.getState().setOpen(true) },
         { label: 'Fit the canvas', run: () => ui().requestFitView() },
         { label: 'Canvas', detail: 'view', run: () => ui().setView('canvas') },
         { label: 'Training', detail: 'view', run: () => ui().setView('training') },

@@ -2,23 +2,27 @@ import { create } from 'zustand';
 import type { Problem } from '../../shared/model/problems';
 import { withFullLayout } from '../commands/fullLayout';
 import { withFlowFullLayout } from '../commands/flow/flowLayout';
-import { copyNodes, type Clipboard } from '../commands/clipboard';
 import { CommandRejected, type Command } from '../commands/command';
-import { isRecord, type CrewDraft } from '../commands/crewDraft';
-import { documentNodeIds } from '../commands/nodeRefs';
-import { pasteNodes } from '../commands/pasteNodes';
-import { host } from '../host/hostContext';
+import type { CrewDraft } from '../commands/crewDraft';
 import { isFlowDocument } from '../model/documentKind';
-import { hostOnlyProblems, localProblems, mergeProblems } from './documentProblems';
+import { Autosave } from './autosave';
+import { DocumentClipboard } from './documentClipboard';
+import { LoadSequence, parseDocumentText, readDocument, renameDocument, trashDocument, writeDocument, type Unreadable } from './documentFiles';
+import { localProblems, mergeProblems } from './documentProblems';
+import { clearSelection, selectionFollowsEdit } from './selectionFollowsEdits';
+import { EMPTY_HISTORY, recordEdit, redoStep, sealHistory, undoStep, type UndoHistory } from './undoHistory';
 import { useUiStore } from './uiStore';
 
+export type { Unreadable } from './documentFiles';
 export type SaveState = 'saved' | 'saving' | 'unsaved' | 'error';
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
 export type PerformResult = { ok: true; changed: boolean } | { ok: false; reason: string };
 
-/** A file that is not a JSON object: its text and why, so it can be shown and repaired, never overwritten. */
-export type Unreadable = { text: string; error: string };
-
+/**
+ * The open document. This store composes the parts that do the work, each owned here: the undo
+ * history (undoHistory.ts, a value in the state), autosave timing (autosave.ts), the host calls that
+ * read, write, rename and delete the file (documentFiles.ts) and the clipboard (documentClipboard.ts).
+ */
 export interface DocumentState {
   /** Workspace-relative path of the open document: the one owner of "which document is open". */
   path?: string;
@@ -32,9 +36,10 @@ export interface DocumentState {
   unreadable?: Unreadable;
   /** Validation problems of `doc` (`path.to.field: message`), checked after every change. */
   problems: Problem[];
-  /** Undo history: earlier documents, oldest first. Selection and viewport are not recorded. */
-  past: CrewDraft[];
-  future: CrewDraft[];
+  /** Problems only the host reports for the document last saved or read (kept in `problems` until the next save answers). */
+  hostProblems: Problem[];
+  /** Undo history: each step a patch pair. Selection and viewport are not recorded. */
+  history: UndoHistory;
   saveState: SaveState;
   /** Why the last save failed (while `saveState` is 'error'); it is retried with a growing delay. */
   saveError?: string;
@@ -42,7 +47,6 @@ export interface DocumentState {
   blockedOpen?: string;
   /** The last command the document refused (e.g. a connection to a later task), for the canvas to show. */
   rejection?: { message: string; at: number };
-  clipboard?: Clipboard;
 
   /**
    * Opens a document, after saving the pending changes of the current one. When they cannot be saved
@@ -83,113 +87,78 @@ export interface DocumentState {
   dismissRejection(): void;
 }
 
-export const selectCanUndo = (s: DocumentState) => s.past.length > 0;
-export const selectCanRedo = (s: DocumentState) => s.future.length > 0;
+export const selectCanUndo = (s: DocumentState) => s.history.past.length > 0;
+export const selectCanRedo = (s: DocumentState) => s.history.future.length > 0;
 
 /** The per-document state before a document is read, or after it is closed. */
 const NO_DOCUMENT = {
   doc: undefined,
   unreadable: undefined,
   problems: [],
-  past: [],
-  future: [],
+  hostProblems: [],
+  history: EMPTY_HISTORY,
   saveState: 'saved',
   saveError: undefined,
   blockedOpen: undefined,
   rejection: undefined,
 } satisfies Partial<DocumentState>;
 
-const HISTORY_LIMIT = 200;
-export const AUTOSAVE_DELAY_MS = 500;
-/** Delays before saving again after the 1st, 2nd, 3rd… failed save in a row (the last one repeats). */
-export const SAVE_RETRY_DELAYS_MS = [1000, 2000, 5000, 10000];
-
-let lastCoalesceKey: string | undefined;
-/** The next save (autosave after an edit, or a retry after a failure). */
-let saveTimer: ReturnType<typeof setTimeout> | undefined;
-let saveChain: Promise<void> = Promise.resolve();
-let failedSaves = 0;
-/** Set while the open document is renamed or deleted: saves wait, then go to wherever it is then (or nowhere). */
-let moving: Promise<void> | undefined;
-let loadSeq = 0;
-/** Problems only the host reports for the document last saved or read. */
-let hostExtras: Problem[] = [];
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export const useDocumentStore = create<DocumentState>()((set, get) => {
-  const problemsOf = (doc: unknown) => mergeProblems(localProblems(doc), hostExtras);
+  const problemsOf = (doc: unknown, hostProblems = get().hostProblems) => mergeProblems(localProblems(doc), hostProblems);
 
-  const scheduleSave = (delay = AUTOSAVE_DELAY_MS) => {
-    cancelSave();
-    saveTimer = setTimeout(() => {
-      saveTimer = undefined;
-      void save();
-    }, delay);
-  };
-
-  const save = (): Promise<void> => {
-    if (moving) return moving.then(save);
+  /** Writes the document as it is now; the outcome lands in the state unless another one was opened meanwhile. */
+  const autosave = new Autosave(() => {
     const { path, doc } = get();
-    if (!path || doc === undefined) return saveChain;
+    if (!path || doc === undefined) return undefined;
     set({ saveState: 'saving' });
-    saveChain = saveChain.then(async () => {
+    return async () => {
       try {
-        const response = await host().invoke('documents.save', { path, document: doc });
-        if (get().path !== path) return;
-        failedSaves = 0;
-        hostExtras = hostOnlyProblems(response.problems, localProblems(doc));
-        if (get().doc === doc) set({ saveState: 'saved', saveError: undefined, blockedOpen: undefined, problems: problemsOf(doc) });
+        const hostProblems = await writeDocument(path, doc);
+        if (get().path !== path) return 'stale';
+        set({ hostProblems, ...(get().doc === doc ? { saveState: 'saved', saveError: undefined, blockedOpen: undefined, problems: problemsOf(doc, hostProblems) } : {}) });
+        return 'saved';
       } catch (error) {
-        if (get().path !== path) return;
-        failedSaves += 1;
-        set({ saveState: 'error', saveError: error instanceof Error ? error.message : String(error) });
-        // Try again by itself (the disk may come back); a newer edit's autosave counts as the retry.
-        if (saveTimer === undefined) scheduleSave(SAVE_RETRY_DELAYS_MS[Math.min(failedSaves, SAVE_RETRY_DELAYS_MS.length) - 1]);
+        if (get().path !== path) return 'stale';
+        set({ saveState: 'error', saveError: message(error) });
+        return 'failed';
       }
-    });
-    return saveChain;
-  };
+    };
+  });
+  const loads = new LoadSequence();
+  const clipboard = new DocumentClipboard();
 
-  /** Forgets the open document's pending state (timers, coalescing, host-only problems). */
+  /** Forgets the open document's pending state (a load under way, the scheduled save). */
   const reset = () => {
-    loadSeq += 1;
-    cancelSave();
-    failedSaves = 0;
-    lastCoalesceKey = undefined;
-    hostExtras = [];
-  };
-
-  /** Runs a move of the open file on disk; saves wait until `then` has applied its outcome to the store. */
-  const holdSaves = async <T>(task: () => Promise<T>, then: (result: T) => void): Promise<void> => {
-    let release!: () => void;
-    moving = new Promise<void>((resolve) => (release = resolve));
-    try {
-      then(await task());
-    } finally {
-      moving = undefined;
-      release();
-    }
+    loads.next();
+    autosave.reset();
   };
 
   /** A new current document: history, problems, selection and autosave follow. */
-  const commit = (doc: CrewDraft, history: Pick<DocumentState, 'past' | 'future'>) => {
+  const commit = (doc: CrewDraft, history: UndoHistory) => {
     const before = get().doc;
-    set({ doc, ...history, problems: problemsOf(doc), saveState: 'unsaved' });
-    syncSelection(before, doc);
-    scheduleSave();
+    set({ doc, history, problems: problemsOf(doc), saveState: 'unsaved' });
+    selectionFollowsEdit(before, doc);
+    autosave.schedule();
   };
+
+  // A closing window still sends what is pending (the request leaves synchronously).
+  if (typeof window !== 'undefined') {
+    window.addEventListener('beforeunload', () => {
+      if (autosave.pending) void get().flushSave();
+    });
+  }
 
   return {
     loadState: 'idle',
-    problems: [],
-    past: [],
-    future: [],
-    saveState: 'saved',
+    ...NO_DOCUMENT,
 
     async load(path, options = {}) {
-      let seq = ++loadSeq;
+      let ticket = loads.next();
       if (!options.discard) {
         await get().flushSave();
-        if (seq !== loadSeq) return;
+        if (!loads.isLatest(ticket)) return;
         const current = get();
         if (current.saveState === 'error' && current.path !== undefined && current.doc !== undefined) {
           // Switching now would drop edits that are on no disk: keep them open, and say so (SaveErrorBanner).
@@ -198,31 +167,20 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
         }
       }
       reset();
-      seq = loadSeq;
+      ticket = loads.next();
       if (path !== get().path) clearSelection();
-      set({
-        path,
-        loadState: 'loading',
-        loadError: undefined,
-        ...NO_DOCUMENT,
-      });
+      set({ path, loadState: 'loading', loadError: undefined, ...NO_DOCUMENT });
       try {
-        const response = await host().invoke('documents.read', { path });
-        if (seq !== loadSeq) return;
-        if (!isRecord(response.document)) {
-          const error =
-            response.document === null
-              ? (response.problems[0]?.message ?? 'the file is not JSON')
-              : 'the document is not a JSON object';
-          set({ loadState: 'ready', unreadable: { text: response.text, error }, problems: [{ path: '(document)', message: error }] });
-          return;
+        const read = await readDocument(path);
+        if (!loads.isLatest(ticket)) return;
+        if ('unreadable' in read) {
+          set({ loadState: 'ready', unreadable: read.unreadable, problems: [{ path: '(document)', message: read.unreadable.error }] });
+        } else {
+          set({ loadState: 'ready', doc: read.doc, hostProblems: read.hostProblems, problems: problemsOf(read.doc, read.hostProblems) });
         }
-        const doc = response.document as CrewDraft;
-        hostExtras = hostOnlyProblems(response.problems, localProblems(doc));
-        set({ loadState: 'ready', doc, problems: problemsOf(doc) });
       } catch (error) {
-        if (seq !== loadSeq) return;
-        set({ loadState: 'error', loadError: error instanceof Error ? error.message : String(error) });
+        if (!loads.isLatest(ticket)) return;
+        set({ loadState: 'error', loadError: message(error) });
       }
     },
 
@@ -239,12 +197,7 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
     close() {
       reset();
       clearSelection();
-      set({
-        path: undefined,
-        loadState: 'idle',
-        loadError: undefined,
-        ...NO_DOCUMENT,
-      });
+      set({ path: undefined, loadState: 'idle', loadError: undefined, ...NO_DOCUMENT });
     },
 
     async renameTo(newPath) {
@@ -253,11 +206,10 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
       await get().flushSave();
       if (get().path !== path) throw new Error(`${path} is no longer open.`);
       if (get().saveState === 'error') throw new Error(`${path} could not be saved, so it was not renamed: ${get().saveError}`);
-      await holdSaves(
-        () => host().invoke('documents.rename', { path, newPath }),
-        (response) => {
-          if (get().path !== path) return;
-          set({ path: response.path });
+      await autosave.hold(
+        () => renameDocument(path, newPath),
+        (renamed) => {
+          if (get().path === path) set({ path: renamed });
         },
       );
     },
@@ -267,11 +219,10 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
       if (path === undefined) return;
       // The trash keeps the latest version (when it can be saved; deleting goes ahead either way).
       await get().flushSave();
-      await holdSaves(
-        () => host().invoke('documents.delete', { path }),
+      await autosave.hold(
+        () => trashDocument(path),
         () => {
-          if (get().path !== path) return;
-          get().close();
+          if (get().path === path) get().close();
         },
       );
     },
@@ -290,7 +241,7 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
     },
 
     perform(command) {
-      const { doc, past } = get();
+      const { doc, history } = get();
       if (doc === undefined) return { ok: false, reason: 'No crew is open.' };
       let next: CrewDraft;
       try {
@@ -306,73 +257,50 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
         throw error;
       }
       if (next === doc) return { ok: true, changed: false };
-      const coalesce = command.coalesceKey !== undefined && command.coalesceKey === lastCoalesceKey && past.length > 0;
-      lastCoalesceKey = command.coalesceKey;
-      commit(next, { past: coalesce ? past : [...past, doc].slice(-HISTORY_LIMIT), future: [] });
+      commit(next, recordEdit(history, doc, next, command));
       return { ok: true, changed: true };
     },
 
     undo() {
-      const { doc, past, future } = get();
-      if (doc === undefined || past.length === 0) return;
-      lastCoalesceKey = undefined;
-      commit(past[past.length - 1], { past: past.slice(0, -1), future: [doc, ...future] });
+      const { doc, history } = get();
+      const step = doc === undefined ? undefined : undoStep(history, doc);
+      if (step) commit(step.doc, step.history);
     },
 
     redo() {
-      const { doc, past, future } = get();
-      if (doc === undefined || future.length === 0) return;
-      lastCoalesceKey = undefined;
-      commit(future[0], { past: [...past, doc], future: future.slice(1) });
+      const { doc, history } = get();
+      const step = doc === undefined ? undefined : redoStep(history, doc);
+      if (step) commit(step.doc, step.history);
     },
 
     sealHistory() {
-      lastCoalesceKey = undefined;
+      const sealed = sealHistory(get().history);
+      if (sealed !== get().history) set({ history: sealed });
     },
 
     copy(nodeIds) {
-      const { doc } = get();
-      const clipboard = doc ? copyNodes(doc, nodeIds) : undefined;
-      if (!clipboard) return false;
-      pasteCount = 0;
-      set({ clipboard });
-      return true;
+      return clipboard.copy(get().doc, nodeIds);
     },
 
     paste() {
-      const { clipboard, doc } = get();
-      if (!clipboard) return { ok: false, reason: 'Nothing copied yet.' };
-      // The clipboard holds agents and tasks: they do not belong in a flow.
-      if (isFlowDocument(doc)) return { ok: false, reason: 'Copied agents and tasks cannot be pasted into a flow.' };
-      pasteCount += 1;
-      return get().perform(pasteNodes(clipboard, { x: 40 * pasteCount, y: 40 * pasteCount }));
+      const pasted = clipboard.paste(get().doc);
+      return 'refused' in pasted ? { ok: false, reason: pasted.refused } : get().perform(pasted.command);
     },
 
     replaceText(text) {
       if (!get().unreadable) return { ok: false, error: 'The document is already open.' };
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        const message = `invalid JSON: ${(error as Error).message}`;
-        set({ unreadable: { text, error: message }, problems: [{ path: '(document)', message }] });
-        return { ok: false, error: message };
+      const parsed = parseDocumentText(text);
+      if ('error' in parsed) {
+        set({ unreadable: { text, error: parsed.error }, problems: [{ path: '(document)', message: parsed.error }] });
+        return { ok: false, error: parsed.error };
       }
-      if (!isRecord(value)) {
-        const message = 'the document is not a JSON object';
-        set({ unreadable: { text, error: message }, problems: [{ path: '(document)', message }] });
-        return { ok: false, error: message };
-      }
-      lastCoalesceKey = undefined;
       set({ unreadable: undefined });
-      commit(value as CrewDraft, { past: [], future: [] });
+      commit(parsed.doc, EMPTY_HISTORY);
       return { ok: true };
     },
 
-    async flushSave() {
-      const pending = saveTimer !== undefined || get().saveState === 'error';
-      cancelSave();
-      await (pending ? save() : (moving ?? saveChain).then(() => saveChain));
+    flushSave() {
+      return autosave.flush(get().saveState === 'error');
     },
 
     dismissRejection() {
@@ -380,36 +308,3 @@ export const useDocumentStore = create<DocumentState>()((set, get) => {
     },
   };
 });
-
-let pasteCount = 0;
-
-function clearSelection(): void {
-  if (useUiStore.getState().selectedNodeIds.length > 0) useUiStore.getState().select([]);
-}
-
-function cancelSave(): void {
-  if (saveTimer !== undefined) clearTimeout(saveTimer);
-  saveTimer = undefined;
-}
-
-/** New nodes (added, pasted, renamed) become the selection; deleted ones leave it. */
-function syncSelection(before: CrewDraft | undefined, after: CrewDraft): void {
-  const ui = useUiStore.getState();
-  const previous = new Set(before ? documentNodeIds(before) : []);
-  const now = documentNodeIds(after);
-  const added = now.filter((id) => !previous.has(id));
-  if (added.length > 0 && before !== undefined) {
-    ui.select(added);
-    return;
-  }
-  const present = new Set(now);
-  const kept = ui.selectedNodeIds.filter((id) => present.has(id));
-  if (kept.length !== ui.selectedNodeIds.length) ui.select(kept);
-}
-
-// A closing window still sends what is pending (the request leaves synchronously).
-if (typeof window !== 'undefined') {
-  window.addEventListener('beforeunload', () => {
-    if (saveTimer !== undefined) void useDocumentStore.getState().flushSave();
-  });
-}

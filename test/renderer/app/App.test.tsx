@@ -4,7 +4,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../../renderer/App';
 import { updateEntity } from '../../../renderer/commands/updateEntity';
 import { setHost } from '../../../renderer/host/hostContext';
-import { AUTOSAVE_DELAY_MS, useDocumentStore } from '../../../renderer/stores/documentStore';
+import { AUTOSAVE_DELAY_MS } from '../../../renderer/stores/autosave';
+import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { sequentialCrew } from '../document/crewFixtures';
 import { MemoryHost } from '../document/memoryHost';
 

@@ -35,10 +35,10 @@ describe('Inspector', () => {
     expect(description.value).toBe('Write it.');
     for (const text of ['W', 'Wr', 'Write a brief']) fireEvent.change(description, { target: { value: text } });
     expect(store().doc?.tasks?.[2].description).toBe('Write a brief');
-    expect(store().past).toHaveLength(1);
+    expect(store().history.past).toHaveLength(1);
     fireEvent.blur(description);
     fireEvent.change(description, { target: { value: 'Write a short brief' } });
-    expect(store().past).toHaveLength(2);
+    expect(store().history.past).toHaveLength(2);
     act(() => store().undo());
     expect((screen.getByLabelText('Description') as HTMLTextAreaElement).value).toBe('Write a brief');
     act(() => store().undo());

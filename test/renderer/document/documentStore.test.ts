@@ -6,7 +6,8 @@ import { moveNodes } from '../../../renderer/commands/moveNodes';
 import { updateEntity } from '../../../renderer/commands/updateEntity';
 import { setHost } from '../../../renderer/host/hostContext';
 import { addMethod } from '../../../renderer/commands/flow/addMethod';
-import { AUTOSAVE_DELAY_MS, SAVE_RETRY_DELAYS_MS, useDocumentStore } from '../../../renderer/stores/documentStore';
+import { AUTOSAVE_DELAY_MS, SAVE_RETRY_DELAYS_MS } from '../../../renderer/stores/autosave';
+import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { hierarchicalCrew, sequentialCrew } from './crewFixtures';
 import { MemoryHost } from './memoryHost';
@@ -59,45 +60,50 @@ describe('document store', () => {
     expect(store().path).toBeUndefined();
   });
 
-  it('performs commands with undo and redo of whole documents', async () => {
+  it('performs commands with undo and redo, each step a patch pair', async () => {
     await open();
     const original = store().doc;
+    const originalText = JSON.stringify(original);
     expect(store().perform(updateEntity('agent:writer', { role: 'Editor' })).ok).toBe(true);
     expect(store().perform(deleteNodes(['task:outline']))).toEqual({ ok: true, changed: true });
-    expect(store().past).toHaveLength(2);
+    expect(store().history.past).toHaveLength(2);
     store().undo();
     expect(store().doc?.tasks).toHaveLength(3);
     expect(store().doc?.agents?.[1].role).toBe('Editor');
     store().undo();
-    expect(store().doc).toBe(original);
-    expect(store().past).toHaveLength(0);
-    expect(store().future).toHaveLength(2);
+    // The same document again, key order included (the file is written as it is).
+    expect(JSON.stringify(store().doc)).toBe(originalText);
+    // Undo copies only what changed: untouched parts are the very same objects.
+    expect(store().doc?.agents?.[0]).toBe(original?.agents?.[0]);
+    expect(store().doc?.tasks).toBe(original?.tasks);
+    expect(store().history.past).toHaveLength(0);
+    expect(store().history.future).toHaveLength(2);
     store().redo();
     store().redo();
     expect(store().doc?.tasks).toHaveLength(2);
-    expect(store().future).toHaveLength(0);
+    expect(store().history.future).toHaveLength(0);
     // A new edit after undo drops the redo branch.
     store().undo();
     store().perform(addAgent());
-    expect(store().future).toHaveLength(0);
+    expect(store().history.future).toHaveLength(0);
   });
 
   it('records a no-op as nothing', async () => {
     await open();
     expect(store().perform(updateEntity('agent:writer', { role: 'Writer' }))).toEqual({ ok: true, changed: false });
-    expect(store().past).toHaveLength(0);
+    expect(store().history.past).toHaveLength(0);
     expect(store().saveState).toBe('saved');
   });
 
   it('typing into one field is one undo step until the field is left', async () => {
     await open();
     for (const role of ['W', 'Wr', 'Wri']) store().perform(updateEntity('agent:writer', { role }, { coalesceKey: 'agent:writer:role' }));
-    expect(store().past).toHaveLength(1);
+    expect(store().history.past).toHaveLength(1);
     store().perform(updateEntity('agent:writer', { goal: 'g' }, { coalesceKey: 'agent:writer:goal' }));
-    expect(store().past).toHaveLength(2);
+    expect(store().history.past).toHaveLength(2);
     store().sealHistory();
     store().perform(updateEntity('agent:writer', { goal: 'gg' }, { coalesceKey: 'agent:writer:goal' }));
-    expect(store().past).toHaveLength(3);
+    expect(store().history.past).toHaveLength(3);
     store().undo();
     store().undo();
     expect(store().doc?.agents?.[1]).toMatchObject({ role: 'Wri', goal: 'Write briefs' });
@@ -111,7 +117,7 @@ describe('document store', () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.reason).toMatch(/earlier task/);
     expect(store().rejection?.message).toMatch(/earlier task/);
-    expect(store().past).toHaveLength(0);
+    expect(store().history.past).toHaveLength(0);
   });
 
   it('autosaves once, 500 ms after the last change, and reports saved', async () => {
@@ -183,7 +189,7 @@ describe('document store', () => {
     await store().load('other.crew.json');
     expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
     expect(store().path).toBe('other.crew.json');
-    expect(store().past).toHaveLength(0);
+    expect(store().history.past).toHaveLength(0);
   });
 
   it('keeps problems that only the host reports', async () => {
@@ -199,7 +205,7 @@ describe('document store', () => {
     store().perform(addAgent({ x: 0, y: 0 }));
     expect(useUiStore.getState().selectedNodeIds).toEqual(['agent:agent-3']);
     useUiStore.getState().select(['agent:agent-3', 'task:brief']);
-    expect(store().past).toHaveLength(1);
+    expect(store().history.past).toHaveLength(1);
     store().perform(deleteNodes(['agent:agent-3']));
     expect(useUiStore.getState().selectedNodeIds).toEqual(['task:brief']);
   });
@@ -246,7 +252,7 @@ describe('closing, renaming and deleting the open document', () => {
     store().close();
     expect(store().path).toBeUndefined();
     expect(store().doc).toBeUndefined();
-    expect(store().past).toEqual([]);
+    expect(store().history.past).toEqual([]);
     expect(store().problems).toEqual([]);
     expect(store().saveState).toBe('saved');
     expect(store().loadState).toBe('idle');
@@ -273,7 +279,7 @@ describe('closing, renaming and deleting the open document', () => {
     expect(host.log.filter((l) => l.startsWith('documents.'))).toEqual([`documents.read ${PATH}`, `documents.save ${PATH}`, `documents.delete ${PATH}`]);
     expect(host.files.has(PATH)).toBe(false);
     expect(store().doc).toBeUndefined();
-    expect(store().past).toEqual([]);
+    expect(store().history.past).toEqual([]);
     await vi.advanceTimersByTimeAsync(SAVE_RETRY_DELAYS_MS.at(-1)! * 2);
     expect(host.files.has(PATH)).toBe(false);
   });
@@ -299,7 +305,7 @@ describe('closing, renaming and deleting the open document', () => {
     expect(host.files.has(PATH)).toBe(false);
     expect(store().path).toBe('renamed.crew.json');
     expect(useUiStore.getState().selectedNodeIds).toEqual(['agent:writer']);
-    expect(store().past).toHaveLength(1);
+    expect(store().history.past).toHaveLength(1);
     store().undo();
     await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10);
     expect(roleOf(host.saved('renamed.crew.json'), 1)).toBe('Writer');
@@ -370,7 +376,7 @@ describe('a document that cannot be saved', () => {
     await store().open('other.crew.json');
     expect(store().path).toBe(PATH);
     expect(roleOf(store().doc, 1)).toBe('Editor');
-    expect(store().past).toHaveLength(1);
+    expect(store().history.past).toHaveLength(1);
     expect(store().saveState).toBe('error');
     expect(store().saveError).toMatch(/disk full/);
     expect(store().blockedOpen).toBe('other.crew.json');
@@ -406,7 +412,7 @@ describe('a document that cannot be saved', () => {
     expect(store().saveState).toBe('error');
     await store().discardChanges();
     expect(store().path).toBe('other.crew.json');
-    expect(store().past).toEqual([]);
+    expect(store().history.past).toEqual([]);
     expect(store().saveState).toBe('saved');
     expect((store().doc as { agents: { id: string; role: string }[] }).agents.find((a) => a.id === 'analyst')?.role).not.toBe('Editor');
   });

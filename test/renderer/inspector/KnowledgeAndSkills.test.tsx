@@ -84,11 +84,11 @@ describe('crew knowledge sources', () => {
     render(<Inspector />);
     unfold('Knowledge');
     fireEvent.click(screen.getByTestId('add-knowledge-text'));
-    const before = store().past.length;
+    const before = store().history.past.length;
     const source = within(card('knowledge-source', 0));
     for (const v of ['S', 'St', 'Style']) type(source.getByTestId('knowledge-name'), v);
     for (const v of ['U', 'Use it']) type(source.getByTestId('knowledge-text'), v);
-    expect(store().past.length).toBe(before + 2);
+    expect(store().history.past.length).toBe(before + 2);
     act(() => store().undo());
     expect(store().doc?.knowledge).toEqual([{ type: 'text', name: 'Style', text: '' }]);
   });

@@ -52,7 +52,7 @@ describe('Sidebar: renaming and deleting crews', () => {
     await waitFor(() => expect(item('renamed.crew.json')).toBeTruthy());
     expect(docs().path).toBe('renamed.crew.json');
     expect(useDocumentStore.getState().path).toBe('renamed.crew.json');
-    expect(docs().past).toHaveLength(1);
+    expect(docs().history.past).toHaveLength(1);
     expect((host.saved('renamed.crew.json') as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
     expect(host.files.has(OPEN)).toBe(false);
     expect(item('renamed.crew.json').getAttribute('aria-current')).toBe('true');
@@ -96,7 +96,7 @@ describe('Sidebar: renaming and deleting crews', () => {
     expect(host.files.has(OPEN)).toBe(false);
     expect(docs().path).toBeUndefined();
     expect(docs().doc).toBeUndefined();
-    expect(docs().past).toEqual([]);
+    expect(docs().history.past).toEqual([]);
     expect(useDocumentStore.getState().path).toBeUndefined();
     await act(() => new Promise((r) => setTimeout(r, 700)));
     await docs().flushSave();

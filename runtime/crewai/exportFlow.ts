@@ -6,6 +6,7 @@ import { CrewAiExportFailed } from './crewAiErrors';
 import { exportCrewAiCrews, oneLine, type CrewAiExport, type ExportOptions } from './exportProject';
 import { modelToCrewAi } from './modelNames';
 import { pyQuote } from './pythonSource';
+import { pythonOfScript } from './flowMethodSteps';
 import type { UnmappedItem } from './unmapped';
 
 /**
@@ -69,6 +70,7 @@ class FlowWriter {
       '#!/usr/bin/env python',
       `"""${oneLine(flow.name).replace(/\\/g, '\\\\').replace(/"/g, '\\"')} — a CrewAI Flow exported by Crewdeck."""`,
       ...(this.imports.has('asyncio') ? ['import asyncio'] : []),
+      ...(methods.some((l) => l.includes('json.loads(')) ? ['import json'] : []),
       'from typing import Any, List, Optional',
       '',
       `from crewai.flow.flow import ${flowImports.join(', ')}`,
@@ -86,6 +88,7 @@ class FlowWriter {
       '',
       ...(flow.persist ? ['@persist()'] : []),
       `class ${flowName}(Flow[${stateName}]):`,
+      `    ${pyDocstring(flow.name)}`,
       ...methods,
       '',
       '',
@@ -102,30 +105,53 @@ class FlowWriter {
   private stateFields(): string[] {
     const initial = this.flow.state.initial;
     const inputs = this.flow.inputs ?? [];
-    const names = [...new Set([...Object.keys(initial), ...inputs.map((i) => i.name), ...this.flow.methods.flatMap((m) => (m.body.type === 'for_each' ? [m.body.into] : m.body.type === 'set_state' ? Object.keys(m.body.set) : []))])];
+    const properties = (this.flow.state.schema?.properties ?? {}) as Record<string, unknown>;
+    const names = [...new Set([...Object.keys(initial), ...Object.keys(properties), ...inputs.map((i) => i.name), ...this.flow.methods.flatMap((m) => (m.body.type === 'for_each' ? [m.body.into] : m.body.type === 'set_state' ? Object.keys(m.body.set) : []))])];
     if (names.length === 0) return ['    pass'];
     return names.map((name) => {
       const value = name in initial ? initial[name] : inputs.find((i) => i.name === name)?.default;
-      return `    ${name}: ${pyType(value)} = ${value === undefined ? 'None' : pyValue(value)}`;
+      const type = schemaType(properties[name]) ?? pyType(value);
+      return `    ${name}: ${type} = ${value === undefined ? 'None' : pyValue(value)}`;
     });
   }
 
   private method(m: FlowMethod, i: number): string[] {
     const path = `methods.${i}`;
     const decorators: string[] = [];
-    const trigger = 'start' in m.trigger ? undefined : m.trigger.listen;
-    if (m.routes) decorators.push(trigger === undefined ? '@start()' : `@router(${this.condition(trigger)})`);
-    else decorators.push(trigger === undefined ? '@start()' : `@listen(${this.condition(trigger)})`);
-    if (m.routes && trigger === undefined) this.skip(`${path}.routes`, m.routes.join(', '), 'a CrewAI router must listen to something; this start router is written as a start method');
-    if (m.description) decorators.unshift(`# ${oneLine(m.description)}`);
-    const body = this.body(m.body, `${path}.body`, m);
+    const trigger = 'listen' in m.trigger ? m.trigger.listen : undefined;
+    const isStart = 'start' in m.trigger;
+    const feedback = m.body.type === 'human_feedback';
+    // A start that also listens is CrewAI's @start("label"); a feedback step routes through @human_feedback(emit=…).
+    if (isStart) decorators.push(trigger === undefined ? '@start()' : `@start(${this.condition(trigger)})`);
+    else if (m.routes && !feedback) decorators.push(`@router(${this.condition(trigger!)})`);
+    else decorators.push(`@listen(${this.condition(trigger!)})`);
+    if (m.routes && isStart && !feedback) this.skip(`${path}.routes`, m.routes.join(', '), 'a CrewAI router must listen to something; this start router is written as a start method');
+    if (m.body.type === 'human_feedback') decorators.push(...this.feedbackDecorator(m.body, m, `${path}.body`));
+    const { lines: body, ends } = this.body(m.body, `${path}.body`, m);
     const isAsync = m.body.type === 'for_each';
-    const lines = [...decorators.map((d) => `    ${d}`), `    ${isAsync ? 'async ' : ''}def ${m.name}(self, input=None):`, ...body.map((l) => `        ${l}`)];
+    const docstring = m.description ? [pyDocstring(m.description)] : [];
+    const lines = [...decorators.map((d) => `    ${d}`), `    ${isAsync ? 'async ' : ''}def ${m.name}(self, input=None):`, ...[...docstring, ...body].map((l) => `        ${l}`)];
     if (m.outputFile) {
-      lines.push(`        with open(${this.fstring(m.outputFile, `${path}.outputFile`)}, "w") as f:`, '            f.write(str(output))');
+      lines.push(`        with open(${this.fstring(m.outputFile, `${path}.outputFile`)}, "w") as f:`, `            f.write(str(${ends === 'input' ? 'input' : 'output'}))`);
     }
-    lines.push(`        return ${m.routes ? 'route' : 'output'}`);
+    if (ends !== 'returns') lines.push(`        return ${ends}`);
     return lines.map((l) => l.trimEnd());
+  }
+
+  /** `@human_feedback(message=…, emit=[…], default_outcome=…, llm=…)`. */
+  private feedbackDecorator(body: Extract<FlowBody, { type: 'human_feedback' }>, m: FlowMethod, path: string): string[] {
+    this.imports.add('human_feedback');
+    const outcomes = body.outcomes ?? m.routes;
+    const args = [`message=${pyQuote(body.message)}`];
+    if (outcomes) args.push(`emit=[${outcomes.map(pyQuote).join(', ')}]`);
+    if (body.defaultOutcome) args.push(`default_outcome=${pyQuote(body.defaultOutcome)}`);
+    if (body.llm !== undefined) {
+      const model = modelToCrewAi(body.llm);
+      if (model.ok) args.push(`llm=${pyQuote(model.model)}`);
+      else this.skip(`${path}.llm`, JSON.stringify(body.llm), "this model cannot be named in CrewAI; CrewAI's default classifies the feedback");
+    }
+    if (body.learn) this.skip(`${path}.learn`, 'learn', 'lessons from feedback are a Crewdeck feature; CrewAI asks without them');
+    return [`@human_feedback(${args.join(', ')})`];
   }
 
   private condition(c: FlowCondition): string {
@@ -136,48 +162,64 @@ class FlowWriter {
     return `${key}(${('or' in c ? c.or : c.and).map((x) => this.condition(x)).join(', ')})`;
   }
 
-  /** Body lines that set `output` (and `route` for a router). */
-  private body(body: FlowBody, path: string, m: FlowMethod): string[] {
+  /**
+   * Body lines, and what the method returns after them: `output` (the lines set it), `input` (the body
+   * passes its input on) or `returns` (the lines return, as a router's if-chain does).
+   */
+  private body(body: FlowBody, path: string, m: FlowMethod): { lines: string[]; ends: 'output' | 'input' | 'returns' } {
     switch (body.type) {
       case 'crew':
       case 'agent':
       case 'llm':
-        return this.itemBody(body, path);
+        return { lines: this.itemBody(body, path), ends: 'output' };
       case 'for_each': {
         this.imports.add('asyncio');
         const items = /^\{state\.([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(body.items.trim());
         if (!items) this.skip(`${path}.items`, body.items, 'only a state list ({state.x}) is written as the list to go through');
         const inner = this.itemBody(body.body, `${path}.body`, true);
-        return [
-          `limit = asyncio.Semaphore(${body.concurrency})`,
-          '',
-          'async def one(index, item):',
-          '    async with limit:',
-          ...inner.map((l) => `        ${l}`),
-          '        return output',
-          '',
-          `results = await asyncio.gather(*[one(index, item) for index, item in enumerate(self.state.${items?.[1] ?? 'items'})])`,
-          `self.state.${body.into} = list(results)`,
-          'output = str(list(results))',
-        ];
+        return {
+          lines: [
+            `limit = asyncio.Semaphore(${body.concurrency})`,
+            '',
+            'async def one(index, item):',
+            '    async with limit:',
+            ...inner.map((l) => `        ${l}`),
+            '        return output',
+            '',
+            `results = await asyncio.gather(*[one(index, item) for index, item in enumerate(self.state.${items?.[1] ?? 'items'})])`,
+            `self.state.${body.into} = list(results)`,
+            'output = results',
+          ],
+          ends: 'output',
+        };
       }
-      case 'set_state': {
-        const lines = Object.entries(body.set).map(([field, template]) => `self.state.${field} = ${this.fstring(template, `${path}.set.${field}`)}`);
-        return [...lines, `output = ${Object.keys(body.set).length === 1 ? `str(self.state.${Object.keys(body.set)[0]})` : 'str(input)'}`];
-      }
+      case 'set_state':
+        return { lines: Object.entries(body.set).map(([field, template]) => `self.state.${field} = ${this.fstring(template, `${path}.set.${field}`)}`), ends: 'input' };
       case 'rules': {
-        const lines: string[] = ['route = None'];
-        body.rules.forEach((r, j) => lines.push(`${j === 0 ? 'if' : 'elif'} ${this.predicate(r.when, `${path}.rules.${j}`)}:`, `    route = ${pyQuote(r.route)}`));
-        lines.push(body.rules.length > 0 ? 'else:' : 'if True:', `    route = ${pyQuote(body.default)}`, 'output = route');
-        return lines;
+        const lines: string[] = [];
+        body.rules.forEach((r, j) => lines.push(`${j === 0 ? 'if' : 'elif'} ${this.predicate(r.when, `${path}.rules.${j}`)}:`, `    return ${pyQuote(r.route)}`));
+        lines.push(`return ${pyQuote(body.default)}`);
+        return { lines, ends: 'returns' };
       }
-      case 'human_feedback': {
-        this.skip(path, 'human_feedback', `written as a comment: ask with CrewAI's @human_feedback decorator (message ${JSON.stringify(body.message)}${body.outcomes ? `, outcomes ${body.outcomes.join(', ')}` : ''}) in your CrewAI version`);
-        return [`# Human feedback: ${oneLine(body.message)}`, ...(m.routes ? [`route = ${pyQuote(body.defaultOutcome ?? m.routes[0])}`] : []), 'output = input'];
-      }
-      case 'script':
+      case 'human_feedback':
+        return { lines: [], ends: 'input' };
+      case 'script': {
+        // A script read from CrewAI Python carries that Python: it is written back as it was.
+        const python = pythonOfScript(body.code);
+        if (python && !body.stub) {
+          const ends = m.routes ? 'returns' : /^output = /.test(python[python.length - 1] ?? '') ? 'output' : 'input';
+          return { lines: python, ends };
+        }
+        if (python && body.stub) {
+          this.skip(path, `stub (${body.stub.file}:${body.stub.line})`, 'the CrewAI Python this stub stands for is written back as it was imported');
+          const lines = python.slice(1);
+          const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^\s*/.exec(l)![0].length));
+          return { lines: lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)), ends: 'returns' };
+        }
         this.skip(path, 'script', 'a Crewdeck script (JavaScript) is left as a comment; rewrite it in Python');
-        return [...body.code.split('\n').map((l) => `# ${oneLine(l)}`), ...(m.routes ? [`route = ${pyQuote(m.routes[0])}`] : []), 'output = input'];
+        const comments = body.code.split('\n').map((l) => `# ${oneLine(l)}`);
+        return m.routes ? { lines: [...comments, `return ${pyQuote(m.routes[0])}`], ends: 'returns' } : { lines: [...comments, 'output = input'], ends: 'output' };
+      }
     }
   }
 
@@ -245,7 +287,7 @@ class FlowWriter {
       case 'not_contains': return `${v} not in str(${target})`;
       case 'exists': return `${target} is not None`;
       case 'not_exists': return `${target} is None`;
-      case 'truthy': return `bool(${target})`;
+      case 'truthy': return target;
       case 'falsy': return `not ${target}`;
       case 'matches':
         this.skip(path, `matches ${String(p.value)}`, 'a regex rule is written as a substring test');
@@ -272,4 +314,28 @@ function pyValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(pyValue).join(', ')}]`;
   return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}: ${pyValue(v)}`).join(', ')}}`;
+}
+
+/** A one-line Python docstring. */
+function pyDocstring(text: string): string {
+  return `"""${oneLine(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"""`;
+}
+
+/** The Python type of a state schema property (str, int, float, bool, List[...], Optional[...]); undefined when richer. */
+function schemaType(prop: unknown): string | undefined {
+  if (prop === null || typeof prop !== 'object') return undefined;
+  const p = prop as Record<string, unknown>;
+  let t = p.type;
+  let nullable = false;
+  if (Array.isArray(t) && t.length === 2 && t[1] === 'null') {
+    t = t[0];
+    nullable = true;
+  }
+  const scalars: Record<string, string> = { string: 'str', integer: 'int', number: 'float', boolean: 'bool' };
+  let out: string | undefined = typeof t === 'string' ? scalars[t] : undefined;
+  if (t === 'array') {
+    const inner = schemaType(p.items);
+    out = inner ? `List[${inner}]` : undefined;
+  }
+  return out && nullable ? `Optional[${out}]` : out;
 }

@@ -322,8 +322,9 @@ function refOf(n: Node, scope: ExprScope, depth = 0): string | undefined {
       return base.endsWith('.') ? `${base}${key}` : `${base}.${key}`;
     }
     case 'call':
-      // str(x) is x as text.
+      // str(x) is x as text; json.loads(input) is the input read as JSON.
       if (n.f.k === 'name' && n.f.n === 'str' && n.args.length === 1) return refOf(n.args[0], scope, depth + 1);
+      if (n.f.k === 'attr' && n.f.a === 'loads' && n.f.o.k === 'name' && n.f.o.n === 'json' && n.args.length === 1 && refOf(n.args[0], scope, depth + 1) === 'input') return 'input.';
       return undefined;
     default:
       return undefined;

@@ -185,12 +185,27 @@ class StepReader {
         if (error instanceof UnsupportedPython) throw new Unmappable(p.assigns[0]?.at ?? { text: p.python[0] ?? '', line: this.fn.line, indent: 0, block: [] }, `${error.message} cannot be transpiled`);
         throw error;
       }
-      const python = [...p.python, ...(extra?.python ?? [])];
+      // Each step stands alone once exported: a crew result or a parameter is the step's `input` there.
+      const python = [...p.python, ...(extra?.python ?? [])].map((l) => this.asStepInput(l));
       const lines = [...js, ...(extra?.js ?? ['return input;'])];
       const code = [...python.map((l) => PY_MARK + l), ...preludeFor(lines), ...lines].join('\n');
       this.push({ body: { type: 'script', code } }, !extra || extra.js.every((l) => !/^return (?!input;|\{ output: input,)/.test(l)));
     }
     this.pending = { python: [], assigns: [], locals: [] };
+  }
+
+  /** Python with the crew result's and the parameter's names written as the step's `input`. */
+  private asStepInput(line: string): string {
+    let out = line;
+    for (const name of this.scope.results) {
+      out = out
+        .replace(new RegExp(`\\b${name}\\.raw\\b`, 'g'), 'input')
+        .replace(new RegExp(`\\b${name}\\.(?:pydantic|json_dict)\\b`, 'g'), 'json.loads(input)')
+        .replace(new RegExp(`\\b${name}(?=\\s*\\[)`, 'g'), 'json.loads(input)')
+        .replace(new RegExp(`(?<![.\\w])${name}\\b`, 'g'), 'input');
+    }
+    for (const name of this.scope.input) if (name !== 'input') out = out.replace(new RegExp(`(?<![.\\w])${name}\\b`, 'g'), 'input');
+    return out;
   }
 
   /** Whether a template (always text) keeps the field's type: the schema says text, or the value is text. */
@@ -256,6 +271,17 @@ class StepReader {
 
   /** The current output's expression when a step made it (not the input). */
   private current: string | undefined;
+  /** Local names `normalized` replaced by their expression (their assignment is part of the step). */
+  private readonly substituted = new Set<string>();
+
+  /** Drops pending locals that a step's own line stands for (`output = x` then `return output`). */
+  private dropSubstituted(): void {
+    for (const name of this.substituted) {
+      this.pending.locals = this.pending.locals.filter((l) => l.name !== name);
+      this.pending.python = this.pending.python.filter((l) => !new RegExp(`^${name}\\s*=(?!=)`).test(l));
+    }
+    this.substituted.clear();
+  }
 
   /** `str(x)` / `list(x)` around a name, and a local name, are the expression they stand for. */
   private normalized(expr: string): string {
@@ -263,7 +289,10 @@ class StepReader {
     for (let n = 0; n < 10; n += 1) {
       const wrapped = /^(?:str|list)\(([\s\S]*)\)$/.exec(e);
       if (wrapped && splitTopLevel(wrapped[1]).length === 1) e = wrapped[1].trim();
-      else if (/^\w+$/.test(e) && this.scope.locals.has(e) && !this.scope.input.has(e) && !this.scope.results.has(e)) e = this.scope.locals.get(e)!;
+      else if (/^\w+$/.test(e) && this.scope.locals.has(e) && !this.scope.input.has(e) && !this.scope.results.has(e) && !this.gathered.has(e)) {
+        this.substituted.add(e);
+        e = this.scope.locals.get(e)!;
+      }
       else break;
     }
     return e;
@@ -271,6 +300,8 @@ class StepReader {
 
   private returned(s: PyStatement): void {
     const value = s.text.replace(/^return\b/, '').trim();
+    const bare = value.replace(/^(?:str|list)\((\w+)\)$/, '$1');
+    if (this.gathered.has(bare) || (this.scope.locals.get(bare) !== undefined && this.gathered.has(this.scope.locals.get(bare)!))) return this.flush();
     if (this.isRouter) {
       const label = pyString(value);
       if (label === undefined) throw new Unmappable(s, 'a router returning something other than a route label');
@@ -288,6 +319,7 @@ class StepReader {
       if (error instanceof UnsupportedPython) throw new Unmappable(s, `the value returned (${value}): ${error.message} cannot be transpiled`);
       throw error;
     }
+    this.dropSubstituted();
     this.pending.python.push(`output = ${e}`);
     this.flush({ js: [`return ${js};`], python: [] });
     this.current = e;

@@ -205,3 +205,17 @@ function stub(fn: PyFunction, file: string, source: string, isRouter: boolean): 
     ...(routes.length > 0 ? { routes } : {}),
   };
 }
+
+/** The flow with its crew bodies' files renamed (`old → new`), e.g. when a crew was saved under another name. */
+export function withCrewFiles(flow: FlowDocument, renamed: Map<string, string>): FlowDocument {
+  const rename = (file: string) => renamed.get(file) ?? file;
+  return {
+    ...flow,
+    methods: flow.methods.map((m) => {
+      const b = m.body;
+      if (b.type === 'crew') return { ...m, body: { ...b, file: rename(b.file) } };
+      if (b.type === 'for_each' && b.body.type === 'crew') return { ...m, body: { ...b, body: { ...b.body, file: rename(b.body.file) } } };
+      return m;
+    }),
+  };
+}

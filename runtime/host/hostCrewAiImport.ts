@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiPlainScript, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../crewai/crewAiErrors';
 import { importCrewAiProject, type UnmappedItem } from '../crewai/importProject';
+import { withCrewFiles } from '../crewai/importFlow';
 import { ToolError } from '../tools/tool';
 import { resolveInWorkspace } from '../tools/workspacePath';
 import { HostBadInput } from './hostErrors';
@@ -11,13 +12,14 @@ import type { WorkspaceDocuments } from './workspaceDocuments';
  * `documents.importCrewai`: imports the CrewAI project at `dir`, a folder inside the workspace (the
  * renderer is untrusted: it may not make the runtime read files elsewhere; `crewdeck import` takes
  * any folder), and saves each crew as `<crew id>.crew.json` at the workspace root (`-2`, `-3`… when
- * taken). The first crew is the main document, the one the app opens.
+ * taken), and a Flow project's flow as `<flow id>.flow.json`. The flow (else the first crew) is the
+ * main document, the one the app opens.
  */
 export function importCrewAiIntoWorkspace(
   workspace: string,
   documents: WorkspaceDocuments,
   dir: string,
-): { path: string; documents: { path: string; kind: 'crew' }[]; unmapped: UnmappedItem[]; sourceFiles: string[] } {
+): { path: string; documents: { path: string; kind: 'crew' | 'flow' }[]; unmapped: UnmappedItem[]; sourceFiles: string[] } {
   let result;
   try {
     result = importCrewAiProject(resolveInWorkspace(workspace, dir));
@@ -30,11 +32,21 @@ export function importCrewAiIntoWorkspace(
     }
     throw error;
   }
-  const written = result.crews.map((crew) => {
+  const renamed = new Map<string, string>();
+  const written: { path: string; kind: 'crew' | 'flow' }[] = result.crews.map((crew) => {
     let path = `${crew.id}.crew.json`;
     for (let n = 2; existsSync(join(workspace, path)); n += 1) path = `${crew.id}-${n}.crew.json`;
     documents.save(path, crew);
+    renamed.set(`${crew.id}.crew.json`, path);
     return { path, kind: 'crew' as const };
   });
+  // A Flow project: the flow is the main document; its crew bodies name the crew files as saved.
+  if (result.flow) {
+    const flow = withCrewFiles(result.flow, renamed);
+    let path = `${flow.id}.flow.json`;
+    for (let n = 2; existsSync(join(workspace, path)); n += 1) path = `${flow.id}-${n}.flow.json`;
+    documents.save(path, flow);
+    written.unshift({ path, kind: 'flow' });
+  }
   return { path: written[0].path, documents: written, unmapped: result.unmapped, sourceFiles: result.sourceFiles };
 }

@@ -57,7 +57,7 @@ function ImportCrewAiForm({ onClose }: { onClose(): void }) {
           </>
         }
       >
-        <div className="dialog-hint">Read {imported.sourceFiles.join(', ')}. The new crew is open on the canvas.</div>
+        <div className="dialog-hint">Read {imported.sourceFiles.join(', ')}. {imported.documents[0]?.kind === 'flow' ? 'The flow is open on the canvas; its crews are beside it.' : 'The new crew is open on the canvas.'}</div>
         {imported.unmapped.length === 0 ? (
           <div className="import-crewai-ok" data-testid="import-crewai-unmapped-none">
             Everything was imported.

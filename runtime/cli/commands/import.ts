@@ -10,9 +10,10 @@ import { EXIT, UsageError } from '../usage';
 
 /**
  * `crewdeck import <crewai-project-dir> [-o <file-or-dir>] [--force] [--json]`: reads a CrewAI project
- * (never runs its Python) and writes one crew file per crew it holds. `-o` names the crew file (one
- * crew) or a folder (required when there are several; default: the current folder). Unmapped settings
- * are listed; they do not fail the import.
+ * (never runs its Python) and writes one crew file per crew it holds, and for a Flow project the flow
+ * file (`<flow id>.flow.json`, the main document, listed first). `-o` names the crew file (one crew) or
+ * a folder (required when there are several documents; default: the current folder). Unmapped
+ * settings are listed; they do not fail the import.
  */
 export async function importCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -41,26 +42,33 @@ export async function importCommand(args: string[]): Promise<number> {
     throw error;
   }
 
-  const { crews, unmapped, sourceFiles, warnings } = result;
+  const { crews, unmapped, sourceFiles, warnings, flow } = result;
   const target = values.output !== undefined ? resolve(values.output) : undefined;
   const targetIsDir = target !== undefined && (existsSync(target) ? statSync(target).isDirectory() : !/\.json$/.test(target));
+  if (target !== undefined && !targetIsDir && flow) {
+    throw new UsageError(`the project is a CrewAI Flow: it holds the flow ${flow.id} and ${crews.length} crew${crews.length === 1 ? '' : 's'} (${crews.map((c) => c.id).join(', ')}); -o must name a folder to write them into, got ${values.output}`);
+  }
   if (target !== undefined && !targetIsDir && crews.length > 1) {
     throw new UsageError(`the project holds ${crews.length} crews (${crews.map((c) => c.id).join(', ')}); -o must name a folder to write them into, got ${values.output}`);
   }
   if (target !== undefined && !targetIsDir && !/\.crew\.json$/.test(target)) throw new UsageError(`the output file must end in .crew.json, got ${values.output}`);
   const folder = targetIsDir ? target! : process.cwd();
   const files = crews.map((crew) => (target !== undefined && !targetIsDir ? target : join(folder, `${crew.id}.crew.json`)));
+  // A Flow project: the flow is the main document, beside its crews (its crew bodies name them by file name).
+  const flowFile = flow ? join(folder, `${flow.id}.flow.json`) : undefined;
   const shown = (file: string) => relative(process.cwd(), file) || file;
-  const taken = files.find((f) => existsSync(f));
+  const taken = [...(flowFile ? [flowFile] : []), ...files].find((f) => existsSync(f));
   if (taken && !values.force) return fail('OutputExists', `${shown(taken)} already exists; use --force to replace it or -o to choose another file or folder`);
   if (targetIsDir) mkdirSync(folder, { recursive: true });
+  if (flow && flowFile) writeFileSync(flowFile, `${JSON.stringify(flow, null, 2)}\n`);
   crews.forEach((crew, i) => writeFileSync(files[i], `${JSON.stringify(crew, null, 2)}\n`));
+  const documents = [...(flowFile ? [{ path: flowFile, kind: 'flow' as const }] : []), ...files.map((path) => ({ path, kind: 'crew' as const }))];
 
   if (json) {
     const first = crews[0];
     process.stdout.write(
       `${JSON.stringify({
-        documents: files.map((path) => ({ path, kind: 'crew' })),
+        documents,
         unmapped,
         warnings,
         sourceFiles,
@@ -72,7 +80,8 @@ export async function importCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const out = [
-    `${style.green('✓')} Imported the CrewAI project ${positionals[0]} → ${files.map((f) => style.bold(shown(f))).join(', ')}`,
+    `${style.green('✓')} Imported the CrewAI project ${positionals[0]} → ${documents.map((d) => style.bold(shown(d.path))).join(', ')}`,
+    ...(flow ? [`  flow "${flow.name}": ${flow.methods.length} method${flow.methods.length === 1 ? '' : 's'} (${flow.methods.map((m) => m.name).join(', ')})`] : []),
     ...crews.flatMap((doc) => [
       `  crew "${doc.name}" (${doc.process}${doc.manager ? ', with a manager' : ''}): ${doc.agents.length} agent${doc.agents.length === 1 ? '' : 's'} (${doc.agents.map((a) => a.id).join(', ')}), ${doc.tasks.length} task${doc.tasks.length === 1 ? '' : 's'} (${doc.tasks.map((t) => t.id).join(', ')})`,
       ...(doc.inputs?.length ? [`    inputs: ${doc.inputs.map((i) => (i.default !== undefined ? `${i.name} (default "${i.default}")` : i.name)).join(', ')}`] : []),

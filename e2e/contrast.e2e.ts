@@ -1,12 +1,9 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, serve, tempWorkspace, type ServedApp } from './support/app';
+import { contrastViolations, type ContrastViolation } from './support/axeContrast';
 
 // Issue 18 (D16): text keeps WCAG AA contrast (4.5:1, axe-core's color-contrast rule) on the main views, in both themes.
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 let app: ServedApp;
 let workspace: string;
 
@@ -19,28 +16,13 @@ afterAll(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-interface Violation {
-  target: string;
-  summary: string;
-}
-
-async function contrastViolations(page: Page): Promise<Violation[]> {
-  // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') refuses inline script tags.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] } });
-    return result.violations.flatMap((v) => v.nodes.map((n) => ({ target: n.target.join(' '), summary: (n.failureSummary ?? '').split('\n').slice(-1)[0] })));
-  });
-}
-
 describe('contrast on the main views', () => {
   for (const theme of ['dark', 'light'] as const) {
     it(`has no contrast violations in the ${theme} theme: canvas with a run, trace, runs, settings, memory`, async () => {
       const session = await openBrowser(app.url, { theme });
       const { page } = session;
       try {
-        const found: Record<string, Violation[]> = {};
+        const found: Record<string, ContrastViolation[]> = {};
         await page.locator('[data-testid="document-item"][data-path="research-brief.crew.json"]').click();
         await page.getByTestId('crew-canvas').waitFor();
         found.canvas = await contrastViolations(page);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, repoRoot, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
+import { contrastViolations } from './support/axeContrast';
 
 // Issue 18, the readability and detail items: flow labels at Fit (D13), one editor per field (D17), the
 // problems banner off the canvas (D7), budget pauses marked on the node, span details popped out, and the
@@ -99,12 +100,18 @@ describe('readable at 1440×900', () => {
     expect(flowPause.stepId).toBe('expand');
     const marker = page.getByTestId('paused-marker-expand');
     await marker.waitFor();
-    expect(await marker.textContent()).toContain('budget');
-    const markerBox = (await marker.boundingBox())!;
-    expect(markerBox.height).toBeGreaterThanOrEqual(20);
     const extend = page.getByTestId('paused-answer-expand');
     await expect.poll(() => extend.isDisabled()).toBe(false);
     expect(await extend.textContent()).toBe('Extend…');
+    expect(await extend.getAttribute('title')).toMatch(/budget is reached/);
+    // Readable at this zoom, and it hides no other method's name.
+    const markerBox = (await marker.boundingBox())!;
+    expect((await extend.boundingBox())!.height).toBeGreaterThanOrEqual(18);
+    expect(markerBox.width).toBeLessThanOrEqual((await page.getByTestId('flow-method-expand').boundingBox())!.width + 2);
+    for (const title of await page.locator('[data-testid^="flow-method-"]:not([data-testid="flow-method-expand"]) .crew-node-title').all()) {
+      expect(overlaps(markerBox, (await title.boundingBox())!), `marker over ${await title.textContent()}`).toBe(false);
+    }
+    expect(await contrastViolations(page), 'contrast of the labels and the marker').toEqual([]);
     await session.shot('readability-flow-fit-labels');
     await extend.click();
     const dialog = page.getByTestId('budget-dialog');
@@ -125,6 +132,7 @@ describe('readable at 1440×900', () => {
     expect(await editor.getByTestId('listen-op-or').getAttribute('aria-pressed')).toBe('true');
     await editor.getByTestId('listen-add').selectOption('m:draft');
     await expect.poll(() => editor.getAttribute('data-condition')).toBe('route long_enough or expand or revise or draft');
+    expect(await contrastViolations(page), 'contrast of the chips').toEqual([]);
     await session.shot('readability-listens-to-editor');
     await editor.getByTestId('listen-remove-draft').click();
     await expect.poll(() => editor.getAttribute('data-condition')).toBe('route long_enough or expand or revise');
@@ -143,6 +151,7 @@ describe('readable at 1440×900', () => {
     const extend = page.getByTestId(`paused-answer-${crewPause.stepId}`);
     await expect.poll(() => extend.isDisabled()).toBe(false);
     expect(await extend.textContent()).toBe('Extend…');
+    expect(await contrastViolations(page), 'contrast of the task marker').toEqual([]);
     await session.shot('readability-crew-budget-marker');
     await extend.click();
     const dialog = page.getByTestId('budget-dialog');
@@ -206,6 +215,7 @@ describe('readable at 1440×900', () => {
     expect(side.height).toBeGreaterThan(docked.height * 2.5);
     expect(side.x + side.width).toBeLessThanOrEqual(1440);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
+    expect(await contrastViolations(page), 'contrast of the side panel').toEqual([]);
     await session.shot('readability-span-detail-side');
 
     await page.reload();

@@ -92,7 +92,7 @@ export function SpanDetail({ span, view, onClose }: DetailProps & { onClose(): v
             <button
               key={b.mode}
               type="button"
-              className={`btn ghost small span-detail-mode span-detail-${b.mode === 'side' ? 'side' : 'maximise'}`}
+              className={`btn ghost small span-detail-mode span-detail-${b.mode === 'side' ? 'popout' : 'maximise'}`}
               aria-pressed={on}
               data-testid={b.testId}
               title={on ? 'Back beside the trace (Esc)' : b.title}

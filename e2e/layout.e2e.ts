@@ -199,6 +199,62 @@ describe('layout at 1440×900', () => {
     await session.shot('layout-300-node-swimlanes');
   });
 
+  it('folds the 300-node crew by agent: Collapse all leaves the 100 agents; a selected agent shows its edges; labels stay ≥ 9 px', async () => {
+    const { page } = session;
+    const canvas = page.getByTestId('crew-canvas');
+    expect(await canvas.getAttribute('data-node-count')).toBe('300');
+    await page.getByTestId('canvas-collapse-all').click();
+    await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('100');
+    expect(await page.locator('[data-testid^="crew-node-task:"]').count()).toBe(0);
+    expect(await page.getByTestId('fold-agent:agent-1').textContent()).toContain('+2 tasks');
+    await page.getByTestId('canvas-fit-view').click();
+    await page.waitForTimeout(600);
+    const px = await page.evaluate(() => {
+      const viewport = document.querySelector('.react-flow__viewport') as HTMLElement;
+      const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
+      const title = document.querySelector('[data-testid^="crew-node-agent:"] .crew-node-title') as HTMLElement;
+      return parseFloat(getComputedStyle(title).fontSize) * zoom;
+    });
+    expect(px).toBeGreaterThanOrEqual(9);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
+    await session.shot('layout-300-collapsed');
+
+    // One agent unfolds on its own: its two tasks come back.
+    await page.getByTestId('fold-agent:agent-1').click();
+    await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('102');
+    await page.getByTestId('crew-node-task:task-101').waitFor();
+
+    // Expand all; edges follow the selection: agent 2's two assignments only.
+    await page.getByTestId('canvas-collapse-all').click();
+    await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('300');
+    await page.getByTestId('crew-node-agent:agent-2').click({ position: { x: 60, y: 20 } });
+    await expect.poll(() => canvas.getAttribute('data-edge-count')).toBe('2');
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
+    await session.shot('layout-300-selection-edges');
+    // All edges on request, and back.
+    await page.getByTestId('canvas-edges-mode').click();
+    await expect.poll(() => canvas.getAttribute('data-edge-count')).toBe('200');
+    await page.getByTestId('canvas-edges-mode').click();
+    await expect.poll(() => canvas.getAttribute('data-edge-count')).toBe('2');
+  });
+
+  it('Auto-layout with ELK (in its web worker) keeps the declared agent order', async () => {
+    const { page } = session;
+    await openDocument(page, 'research-brief.crew.json');
+    await page.getByTestId('crew-canvas').waitFor();
+    await page.getByTestId('canvas-layout-engine').selectOption('elk');
+    await page.getByTestId('canvas-auto-layout').click();
+    await page.locator('[data-testid="canvas-auto-layout"]:not([aria-busy="true"])').waitFor({ timeout: 30_000 });
+    const box = async (id: string) => (await page.getByTestId(`crew-node-${id}`).boundingBox())!;
+    await expect.poll(async () => (await box('agent:writer')).y - (await box('agent:researcher')).y).toBeGreaterThan(0);
+    // Tasks in one column, in order, left of the agents.
+    const [research, brief] = [await box('task:research'), await box('task:brief')];
+    expect(research.y).toBeLessThan(brief.y);
+    expect((await box('agent:researcher')).x).toBeGreaterThan(research.x + research.width);
+    await page.getByTestId('canvas-layout-engine').selectOption('dagre');
+    expect(session.errors).toEqual([]);
+  });
+
   it('shows Settings without the run panel under it', async () => {
     const { page } = session;
     await page.getByTestId('open-settings').click();

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useReactFlow, useStoreApi, type ReactFlowInstance } from '@xyflow/react';
 import type { Command } from '../commands/command';
 import { layoutAll } from '../commands/layoutAll';
@@ -52,26 +52,42 @@ export function CanvasActions({
   layout = layoutAll,
   layoutHint = 'Arrange tasks in order with their agents beside them',
   lanes,
+  extra,
 }: {
   nodeCount: number;
-  layout?: (sizes: Record<string, Size>) => Command;
+  /** The auto-layout command; a promise when it is computed off the UI thread (ELK's worker). */
+  layout?: (sizes: Record<string, Size>) => Command | Promise<Command | undefined>;
   layoutHint?: string;
   /** Swimlanes (crews): one lane per agent, its tasks in order. */
   lanes?: (sizes: Record<string, Size>) => Command;
+  /** More controls of this canvas, after the layout ones (crews: engine, collapse, edges). */
+  extra?: ReactNode;
 }) {
   const flow = useReactFlow();
   const store = useStoreApi();
   const minimapShown = useShowMinimap(nodeCount);
   const fit = (duration = 200) => fitReadable(flow, store.getState().width, store.getState().height, duration);
-  const arrange = (command: (sizes: Record<string, Size>) => Command) => {
+  const [busy, setBusy] = useState(false);
+  const arrange = async (command: (sizes: Record<string, Size>) => Command | Promise<Command | undefined>) => {
     const sizes: Record<string, Size> = {};
     for (const node of flow.getNodes()) {
       if (node.measured?.width && node.measured.height) sizes[node.id] = { width: node.measured.width, height: node.measured.height };
     }
-    const result = useDocumentStore.getState().perform(command(sizes));
+    const pending = command(sizes);
+    let computed: Command | undefined;
+    if (pending instanceof Promise) {
+      setBusy(true);
+      try {
+        computed = await pending;
+      } finally {
+        setBusy(false);
+      }
+    } else computed = pending;
+    if (!computed) return;
+    const result = useDocumentStore.getState().perform(computed);
     if (result.ok) requestAnimationFrame(() => fit(250));
   };
-  const autoLayout = () => arrange(layout);
+  const autoLayout = () => void arrange(layout);
   // View → Fit View in the desktop app's menu.
   const fitRequest = useUiStore((s) => s.fitViewRequest);
   const seenRequest = useRef(fitRequest);
@@ -82,12 +98,12 @@ export function CanvasActions({
   }, [fitRequest, flow, store]);
   return (
     <div className="canvas-actions" role="toolbar" aria-label="Canvas">
-      <button type="button" className="canvas-action" onClick={autoLayout} title={layoutHint} data-testid="canvas-auto-layout">
+      <button type="button" className="canvas-action" onClick={autoLayout} title={layoutHint} disabled={busy} aria-busy={busy} data-testid="canvas-auto-layout">
         <LayoutIcon />
-        Auto-layout
+        {busy ? 'Laying out…' : 'Auto-layout'}
       </button>
       {lanes && (
-        <button type="button" className="canvas-action" onClick={() => arrange(lanes)} title="One lane per agent with its tasks in order: for large crews" data-testid="canvas-swimlanes">
+        <button type="button" className="canvas-action" onClick={() => void arrange(lanes)} title="One lane per agent with its tasks in order: for large crews" data-testid="canvas-swimlanes">
           Swimlanes
         </button>
       )}
@@ -111,6 +127,7 @@ export function CanvasActions({
       >
         Minimap
       </button>
+      {extra}
     </div>
   );
 }

@@ -11,6 +11,9 @@ import { useDocumentStore } from '../stores/documentStore';
 import { selectOverlay, useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
 import { swimlaneLayout } from '../commands/swimlaneLayout';
+import { selectCollapsed, useCrewViewStore } from '../stores/crewViewStore';
+import { collapseByAgent, edgesToDraw, LARGE_CREW_NODES } from './collapseByAgent';
+import { CrewLayoutTools, useCrewAutoLayout } from './CrewLayoutTools';
 import { CANVAS_PROPS, CanvasChrome, droppedOnNode } from './canvasChrome';
 import { documentToGraph } from './documentToGraph';
 import { edgeRef } from './edgeRefs';
@@ -21,14 +24,13 @@ import { liveDelegationEdges } from './liveDelegationEdges';
 import { nodeTypes } from './nodeTypes';
 import { NODE_SIZE } from '../model/nodeSizes';
 import { PALETTE_MIME, type PaletteItem } from './paletteItem';
+import { ProblemBanner } from './ProblemBanner';
 import { useCanvasShortcuts } from './useCanvasShortcuts';
 import { useCanvasState } from './useCanvasState';
+import { useZoomVariable } from './useZoomVariable';
 
 const MINIMAP_COLORS: Record<string, string> = { agent: 'var(--agent)', task: 'var(--task)', manager: 'var(--manager)' };
 const minimapColor = (n: Node) => MINIMAP_COLORS[n.type ?? ''] ?? 'var(--muted)';
-
-/** Above this many nodes the canvas draws only the selected nodes' edges. */
-export const EDGES_FOR_SELECTION_ABOVE = 150;
 
 /**
  * The crew on a React Flow canvas (state kept as `useCanvasState` says). Nodes read run status from the
@@ -40,20 +42,24 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   const problems = useDocumentStore((s) => s.problems);
   const theme = useUiStore((s) => s.theme);
   const activeDelegations = useRunStore(useShallow((s) => selectOverlay(s).activeDelegations));
-  const graph = useMemo(() => documentToGraph(doc, problems), [doc, problems]);
+  const fullGraph = useMemo(() => documentToGraph(doc, problems), [doc, problems]);
+  // Large crews: agents can fold their tasks into them (collapse-by-agent).
+  const path = useDocumentStore((s) => s.path);
+  const collapsed = useCrewViewStore(selectCollapsed(path));
+  const graph = useMemo(() => collapseByAgent(fullGraph, collapsed), [fullGraph, collapsed]);
+  const large = fullGraph.nodes.length >= LARGE_CREW_NODES;
+  const foldable = useMemo(() => graph.nodes.filter((n) => n.type === 'agent' && n.data.fold).map((n) => n.id), [graph]);
+  const autoLayout = useCrewAutoLayout();
+  const edgeMode = useCrewViewStore((s) => s.largeCrewEdges);
   const { nodes, edges, fitOnOpen, showMinimap, onNodesChange, onEdgesChange, onNodeDragStop } = useCanvasState<CrewNode, CrewEdge>(graph);
 
   const selectedIds = useUiStore((s) => s.selectedNodeIds);
   const shownEdges = useMemo(() => {
     const live = liveDelegationEdges(activeDelegations, edges, new Set(graph.nodes.map((n) => n.id)));
-    // Large crews: hundreds of edges merge into bars; only the selection's are drawn (select a node to see them).
-    let drawn = edges;
-    if (graph.nodes.length > EDGES_FOR_SELECTION_ABOVE) {
-      const selected = new Set(selectedIds);
-      drawn = edges.filter((e) => selected.has(e.source) || selected.has(e.target));
-    }
+    // Large crews: hundreds of edges merge into bars; only the selection's are drawn unless asked for all.
+    const drawn = edgesToDraw(edges, fullGraph.nodes.length, selectedIds, edgeMode);
     return live.length > 0 ? [...drawn, ...live] : drawn;
-  }, [activeDelegations, edges, graph.nodes, selectedIds]);
+  }, [activeDelegations, edges, graph.nodes, fullGraph.nodes.length, selectedIds, edgeMode]);
 
   const edgesRef = useRef(edges);
   edgesRef.current = edges;
@@ -62,6 +68,7 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
     [],
   );
   useCanvasShortcuts(container, selectedEdges);
+  useZoomVariable(container);
 
   const isValidConnection: IsValidConnection<CrewEdge> = useCallback((connection) => {
     const current = useDocumentStore.getState().doc;
@@ -102,33 +109,41 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   );
 
   return (
-    <div className="crew-canvas" ref={container} data-testid="crew-canvas">
-      <EdgeMarkers />
-      <ReactFlow<CrewNode, CrewEdge>
-        nodes={nodes}
-        edges={shownEdges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onNodeDragStop={onNodeDragStop}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        isValidConnection={isValidConnection}
-        onDragOver={onDragOver}
-        onDrop={onDrop}
-        fitView={fitOnOpen}
-        colorMode={theme}
-        {...CANVAS_PROPS}
-      >
-        <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{ nodeCount: graph.nodes.length, lanes: swimlaneLayout }} problems={graph.generalProblems} />
-        {graph.nodes.length === 0 && (
-          <Panel position="top-center" className="crew-canvas-empty">
-            Drag an <strong>Agent</strong> and a <strong>Task</strong> from the palette to start.
-          </Panel>
-        )}
-      </ReactFlow>
-    </div>
+    <>
+      <ProblemBanner problems={graph.generalProblems} of="crew" />
+      <div className="crew-canvas" ref={container} data-testid="crew-canvas" data-node-count={graph.nodes.length} data-edge-count={shownEdges.length}>
+        <EdgeMarkers />
+        <ReactFlow<CrewNode, CrewEdge>
+          nodes={nodes}
+          edges={shownEdges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onNodeDragStop={onNodeDragStop}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          isValidConnection={isValidConnection}
+          onDragOver={onDragOver}
+          onDrop={onDrop}
+          fitView={fitOnOpen}
+          colorMode={theme}
+          {...CANVAS_PROPS}
+        >
+          <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{
+              nodeCount: graph.nodes.length,
+              layout: autoLayout,
+              lanes: swimlaneLayout,
+              extra: <CrewLayoutTools large={large} foldable={foldable} collapsed={collapsed.length} />,
+            }} />
+          {graph.nodes.length === 0 && (
+            <Panel position="top-center" className="crew-canvas-empty">
+              Drag an <strong>Agent</strong> and a <strong>Task</strong> from the palette to start.
+            </Panel>
+          )}
+        </ReactFlow>
+      </div>
+    </>
   );
 }
 

@@ -9,6 +9,8 @@ export type AgentNodeData = {
   /** Delegation edges can reach this agent (hierarchical crew, or agents that delegate): render their handles. */
   delegation: boolean;
   problems: string[];
+  /** Large crews (or a folded agent): its assigned tasks can fold into it (collapseByAgent). */
+  fold?: { tasks: number; collapsed: boolean };
 };
 
 export type ManagerNodeData = {

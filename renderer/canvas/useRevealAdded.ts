@@ -5,22 +5,27 @@ import { VIEW_INSET } from './CanvasActions';
 /**
  * Keeps the work in view: a node the person adds (palette click or drop, paste, the Manager that
  * hierarchical brings) that is not fully inside the visible canvas — less the floating controls —
- * is panned to (zooming out only if it is larger than the view). Opening a document is not an add.
+ * is panned to (zooming out only if it is larger than the view). Opening a document is not an add,
+ * nor is a node shown again (tasks unfolded from their agent, collapseByAgent): only ids new since the
+ * document opened count.
  */
 export function useRevealAdded(): void {
   const flow = useReactFlow();
   const store = useStoreApi();
   const ids = useStore((s) => s.nodes.map((n) => n.id).join('\n'));
   const known = useRef<Set<string> | undefined>(undefined);
+  const seen = useRef(new Set<string>());
 
   useEffect(() => {
     const current = new Set(ids ? ids.split('\n') : []);
     const previous = known.current;
     known.current = current;
-    if (!previous || previous.size === 0) return;
-    const added = [...current].filter((id) => !previous.has(id));
+    const opened = !previous || previous.size === 0 || ![...current].some((id) => previous.has(id));
+    if (opened) seen.current = new Set();
+    const added = [...current].filter((id) => !previous?.has(id) && !seen.current.has(id));
+    for (const id of current) seen.current.add(id);
     // Nothing shared with before: another document was opened.
-    if (added.length === 0 || added.length === current.size) return;
+    if (opened || added.length === 0) return;
     let frames = 0;
     let handle = 0;
     const reveal = () => {

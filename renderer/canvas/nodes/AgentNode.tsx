@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { HANDLE, type AgentNode as AgentNodeType } from '../graphTypes';
 import { AgentIcon } from '../icons';
+import { FoldToggle } from './FoldToggle';
 import { NodeProblems } from './NodeProblems';
 import { NodeRunBadge } from './NodeRunBadge';
 import { ToolChips } from './ToolChips';
@@ -18,6 +19,7 @@ export const AgentNode = memo(function AgentNode({ id, data, selected }: NodePro
       data-status={status}
       data-selected={selected || undefined}
       data-invalid={data.problems.length > 0 || undefined}
+      data-collapsed={data.fold?.collapsed || undefined}
       data-testid={`crew-node-${id}`}
     >
       <Handle type="target" position={Position.Left} id={HANDLE.agentIn} className="crew-handle" />
@@ -36,6 +38,7 @@ export const AgentNode = memo(function AgentNode({ id, data, selected }: NodePro
         </span>
         {!lowDetail && <NodeRunBadge status={status} counters={counters} />}
       </div>
+      {data.fold && <FoldToggle agentNodeId={id} tasks={data.fold.tasks} collapsed={data.fold.collapsed} />}
       {!lowDetail && (
         <>
           <div className="crew-node-meta">

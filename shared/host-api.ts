@@ -135,8 +135,8 @@ export const BatchSchema = z.object({
   batchId: z.string(),
   path: z.string(),
   concurrency: z.number(),
-  /** `completed` when every row completed, `failed` when every row ended and one did not complete. */
-  status: z.enum(['running', 'completed', 'failed']),
+  /** Once every row ended: `completed` (all did), `failed` (one failed), else `cancelled` (stopped). */
+  status: z.enum(['running', 'completed', 'failed', 'cancelled']),
   /** In row order. */
   rows: z.array(
     z.object({
@@ -332,6 +332,8 @@ export const HOST_CHANNELS = {
   },
   'runs.batch': { request: z.strictObject({ batchId: Id }), response: BatchSchema },
   'runs.cancel': { request: z.strictObject({ runId: RunId }), response: z.object({ cancelled: z.boolean() }) },
+  /** Stops a batch: no further row starts (those rows end cancelled) and its live and paused runs are cancelled. */
+  'runs.cancelBatch': { request: z.strictObject({ batchId: Id }), response: z.object({ cancelled: z.number() }) },
   'runs.list': {
     request: z.strictObject({
       limit: z.number().int().min(1).max(1000).default(200),

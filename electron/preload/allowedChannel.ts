@@ -20,6 +20,7 @@ export const ALLOWED_CHANNELS = [
   'runs.start',
   'runs.startBatch',
   'runs.batch',
+  'runs.cancelBatch',
   'runs.cancel',
   'runs.list',
   'runs.get',

@@ -112,6 +112,7 @@ export function createHostService(options: HostServiceOptions): HostService {
     'runs.start': async ({ path, inputs, model }) => ({ runId: await runs.start(path, inputs, model) }),
     'runs.startBatch': (request) => batches.start(request),
     'runs.batch': ({ batchId }) => batches.get(batchId),
+    'runs.cancelBatch': ({ batchId }) => ({ cancelled: batches.cancel(batchId) }),
     'runs.cancel': ({ runId }) => ({ cancelled: runs.cancel(runId) }),
     'runs.list': ({ limit, offset, documentId }) => {
       const all = store.listRuns({ limit: documentId ? 10_000 : limit, offset: documentId ? 0 : offset });

@@ -16,6 +16,8 @@ interface Batch {
   concurrency: number;
   rows: Row[];
   controller: AbortController;
+  /** Rows handed to HostRuns (their run may not have opened yet). */
+  launched: Set<number>;
 }
 
 /** Batches kept for `runs.batch` (their runs stay in the store either way). */
@@ -52,11 +54,13 @@ export class HostBatches {
       path,
       concurrency,
       controller: new AbortController(),
+      launched: new Set(),
       rows: rows.map((row, index) => ({ index, runId: newRunId(now()), inputs: row, status: 'queued', opened: false, tokenUsage: emptyUsage() })),
     };
     this.keep(batch);
     void runEachRow(batch.rows.length, concurrency, batch.controller.signal, async (index) => {
       const row = batch.rows[index];
+      batch.launched.add(index);
       try {
         const result = await runs.runCrewRow(loaded.doc, loaded.file, inputs[index], model, row.runId);
         // The events said it already, unless the run ended without them (then the result is the word).
@@ -69,9 +73,28 @@ export class HostBatches {
   }
 
   get(batchId: string): HostBatch {
-    const batch = this.batches.get(batchId);
-    if (!batch) throw new HostNotFound(`no batch with id "${batchId}" (batches are kept while the app runs)`);
-    return snapshot(batch);
+    return snapshot(this.find(batchId));
+  }
+
+  /**
+   * Stops a batch: rows not started yet end cancelled, live and paused runs are cancelled (a row whose
+   * run is still opening is cancelled as it opens). Answers how many rows it stopped.
+   */
+  cancel(batchId: string): number {
+    const batch = this.find(batchId);
+    batch.controller.abort(new RunCancelled('the batch was stopped from the app'));
+    let stopped = 0;
+    for (const row of batch.rows) {
+      if (row.status === 'queued' && !batch.launched.has(row.index)) {
+        this.update(batch, row, { status: 'cancelled', error: 'stopped before it started' });
+        stopped += 1;
+      } else if ((row.status === 'running' || row.status === 'paused' || row.status === 'queued') && this.options.runs.cancel(row.runId)) {
+        stopped += 1;
+      } else if (row.status === 'queued') {
+        stopped += 1; // still opening: cancelled by receive() on its run.started
+      }
+    }
+    return stopped;
   }
 
   /** Every pushed message passes here: a batch row's run events move its status and usage. */
@@ -81,11 +104,23 @@ export class HostBatches {
     if (!found) return;
     const change = rowChange(found.row, push.event);
     if (change) this.update(found.batch, found.row, change);
+    // A row of a stopped batch whose run opened after the stop.
+    // (Next turn: the run is registered as live only once its start has returned.)
+    if (push.event.type === 'run.started' && found.batch.controller.signal.aborted) {
+      const { runId } = push.event;
+      setTimeout(() => this.options.runs.cancel(runId), 0);
+    }
   }
 
   /** Stops every batch from starting further rows (the runs themselves are cancelled by HostRuns). */
   closeAll(): void {
     for (const batch of this.batches.values()) batch.controller.abort(new RunCancelled('the app is closing'));
+  }
+
+  private find(batchId: string): Batch {
+    const batch = this.batches.get(batchId);
+    if (!batch) throw new HostNotFound(`no batch with id "${batchId}" (batches are kept while the app runs)`);
+    return batch;
   }
 
   private update(batch: Batch, row: Row, change: Partial<Row>): void {
@@ -128,6 +163,12 @@ function rowChange(row: Row, e: RuntimeEvent): Partial<Row> | undefined {
 function snapshot(batch: Batch): HostBatch {
   const rows = batch.rows.map((r) => ({ ...r, inputs: { ...r.inputs } }));
   const unfinished: BatchRowStatus[] = ['queued', 'running', 'paused'];
-  const status = rows.some((r) => unfinished.includes(r.status)) ? 'running' : rows.every((r) => r.status === 'completed') ? 'completed' : 'failed';
+  const status = rows.some((r) => unfinished.includes(r.status))
+    ? 'running'
+    : rows.every((r) => r.status === 'completed')
+      ? 'completed'
+      : rows.some((r) => r.status === 'failed')
+        ? 'failed'
+        : 'cancelled';
   return { batchId: batch.batchId, path: batch.path, concurrency: batch.concurrency, status, rows };
 }

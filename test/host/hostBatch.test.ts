@@ -109,6 +109,35 @@ describe('runs.startBatch', () => {
     expect(order).toEqual([`run.started:${a}`, `run.completed:${a}`, `run.started:${b}`, `run.completed:${b}`]);
   });
 
+  it('runs.cancelBatch stops the batch: the live row is cancelled, the rows after it never start', async () => {
+    const { call, pushes } = open();
+    const before = server.requests.length;
+    const started: HostBatch = await call('runs.startBatch', { path: 'guide.crew.json', rows: [{ city: 'Ghent' }, { city: 'Oslo' }, { city: 'Lima' }] });
+    const first = started.rows[0].runId;
+    const t0 = Date.now();
+    while (!pushes.some((p) => p.kind === 'event' && p.event.type === 'llm.started' && p.event.runId === first)) {
+      if (Date.now() - t0 > 10_000) throw new Error('row 1 never called its model');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await call('runs.cancelBatch', { batchId: started.batchId })).toEqual({ cancelled: 3 });
+    const batch = await settled(call, started.batchId);
+    expect(batch.status).toBe('cancelled');
+    expect(batch.rows.map((r) => r.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    expect(batch.rows.map((r) => r.opened)).toEqual([true, false, false]);
+    const asked = server.requests.slice(before).map((q) => JSON.stringify(q.body.messages));
+    expect(asked.some((p) => p.includes('Oslo') || p.includes('Lima'))).toBe(false);
+    expect((await call('runs.get', { runId: first })).run.status).toBe('cancelled');
+  });
+
+  it('a batch stopped before its first run opened cancels that run as it opens', async () => {
+    const { call } = open();
+    const started: HostBatch = await call('runs.startBatch', { path: 'guide.crew.json', rows: [{ city: 'Ghent' }, { city: 'Lima' }], concurrency: 1 });
+    await call('runs.cancelBatch', { batchId: started.batchId });
+    const batch = await settled(call, started.batchId);
+    expect(batch.rows.map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    expect(batch.status).toBe('cancelled');
+  });
+
   it('a row missing an input is refused before anything runs, naming every bad row and the input', async () => {
     const { host } = open();
     const before = server.requests.length;

@@ -6,6 +6,8 @@ import { useUiStore } from '../../stores/uiStore';
 import { useBatchRunStore } from './batchRunStore';
 import { summariseInputs } from './batchTable';
 
+const BATCH_LABEL = { running: 'running', completed: 'all completed', failed: 'finished with failures', cancelled: 'stopped' } as const satisfies Record<HostBatch['status'], string>;
+
 /** The rows of a batch as they run: status, usage, and a link that opens each row's run in the trace. */
 export function BatchResults({ batch, onOpenRun }: { batch: HostBatch; onOpenRun(): void }) {
   const error = useBatchRunStore((s) => s.error);
@@ -24,7 +26,7 @@ export function BatchResults({ batch, onOpenRun }: { batch: HostBatch; onOpenRun
     <div className="batch-results" data-testid="batch-results" data-status={batch.status}>
       <div className="batch-summary" data-testid="batch-summary">
         <span className="run-badge" data-status={batch.status}>
-          {batch.status === 'running' ? 'running' : batch.status === 'completed' ? 'all completed' : 'finished with failures'}
+          {BATCH_LABEL[batch.status]}
         </span>
         <span>
           {batch.rows.length} row{batch.rows.length === 1 ? '' : 's'} · {parts.join(' · ')}

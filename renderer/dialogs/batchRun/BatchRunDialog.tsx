@@ -129,6 +129,11 @@ function BatchRunForm({ path, onClose }: { path: string; onClose(): void }) {
         width={920}
         footer={
           <>
+            {batch.status === 'running' && (
+              <button className="btn danger" data-testid="batch-stop" onClick={() => void useBatchRunStore.getState().cancel()}>
+                ■ Stop the batch
+              </button>
+            )}
             <span className="modal-foot-spacer" />
             <button className="btn" data-testid="batch-new" onClick={() => useBatchRunStore.getState().clear()}>
               New batch…

@@ -14,6 +14,8 @@ export interface BatchRunState {
   setOpen(open: boolean): void;
   /** Starts one run per row; rejects with the host's error (its problems name the bad rows). */
   start(path: string, rows: Record<string, string>[], concurrency: number): Promise<HostBatch>;
+  /** Stops the batch: no further row starts; its live runs are cancelled. */
+  cancel(): Promise<void>;
   /** Back to the table (the batch's runs go on; they are in the Runs tab). */
   clear(): void;
 }
@@ -64,6 +66,16 @@ export const useBatchRunStore = create<BatchRunState>()((set, get) => {
       // A row may have moved before this answer arrived.
       void refresh();
       return batch;
+    },
+    async cancel() {
+      const batchId = get().batch?.batchId;
+      if (!batchId) return;
+      try {
+        await host().invoke('runs.cancelBatch', { batchId });
+      } catch (error) {
+        set({ error: error instanceof Error ? error.message : String(error) });
+      }
+      void refresh();
     },
     clear: () => set({ batch: undefined, error: undefined }),
   };

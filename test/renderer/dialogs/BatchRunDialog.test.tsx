@@ -87,6 +87,10 @@ beforeEach(() => {
       return current;
     },
     'runs.batch': () => current!,
+    'runs.cancelBatch': () => {
+      current = { ...current!, status: 'cancelled', rows: current!.rows.map((r) => (r.status === 'completed' || r.status === 'failed' ? r : { ...r, status: 'cancelled' })) };
+      return { cancelled: 1 };
+    },
   });
   setHost(host);
   useDocumentStore.setState({ path: PATH });
@@ -127,6 +131,13 @@ describe('BatchRunDialog', () => {
     host.push({ kind: 'batch.changed', batchId: 'batch_other' });
     await new Promise((r) => setTimeout(r, 20));
     expect(statuses()).toEqual(['completed', 'failed', 'running']);
+
+    current = batchOf(current.rows.map((r) => r.inputs), ['completed', 'failed', 'running']);
+    fireEvent.click(screen.getByTestId('batch-stop'));
+    await waitFor(() => expect(statuses()).toEqual(['completed', 'failed', 'cancelled']));
+    expect(host.callsTo('runs.cancelBatch')).toEqual([{ batchId: 'batch_1' }]);
+    expect(screen.getByTestId('batch-summary').textContent).toContain('stopped');
+    expect(screen.queryByTestId('batch-stop')).toBeNull();
   });
 
   it('a row missing a required input is named by row and column, and nothing runs', async () => {

@@ -52,7 +52,7 @@ describe('CrewAI export of a flow', () => {
       '                result = await ChapterCrew().crew().kickoff_async(inputs={"title": f"{item}", "topic": f"{self.state.topic}"})',
       '        results = await asyncio.gather(*[one(index, item) for index, item in enumerate(self.state.outline)])',
       '    @router(write_chapters)\n    def check(self, input=None):',
-      '        if self.state.tries >= 2:\n            route = "done"',
+      '        if self.state.tries >= 2:\n            return "done"\n        return "again"',
       '    @listen(or_("done", "again"))\n    def save(self, input=None):',
       '        with open("book.md", "w") as f:',
     ]) {

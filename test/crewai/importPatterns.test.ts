@@ -27,6 +27,7 @@ const settings = WorkspaceSettingsSchema.parse({
           rules: [
             { when: { any: 'Profile Acme' }, reply: '{"name": "Acme BV", "industry": "tools", "employees": null, "products": ["anvil"]}' },
             { when: { any: 'Score Acme' }, reply: '{"score": 80, "reason": "buys often"}' },
+            { when: { any: 'Outline a book' }, reply: '{"chapters": ["The Bell Rock", "Longstone"]}' },
             { when: { system: '/You are ([^.]+)\\./' }, reply: 'Done, as asked.' },
           ],
         },
@@ -248,19 +249,14 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
     );
   });
 
-  it('a CrewAI Flow project: every crew under crews/ becomes a crew document, and the Flow class is listed as not imported', async () => {
-    const { crews, unmapped } = importCrewAiProject(join(patterns, '../flows/book_writer'));
+  it('a CrewAI Flow project: every crew under crews/ becomes a crew document, and the Flow class the flow (test/crewai/importFlow.test.ts)', async () => {
+    const { crews, unmapped, flow } = importCrewAiProject(join(patterns, '../flows/book_writer'));
     expect(crews.map((c) => [c.id, c.name, c.inputs?.map((i) => i.name)])).toEqual([
       ['chapter_crew', 'Chapter crew', ['title', 'topic']],
       ['outline_crew', 'Outline crew', ['topic', 'goal']],
     ]);
-    expect(unmapped).toEqual([
-      {
-        path: 'src/book_writer/main.py:23',
-        item: 'Flow class BookFlow',
-        why: "a CrewAI Flow is not imported as a Crewdeck flow yet: its crews are (chapter_crew, outline_crew, one document each); build the flow's methods in Crewdeck around them",
-      },
-    ]);
+    expect(unmapped).toEqual([]);
+    expect(flow?.id).toBe('book_writer');
     for (const crew of crews) {
       valid(crew);
       await runsOffline(crew, { title: 'The Bell Rock', topic: 'lighthouses', goal: 'a short read' });

@@ -20,6 +20,7 @@ import { TestPanel } from './panels/testing/TestPanel';
 import { TrainDialog } from './panels/training/TrainDialog';
 import { TrainingPanel } from './panels/training/TrainingPanel';
 import { TracePanel } from './panels/TracePanel';
+import { useSpanDetailSlot } from './panels/trace/spanDetailSlot';
 import { TrustBanner } from './panels/TrustBanner';
 import { useDocumentStore } from './stores/documentStore';
 import { usePanelLayoutStore } from './stores/panelLayoutStore';
@@ -78,6 +79,10 @@ export function App() {
   const maximiseWanted = usePanelLayoutStore((s) => s.detailMaximised);
   const spanShown = useUiStore((s) => s.spanId !== undefined && s.bottomOpen);
   const detailMaximised = maximiseWanted && spanShown;
+  // Popped-out span details take the right-hand column from the toolbar down, in the inspector's place.
+  const traceShown = useUiStore((s) => s.bottomTab === 'trace');
+  const sideWanted = usePanelLayoutStore((s) => s.detailMode === 'side');
+  const detailSide = sideWanted && spanShown && traceShown;
   // Settings, Memory, Training and Tests have the main area to themselves: no run panel under them.
   const workbench = !(view === 'settings' || view === 'memory' || (view === 'training' && documentPath) || (view === 'tests' && documentPath));
 
@@ -89,7 +94,12 @@ export function App() {
         <div className="resize-grip-slot" data-orientation="vertical" style={{ left: sidebarWidth }}>
           <ResizeGrip panel="sidebar" grows="right" label="Resize the sidebar" />
         </div>
-        <main className="app-main" data-run-panel={workbench ? 'shown' : 'hidden'}>
+        <main
+          className="app-main"
+          data-run-panel={workbench ? 'shown' : 'hidden'}
+          data-detail-side={(workbench && detailSide) || undefined}
+          style={workbench && detailSide ? { gridTemplateColumns: `minmax(0, 1fr) ${inspectorWidth}px` } : undefined}
+        >
           {view === 'settings' ? (
             <SettingsPanel />
           ) : view === 'memory' ? (
@@ -100,7 +110,7 @@ export function App() {
             <TestPanel />
           ) : (
             !detailMaximised && (
-              <div className="app-workbench" style={{ gridTemplateColumns: `minmax(0, 1fr) ${inspectorWidth}px` }}>
+              <div className="app-workbench" style={{ gridTemplateColumns: detailSide ? 'minmax(0, 1fr)' : `minmax(0, 1fr) ${inspectorWidth}px` }}>
                 <div className="app-canvas-column">
                   <SaveErrorBanner />
                   {documentPath ? (
@@ -115,14 +125,26 @@ export function App() {
                     </div>
                   )}
                 </div>
-                <div className="resize-grip-slot" data-orientation="vertical" style={{ right: inspectorWidth }}>
-                  <ResizeGrip panel="inspector" grows="left" label="Resize the inspector" />
-                </div>
-                <Inspector />
+                {!detailSide && (
+                  <>
+                    <div className="resize-grip-slot" data-orientation="vertical" style={{ right: inspectorWidth }}>
+                      <ResizeGrip panel="inspector" grows="left" label="Resize the inspector" />
+                    </div>
+                    <Inspector />
+                  </>
+                )}
               </div>
             )
           )}
           {workbench && <BottomPanel maximised={detailMaximised} />}
+          {workbench && detailSide && (
+            <div className="span-detail-side-column">
+              <div className="resize-grip-slot" data-orientation="vertical" style={{ left: 0 }}>
+                <ResizeGrip panel="inspector" grows="left" label="Resize the inspector" />
+              </div>
+              <div className="span-detail-side" ref={useSpanDetailSlot.getState().attach} data-testid="span-detail-side" />
+            </div>
+          )}
         </main>
       </div>
       <RunInputsDialog />

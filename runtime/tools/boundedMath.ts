@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { BOUNDED_MATH_CHILD_SOURCE } from './boundedMathChild';
-import { evaluatePlainArithmetic, preparePlainArithmetic } from './plainArithmetic';
+import { evaluatePlainArithmetic } from './plainArithmetic';
 import { ToolError } from './tool';
 
 /**
@@ -54,13 +54,10 @@ export class BoundedMath {
   /** Starts the child in the background (it does not keep the host alive). */
   warmUp(): void {
     this.current();
-    // After this turn: the run that warms the calculator up is about to send its first model call.
-    setImmediate(preparePlainArithmetic).unref();
   }
 
   /** Resolves when a child has loaded mathjs (for benchmarks and tests). */
   async whenReady(): Promise<void> {
-    preparePlainArithmetic();
     const child = this.current();
     setIdle(child.process, false);
     try {

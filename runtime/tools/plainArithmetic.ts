@@ -1,43 +1,72 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-
 /**
  * Plain arithmetic — decimal numbers, `+ - * /`, unary signs and parentheses, nothing else — answered
  * in the host at once, with the value and the text mathjs would give: mathjs evaluates these with the
- * same IEEE double operations (its `number` type), and the text comes from mathjs's own number
- * formatter (`lib/cjs/utils/number.js`, which needs nothing else of mathjs), at the calculator's
- * precision. So the first `6 * 7` of a run does not wait for the calculator's child process to load
- * mathjs (boundedMath.ts). Anything else — a function, a unit, `^`, `%`, an exponent, implicit
- * multiplication, several statements — returns undefined and goes to the child. Bounded by
- * construction: at most MAX_CHARS characters, read once from left to right, numbers only.
+ * same IEEE double operations (its `number` type), and `formatNumber` writes the result as mathjs's
+ * `format(value, { precision: 14 })` does (checked against mathjs itself in
+ * test/tools/plainArithmetic.test.ts). So the first `6 * 7` of a run does not wait for the
+ * calculator's child process to load mathjs (boundedMath.ts). Anything else — a function, a unit, `^`,
+ * `%`, an exponent, implicit multiplication, several statements — returns undefined and goes to the
+ * child. Bounded by construction: at most MAX_CHARS characters, read once from left to right, numbers only.
  */
 export const PLAIN_ARITHMETIC_MAX_CHARS = 200;
 const PLAIN = /^[0-9. \t+\-*/()]+$/;
-const FORMAT = { precision: 14 };
+const PRECISION = 14;
+/** mathjs's "auto" notation: exponential below 1e-3 and from 1e5 on. */
+const LOWER_EXP = -3;
+const UPPER_EXP = 5;
 
-type FormatNumber = (value: number, options: { precision: number }) => string;
-let formatNumber: FormatNumber | undefined;
-
-/** Loads the formatter ahead (a few small modules, ~5-20 ms), so the first answer does not wait for it. */
-export function preparePlainArithmetic(): void {
-  mathjsFormat();
-}
-
-function mathjsFormat(): FormatNumber {
-  if (!formatNumber) {
-    const require = createRequire(import.meta.url);
-    // 'mathjs' resolves to lib/cjs/index.js; its number utilities sit beside it.
-    const utils = join(dirname(require.resolve('mathjs')), 'utils', 'number.js');
-    formatNumber = (require(utils) as { format: FormatNumber }).format;
+/**
+ * A number as mathjs formats it at 14 significant digits: the digits of the shortest decimal that
+ * reads back as the value (`String`), rounded half up, trailing zeros dropped; exponential notation
+ * outside [1e-3, 1e5).
+ */
+export function formatNumber(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return 'Infinity';
+  if (value === -Infinity) return '-Infinity';
+  const [, sign, whole, fraction = '', exp = '0'] = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value))!;
+  let digits = whole + fraction;
+  let exponent = whole.length - 1 + Number(exp);
+  const zeros = /^0*/.exec(digits)![0].length;
+  if (zeros === digits.length) return '0';
+  digits = digits.slice(zeros);
+  exponent -= zeros;
+  if (digits.length > PRECISION) {
+    const up = digits.charCodeAt(PRECISION) >= 53; // '5'
+    const kept = digits.slice(0, PRECISION).split('').map(Number);
+    if (up) {
+      let i = PRECISION - 1;
+      kept[i]++;
+      while (i > 0 && kept[i] === 10) {
+        kept[i] = 0;
+        kept[--i]++;
+      }
+      if (kept[0] === 10) {
+        kept[0] = 0;
+        kept.unshift(1);
+        exponent++;
+      }
+    }
+    digits = kept.join('');
   }
-  return formatNumber;
+  digits = digits.replace(/0+$/, '');
+  let text: string;
+  if (exponent < LOWER_EXP || exponent >= UPPER_EXP) {
+    text = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${exponent < 0 ? '-' : '+'}${Math.abs(exponent)}`;
+  } else if (exponent >= 0) {
+    const fractional = digits.slice(exponent + 1);
+    text = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0') + (fractional ? `.${fractional}` : '');
+  } else {
+    text = `0.${'0'.repeat(-exponent - 1)}${digits}`;
+  }
+  return sign + text;
 }
 
 /** The calculator's answer for plain arithmetic, or undefined when the expression is anything more. */
 export function evaluatePlainArithmetic(expression: string): string | undefined {
   if (expression.length > PLAIN_ARITHMETIC_MAX_CHARS || !PLAIN.test(expression)) return undefined;
   const value = new Reader(expression).read();
-  return value === undefined ? undefined : mathjsFormat()(value, FORMAT);
+  return value === undefined ? undefined : formatNumber(value);
 }
 
 /** Recursive descent over sum → product → signed → number | ( sum ); undefined on anything unexpected. */

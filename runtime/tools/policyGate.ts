@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ReadAs, ToolApprovalDecision } from '../../shared/events';
 import type { Span } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
+import { flatObjectCheck, type SurelyValid } from '../validation/flatObjectSchema';
 import { compileSchema } from '../validation/jsonSchema';
 import type { Tool, ToolMemory } from './tool';
 
@@ -69,6 +70,7 @@ type Blocker = 'hook' | 'approval' | 'usage_limit';
  */
 export class PolicyGate {
   private readonly validators = new WeakMap<Tool, Validator>();
+  private readonly quickChecks = new WeakMap<Tool, SurelyValid | undefined>();
   private readonly alwaysAllowed = new Set<string>();
   private readonly usage = new Map<string, number>();
   private readonly cache = new Map<string, string>();
@@ -225,6 +227,8 @@ export class PolicyGate {
 
   /** undefined when the arguments fit the tool's schema; otherwise what to tell the event log and the model. */
   private checkArgs(tool: Tool, args: unknown): { error: string; observation: string } | undefined {
+    // A built-in tool's simple schema confirms valid arguments without loading ajv (flatObjectSchema.ts).
+    if (args !== null && typeof args === 'object' && !Array.isArray(args) && this.quickCheckFor(tool)?.(args as Record<string, unknown>)) return undefined;
     const validator = this.validatorFor(tool);
     if ('schemaError' in validator) {
       const error = `the tool's parameter schema is invalid: ${validator.schemaError}`;
@@ -245,6 +249,11 @@ export class PolicyGate {
       `Expected parameters (JSON Schema): ${JSON.stringify(tool.parameters)}\n` +
       `Call ${tool.name} again with arguments that match.`;
     return { error, observation };
+  }
+
+  private quickCheckFor(tool: Tool): SurelyValid | undefined {
+    if (!this.quickChecks.has(tool)) this.quickChecks.set(tool, flatObjectCheck(tool.parameters));
+    return this.quickChecks.get(tool);
   }
 
   private validatorFor(tool: Tool): Validator {

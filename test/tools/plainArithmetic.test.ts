@@ -1,7 +1,7 @@
 import { create, all } from 'mathjs';
 import { describe, expect, it } from 'vitest';
 import { BoundedMath } from '../../runtime/tools/boundedMath';
-import { evaluatePlainArithmetic, PLAIN_ARITHMETIC_MAX_CHARS } from '../../runtime/tools/plainArithmetic';
+import { evaluatePlainArithmetic, formatNumber, PLAIN_ARITHMETIC_MAX_CHARS } from '../../runtime/tools/plainArithmetic';
 
 /** What the calculator's child answers (same mathjs, same precision), for comparison. */
 const math = create(all, {});
@@ -35,6 +35,20 @@ describe('plain arithmetic in the host', () => {
     }
     // The generator writes only plain arithmetic: every one of them is answered here.
     expect(answered).toBe(3000);
+  });
+
+  it('formats numbers as mathjs does at 14 digits: ties, carries, both notations, tiny and huge', () => {
+    let state = 11;
+    const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const numbers = [
+      0, -0, 1, -1, 42, 0.1 + 0.2, 1 / 3, 2 / 3, 99999.99999999999, 99999.5, 100000, 123456, 0.001, 0.00099999999999999, 1e-7, 1e21, -1e21,
+      1.00000000000005, 1.000000000000049, 9.99999999999995, 0.000123456789012345, 5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, NaN, Infinity, -Infinity,
+    ];
+    for (let i = 0; i < 5000; i++) {
+      const magnitude = 10 ** Math.floor(random() * 40 - 20);
+      numbers.push((random() - 0.5) * magnitude, Math.round(random() * 1e6) / 1e3, Number((random() * 100).toFixed(15)));
+    }
+    for (const value of numbers) expect(formatNumber(value), String(value)).toBe(math.format(value, { precision: 14 }));
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import type { BudgetLimitName } from '../shared/model/budget';
 import { formatProblems, type Problem } from '../shared/model/problems';
 
 /** A document (crew file, settings, script) failed validation. */
@@ -104,4 +105,17 @@ export class ReplayNotPossible extends Error {
 /** The workspace folder does not exist or is not a folder. */
 export class WorkspaceInvalid extends Error {
   override name = 'WorkspaceInvalid';
+}
+
+/** A model call was not made: the run's total reached its budget cap. The run pauses (it does not fail). */
+export class BudgetReached extends Error {
+  override name = 'BudgetReached';
+  constructor(
+    readonly which: BudgetLimitName,
+    readonly spent: number,
+    readonly limit: number,
+    readonly stepId: string | undefined,
+  ) {
+    super(`the run's budget is reached: ${which === 'maxTokens' ? `${spent} tokens of ${limit}` : `$${spent.toFixed(6)} of $${limit}`}`);
+  }
 }

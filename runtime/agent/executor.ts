@@ -1,13 +1,12 @@
 import type { ChatMessageRecord, ReadAs } from '../../shared/events';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
-import { AgentTimeout, errorMessage, errorName } from '../errors';
+import { AgentTimeout, BudgetReached, errorMessage, errorName } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel, ChatResponse } from '../llm/chatModel';
 import { ContextWindowExceeded, ToolsUnsupported } from '../llm/errors';
 import type { ToolUse } from '../tools/policyGate';
 import { toChatSchema } from '../tools/registry';
 import { callModel } from './modelCall';
-import { BudgetReached } from '../run/budgetGuard';
 import { EMPTY_REPLY_NUDGE, FORCE_FINAL_ANSWER, humanFeedbackPrompt, systemPrompt, type AgentIdentity, type ToolMode } from './prompt';
 import { readTextToolCall } from '../reading/textToolCall';
 import { resolveToolName } from '../reading/toolName';

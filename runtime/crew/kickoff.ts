@@ -9,11 +9,14 @@ import type { RunMemoryStore } from '../memory/runMemory';
 import type { Embedder } from '../memory/types';
 import type { ModelResolver } from '../llm/resolveModel';
 import { RunLifecycle } from '../run/runLifecycle';
-import { BudgetReached, mergeBudget } from '../run/budgetGuard';
+import { BudgetReached } from '../errors';
+import { mergeBudget } from '../run/budgetGuard';
 import type { RunStore, StoredTaskOutput } from '../store/types';
 import type { AfterToolHook, BeforeToolHook } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
 import { toRecord } from './crewOutput';
+import { Span } from '../events/span';
+import type { InterruptedTask } from './interruptedCrew';
 import { crewContext, executeCrew, prepareCrew, type CrewDeps } from './executeCrew';
 
 export interface CrewRunResult {
@@ -60,11 +63,18 @@ export interface KickoffRequest {
   embedder?: () => Promise<Embedder>;
   /** Caps over the document's `budget` (each field replaces the document's). */
   budget?: Budget;
-  /** Continues this run (paused at its budget) from its first unfinished task; its finished tasks are reused. */
-  resume?: { checkpoint: CrewCheckpoint; outputs: Map<string, StoredTaskOutput> };
+  /**
+   * Continues this run (paused at its budget, or interrupted: its process died) from its first
+   * unfinished task; its finished tasks are reused. `interrupted`: the tasks the dead process left
+   * open (closed as interrupted, then run again) and what its model calls had cost.
+   */
+  resume?: { checkpoint: CrewCheckpoint; outputs: Map<string, StoredTaskOutput>; interrupted?: { tasks: InterruptedTask[]; usage: TokenUsage; endedAt: number } };
 }
 
-/** A crew run paused at its budget: where it is, saved in the run store so any process can continue it. */
+/**
+ * Where a crew run is, saved in the run store so any process can continue it: when a session opens (a
+ * killed run continues from its stored task outputs) and when it pauses at its budget (`pending`).
+ */
 export interface CrewCheckpoint {
   version: 1;
   kind: 'crew';
@@ -72,12 +82,13 @@ export interface CrewCheckpoint {
   /** How many times the run was resumed (new span ids get a prefix per session). */
   sessions: number;
   startedAt: number;
-  pausedAt: number;
-  /** The whole run's usage so far. */
+  pausedAt?: number;
+  /** The whole run's usage so far (at the pause; at a session's start, the earlier sessions'). */
   tokenUsage: TokenUsage;
   /** The caps it ran under. */
   budget?: Budget;
-  pending: BudgetPending;
+  /** Paused at its budget: what it waits for. */
+  pending?: BudgetPending;
 }
 
 /** The first task a paused crew run has no stored output of: where it continues. */
@@ -99,10 +110,12 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
   const budget = mergeBudget(req.doc.budget, req.resume?.checkpoint.budget, req.budget);
   const resumed = req.resume;
   const fromIndex = resumed ? firstUnfinished(doc, resumed.outputs) : 0;
+  const session = resumed ? resumed.checkpoint.sessions + 1 : 0;
+  const earlierUsage = resumed?.interrupted?.usage ?? resumed?.checkpoint.tokenUsage;
   const run = resumed && req.store
     ? RunLifecycle.continue(
         { ...req, store: req.store, budget },
-        { rootSpanId: resumed.checkpoint.rootSpanId, session: resumed.checkpoint.sessions + 1, startedAt: resumed.checkpoint.startedAt, earlierUsage: resumed.checkpoint.tokenUsage },
+        { rootSpanId: resumed.checkpoint.rootSpanId, session, startedAt: resumed.checkpoint.startedAt, earlierUsage },
       )
     : RunLifecycle.open(
     { ...req, budget },
@@ -118,7 +131,23 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}),
     },
   );
-  if (resumed) run.root.emit({ type: 'run.resumed', requestId: resumed.checkpoint.pending.requestId, pausedForMs: Math.max(0, req.now() - resumed.checkpoint.pausedAt) });
+  if (resumed) {
+    const stoppedAt = resumed.interrupted?.endedAt ?? resumed.checkpoint.pausedAt ?? req.now();
+    run.root.emit({ type: 'run.resumed', requestId: resumed.checkpoint.pending?.requestId ?? '', pausedForMs: Math.max(0, req.now() - stoppedAt), ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}) });
+    // The tasks a killed process was in end here (under their own spans) and run again from their start.
+    for (const task of resumed.interrupted?.tasks ?? []) {
+      new Span(run.log, task.spanId, task.parentSpanId).emit({
+        type: 'task.failed',
+        taskId: task.taskId,
+        agentRole: task.agentRole,
+        error: 'interrupted: the process running the crew stopped; the task runs again',
+        errorName: 'Interrupted',
+        durationMs: Math.max(0, stoppedAt - task.startedAt),
+      });
+    }
+  }
+  // Where the run is, for a process that continues it after this one dies.
+  req.store?.saveCheckpoint(req.runId, { version: 1, kind: 'crew', rootSpanId: run.root.id, sessions: session, startedAt: run.startedAt, tokenUsage: run.usage(), ...(budget ? { budget } : {}) } satisfies CrewCheckpoint);
   const ctx = crewContext(crew, deps, run.context());
   const finished: TaskOutputRecord[] = [];
   try {
@@ -141,7 +170,6 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
     const reached = caught instanceof BudgetReached ? caught : run.signal.reason instanceof BudgetReached ? run.signal.reason : undefined;
     if (reached && req.store) {
       // The task it stopped in is dropped (its partial work too); finished tasks' outputs are stored.
-      const session = (resumed?.checkpoint.sessions ?? -1) + 1;
       const pending: BudgetPending = { kind: 'budget', which: reached.which, spent: reached.spent, limit: reached.limit, requestId: `${req.runId}:budget:${session}`, ...(reached.stepId ? { stepId: reached.stepId } : {}) };
       const store = req.store;
       const end = run.finish({ kind: 'paused', requestId: pending.requestId, methodId: reached.stepId ?? '', budget: pending }, () => {

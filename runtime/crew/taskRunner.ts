@@ -9,14 +9,13 @@ import { guardrailRetryNote, taskPrompt, trainedInstructions } from '../agent/pr
 import { recallForTask } from '../memory/recallForTask';
 import { retrieveKnowledgeForTask } from '../knowledge/runKnowledge';
 import type { RunContext } from '../agent/runContext';
-import { errorMessage, errorName, GuardrailExhausted } from '../errors';
+import { BudgetReached, errorMessage, errorName, GuardrailExhausted } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
 import { assertWritable } from '../tools/protectedFiles';
 import { resolveInWorkspace } from '../tools/workspacePath';
 import type { ToolUse } from '../tools/policyGate';
 import { checkGuardrail, type GuardrailScope } from './guardrails';
-import { BudgetReached } from '../run/budgetGuard';
 import { readJsonMatching } from '../reading/jsonValue';
 import type { CrewMember } from './roster';
 

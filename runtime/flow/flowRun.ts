@@ -1,9 +1,9 @@
 import type { FlowDocument, FlowMethod } from '../../shared/model/flow';
 import type { Budget, BudgetPending } from '../../shared/model/budget';
-import { BudgetNotRaised, BudgetReached, mergeBudget, reachedCap } from '../run/budgetGuard';
+import { BudgetNotRaised, mergeBudget, reachedCap } from '../run/budgetGuard';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import type { RunContext } from '../agent/runContext';
-import { errorMessage, errorName } from '../errors';
+import { BudgetReached, errorMessage, errorName } from '../errors';
 import { RunEventLog, Span, type EventListener } from '../events/span';
 import { RunLifecycle, type RunLifecycleRequest } from '../run/runLifecycle';
 import type { RunStore } from '../store/types';
@@ -15,6 +15,7 @@ import { answerFeedback } from './bodies/humanFeedback';
 import type { BodyOutcome, FeedbackAsk, FlowDeps, ItemResult, MethodScope } from './bodies/types';
 import { FlowLoopLimit, FlowNotResumable, FlowRouteInvalid, FlowStateInvalid } from './flowErrors';
 import { describeTrigger, ListenerBook, type ListenerMemo } from './listeners';
+import { callKey, type FlowFork } from './flowFork';
 
 /** One call of a method: triggered (or running) and not yet completed. */
 interface ActiveCall {
@@ -91,6 +92,8 @@ export interface FlowRunRequest {
   offlineFrom?: string;
   /** Caps over the document's `budget` (each field replaces the document's; a resume's, the saved ones). */
   budget?: Budget;
+  /** A fork of a recorded run from one of its methods (recorded in `run.started.replayOf`). */
+  fork?: FlowFork;
 }
 
 /**
@@ -102,10 +105,19 @@ export interface FlowRunRequest {
 export async function startFlow(req: FlowRunRequest, inputs: Record<string, string>): Promise<FlowRunResult> {
   const state = { ...structuredClone(req.doc.state.initial), ...inputs };
   const budget = mergeBudget(req.doc.budget, req.budget);
+  const fork = req.fork;
   const lifecycle = RunLifecycle.open(
     { ...lifecycleRequest(req), budget },
-    { kind: 'flow', documentId: req.doc.id, name: req.doc.name, document: req.doc, documentPath: req.documentPath, inputs },
-    { documentId: req.doc.id, documentName: req.doc.name, process: 'flow', inputs, stepIds: req.doc.methods.map((m) => m.id), ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}) },
+    { kind: 'flow', documentId: req.doc.id, name: req.doc.name, document: req.doc, documentPath: req.documentPath, inputs, ...(fork ? { replayOf: { runId: fork.runId, fromMethodId: fork.fromMethodId } } : {}) },
+    {
+      documentId: req.doc.id,
+      documentName: req.doc.name,
+      process: 'flow',
+      inputs,
+      stepIds: req.doc.methods.map((m) => m.id),
+      ...(fork ? { replayOf: { runId: fork.runId, fromMethodId: fork.fromMethodId, ...(fork.edits ? { edits: fork.edits } : {}) } } : {}),
+      ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}),
+    },
   );
   const checkpoint: FlowCheckpoint = {
     version: 1,
@@ -152,7 +164,7 @@ export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { 
     { rootSpanId: checkpoint.rootSpanId, session: checkpoint.sessions, startedAt: checkpoint.startedAt, earlierUsage: checkpoint.tokenUsage },
   );
   const run = new FlowRun(req, lifecycle, checkpoint);
-  lifecycle.root.emit({ type: 'run.resumed', requestId: atBudget?.requestId ?? waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())) });
+  lifecycle.root.emit({ type: 'run.resumed', requestId: atBudget?.requestId ?? waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())), ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}) });
   return run.execute(async () => {
     run.restartInterrupted();
     if (waiting && feedback !== undefined) run.answer(waiting, feedback);
@@ -191,6 +203,8 @@ class FlowRun {
   private readonly running = new Set<string>();
   private readonly validateState?: ReturnType<typeof compileSchema>;
   private failure: unknown;
+  /** A fork's state edits are applied once, when its fork method first starts. */
+  private forked = false;
 
   constructor(
     private readonly req: Omit<FlowRunRequest, 'runId'> & { runId: string },
@@ -352,6 +366,18 @@ class FlowRun {
 
   private async runCall(call: ActiveCall): Promise<void> {
     const method = this.byId.get(call.methodId)!;
+    const fork = this.req.fork;
+    const recorded = fork?.outcomes.get(callKey(method.id, call.nth));
+    if (fork && !this.forked && method.id === fork.fromMethodId) {
+      this.forked = true;
+      const edited = { ...this.cp.state, ...(fork.edits ?? {}) };
+      try {
+        this.checkState(edited, `the state edited for the fork at "${method.name}"`);
+      } catch (error) {
+        return this.fail(error);
+      }
+      this.cp.state = edited;
+    }
     const span = this.root.child();
     call.spanId = span.id;
     const started = this.req.now();
@@ -366,6 +392,17 @@ class FlowRun {
       call: call.nth,
     });
     this.save();
+    if (recorded) {
+      // Completed before the fork point in the recorded run: its outcome as recorded, no body run
+      // (after a turn, as a body's would be: every call launched with it is tracked first).
+      await Promise.resolve();
+      try {
+        return this.complete(method, span, call, { kind: 'done', output: recorded.output, route: recorded.route, routeReason: recorded.routeReason, set: recorded.set }, started, fork!.runId);
+      } catch (error) {
+        span.emit({ type: 'flow.method.failed', methodId: method.id, methodName: method.name, error: errorMessage(error), errorName: errorName(error), durationMs: 0 });
+        return this.fail(error);
+      }
+    }
     try {
       const runner = BODY_RUNNERS[method.body.type] as (body: FlowMethod['body'], scope: MethodScope) => Promise<BodyOutcome>;
       const outcome = await runner(method.body, this.scope(method, span, call));
@@ -416,7 +453,7 @@ class FlowRun {
     this.save(true);
   }
 
-  private complete(method: FlowMethod, span: Span, call: ActiveCall, outcome: Extract<BodyOutcome, { kind: 'done' }>, started: number): void {
+  private complete(method: FlowMethod, span: Span, call: ActiveCall, outcome: Extract<BodyOutcome, { kind: 'done' }>, started: number, restoredFrom?: string): void {
     let route: string | undefined;
     if (method.routes) {
       if (outcome.route === undefined) throw new FlowRouteInvalid(`router "${method.name}" chose no route; it must choose one of: ${method.routes.join(', ')}`);
@@ -447,6 +484,7 @@ class FlowRun {
       state: next,
       changed,
       durationMs: Math.round(this.req.now() - started),
+      ...(restoredFrom ? { restoredFrom } : {}),
     });
     this.cp.lastOutput = outcome.output;
     this.cp.completed[method.id] = (this.cp.completed[method.id] ?? 0) + 1;

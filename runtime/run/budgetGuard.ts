@@ -1,19 +1,7 @@
 import type { Budget, BudgetLimitName } from '../../shared/model/budget';
 import type { TokenUsage } from '../../shared/usage';
 import type { Span } from '../events/span';
-
-/** A model call was not made: the run's total reached its budget cap. The run pauses (it does not fail). */
-export class BudgetReached extends Error {
-  override name = 'BudgetReached';
-  constructor(
-    readonly which: BudgetLimitName,
-    readonly spent: number,
-    readonly limit: number,
-    readonly stepId: string | undefined,
-  ) {
-    super(`the run's budget is reached: ${which === 'maxTokens' ? `${spent} tokens of ${limit}` : `$${spent.toFixed(6)} of $${limit}`}`);
-  }
-}
+import { BudgetReached } from '../errors';
 
 /** The caps of a run: the document's `budget`, each field replaced by the caller's (CLI flags, a resume). */
 export function mergeBudget(...budgets: (Budget | undefined)[]): Budget | undefined {

@@ -6,6 +6,12 @@
  * settings (the store builds its vector index at VECTOR_INDEX_MIN_ROWS and keeps it up). Recall latency
  * is measured on each with the same queries; the indexed results are checked against brute force.
  *
+ * On the indexed store, each query is also run straight against LanceDB in the same process, interleaved
+ * with `recall` (same query vector, same table): the raw IVF floor, in two shapes — recall's own vector
+ * query (20 candidates, nprobes, refineFactor, the same filter) returning ids only, and a minimal top-5
+ * query (nprobes only, no re-ranking, no filter). Recall's time is broken down into embedding, vector
+ * search, full-text search (the two run at once), fusion and scoring (`MemoryStore.recall`'s timings).
+ *
  * Options (after `npm run bench:memory --`): --records N (default 100000), --batch N (1000),
  * --queries N (200), --ann-queries N (queries for the vector-search recall@5 check, 100),
  * --no-write (do not update docs/PERFORMANCE.md).
@@ -16,10 +22,11 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HashingEmbedder } from '../runtime/memory/hashingEmbedder';
-import { IVF_NPROBES, MAX_VECTOR_INDEX_DELTAS, MEMORY_TABLE, MemoryStore, REFINE_FACTOR } from '../runtime/memory/memoryStore';
+import { filterToWhere } from '../runtime/memory/memoryFilter';
+import { IVF_NPROBES, MAX_VECTOR_INDEX_DELTAS, MEMORY_TABLE, MemoryStore, REFINE_FACTOR, type RecallTimings } from '../runtime/memory/memoryStore';
 import type { NewMemory, RecallQuery } from '../runtime/memory/types';
 import { CATEGORIES, memoryQuery, memorySentence, SCOPES, seededRandom } from './memory/memoryCorpus';
-import { fmt, writeMemorySection, type IngestFigures, type MemoryBenchReport, type Spread } from './memory/memoryPerformanceDoc';
+import { fmt, writeMemorySection, type IngestFigures, type MemoryBenchReport, type RecallFloor, type Spread } from './memory/memoryPerformanceDoc';
 import { median, percentile } from './stats';
 
 const { values: args } = parseArgs({
@@ -36,7 +43,7 @@ const BATCH = Number(args.batch);
 const QUERIES = Number(args.queries);
 const ANN_QUERIES = Math.min(QUERIES, Number(args['ann-queries']));
 const WARMUP = 10;
-const TARGETS = { recallP95Ms: 25, ingestRecordsPerSecond: 1000 };
+const TARGETS = { recallP95Ms: 25, ingestRecordsPerSecond: 1000, recallFloorRatio: 2 };
 /** A fixed clock: recency is then equal for every record, so the two recall variants can be compared result for result. */
 const NOW = Date.UTC(2026, 10, 1);
 
@@ -83,18 +90,62 @@ async function ingest(store: MemoryStore, r: () => number, batches: number, watc
   return { totalMs: performance.now() - t0 - statusMs, batchMs, embedMs, writeMs, indexBuild };
 }
 
-/** Latencies and each query's top 5 (by content: the two stores give the same texts different ids). */
-async function timeRecall(store: MemoryStore, qs: RecallQuery[]): Promise<{ latency: number[]; top5: string[][] }> {
+interface RecallRun {
+  latency: number[];
+  /** Each query's top 5 by content (the two stores give the same texts different ids). */
+  top5: string[][];
+  timings: RecallTimings[];
+  /** Only with a floor table: the raw queries' latencies, and the raw recall-shaped query's top 5 (content). */
+  floor?: { sameShape: number[]; minimal: number[]; top5: string[][] };
+}
+
+/** The filter recall puts on its vector query (private records left out, scope and below). */
+function recallWhere(q: RecallQuery): string {
+  return filterToWhere({ scope: q.scope, categories: q.categories, includePrivate: q.includePrivate }) ?? 'true';
+}
+
+/**
+ * Recall latencies and results. With `floor` (the store's table, opened apart), the raw LanceDB queries
+ * run beside each recall, in rotating order so neither always goes first.
+ */
+async function timeRecall(store: MemoryStore, qs: RecallQuery[], floor?: lancedb.Table): Promise<RecallRun> {
   for (const q of queries(WARMUP + qs.length).slice(qs.length)) await store.recall(q); // warm-up with other queries
-  const latency: number[] = [];
-  const top5: string[][] = [];
-  for (const q of qs) {
-    const a = performance.now();
-    const hits = await store.recall(q);
-    latency.push(performance.now() - a);
-    top5.push(hits.map((h) => h.record.content));
+  const run: RecallRun = { latency: [], top5: [], timings: [], ...(floor ? { floor: { sameShape: [], minimal: [], top5: [] } } : {}) };
+  for (const [i, q] of qs.entries()) {
+    const steps: (() => Promise<void>)[] = [
+      async () => {
+        const timings = {} as RecallTimings;
+        const a = performance.now();
+        const hits = await store.recall(q, timings);
+        run.latency.push(performance.now() - a);
+        run.timings.push(timings);
+        run.top5.push(hits.map((h) => h.record.content));
+      },
+    ];
+    if (floor) {
+      const [v] = await store.embed([q.query]);
+      steps.push(
+        async () => {
+          const a = performance.now();
+          const rows = await floor.query().nearestTo(v).distanceType('cosine').select(['id', 'content', '_distance']).limit((q.limit ?? 5) * 4).nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR).where(recallWhere(q)).toArray();
+          run.floor!.sameShape.push(performance.now() - a);
+          run.floor!.top5.push(rows.slice(0, 5).map((r) => String(r.content)));
+        },
+        async () => {
+          const a = performance.now();
+          await floor.query().nearestTo(v).distanceType('cosine').select(['id']).limit(5).nprobes(IVF_NPROBES).toArray();
+          run.floor!.minimal.push(performance.now() - a);
+        },
+      );
+    }
+    for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]();
   }
-  return { latency, top5 };
+  return run;
+}
+
+function phases(timings: RecallTimings[]): Record<keyof RecallTimings, Spread> {
+  const keys: (keyof RecallTimings)[] = ['embeddingMs', 'vectorMs', 'fullTextMs', 'searchMs', 'fusionMs', 'scoringMs', 'totalMs'];
+  return Object.fromEntries(keys.map((k) => [k, spread(timings.map((t) => t[k]))])) as Record<keyof RecallTimings, Spread>;
 }
 
 function overlap(a: string[][], b: string[][]): number {
@@ -132,6 +183,24 @@ async function annRecallAt5(dir: string, embedder: HashingEmbedder, qs: RecallQu
   return sum / qs.length;
 }
 
+function floorFigures(b: RecallRun): RecallFloor {
+  const f = b.floor!;
+  const recallMs = spread(b.latency);
+  const sameShapeMs = spread(f.sameShape);
+  const minimalMs = spread(f.minimal);
+  return {
+    queries: b.latency.length,
+    recallMs,
+    sameShapeMs,
+    minimalMs,
+    ratioSameShape: recallMs.median / sameShapeMs.median,
+    ratioMinimal: recallMs.median / minimalMs.median,
+    targetRatio: TARGETS.recallFloorRatio,
+    top5OverlapRaw: overlap(b.top5, f.top5),
+    phases: phases(b.timings),
+  };
+}
+
 function machine(): MemoryBenchReport['machine'] {
   const cpu = cpus();
   return { cores: cpu.length, cpuModel: cpu[0]?.model.trim() ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, memoryGiB: totalmem() / 1024 ** 3 };
@@ -164,6 +233,18 @@ function printReport(r: MemoryBenchReport): void {
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
+  const f = r.floor;
+  const ph = f.phases;
+  console.log(`\nraw LanceDB floor on the indexed store, same process, interleaved with recall (${f.queries} queries):`);
+  console.log(`  recall's vector query, ids only (20 candidates, nprobes ${IVF_NPROBES}, refineFactor ${REFINE_FACTOR}, same filter): median ${fmt(f.sameShapeMs.median, 2)} ms, p95 ${fmt(f.sameShapeMs.p95, 2)} ms`);
+  console.log(`  minimal IVF top 5 (nprobes ${IVF_NPROBES}, no re-ranking, no filter): median ${fmt(f.minimalMs.median, 2)} ms, p95 ${fmt(f.minimalMs.p95, 2)} ms`);
+  console.log(`  recall median ${fmt(f.recallMs.median, 2)} ms = ${fmt(f.ratioSameShape, 2)}× the recall-shaped floor (target ≤ ${f.targetRatio}×: ${f.ratioSameShape <= f.targetRatio ? 'met' : 'MISSED'}), ${fmt(f.ratioMinimal, 2)}× the minimal one`);
+  console.log(`  quality: top-5 overlap with the raw recall-shaped query ${fmt(f.top5OverlapRaw * 100)}%; with brute-force recall ${fmt(r.recall[1].top5Overlap * 100)}%; vector search recall@5 ${fmt((r.recall[1].annRecallAt5 ?? NaN) * 100)}%`);
+  console.log(
+    `  recall broken down (median / p95 ms): embedding ${fmt(ph.embeddingMs.median, 2)} / ${fmt(ph.embeddingMs.p95, 2)}; vector ${fmt(ph.vectorMs.median, 2)} / ${fmt(ph.vectorMs.p95, 2)}; ` +
+      `full-text ${fmt(ph.fullTextMs.median, 2)} / ${fmt(ph.fullTextMs.p95, 2)}; both searches (at once) ${fmt(ph.searchMs.median, 2)} / ${fmt(ph.searchMs.p95, 2)}; ` +
+      `fusion ${fmt(ph.fusionMs.median, 2)} / ${fmt(ph.fusionMs.p95, 2)}; scoring ${fmt(ph.scoringMs.median, 2)} / ${fmt(ph.scoringMs.p95, 2)}; total ${fmt(ph.totalMs.median, 2)} / ${fmt(ph.totalMs.p95, 2)}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -188,8 +269,11 @@ async function main(): Promise<void> {
     const status = await indexed.vectorIndexStatus();
     const ftsB = await indexed.ftsIndexStatus();
     if (!status || !ingB.indexBuild) throw new Error('the store did not build a vector index');
-    log(`recall with the vector index (${QUERIES} queries)…`);
-    const b = await timeRecall(indexed, qs);
+    log(`recall with the vector index, beside the raw LanceDB queries (${QUERIES} queries)…`);
+    const floorDb = await lancedb.connect(dirB);
+    const floorTable = await floorDb.openTable(MEMORY_TABLE);
+    const b = await timeRecall(indexed, qs, floorTable);
+    floorTable.close();
     indexed.close();
     log(`vector search recall@5 against exact search (${ANN_QUERIES} queries)…`);
     const ann = await annRecallAt5(dirB, embedder, qs.slice(0, ANN_QUERIES));
@@ -224,6 +308,7 @@ async function main(): Promise<void> {
         { label: 'no vector index (brute-force vector search + FTS)', queries: QUERIES, latencyMs: spread(a.latency), top5Overlap: 1 },
         { label: 'vector index (IVF_RQ) + FTS', queries: QUERIES, latencyMs: spread(b.latency), top5Overlap: overlap(b.top5, a.top5), annRecallAt5: ann },
       ],
+      floor: floorFigures(b),
       targets: TARGETS,
     };
     printReport(report);

@@ -140,6 +140,22 @@ describe('BatchRunDialog', () => {
     expect(screen.queryByTestId('batch-stop')).toBeNull();
   });
 
+  it('a loaded .jsonl or .csv file fills the table by its own format; another file type is refused', async () => {
+    render(<BatchRunDialog />);
+    await screen.findByTestId('batch-table');
+    const load = (name: string, text: string) => fireEvent.change(screen.getByTestId('batch-file'), { target: { files: [new File([text], name)] } });
+    load('rows.jsonl', '{"city": "Ghent", "tone": "dry"}\n{"city": "Oslo"}\n');
+    await waitFor(() => expect(screen.getAllByTestId('batch-row')).toHaveLength(2));
+    expect((screen.getByTestId('batch-cell-0-tone') as HTMLInputElement).value).toBe('dry');
+    // A tab in a .csv is part of a cell, not a separator: the file's name decides, not a guess.
+    load('more.csv', 'city\nLima\tPeru\n');
+    await waitFor(() => expect(screen.getAllByTestId('batch-row')).toHaveLength(3));
+    expect((screen.getByTestId('batch-cell-2-city') as HTMLInputElement).value).toBe('Lima\tPeru');
+    load('rows.txt', 'city\nLima\n');
+    expect((await screen.findByTestId('batch-error')).textContent).toContain('rows.txt: the file must end in .csv');
+    expect(screen.getAllByTestId('batch-row')).toHaveLength(3);
+  });
+
   it('a row missing a required input is named by row and column, and nothing runs', async () => {
     render(<BatchRunDialog />);
     await screen.findByTestId('batch-table');

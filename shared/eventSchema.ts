@@ -61,7 +61,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'run.failed': z.strictObject({ error: str, errorName: str, tokenUsage: TokenUsageSchema, durationMs: num }),
   'run.cancelled': z.strictObject({ reason: str, durationMs: num }),
   'run.paused': z.strictObject({ requestId: str, methodId: str, durationMs: num, reason: z.literal('budget').optional() }),
-  'run.resumed': z.strictObject({ requestId: str, pausedForMs: num }),
+  'run.resumed': z.strictObject({ requestId: str, pausedForMs: num, offlineFrom: str.optional() }),
   'budget.reached': z.strictObject({ which: z.enum(['maxTokens', 'maxCostUsd']), spent: num, limit: num, taskId: str.optional(), methodId: str.optional(), agentRole: str.optional() }),
 
   'training.started': z.strictObject({ sessionId: str, crewId: str, iterations: num }),
@@ -85,7 +85,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'flow.item.started': z.strictObject({ methodId: str, methodName: str, index: num, total: num, item: str }),
   'flow.item.completed': z.strictObject({ methodId: str, methodName: str, index: num, total: num, output: str, durationMs: num, restoredFrom: z.literal('checkpoint').optional() }),
   'flow.item.failed': z.strictObject({ methodId: str, methodName: str, index: num, total: num, error: str, durationMs: num }),
-  'flow.stub.passed': z.strictObject({ methodId: str, methodName: str, python: str, file: str, line: num, message: str }),
+  'flow.stub.reached': z.strictObject({ methodId: str, methodName: str, python: str, file: str, line: num, message: str }),
 
   'planning.started': z.strictObject({ model: str }),
   'planning.completed': z.strictObject({ plans: z.record(str, str), readAs: readAs.optional() }),

@@ -147,7 +147,8 @@ export interface EventPayloads {
    */
   'run.paused': { requestId: string; methodId: string; durationMs: number; reason?: 'budget' };
   /** A paused flow continues (in this or another process); events go on under the same spans. */
-  'run.resumed': { requestId: string; pausedForMs: number };
+  /** `offlineFrom`: this session answers its model calls from that recorded run (`resume --offline`). */
+  'run.resumed': { requestId: string; pausedForMs: number; offlineFrom?: string };
   /**
    * Before a model call, the run's total reached its budget cap (`which`): the call is not made and the
    * run pauses (`run.paused` with reason "budget"). `spent` and `limit` are in the cap's unit (tokens or US dollars).
@@ -206,7 +207,7 @@ export interface EventPayloads {
   'flow.item.completed': { methodId: string; methodName: string; index: number; total: number; output: string; durationMs: number; restoredFrom?: 'checkpoint' };
   'flow.item.failed': { methodId: string; methodName: string; index: number; total: number; error: string; durationMs: number };
   /** A stub stood in for an imported CrewAI method that could not be mapped: it passed its input on unchanged. */
-  'flow.stub.passed': { methodId: string; methodName: string; python: string; file: string; line: number; message: string };
+  'flow.stub.reached': { methodId: string; methodName: string; python: string; file: string; line: number; message: string };
 
   'planning.started': { model: string };
   'planning.completed': { plans: Record<string, string>; readAs?: ReadAs[] };

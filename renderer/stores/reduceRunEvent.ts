@@ -97,6 +97,12 @@ class RunDraft {
       case 'flow.item.completed':
       case 'flow.item.failed':
         return this.itemEvent(e);
+      case 'flow.stub.reached': {
+        // An imported CrewAI method that could not be mapped passed its input on: the method's row says so.
+        const span = this.record(e);
+        if (span) span.sublabel = `stub for CrewAI Python (${e.file}:${e.line}): passed its input on`;
+        return;
+      }
       case 'planning.started':
         this.open(e, 'planning', 'Planning', e.model);
         return;

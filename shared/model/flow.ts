@@ -97,7 +97,7 @@ export const FlowBodySchema = z.discriminatedUnion('type', [
     timeoutMs: z.number().int().positive().max(60_000).optional(),
     /**
      * An imported CrewAI method that could not be mapped: the script passes its input on unchanged and
-     * the run emits `flow.stub.passed` naming the Python it stands for.
+     * the run emits `flow.stub.reached` naming the Python it stands for.
      */
     stub: z.strictObject({ python: z.string().min(1), file: z.string().min(1), line: z.number().int().positive() }).optional(),
   }),

@@ -15,7 +15,7 @@ export const runFlowScript: BodyRunner<'script'> = async (body, scope) => {
   if (body.stub) {
     const { python, file, line } = body.stub;
     scope.span.emit({
-      type: 'flow.stub.passed',
+      type: 'flow.stub.reached',
       methodId: scope.method.id,
       methodName: scope.method.name,
       python,

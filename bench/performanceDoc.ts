@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FirstCallFigures } from './calculatorFirstCall';
 import type { HttpPathFigures } from './httpPath';
 
 /** The figures `npm run bench:runtime` writes into docs/PERFORMANCE.md. */
@@ -50,6 +51,8 @@ export interface BenchReport {
 
 /** The calculator tool's latency through `calculatorTool.execute` (the child process and its IPC). */
 export interface CalculatorFigures {
+  /** A fresh process's run: the first call (plain arithmetic, after a model call) and the first mathjs call, from the trace. */
+  inRun: FirstCallFigures;
   /** A call on a calculator that was not started ahead: it waits for the child to load mathjs. */
   coldCallMs: number;
   /** warmUp() → ready: spawning the child, loading mathjs and its warm-up evaluations (in the background). */
@@ -72,10 +75,12 @@ function renderCalculator(c: CalculatorFigures): string[] {
     '',
     '| what | time |',
     '|---|--:|',
+    `| **first call of a run, as its trace shows it** (fresh process, \`6 * 7\` right after the first model call; plain arithmetic is answered in the host, runtime/tools/plainArithmetic.ts) | **${fmt(c.inRun.plainFirstMs, 0)} ms** (${verdict(c.inRun.plainFirstMs, CALCULATOR_FIRST_CALL_TARGET_MS)}) |`,
+    `| the same run's first call that needs mathjs (\`sqrt(2) * 3\`, the next task): waits for the child's start-up | ${fmt(c.inRun.mathjsFirstMs, 0)} ms |`,
     `| start-up, in the background (\`warmUp()\` when a run resolves the tool → ready: spawn, load mathjs, warm-up evaluations) | ${fmt(c.startMs, 0)} ms |`,
     `| first call once started | ${fmt(c.firstCallMs, 2)} ms (${verdict(c.firstCallMs, CALCULATOR_FIRST_CALL_TARGET_MS)}) |`,
     `| later calls, median / p95 of ${c.laterCalls} distinct expressions | ${fmt(c.laterMedianMs, 2)} / ${fmt(c.laterP95Ms, 2)} ms (${verdict(c.laterMedianMs, CALCULATOR_LATER_CALL_TARGET_MS)}) |`,
-    `| a call on a calculator not started ahead (waits for the start-up) | ${fmt(c.coldCallMs, 0)} ms |`,
+    `| a mathjs call on a calculator not started ahead (waits for the start-up) | ${fmt(c.coldCallMs, 0)} ms |`,
   ];
 }
 

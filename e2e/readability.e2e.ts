@@ -235,6 +235,27 @@ describe('readable at 1440×900', () => {
   });
 });
 
+describe('in the light theme', () => {
+  it('the flow labels, the budget marker and the Listens-to chips keep AA contrast', async () => {
+    const light = await openBrowser(app.url, { theme: 'light' });
+    try {
+      const { page } = light;
+      await openDocument(page, 'feedback-loop.flow.json');
+      await page.getByTestId('flow-canvas').waitFor();
+      await page.getByTestId('canvas-fit-view').click();
+      await page.getByTestId('paused-marker-expand').waitFor();
+      await page.waitForTimeout(400);
+      await page.getByTestId('flow-method-review').click();
+      await page.getByTestId('method-condition').waitFor();
+      expect(await contrastViolations(page)).toEqual([]);
+      await light.shot('readability-flow-light');
+      expect(light.errors).toEqual([]);
+    } finally {
+      await light.close();
+    }
+  });
+});
+
 describe('the trust banner and dialogs', () => {
   it('the Run dialog opens below the trust banner, not under it', async () => {
     const trustWorkspace = tempWorkspace('readability-trust');

@@ -58,14 +58,21 @@ describe('crewdeck import: several documents, -o folder, --json, errors in CrewA
     expect(v.stdout).toContain('! agents.1.role: duplicate role "Ticket Reviewer" (also agent "first_reviewer"): delegation to this role reaches "first_reviewer" only');
   });
 
-  it('a Flow project: --json lists every document written (one per crew) and names the Flow as not imported', async () => {
+  it('a Flow project: --json lists every document written, the flow first, then one per crew', async () => {
     ws = tempDir();
     const r = await runCli(['import', join(patterns, '../flows/book_writer'), '-o', 'book', '--json'], { cwd: ws.dir });
     expect(r.code, describeResult(r)).toBe(0);
     const out = parseSingleJson(r);
-    expect(out.documents).toEqual(['chapter_crew', 'outline_crew'].map((n) => ({ path: ws!.path(`book/${n}.crew.json`), kind: 'crew' })));
+    expect(out.documents).toEqual([
+      { path: ws.path('book/book_writer.flow.json'), kind: 'flow' },
+      ...['chapter_crew', 'outline_crew'].map((n) => ({ path: ws!.path(`book/${n}.crew.json`), kind: 'crew' })),
+    ]);
     for (const doc of out.documents) expect(existsSync(doc.path)).toBe(true);
-    expect(out.unmapped).toEqual([expect.objectContaining({ path: 'src/book_writer/main.py:23', item: 'Flow class BookFlow' })]);
+    expect(out.unmapped).toEqual([]);
+    // A flow project is several documents: -o naming one file is a usage error.
+    const one = await runCli(['import', join(patterns, '../flows/book_writer'), '-o', 'book.crew.json'], { cwd: ws.dir });
+    expect(one.code, describeResult(one)).toBe(2);
+    expect(one.stderr).toMatch(/is a CrewAI Flow: it holds the flow book_writer and 2 crews \(chapter_crew, outline_crew\); -o must name a folder/);
   });
 });
 

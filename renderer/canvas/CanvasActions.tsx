@@ -10,8 +10,8 @@ import { FitIcon, LayoutIcon } from './icons';
 
 /**
  * What the floating controls cover at the canvas's edges (the actions at the top right, the zoom
- * buttons at the bottom left, the problems banner at the top left): Fit and revealing a new node keep
- * nodes and their run badges clear of them.
+ * buttons at the bottom left): Fit and revealing a new node keep nodes and their run badges clear of
+ * them. The problems banner sits above the canvas, outside it.
  */
 export const VIEW_INSET = { top: 64, right: 32, bottom: 32, left: 72 } as const;
 

@@ -8,7 +8,10 @@ export function PausedMarker({ methodKey }: { methodKey: string }) {
   if (!runId) return null;
   return (
     <div className="flow-node-paused nodrag" data-testid={`paused-marker-${methodKey}`}>
-      <span className="flow-node-paused-label">{atBudget ? '⏸ Paused at its budget' : '⏸ Waits for your feedback'}</span>
+      <span className="flow-node-paused-label">
+        <span className="pause-glyph" aria-hidden="true" />
+        {atBudget ? 'Paused at its budget' : 'Waits for your feedback'}
+      </span>
       <AnswerPausedButton runId={runId} testId={`paused-answer-${methodKey}`} />
     </div>
   );

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { MenuCommand } from '../shared/menuCommands';
 import { keepsOwnTextHistory } from './commands/textHistory';
+import { useBatchRunStore } from './dialogs/batchRun/batchRunStore';
 import { useImportCrewAiStore } from './dialogs/importCrewAi/importCrewAiStore';
 import { useDocumentStore } from './stores/documentStore';
 import { useRunStore } from './stores/runStore';
@@ -37,6 +38,9 @@ const HANDLERS = {
   'fit-view': () => useUiStore.getState().requestFitView(),
   run: () => {
     if (useDocumentStore.getState().path) useUiStore.getState().setRunDialogOpen(true);
+  },
+  'run-for-each-row': () => {
+    if (useDocumentStore.getState().path) useBatchRunStore.getState().setOpen(true);
   },
   stop: () => void useRunStore.getState().cancel(),
 } satisfies Record<MenuCommand, () => void>;

@@ -99,7 +99,7 @@ export function buildMenuTemplate(actions: MenuActions): MenuItemConstructorOpti
     },
     {
       label: top('Run'),
-      submenu: [command('Run…', 'run', 'F5'), command('Stop', 'stop', 'Shift+F5')],
+      submenu: [command('Run…', 'run', 'F5'), command('Run for Each Row…', 'run-for-each-row'), command('Stop', 'stop', 'Shift+F5')],
     },
     ...(isMac ? ([{ role: 'windowMenu' }] as MenuItemConstructorOptions[]) : []),
     {

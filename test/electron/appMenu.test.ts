@@ -30,7 +30,7 @@ describe('application menu', () => {
     it(`${isMac ? 'macOS' : 'Windows/Linux'}: every renderer command is reachable and accelerators are unique`, () => {
       const { items, sent, click } = template(isMac);
       const all = flatten(items);
-      for (const label of ['New Crew', 'Import CrewAI Project…', 'Save', 'Settings…', 'Undo', 'Redo', 'Toggle Theme', 'Fit View', 'Run…', 'Stop']) click(label);
+      for (const label of ['New Crew', 'Import CrewAI Project…', 'Save', 'Settings…', 'Undo', 'Redo', 'Toggle Theme', 'Fit View', 'Run…', 'Run for Each Row…', 'Stop']) click(label);
       expect([...sent].sort()).toEqual([...MENU_COMMANDS].sort());
       const accelerators = all.map((i) => i.accelerator).filter((a): a is string => typeof a === 'string');
       expect(new Set(accelerators).size).toBe(accelerators.length);

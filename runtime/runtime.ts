@@ -11,6 +11,7 @@ import type { AfterToolHook, BeforeToolHook } from './tools/policyGate';
 import { createBuiltinRegistry, type ToolRegistry } from './tools/registry';
 import { kickoffCrew, type CrewCheckpoint, type CrewRunResult } from './crew/kickoff';
 import { cancelPausedCrew } from './crew/pausedCrew';
+import { interruptedTasks, usageOfEvents } from './crew/interruptedCrew';
 import type { Budget } from '../shared/model/budget';
 import { BudgetNotRaised, reachedCap } from './run/budgetGuard';
 import { resolveInputs } from './crew/interpolate';
@@ -22,6 +23,7 @@ import type { Embedder } from './memory/types';
 import { FlowDocumentSchema, type FlowDocument } from '../shared/model/flow';
 import { cancelStoppedFlow, resumeFlow, startFlow, type FlowRunResult } from './flow/flowRun';
 import { FlowNotResumable } from './flow/flowErrors';
+import { planFlowFork } from './flow/flowFork';
 import type { FlowDeps } from './flow/bodies/types';
 import { flowSchemaProblems } from './document/schemaProblems';
 import { McpServers } from './mcp/mcpServers';
@@ -80,6 +82,12 @@ export interface Runtime {
   runCrew(doc: CrewDocument, options?: RunCrewOptions): Promise<CrewRunResult>;
   /** Re-runs a stored run from a task; earlier tasks' stored outputs are reused, not re-run. */
   replay(runId: string, fromTaskId: string, options?: Omit<RunCrewOptions, 'inputs' | 'documentPath'> & { edits?: Record<string, string> }): Promise<CrewRunResult>;
+  /**
+   * Forks a stored flow run from a method: calls completed before it first started are taken from the
+   * recording (no model call), the state there is the recorded one with `state` set on it, and the method
+   * and everything after it run again, as a new run.
+   */
+  replayFlow(runId: string, fromMethodId: string, options?: Omit<RunCrewOptions, 'inputs' | 'documentPath'> & { state?: Record<string, unknown> }): Promise<FlowRunResult>;
   /** Runs a flow; it may end `paused`, waiting for feedback. */
   runFlow(doc: FlowDocument, options?: RunCrewOptions): Promise<FlowRunResult>;
   /**
@@ -176,6 +184,24 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       ));
     },
 
+    async replayFlow(runId, fromMethodId, run = {}) {
+      const store = options.store;
+      const previous = store?.getRun(runId);
+      if (!store || !previous) throw new RunNotFound(runId);
+      if (previous.kind !== 'flow') throw new ReplayNotPossible(`run ${runId} is a crew run; replay a crew from a task with --from-task`);
+      const parsed = FlowDocumentSchema.safeParse(previous.document);
+      if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
+      const doc = parsed.data;
+      const fork = planFlowFork(doc, { runId, inputs: previous.inputs, events: store.events(runId) }, fromMethodId, run.state);
+      // Crew files and scripts resolve from the document's folder: it must still be the workspace's.
+      if (previous.documentPath) resolveWorkspaceDocument(workspace, previous.documentPath);
+      const recording = offline?.fresh();
+      return withMcp(mcpServersInFlow(doc, workspace), recording, async (runTools) => startFlow(
+        { runId: run.runId ?? newRunId(now()), doc, documentPath: previous.documentPath, deps: await flowDeps(doc, runTools, recording), store, signal: run.signal, onEvent: run.onEvent, now, offlineFrom: recording?.runId, budget: run.budget, fork },
+        previous.inputs,
+      ));
+    },
+
     cancelStopped(runId, reason) {
       const store = options.store;
       const previous = store?.getRun(runId);
@@ -200,7 +226,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
       // Relative paths (crew files, scripts) resolve from the document's folder: it must still be the workspace's.
       if (previous.documentPath) resolveWorkspaceDocument(workspace, previous.documentPath);
-      return withMcp(mcpServersInFlow(parsed.data, workspace), undefined, async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools), store, signal: run.signal, onEvent: run.onEvent, now, budget: run.budget }, run.feedback));
+      const recording = offline?.fresh();
+      return withMcp(mcpServersInFlow(parsed.data, workspace), recording, async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools, recording), store, signal: run.signal, onEvent: run.onEvent, now, budget: run.budget, offlineFrom: recording?.runId }, run.feedback));
     },
 
     openSessionRun(doc, run) {
@@ -236,6 +263,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const store = options.store;
       const previous = store?.getRun(runId);
       if (!store || !previous) throw new RunNotFound(runId);
+      if (previous.kind === 'flow') throw new ReplayNotPossible(`run ${runId} is a flow run; replay a flow from a method with --from-method`);
       const parsed = CrewDocumentSchema.safeParse(previous.document);
       if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
       const doc = parsed.data;
@@ -257,7 +285,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       // Scripts resolve from the document's folder: the one document-path check, symlinks included.
       const documentPath = previous.documentPath ? resolveWorkspaceDocument(workspace, previous.documentPath).file : undefined;
-      return withMcp(mcpServersIn(doc), undefined, async (runTools) => kickoffCrew({
+      const recording = offline?.fresh();
+      return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
         ...base,
         tools: runTools,
         memory: await memoryFor(doc),
@@ -265,32 +294,44 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         doc,
         inputs: previous.inputs,
         documentPath: previous.documentPath,
-        models: resolverFor(documentPath),
+        models: resolverFor(documentPath, recording),
         signal: run.signal,
         onEvent: run.onEvent,
         replay: { runId, fromTaskId, fromIndex, outputs, edits },
+        offlineFrom: recording?.runId,
         budget: run.budget,
       }));
     },
   };
 
-  /** A crew paused at its budget continues under a higher cap, from its first unfinished task. */
+  /**
+   * A crew paused at its budget continues under a higher cap, and one interrupted (its process died)
+   * continues as it was, both from the first task with no stored output; finished tasks are not re-run.
+   */
   async function resumeCrew(runId: string, run: { budget?: Budget; signal?: AbortSignal; onEvent?: EventListener }): Promise<CrewRunResult> {
     const store = options.store!;
+    // Reading the run marks one whose process died as interrupted.
     const previous = store.getRun(runId)!;
-    const checkpoint = store.loadCheckpoint(runId) as CrewCheckpoint | undefined;
-    if (previous.status !== 'paused' || checkpoint?.kind !== 'crew') {
-      throw new FlowNotResumable(`run ${runId} is a crew run that is ${previous.status}${previous.status === 'paused' ? ' with no saved position' : ''}; only crews paused at their budget can be resumed (replay a crew with crewdeck replay)`);
+    const checkpoint = (store.loadCheckpoint(runId) as CrewCheckpoint | undefined) ?? (previous.status === 'interrupted' ? positionFromEvents(store, previous) : undefined);
+    const resumable = checkpoint?.kind === 'crew' && ((previous.status === 'paused' && checkpoint.pending !== undefined) || previous.status === 'interrupted');
+    if (!resumable) {
+      const why = previous.status === 'running' ? `running (process still alive)` : `${previous.status}${previous.status === 'paused' || previous.status === 'interrupted' ? ' with no saved position' : ''}`;
+      throw new FlowNotResumable(`run ${runId} is a crew run that is ${why}; only crews paused at their budget or interrupted can be resumed (replay a crew with crewdeck replay)`);
     }
     const parsed = CrewDocumentSchema.safeParse(previous.document);
     if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
     const doc = parsed.data;
-    const budget = { ...(checkpoint.budget ?? {}), ...(run.budget ?? {}) };
-    const still = reachedCap(budget, checkpoint.tokenUsage);
-    if (still) throw new BudgetNotRaised(runId, still.which, still.spent, still.limit);
+    const events = previous.status === 'interrupted' ? store.events(runId) : undefined;
+    const interrupted = events ? { tasks: interruptedTasks(events), usage: usageOfEvents(events), endedAt: previous.endedAt ?? now() } : undefined;
+    if (checkpoint.pending) {
+      const budget = { ...(checkpoint.budget ?? {}), ...(run.budget ?? {}) };
+      const still = reachedCap(budget, checkpoint.tokenUsage);
+      if (still) throw new BudgetNotRaised(runId, still.which, still.spent, still.limit);
+    }
     const documentPath = previous.documentPath ? resolveWorkspaceDocument(workspace, previous.documentPath).file : undefined;
     const outputs = new Map(store.taskOutputs(runId).map((o) => [o.taskId, o]));
-    return withMcp(mcpServersIn(doc), undefined, async (runTools) => kickoffCrew({
+    const recording = offline?.fresh();
+    return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
       ...base,
       tools: runTools,
       memory: await memoryFor(doc),
@@ -298,13 +339,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       doc,
       inputs: previous.inputs,
       documentPath: previous.documentPath,
-      models: resolverFor(documentPath),
+      models: resolverFor(documentPath, recording),
       signal: run.signal,
       onEvent: run.onEvent,
       budget: run.budget,
-      resume: { checkpoint, outputs },
+      offlineFrom: recording?.runId,
+      resume: { checkpoint, outputs, ...(interrupted ? { interrupted } : {}) },
     }));
   }
+}
+
+/** Where an interrupted crew run that saved no checkpoint (an older run) is, read from its events. */
+function positionFromEvents(store: RunStore, run: { id: string; startedAt: number }): CrewCheckpoint | undefined {
+  const events = store.events(run.id);
+  if (events[0]?.type !== 'run.started') return undefined;
+  const sessions = events.filter((e) => e.type === 'run.resumed').length;
+  return { version: 1, kind: 'crew', rootSpanId: events[0].spanId, sessions, startedAt: run.startedAt, tokenUsage: usageOfEvents(events) };
 }
 
 /** A stored task output replaced by an edited text (its JSON too, when the text is JSON). */

@@ -79,7 +79,8 @@ export const RunSummarySchema = z.object({
   endedAt: z.number().optional(),
   durationMs: z.number().optional(),
   tokenUsage: TokenUsageSchema,
-  replayOf: z.object({ runId: z.string(), fromTaskId: z.string() }).optional(),
+  /** A replay (fork): of a crew from a task, or of a flow from a method. */
+  replayOf: z.union([z.object({ runId: z.string(), fromTaskId: z.string() }), z.object({ runId: z.string(), fromMethodId: z.string() })]).optional(),
   error: z.string().optional(),
   documentPath: z.string().optional(),
   /** An offline re-run: the recorded run its model replies came from. */
@@ -331,9 +332,9 @@ export const HOST_CHANNELS = {
     response: BatchSchema,
   },
   'runs.batch': { request: z.strictObject({ batchId: Id }), response: BatchSchema },
-  'runs.cancel': { request: z.strictObject({ runId: RunId }), response: z.object({ cancelled: z.boolean() }) },
   /** Stops a batch: no further row starts (those rows end cancelled) and its live and paused runs are cancelled. */
   'runs.cancelBatch': { request: z.strictObject({ batchId: Id }), response: z.object({ cancelled: z.number() }) },
+  'runs.cancel': { request: z.strictObject({ runId: RunId }), response: z.object({ cancelled: z.boolean() }) },
   'runs.list': {
     request: z.strictObject({
       limit: z.number().int().min(1).max(1000).default(200),
@@ -356,7 +357,14 @@ export const HOST_CHANNELS = {
   },
   'runs.replay': {
     /** `edits`: earlier tasks' outputs replaced before the replay (a fork), task id → text. */
-    request: z.strictObject({ runId: RunId, fromTaskId: Id, edits: z.record(Id, z.string().max(1_000_000)).optional() }),
+    /**
+     * A crew from a task (earlier tasks' outputs edited: task id → text), or a flow from a method (the
+     * state there edited: field → JSON value); earlier steps come from the recorded run.
+     */
+    request: z.union([
+      z.strictObject({ runId: RunId, fromTaskId: Id, edits: z.record(Id, z.string().max(1_000_000)).optional() }),
+      z.strictObject({ runId: RunId, fromMethodId: Id, state: z.record(z.string().min(1).max(200), z.unknown()).optional() }),
+    ]),
     response: z.object({ runId: z.string() }),
   },
   /** Runs the run's document as it is now, answering every model call from that run's recording (no network). */
@@ -617,9 +625,13 @@ export type HostPush =
    */
   | { kind: 'training.changed'; crewId: string };
 
-/** WebSocket framing (browser mode). Electron IPC carries the same request/result shapes. */
+/**
+ * WebSocket framing (browser mode). Electron IPC carries the same request/result shapes. Pushes made
+ * in the same turn of the host's event loop travel together (`pushes`, in order; a lone one as `push`),
+ * so a fast run's events cost the renderer one message per batch, not one per event.
+ */
 export type WireRequest = { id: number; channel: string; request: unknown };
-export type WireMessage = { id: number; result: HostResult<HostChannel> } | { push: HostPush };
+export type WireMessage = { id: number; result: HostResult<HostChannel> } | { push: HostPush } | { pushes: HostPush[] };
 
 /** The renderer's view of the host: one function per channel family, whatever the transport. */
 export interface HostApi {

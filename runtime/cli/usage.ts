@@ -12,9 +12,10 @@ Usage:
       [--offline RUNID]   answer every model call from that recorded run (no network)
       [--inputs-file rows.csv|rows.tsv|rows.jsonl] [--concurrency N]   the crew once per row (CSV header = input names)
       [--max-tokens N] [--max-cost X]   pause (not fail) before a model call once the run reached the cap
-  crewdeck replay <runId> --from-task <taskId> [--set-output <taskId>=<text|@file>]... [--max-tokens N] [--max-cost X] [--workspace DIR] [--json]
-  crewdeck resume <runId> [--feedback TEXT] [--max-tokens N] [--max-cost X] [--workspace DIR] [--json]
-      continue a paused or interrupted flow, or a crew or flow paused at its budget (with a higher cap)
+  crewdeck replay <runId> --from-task <taskId> [--set-output <taskId>=<text|@file>]... [--max-tokens N] [--max-cost X] [--offline RUNID] [--workspace DIR] [--json]
+  crewdeck replay <runId> --from-method <methodId> [--set-state <key>=<json|text|@file>]...   a flow, the state at that method edited
+  crewdeck resume <runId> [--feedback TEXT] [--max-tokens N] [--max-cost X] [--offline RUNID] [--workspace DIR] [--json]
+      continue a paused or interrupted flow or crew, or a crew or flow paused at its budget (with a higher cap)
   crewdeck validate <file.crew.json|file.flow.json>
   crewdeck runs list [--limit N] [--workspace DIR] [--json]
   crewdeck runs show <runId> [--workspace DIR] [--json]

@@ -135,7 +135,7 @@ export function createHostService(options: HostServiceOptions): HostService {
     },
     'runs.rerunOffline': async ({ runId }) => ({ runId: await runs.rerunOffline(requireRun(runId).id) }),
     'runs.diff': ({ runA, runB }) => ({ diff: diffRuns(store, requireRun(runA).id, requireRun(runB).id) }),
-    'runs.replay': async ({ runId, fromTaskId, edits }) => ({ runId: await runs.replay(runId, fromTaskId, edits) }),
+    'runs.replay': async (req) => ({ runId: 'fromTaskId' in req ? await runs.replay(req.runId, req.fromTaskId, req.edits) : await runs.replayFlow(req.runId, req.fromMethodId, req.state) }),
     'runs.resume': async ({ runId, feedback, budget }) => ({ runId: await runs.resume(runId, feedback, budget) }),
 
     'human.pending': () => ({ requests: human.pending() }),

@@ -76,6 +76,11 @@ export class HostRuns {
     return this.launch(undefined, (runtime, run) => runtime.replay(runId, fromTaskId, { ...run, edits }));
   }
 
+  /** Forks a flow run from a method, the state there edited. */
+  replayFlow(runId: string, fromMethodId: string, state?: Record<string, unknown>): Promise<string> {
+    return this.launch(undefined, (runtime, run) => runtime.replayFlow(runId, fromMethodId, { ...run, state }));
+  }
+
   /** Continues a paused run (paused in this process or an earlier one): a flow with the feedback it waits for, a run at its budget with a higher cap. */
   resume(runId: string, feedback: string | undefined, budget?: Budget): Promise<string> {
     if (this.active.has(runId) || this.resuming.has(runId)) return Promise.reject(new FlowNotResumable(`run ${runId} is running; only paused or interrupted flows can be resumed`));

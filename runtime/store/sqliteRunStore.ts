@@ -187,7 +187,8 @@ export class SqliteRunStore implements RunStore {
       run.documentPath ?? null,
       JSON.stringify(run.inputs),
       run.replayOf?.runId ?? null,
-      run.replayOf?.fromTaskId ?? null,
+      // One column for the step replayed from: a crew's task, a flow's method (the run's kind says which).
+      run.replayOf ? ('fromTaskId' in run.replayOf ? run.replayOf.fromTaskId : run.replayOf.fromMethodId) : null,
       run.startedAt,
       process.pid,
       this.host,
@@ -400,7 +401,7 @@ function toSummary(row: RunRow): RunSummary {
     summary.durationMs = row.ended_at - row.started_at;
   }
   if (row.replay_of_run_id !== null && row.replay_from_task_id !== null) {
-    summary.replayOf = { runId: row.replay_of_run_id, fromTaskId: row.replay_from_task_id };
+    summary.replayOf = row.kind === 'flow' ? { runId: row.replay_of_run_id, fromMethodId: row.replay_from_task_id } : { runId: row.replay_of_run_id, fromTaskId: row.replay_from_task_id };
   }
   if (row.error !== null) summary.error = row.error;
   if (row.document_path !== null) summary.documentPath = row.document_path;

@@ -13,9 +13,12 @@ export interface NewRun {
   /** Path of the document relative to the workspace, when it came from a file. */
   documentPath?: string;
   inputs: Record<string, string>;
-  replayOf?: { runId: string; fromTaskId: string };
+  replayOf?: RunReplayOf;
   startedAt: number;
 }
+
+/** What a replay (fork) started from: a crew's task, or a flow's method. */
+export type RunReplayOf = { runId: string; fromTaskId: string } | { runId: string; fromMethodId: string };
 
 export interface RunSummary {
   id: string;
@@ -27,7 +30,7 @@ export interface RunSummary {
   endedAt?: number;
   durationMs?: number;
   tokenUsage: TokenUsage;
-  replayOf?: { runId: string; fromTaskId: string };
+  replayOf?: RunReplayOf;
   error?: string;
   /** Path of the document relative to the workspace (forward slashes), when it came from a file. */
   documentPath?: string;

@@ -4,12 +4,14 @@ import { UsageError } from '../usage';
 import { BUDGET_OPTIONS, parseBudgetOptions } from '../budgetOptions';
 
 /**
- * `crewdeck resume <runId> [--feedback TEXT] [--max-tokens N] [--max-cost X]`: continues a paused or
- * interrupted flow, or a crew or flow paused at its budget (under the higher cap).
+ * `crewdeck resume <runId> [--feedback TEXT] [--max-tokens N] [--max-cost X] [--offline RUNID]`: continues
+ * a paused or interrupted flow, an interrupted crew, or a crew or flow paused at its budget (under the
+ * higher cap). `--offline` answers the model calls of this session from that recorded run.
  */
 export async function resumeCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
     feedback: { type: 'string' },
+    offline: { type: 'string' },
     model: { type: 'string' },
     workspace: { type: 'string', short: 'w' },
     json: { type: 'boolean', default: false },
@@ -18,7 +20,7 @@ export async function resumeCommand(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('resume needs exactly one run id');
   const budget = parseBudgetOptions(values);
   return runInTerminal(
-    { workspace: values.workspace ?? process.cwd(), json: values.json ?? false, forceProfile: values.model, createStore: false },
+    { workspace: values.workspace ?? process.cwd(), json: values.json ?? false, forceProfile: values.model, createStore: false, offline: values.offline },
     () => (runtime, run) => runtime.resume(positionals[0], { ...run, feedback: values.feedback, budget }),
   );
 }

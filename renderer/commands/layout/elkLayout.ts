@@ -12,8 +12,8 @@ export interface ElkEngine {
 
 /**
  * ELK's layered layout with ordering constraints. Tasks are the first layer and agents the last
- * (layer constraints), both in model order, and the crossing minimisation may not change it
- * (`forceNodeModelOrder`): the order is `orderAgents`'s, the same dagre gets.
+ * (layer constraints), both in model order, which ELK keeps (`considerModelOrder` with
+ * `forceNodeModelOrder`, and no crossing sweeps): the order is `orderAgents`'s, the same dagre gets.
  */
 export function elkGraph(graph: CrewLayoutGraph): ElkNode {
   const agentOrder = orderAgents(graph);
@@ -30,7 +30,13 @@ export function elkGraph(graph: CrewLayoutGraph): ElkNode {
       'elk.separateConnectedComponents': 'false',
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
       'elk.layered.crossingMinimization.forceNodeModelOrder': 'true',
-      'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
+      // The order is given, so ELK's own crossing sweeps have nothing to do (they took half its time).
+      'elk.layered.crossingMinimization.strategy': 'NONE',
+      'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
+      // The canvas draws its own edges: polyline routing reserves less room between the columns than
+      // orthogonal routing (852 px wide instead of 1,522 on the 300-node crew).
+      'elk.edgeRouting': 'POLYLINE',
+      'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
     },
     children: [
       ...graph.tasks.map((t) => ({ id: t.id, width: t.width, height: t.height, layoutOptions: layer('FIRST') })),

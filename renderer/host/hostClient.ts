@@ -55,6 +55,7 @@ async function connectWebSocket(): Promise<HostApi> {
     ws.onmessage = (message) => {
       const data = JSON.parse(String(message.data)) as WireMessage;
       if ('push' in data) listeners.forEach((l) => l(data.push));
+      else if ('pushes' in data) for (const push of data.pushes) listeners.forEach((l) => l(push));
       else pending.get(data.id)?.(data.result);
       if ('id' in data) pending.delete(data.id);
     };

@@ -9,6 +9,7 @@ import { FilterChip } from './trace/FilterChip';
 import { filterRoots, flattenSpans } from './trace/flattenSpans';
 import { formatCompact } from './trace/formatCount';
 import { LiveDuration } from './trace/LiveDuration';
+import { timelineStep } from './trace/timelineStep';
 import { SpanDetail } from './trace/SpanDetail';
 import { TraceTree } from './trace/TraceTree';
 
@@ -64,7 +65,10 @@ export function TracePanel() {
 
   const selected = spanId ? view.spans.get(spanId) : undefined;
   const runStart = view.startedAt ?? view.spans.get(view.rootIds[0])?.start ?? 0;
-  const runLength = Math.max(1, (view.endedAt ?? view.lastTs ?? runStart) - runStart);
+  const elapsed = Math.max(1, (view.endedAt ?? view.lastTs ?? runStart) - runStart);
+  // While the run goes on, the timeline's scale grows in steps (each ~19% longer) rather than with every
+  // event, so the rows in view are not all redrawn every frame; the finished run gets its exact length.
+  const runLength = view.endedAt === undefined ? timelineStep(elapsed) : elapsed;
   const collapseAll = () => {
     const all = new Set<string>();
     for (const span of view.spans.values()) if (span.children.length > 0 && span.kind !== 'run') all.add(span.id);

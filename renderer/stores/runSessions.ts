@@ -16,6 +16,7 @@ interface RunSession {
 }
 
 const MAX_CACHED = 6;
+/** Without animation frames (a hidden page, tests): fold at this pace instead. */
 const FLUSH_MS = 16;
 const FIRST_PAGE = 1500;
 const NEXT_PAGE = 2500;
@@ -23,11 +24,13 @@ const NEXT_PAGE = 2500;
 /**
  * Keeps the views of the runs the person has looked at, fed first from the store (`runs.events`,
  * paged) and then from live pushes — in seq order, with no gaps (a gap is fetched) and no duplicates
- * (folding ignores events at or below the view's last seq). Live events are folded in batches.
+ * (folding ignores events at or below the view's last seq). Live events are queued and folded once
+ * per animation frame: however fast a run streams, the trace and the canvas get one new view per frame.
  */
 export class RunSessions {
   private readonly sessions = new Map<string, RunSession>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private flushFrame: number | undefined;
   private clock = 0;
 
   constructor(
@@ -83,14 +86,22 @@ export class RunSessions {
   /** Folds queued live events now (tests and the end of a batch use it). */
   flush(): void {
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    if (this.flushFrame !== undefined) cancelAnimationFrame(this.flushFrame);
     this.flushTimer = undefined;
+    this.flushFrame = undefined;
     for (const session of this.sessions.values()) {
       if (!session.loading && session.queue.length > 0) this.drain(session);
     }
   }
 
+  /**
+   * At the next animation frame. The timer covers pages that get no frames: a hidden tab folds every
+   * 100 ms, and without requestAnimationFrame (tests in Node) every FLUSH_MS.
+   */
   private scheduleFlush(): void {
-    if (this.flushTimer === undefined) this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
+    if (this.flushTimer !== undefined) return;
+    if (typeof requestAnimationFrame === 'function') this.flushFrame = requestAnimationFrame(() => this.flush());
+    this.flushTimer = setTimeout(() => this.flush(), typeof requestAnimationFrame === 'function' ? 100 : FLUSH_MS);
   }
 
   private async load(session: RunSession): Promise<void> {

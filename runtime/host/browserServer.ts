@@ -24,6 +24,9 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
+/** Most pushes one WebSocket message carries (a bigger batch is a long parse in the renderer). */
+const MAX_PUSH_BATCH = 256;
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -88,7 +91,25 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     const send = (message: WireMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    const unsubscribe = options.host.subscribe((push: HostPush) => send({ push }));
+    // Pushes wait for the end of this turn of the event loop and go together (in order, at most
+    // MAX_PUSH_BATCH a message); a response first sends what was pushed before it, so order holds.
+    let queued: HostPush[] = [];
+    let scheduled = false;
+    const sendPushes = () => {
+      scheduled = false;
+      if (queued.length === 0) return;
+      const batch = queued;
+      queued = [];
+      send(batch.length === 1 ? { push: batch[0] } : { pushes: batch });
+    };
+    const unsubscribe = options.host.subscribe((push: HostPush) => {
+      queued.push(push);
+      if (queued.length >= MAX_PUSH_BATCH) sendPushes();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(sendPushes);
+      }
+    });
     ws.on('message', async (data) => {
       let message: { id?: unknown; channel?: unknown; request?: unknown };
       try {
@@ -101,7 +122,9 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
         ws.close(1003, 'messages must be { id, channel, request }');
         return;
       }
-      send({ id: message.id, result: await options.host.handle(message.channel, message.request) });
+      const result = await options.host.handle(message.channel, message.request);
+      sendPushes();
+      send({ id: message.id, result });
     });
     ws.on('close', () => {
       unsubscribe();

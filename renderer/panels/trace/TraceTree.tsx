@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import type { TraceRow as Row } from './flattenSpans';
 import { ROW_HEIGHT, TraceRow } from './TraceRow';
 
@@ -38,8 +38,16 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
 
-  useEffect(() => {
-    if (follow && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  // Following a live run: keep the end in view. Not with `scrollToIndex`, which reads the element's
+  // scroll height (a forced layout of the whole page) several times per call and again on the frames
+  // after it; one write per commit, from sizes known without layout (fixed-height rows, and the
+  // viewport's height as the virtualizer's ResizeObserver last saw it).
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!follow || rows.length === 0 || !el) return;
+    const viewport = virtualizer.scrollRect?.height ?? el.clientHeight;
+    const end = Math.max(0, virtualizer.getTotalSize() - viewport);
+    if (virtualizer.scrollOffset !== end) el.scrollTop = end;
   }, [follow, rows.length, virtualizer]);
 
   const onKeyDown = useCallback(

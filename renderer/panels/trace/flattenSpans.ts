@@ -53,6 +53,21 @@ function isMatch(span: TraceSpan, tasks: Set<string>, agents: Set<string>, metho
   return false;
 }
 
+/**
+ * The row last made for a span. Spans are immutable once folded, so a row whose span, level and
+ * expansion are unchanged is handed out again: a memoised row component then skips it while a live
+ * run's new events re-flatten the tree every frame.
+ */
+const lastRow = new WeakMap<TraceSpan, TraceRow>();
+
+function rowFor(span: TraceSpan, level: number, hasChildren: boolean, expanded: boolean): TraceRow {
+  const last = lastRow.get(span);
+  if (last && last.level === level && last.hasChildren === hasChildren && last.expanded === expanded) return last;
+  const row = { span, level, hasChildren, expanded };
+  lastRow.set(span, row);
+  return row;
+}
+
 /** The visible rows: a depth-first walk that skips the children of collapsed spans. O(visible rows). */
 export function flattenSpans(view: RunView, roots: readonly string[], collapsed: ReadonlySet<string>): TraceRow[] {
   const rows: TraceRow[] = [];
@@ -64,7 +79,7 @@ export function flattenSpans(view: RunView, roots: readonly string[], collapsed:
     if (!span) continue;
     const hasChildren = span.children.length > 0;
     const expanded = hasChildren && !collapsed.has(id);
-    rows.push({ span, level, hasChildren, expanded });
+    rows.push(rowFor(span, level, hasChildren, expanded));
     if (expanded) for (let i = span.children.length - 1; i >= 0; i--) stack.push({ id: span.children[i], level: level + 1 });
   }
   return rows;

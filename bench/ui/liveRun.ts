@@ -1,0 +1,227 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { CrewDocumentSchema, type CrewDocument } from '../../shared/model/crew';
+import { traceCrew } from './benchWorkspace';
+import { frameIntervals, summariseIntervals, type IntervalSummary } from './frameStats';
+import { KEEP_NAMES_SHIM, settle } from './pageProbes';
+import type { Profiler } from './profiler';
+import { collectErrors, VIEWPORT } from './traceOpen';
+
+export const LIVE_CREW_FILE = 'bench-live.crew.json';
+
+/**
+ * The crew the live scenario runs from the app: the trace crew (`traceCrew(tasks)`, a built-in manager
+ * delegating every task) with every scripted reply streamed (`stream: true`: three `llm.chunk`s each) and
+ * delayed by `delayMs`, so the run's ~20 events per task arrive over seconds, as from a fast model.
+ */
+export function liveCrew(tasks: number, delayMs: number): CrewDocument {
+  const base = traceCrew(tasks);
+  const slow = (reply: unknown): unknown => (typeof reply === 'string' ? { content: reply, delayMs } : { ...(reply as object), delayMs });
+  const withLatency = (llm: unknown): unknown => {
+    const model = llm as { provider?: string; script?: Record<string, unknown> } | undefined;
+    if (model?.provider !== 'scripted' || !model.script) return llm;
+    const s = model.script;
+    return {
+      ...model,
+      script: {
+        ...s,
+        stream: true,
+        ...(s.default !== undefined ? { default: slow(s.default) } : {}),
+        ...(Array.isArray(s.sequence) ? { sequence: s.sequence.map(slow) } : {}),
+        ...(Array.isArray(s.rules)
+          ? { rules: (s.rules as { reply: unknown }[]).map((r) => ({ ...r, reply: Array.isArray(r.reply) ? r.reply.map(slow) : slow(r.reply) })) }
+          : {}),
+      },
+    };
+  };
+  return CrewDocumentSchema.parse({
+    ...base,
+    id: `bench-live-${tasks}`,
+    name: `Bench: live, ${tasks} tasks`,
+    manager: base.manager && 'llm' in base.manager ? { ...base.manager, llm: withLatency(base.manager.llm) } : base.manager,
+    agents: base.agents.map((a) => ({ ...a, llm: withLatency(a.llm) })),
+  });
+}
+
+export function writeLiveCrew(dir: string, tasks: number, delayMs: number): string {
+  writeFileSync(join(dir, LIVE_CREW_FILE), `${JSON.stringify(liveCrew(tasks, delayMs), null, 2)}\n`);
+  return LIVE_CREW_FILE;
+}
+
+export interface LiveRunSample {
+  /** requestAnimationFrame intervals from the Run click to the frame after the completed run was painted. */
+  frames: IntervalSummary;
+  intervals: number[];
+  /** PerformanceObserver 'long-animation-frame' entries (frames over 50 ms) in that window. */
+  longFrames: { count: number; maxMs: number; maxBlockingMs: number };
+  /** Run click → the trace shows the run completed. */
+  runMs: number;
+  /** Run events and stream deltas pushed to the page over the host API while recording. */
+  pushedEvents: number;
+  /** Trace rows at the end (the panel's count), and task nodes in view shown done on the canvas (it mounts only those in view). */
+  rows: number;
+  tasksDone: number;
+  errors: string[];
+}
+
+/**
+ * Opens the live crew on the canvas, starts it with the app's own Run dialog and records every frame
+ * while its events stream in through the host API into the trace panel and the canvas overlay.
+ */
+export async function measureLiveRun(
+  browser: Browser,
+  url: string,
+  documentPath: string,
+  options: { profiler?: Profiler; screenshot?: string } = {},
+): Promise<LiveRunSample> {
+  const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: 'dark' });
+  await context.addInitScript(KEEP_NAMES_SHIM);
+  await context.addInitScript(countEventPushes);
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  try {
+    await page.goto(url);
+    await page.locator(`[data-testid="document-item"][data-path="${documentPath}"]`).click();
+    await page.locator('[data-testid^="crew-node-"]').first().waitFor({ timeout: 60_000 });
+    await settle(page);
+    await page.getByTestId('run-crew').click();
+    const start = page.getByTestId('run-start');
+    await start.waitFor();
+    await settle(page, 300);
+    await startLiveRecording(page);
+    await options.profiler?.start(page, 'live-run');
+    await start.click();
+    await page.waitForFunction(() => (window as unknown as { __benchLive: { doneAt: number } }).__benchLive.doneAt > 0, undefined, { timeout: 300_000, polling: 200 });
+    await options.profiler?.stop(page);
+    const rec = await stopLiveRecording(page);
+    if (options.screenshot) await page.screenshot({ path: options.screenshot });
+    const tasksDone = await page.locator('[data-testid^="crew-node-task"] [data-testid="node-status"][data-status="done"]').count();
+    if (rec.status !== 'completed') throw new Error(`the live run ended ${rec.status}`);
+    const intervals = frameIntervals(rec.frames);
+    return {
+      frames: summariseIntervals(intervals),
+      intervals,
+      longFrames: {
+        count: rec.longFrames.length,
+        maxMs: rec.longFrames.length ? Math.max(...rec.longFrames.map((f) => f.duration)) : 0,
+        maxBlockingMs: rec.longFrames.length ? Math.max(...rec.longFrames.map((f) => f.blocking)) : 0,
+      },
+      runMs: rec.doneAt - rec.clickAt,
+      pushedEvents: rec.pushes,
+      rows: rec.rows,
+      tasksDone,
+      errors,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Init script: counts the host's `event` pushes reaching the page (before the app handles them). */
+function countEventPushes(): void {
+  const w = window as unknown as { __benchPushes: number };
+  w.__benchPushes = 0;
+  const Native = window.WebSocket;
+  class CountingWebSocket extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener('message', (m) => {
+        // One `push`, or a batch of them (`pushes`).
+        const data = String(m.data);
+        if (data.startsWith('{"push') && data.includes('{"kind":"event","event":')) w.__benchPushes += data.split('{"kind":"event","event":').length - 1;
+      });
+    }
+  }
+  window.WebSocket = CountingWebSocket;
+}
+
+interface LiveRecording {
+  frames: number[];
+  longFrames: { start: number; duration: number; blocking: number }[];
+  clickAt: number;
+  doneAt: number;
+  status: string;
+  rows: number;
+  pushes: number;
+}
+
+/**
+ * A rAF loop that records frame times from the Run click (the `run-start` click's event timestamp) until
+ * the frame after the one in which the trace panel first showed the new run finished, and a
+ * long-animation-frame observer over the same window.
+ */
+async function startLiveRecording(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const state = {
+      frames: [] as number[],
+      longFrames: [] as { start: number; duration: number; blocking: number }[],
+      clickAt: NaN,
+      doneAt: 0,
+      status: '',
+      rows: 0,
+      pushes: 0,
+      pushesAtClick: 0,
+      seenDone: false,
+      // A page opened on a workspace shows its latest run: the finished run to wait for is a new one.
+      previousRunId: document.querySelector('[data-testid="trace-panel"]')?.getAttribute('data-run-id') ?? '',
+      observer: undefined as PerformanceObserver | undefined,
+    };
+    const w = window as unknown as { __benchLive: typeof state; __benchPushes: number };
+    w.__benchLive = state;
+    document.addEventListener(
+      'click',
+      (e) => {
+        if (Number.isNaN(state.clickAt) && e.target instanceof Element && e.target.closest('[data-testid="run-start"]')) {
+          state.clickAt = e.timeStamp;
+          state.pushesAtClick = w.__benchPushes;
+        }
+      },
+      { capture: true },
+    );
+    state.observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const f = e as PerformanceEntry & { blockingDuration?: number };
+        state.longFrames.push({ start: f.startTime, duration: f.duration, blocking: f.blockingDuration ?? 0 });
+      }
+    });
+    state.observer.observe({ type: 'long-animation-frame' });
+    const onFrame = (t: number) => {
+      if (Number.isNaN(state.clickAt)) {
+        requestAnimationFrame(onFrame);
+        return;
+      }
+      state.frames.push(t);
+      if (state.seenDone) {
+        // The frame that painted the finished run is over.
+        state.doneAt = t;
+        state.pushes = w.__benchPushes - state.pushesAtClick;
+        return;
+      }
+      const panel = document.querySelector('[data-testid="trace-panel"]');
+      const status = panel?.getAttribute('data-run-id') === state.previousRunId ? undefined : panel?.getAttribute('data-run-status');
+      if (status === 'completed' || status === 'failed' || status === 'cancelled') {
+        state.seenDone = true;
+        state.status = status;
+        state.rows = Number((panel!.querySelector('.trace-count')?.textContent ?? '').replace(/[^0-9]/g, ''));
+      }
+      requestAnimationFrame(onFrame);
+    };
+    requestAnimationFrame(onFrame);
+  });
+}
+
+async function stopLiveRecording(page: Page): Promise<LiveRecording> {
+  return page.evaluate(() => {
+    const state = (window as unknown as { __benchLive: LiveRecording & { observer?: PerformanceObserver } }).__benchLive;
+    if (state.observer) {
+      for (const e of state.observer.takeRecords()) {
+        const f = e as PerformanceEntry & { blockingDuration?: number };
+        state.longFrames.push({ start: f.startTime, duration: f.duration, blocking: f.blockingDuration ?? 0 });
+      }
+      state.observer.disconnect();
+    }
+    const inWindow = state.longFrames.filter((f) => f.start + f.duration >= state.clickAt && f.start <= state.doneAt);
+    return { frames: state.frames, longFrames: inWindow, clickAt: state.clickAt, doneAt: state.doneAt, status: state.status, rows: state.rows, pushes: state.pushes };
+  });
+}

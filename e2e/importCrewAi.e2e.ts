@@ -14,6 +14,7 @@ let session: Session;
 beforeAll(async () => {
   workspace = tempWorkspace('import-crewai');
   cpSync(join(repoRoot, 'test/fixtures/crewai/launch_campaign'), join(workspace, 'crewai-project'), { recursive: true });
+  cpSync(join(repoRoot, 'test/fixtures/crewai/flows/self_evaluation_loop'), join(workspace, 'crewai-flow'), { recursive: true });
   app = await serve(workspace);
   session = await openBrowser(app.url);
 });
@@ -31,7 +32,7 @@ describe('import a CrewAI project', () => {
     await page.getByTestId('import-crewai-dir').fill('crewai-project');
     await page.getByTestId('import-crewai-submit').click();
     const unmapped = page.getByTestId('import-crewai-unmapped-item');
-    await expect.poll(() => unmapped.count()).toBeGreaterThan(0);
+    await expect.poll(() => unmapped.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect((await unmapped.allTextContents()).join('\n')).toMatch(/tool/i);
     await session.shot('import-crewai-summary');
     await page.getByTestId('import-crewai-done').click();
@@ -39,6 +40,23 @@ describe('import a CrewAI project', () => {
     expect(readdirSync(workspace).filter((f) => f.endsWith('.crew.json')).length).toBe(3);
     await expect.poll(() => page.locator('.react-flow__node').count()).toBeGreaterThan(2);
     await session.shot('import-crewai-canvas');
+    expect(session.errors).toEqual([]);
+  });
+
+  it('imports a Flow project: the flow opens on the canvas (its methods, the retry route back to the start), its crews beside it', async () => {
+    const { page } = session;
+    await page.getByTestId('open-import-crewai').click();
+    await page.getByTestId('import-crewai-dir').fill('crewai-flow');
+    await page.getByTestId('import-crewai-submit').click();
+    await expect.poll(() => page.getByTestId('import-crewai-done').count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.getByTestId('import-crewai-dialog').textContent()).toContain('self_evaluation_loop.flow.json, post_crew.crew.json, review_crew.crew.json');
+    expect(await page.getByTestId('import-crewai-dialog').textContent()).toContain('The flow is open on the canvas');
+    await session.shot('import-crewai-flow-summary');
+    await page.getByTestId('import-crewai-done').click();
+    // Seven methods (generate_post_crew … max_retry_exit) are on the canvas.
+    await expect.poll(() => page.locator('.react-flow__node').filter({ hasText: 'generate_post_crew' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.locator('.react-flow__node').filter({ hasText: /max_retry_exit|save_result|decide/ }).count()).toBeGreaterThanOrEqual(3);
+    await session.shot('import-crewai-flow-canvas');
     expect(session.errors).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { assertGapFree, describeResult, finished, listRuns, parseSingleJson, run
 import { workspaceDatabasePath } from '../../runtime/store/database';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { WebSocket } from 'ws';
 
 /** Budget guard on the real openai SDK against the scripted server: each task's call reports 120 tokens. */
 const USAGE = { prompt_tokens: 100, completion_tokens: 20 };
@@ -140,24 +141,90 @@ describe('budget guard: a crew', () => {
     expect(r.stderr + r.stdout).toContain('--max-tokens must be a whole number');
   });
 
-  it('the pause survives a kill -9 of the process: a new process resumes it from task 2', async () => {
-    ws = workspace();
-    const child = spawnCli(['run', ws.path('three.crew.json'), '--json', '--max-tokens', '100'], { cwd: ws.dir, env });
-    const exited = finished(child, 20_000);
-    const deadline = Date.now() + 15_000;
-    while (statusInDb(ws.dir) !== 'paused' && Date.now() < deadline) await new Promise((res) => setTimeout(res, 5));
-    expect(statusInDb(ws.dir)).toBe('paused');
-    child.kill('SIGKILL');
-    await exited;
-    const runs = await listRuns(ws.dir);
-    expect(runs[0].status).toBe('paused');
-    const resumed = parseSingleJson(await runCli(['resume', runs[0].id, '--json', '--max-tokens', '1000', '--workspace', ws.dir], { env }));
-    expect(resumed.status).toBe('completed');
-    expect(resumed.tasks).toHaveLength(3);
-    expect(callsFor('[T1]')).toBe(1);
-    expect(callsFor('[T2]')).toBe(1);
-  }, 30_000);
+  it('the pause survives a kill -9 of the process holding it: the app host (serve) that ran the crew is killed while alive, a new process resumes from task 2', async () => {
+    ws = workspace({ maxTokens: 100 });
+    const config = tempDir('crewdeck-budget-config-');
+    const host = spawnCli(['serve', '--port', '0', '--workspace', ws.dir], { cwd: ws.dir, env: { ...env, CREWDECK_CONFIG_DIR: config.dir, HOME: config.dir } });
+    const hostExited = finished(host, 60_000, 'crewdeck serve');
+    try {
+      const url = await servedUrl(host);
+      const socket = await connectHost(url);
+      const started = await invoke(socket, 'runs.start', { path: 'three.crew.json' });
+      expect(started.ok, JSON.stringify(started)).toBe(true);
+      const runId: string = started.response.runId;
+      const deadline = Date.now() + 15_000;
+      while (statusInDb(ws.dir) !== 'paused' && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+      expect(statusInDb(ws.dir)).toBe('paused');
+      expect(callsFor('[T1]')).toBe(1);
+      expect(callsFor('[T2]')).toBe(0);
+      // The host that ran the crew and holds the paused run is still up (it answers), then killed outright.
+      expect((await invoke(socket, 'runs.get', { runId })).response.run.status).toBe('paused');
+      expect(() => process.kill(host.pid!, 0)).not.toThrow();
+      host.kill('SIGKILL');
+      const killed = await hostExited;
+      expect(killed.signal).toBe('SIGKILL');
+      expect(() => process.kill(host.pid!, 0)).toThrow(); // gone
+
+      const runs = await listRuns(ws.dir);
+      expect(runs.find((r) => r.id === runId).status).toBe('paused');
+      const resumed = parseSingleJson(await runCli(['resume', runId, '--json', '--max-tokens', '1000', '--workspace', ws.dir], { env }));
+      expect(resumed.status).toBe('completed');
+      expect(resumed.runId).toBe(runId);
+      expect(resumed.tasks.map((t: { taskId: string }) => t.taskId)).toEqual(['t1', 't2', 't3']);
+      expect(callsFor('[T1]')).toBe(1); // no call for task 1 after the kill
+      expect(callsFor('[T2]')).toBe(1);
+      expect(callsFor('[T3]')).toBe(1);
+      assertGapFree(await runEvents(ws.dir, runId));
+    } finally {
+      if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
+      await hostExited.catch(() => undefined);
+      config.remove();
+    }
+  }, 90_000);
 });
+
+/** The URL `crewdeck serve` prints (with its token). */
+function servedUrl(child: ReturnType<typeof spawnCli>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer | string) => {
+      output += chunk.toString();
+      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+  });
+}
+
+/** The host API's WebSocket, as the app in the browser opens it. */
+function connectHost(url: string): Promise<WebSocket> {
+  const { port, searchParams } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api?token=${searchParams.get('token')}`, { origin: `http://127.0.0.1:${port}` });
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+let requestId = 0;
+function invoke(socket: WebSocket, channel: string, request: unknown): Promise<{ ok: boolean; response?: any; error?: unknown }> {
+  const id = ++requestId;
+  return new Promise((resolve) => {
+    const onMessage = (data: unknown) => {
+      const message = JSON.parse(String(data));
+      if (message.id !== id) return;
+      socket.off('message', onMessage);
+      resolve(message.result);
+    };
+    socket.on('message', onMessage);
+    socket.send(JSON.stringify({ id, channel, request }));
+  });
+}
 
 describe('budget guard: a flow', () => {
   it('pauses before the method whose model call has no room, and resume re-runs only that method', async () => {

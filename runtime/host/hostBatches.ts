@@ -4,6 +4,7 @@ import type { BatchRowStatus, HostBatch, HostPush, HostRequestParsed } from '../
 import { addUsage, emptyUsage } from '../../shared/usage';
 import { loadWorkspaceDocument } from '../document/workspaceDocument';
 import { checkRowInputs, runEachRow } from '../crew/eachRow';
+import { isBadInput } from '../badInput';
 import { errorMessage, RunCancelled } from '../errors';
 import { newRunId } from '../runId';
 import { HostBadInput, HostNotFound } from './hostErrors';
@@ -43,7 +44,12 @@ export class HostBatches {
     },
   ) {}
 
-  start({ path, rows, concurrency, model }: HostRequestParsed<'runs.startBatch'>): HostBatch {
+  /**
+   * Checks every row, then starts the batch; answers once the first row's run has opened. When that
+   * run cannot open for a reason every row shares (bad input: an unknown model profile, an untrusted
+   * workspace), the batch is stopped and that error is the answer.
+   */
+  async start({ path, rows, concurrency, model }: HostRequestParsed<'runs.startBatch'>): Promise<HostBatch> {
     const { workspace, runs, now } = this.options;
     const loaded = loadWorkspaceDocument(workspace, path);
     if (loaded.kind !== 'crew') throw new HostBadInput(`${path} is a flow: a flow runs once per item of a list with a for_each method, not once per row`);
@@ -58,17 +64,29 @@ export class HostBatches {
       rows: rows.map((row, index) => ({ index, runId: newRunId(now()), inputs: row, status: 'queued', opened: false, tokenUsage: emptyUsage() })),
     };
     this.keep(batch);
+    let firstOpened: Promise<string> | undefined;
     void runEachRow(batch.rows.length, concurrency, batch.controller.signal, async (index) => {
       const row = batch.rows[index];
       batch.launched.add(index);
+      const run = runs.runCrewRow(loaded.doc, loaded.file, inputs[index], model, row.runId);
+      if (index === 0) firstOpened = run.opened;
       try {
-        const result = await runs.runCrewRow(loaded.doc, loaded.file, inputs[index], model, row.runId);
+        const result = await run.ended;
         // The events said it already, unless the run ended without them (then the result is the word).
         if (row.status === 'queued' || row.status === 'running') this.update(batch, row, { status: result.status, tokenUsage: result.tokenUsage, error: result.error?.message });
       } catch (error) {
         this.update(batch, row, { status: 'failed', error: errorMessage(error) });
       }
     });
+    // runEachRow hands row 0 over at once, so its run is set by now.
+    try {
+      await firstOpened;
+    } catch (error) {
+      if (isBadInput(error)) {
+        this.cancel(batch.batchId);
+        throw error;
+      }
+    }
     return snapshot(batch);
   }
 

@@ -50,11 +50,13 @@ export class HostRuns {
 
   /**
    * One row of a batch (hostBatches.ts): the crew `doc`, read from `file`, with these inputs under a
-   * run id chosen beforehand. Resolves with the run's result when it ends; rejects when it could not open.
+   * run id chosen beforehand. `opened` resolves once the run has opened and rejects with what kept it
+   * from opening; `ended` resolves with the run's result (and rejects as `opened` does).
    */
-  runCrewRow(doc: CrewDocument, file: string, inputs: Record<string, string>, model: string | undefined, runId: string): Promise<CrewRunResult> {
+  runCrewRow(doc: CrewDocument, file: string, inputs: Record<string, string>, model: string | undefined, runId: string): { opened: Promise<string>; ended: Promise<CrewRunResult> } {
     let result: Promise<CrewRunResult> | undefined;
-    return this.launch(model, (runtime, run) => (result = runtime.runCrew(doc, { ...run, inputs, documentPath: file })), runId).then(() => result!);
+    const opened = this.launch(model, (runtime, run) => (result = runtime.runCrew(doc, { ...run, inputs, documentPath: file })), runId);
+    return { opened, ended: opened.then(() => result!) };
   }
 
   /** Runs a stored run's document as it is now, every model reply (and http_request result) from that run's recording. */

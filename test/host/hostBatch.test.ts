@@ -129,12 +129,13 @@ describe('runs.startBatch', () => {
     expect((await call('runs.get', { runId: first })).run.status).toBe('cancelled');
   });
 
-  it('a batch stopped before its first run opened cancels that run as it opens', async () => {
+  it('a batch stopped as soon as it answered ends every row cancelled, a run still opening included', async () => {
     const { call } = open();
-    const started: HostBatch = await call('runs.startBatch', { path: 'guide.crew.json', rows: [{ city: 'Ghent' }, { city: 'Lima' }], concurrency: 1 });
+    const started: HostBatch = await call('runs.startBatch', { path: 'guide.crew.json', rows: [{ city: 'Ghent' }, { city: 'Ghent', tone: 'dry' }, { city: 'Oslo' }], concurrency: 2 });
     await call('runs.cancelBatch', { batchId: started.batchId });
     const batch = await settled(call, started.batchId);
-    expect(batch.rows.map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    expect(batch.rows.map((r) => r.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    expect(batch.rows[2].opened).toBe(false);
     expect(batch.status).toBe('cancelled');
   });
 
@@ -150,6 +151,13 @@ describe('runs.startBatch', () => {
     expect(server.requests.length).toBe(before);
     const listed = await host.handle('runs.list', {});
     expect(listed).toMatchObject({ ok: true, response: { runs: [] } });
+
+    // What would stop every row (here an unknown model profile) is the answer, not N failed rows.
+    const unknownModel = await host.handle('runs.startBatch', { path: 'guide.crew.json', rows: [{ city: 'Ghent' }, { city: 'Lima' }], model: 'nope' });
+    expect(unknownModel).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('"nope"') } });
+    expect(server.requests.length).toBe(before);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await host.handle('runs.list', {})).toMatchObject({ ok: true, response: { runs: [] } });
 
     const none = await host.handle('runs.startBatch', { path: 'guide.crew.json', rows: [] });
     expect(none).toMatchObject({ ok: false, error: { code: 'invalid_request' } });

@@ -58,7 +58,7 @@ export async function exportCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof DocumentInvalid || error instanceof CrewAiExportFailed || error instanceof DocumentOutsideWorkspace) {
-      if (json) process.stdout.write(`${JSON.stringify({ error: error.name, message: error.message })}\n`);
+      if (json) process.stdout.write(`${JSON.stringify({ status: 'invalid', error: error.name, message: error.message })}\n`);
       else process.stderr.write(`${style.red('✗')} ${error.message}\n`);
       return EXIT.badInput;
     }

@@ -26,7 +26,7 @@ export async function importCommand(args: string[]): Promise<number> {
   const style = createStyle(!json && colorFor(process.stdout));
   const dir = resolve(positionals[0]);
   const fail = (name: string, message: string, extra: Record<string, unknown> = {}) => {
-    if (json) process.stdout.write(`${JSON.stringify({ error: name, message, ...extra })}\n`);
+    if (json) process.stdout.write(`${JSON.stringify({ status: 'invalid', error: name, message, ...extra })}\n`);
     else process.stderr.write(`${style.red('✗')} ${message}\n`);
     return EXIT.badInput;
   };

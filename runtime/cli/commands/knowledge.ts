@@ -13,6 +13,7 @@ import { formatTime } from '../format';
 import { parseOptions } from '../options';
 import { colorFor, createStyle, type Style } from '../style';
 import { EXIT, UsageError } from '../usage';
+import { reportBadInput } from '../terminalStop';
 import { workspaceDir } from '../workspaceDir';
 
 const SUBCOMMANDS = ['ingest', 'list', 'remove'] as const;
@@ -69,8 +70,7 @@ export async function knowledgeCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (!(error instanceof WorkspaceInvalid || error instanceof KnowledgeSourceError || error instanceof KnowledgeSourceUnknown)) throw error;
-    process.stderr.write(`${style.red('error:')} ${error.message}\n`);
-    return EXIT.badInput;
+    return reportBadInput(error, json, style);
   } finally {
     store?.close();
   }

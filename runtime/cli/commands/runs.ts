@@ -11,6 +11,7 @@ import { parseOptions } from '../options';
 import { colorFor, createStyle, type Style } from '../style';
 import { EXIT, UsageError } from '../usage';
 import { openStore } from '../openStore';
+import { reportBadInput } from '../terminalStop';
 import { workspaceDir } from '../workspaceDir';
 
 export async function runsCommand(args: string[]): Promise<number> {
@@ -64,8 +65,7 @@ export async function runsCommand(args: string[]): Promise<number> {
     }
   } catch (error) {
     if (!(error instanceof RunNotFound || error instanceof WorkspaceInvalid || error instanceof FlowNotResumable || error instanceof RunNotReopenable)) throw error;
-    process.stderr.write(`${style.red('error:')} ${error.message}\n`);
-    return EXIT.badInput;
+    return reportBadInput(error, json, style);
   } finally {
     store?.close();
   }

@@ -242,10 +242,20 @@ describe('layout at 1440×900', () => {
     const { page } = session;
     await openDocument(page, 'research-brief.crew.json');
     await page.getByTestId('crew-canvas').waitFor();
-    await page.getByTestId('canvas-layout-engine').selectOption('elk');
-    await page.getByTestId('canvas-auto-layout').click();
-    await page.locator('[data-testid="canvas-auto-layout"]:not([aria-busy="true"])').waitFor({ timeout: 30_000 });
     const box = async (id: string) => (await page.getByTestId(`crew-node-${id}`).boundingBox())!;
+    // Drag the writer above the researcher first, so the layout has an order to restore.
+    const writer = await box('agent:writer');
+    const researcher = await box('agent:researcher');
+    await page.mouse.move(writer.x + 60, writer.y + 14);
+    await page.mouse.down();
+    await page.mouse.move(writer.x + 60, researcher.y - 120, { steps: 8 });
+    await page.mouse.up();
+    expect((await box('agent:writer')).y).toBeLessThan((await box('agent:researcher')).y);
+    await page.getByTestId('canvas-layout-engine').selectOption('elk');
+    const worker = page.waitForEvent('worker', { timeout: 10_000 });
+    await page.getByTestId('canvas-auto-layout').click();
+    expect((await worker).url()).toContain('elkWorker');
+    await page.locator('[data-testid="canvas-auto-layout"]:not([aria-busy="true"])').waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await box('agent:writer')).y - (await box('agent:researcher')).y).toBeGreaterThan(0);
     // Tasks in one column, in order, left of the agents.
     const [research, brief] = [await box('task:research'), await box('task:brief')];

@@ -116,12 +116,15 @@ describe('crewdeck runs', () => {
     expect(later.map((e) => e.seq)).toEqual(all.slice(3).map((e) => e.seq));
   });
 
-  it('an unknown run id exits 2 for show and events', async () => {
+  it('an unknown run id exits 2 for show and events, answering {"status":"invalid"} with --json', async () => {
     for (const sub of ['show', 'events']) {
       const r = await runCli(['runs', sub, 'run_nope', '--json', '--workspace', ws.dir]);
       expect(r.code, describeResult(r)).toBe(2);
-      expect(r.stderr).toContain('run_nope');
-      expect(r.stdout).toBe('');
+      expect(parseSingleJson(r)).toMatchObject({ status: 'invalid', error: expect.stringContaining('run_nope') });
+      const plain = await runCli(['runs', sub, 'run_nope', '--workspace', ws.dir]);
+      expect(plain.code, describeResult(plain)).toBe(2);
+      expect(plain.stderr).toContain('run_nope');
+      expect(plain.stdout).toBe('');
     }
   });
 

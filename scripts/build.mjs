@@ -3,7 +3,7 @@
 // Electron shell's entries.
 import { build } from 'esbuild';
 import { existsSync, rmSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 
 const only = process.argv[2];
 
@@ -29,6 +29,21 @@ function externalExcept(bundled) {
   };
 }
 
+/**
+ * zod's `locales` namespace (z.locales: 40-odd languages of error messages, ~360 KB) is reachable from
+ * `z`, so the bundle kept all of it; the runtime uses only English (zod's default). This keeps `en`.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 if (!only || only === 'cli') {
   rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
   await build({
@@ -39,8 +54,12 @@ if (!only || only === 'cli') {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    plugins: [externalExcept(BUNDLED_PACKAGES)],
+    plugins: [externalExcept(BUNDLED_PACKAGES), zodEnglishOnly],
     sourcemap: 'linked',
+    // Less source for Node to read and compile at each start (cold start, docs/PERFORMANCE.md); names
+    // are kept, and the linked source maps give the original lines (node --enable-source-maps).
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
   });
 }

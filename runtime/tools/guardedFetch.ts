@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
@@ -47,6 +47,8 @@ export class RequestRefused extends Error {
 }
 
 export const DEFAULT_MAX_REDIRECTS = 5;
+
+const requireBuiltin = createRequire(import.meta.url);
 
 const defaultResolve: ResolveAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
@@ -148,7 +150,8 @@ function send(url: URL, out: Outgoing): Promise<Response> {
         else callback(null, pinned[0].address, pinned[0].family);
       }
     : undefined;
-  const request = (url.protocol === 'https:' ? https : http).request;
+  // node:http and node:https (with tls) are required on the first request, not when a run starts (cold start).
+  const request = (url.protocol === 'https:' ? (requireBuiltin('node:https') as typeof import('node:https')) : (requireBuiltin('node:http') as typeof import('node:http'))).request;
   return new Promise<Response>((resolve, reject) => {
     const req = request(url, { method: out.method, headers, signal: out.signal, lookup }, (res) => {
       const status = res.statusCode ?? 0;
@@ -168,7 +171,7 @@ function send(url: URL, out: Outgoing): Promise<Response> {
   });
 }
 
-function decoded(res: http.IncomingMessage): Readable {
+function decoded(res: IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
   if (!decoder) return res;

@@ -251,7 +251,7 @@ class FlowWriter {
   }
 
   /** A template as a Python f-string: {state.x} → self.state.x, {item.k} → item['k']; other braces doubled. */
-  private fstring(template: string, path: string): string {
+  private fstring(template: string, _path: string): string {
     const parts: string[] = [];
     let last = 0;
     for (const m of template.matchAll(/\{(state(?:\.[A-Za-z0-9_-]+)+|input(?:\.[A-Za-z0-9_-]+)*|item(?:\.[A-Za-z0-9_-]+)*|index)\}/g)) {
@@ -261,10 +261,8 @@ class FlowWriter {
       if (head === 'state') parts.push(`{self.state.${rest[0]}${keys(rest.slice(1))}}`);
       else if (head === 'item') parts.push(`{item${keys(rest)}}`);
       else if (head === 'index') parts.push('{index}');
-      else {
-        if (rest.length > 0) this.skip(path, `{${m[1]}}`, 'a field of the input is written as the whole input');
-        parts.push('{input}');
-      }
+      // A field of the input reads the input as JSON (CrewAI passes the previous method's output).
+      else parts.push(rest.length > 0 ? `{json.loads(input)${keys(rest)}}` : '{input}');
       last = m.index + m[0].length;
     }
     parts.push(escapeBraces(template.slice(last)));

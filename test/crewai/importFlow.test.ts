@@ -142,6 +142,43 @@ class CounterFlow(Flow[CounterState]):
         return f"{self.state.label}!"
 `;
 
+describe('CrewAI Flow import: a field of a crew result in set_state', () => {
+  it('`self.state.note = result["feedback"]` is set_state {input.feedback}, and it survives export → import (json.loads(input)[…])', () => {
+    const root = temp('crewai-flow-field-');
+    writeFileSync(
+      join(root, 'main.py'),
+      [
+        'from crewai.flow.flow import Flow, listen, start',
+        'from pydantic import BaseModel',
+        '',
+        '',
+        'class NoteState(BaseModel):',
+        '    note: str = ""',
+        '',
+        '',
+        'class NoteFlow(Flow[NoteState]):',
+        '    @start()',
+        '    def review(self):',
+        '        result = ReviewCrew().crew().kickoff(inputs={"post": "hello"})',
+        '        self.state.note = result["feedback"]',
+        '',
+      ].join('\n'),
+    );
+    const unmapped: UnmappedItem[] = [];
+    const { doc } = importCrewAiFlow(root, join(root, 'main.py'), 'note', () => 'review_crew.crew.json', unmapped)!;
+    expect(unmapped).toEqual([]);
+    expect(outline(doc)).toEqual(['review_crew [start]: crew review_crew.crew.json {"post":"hello"}', 'review [listen "review_crew"]: set_state {"note":"{input.feedback}"}']);
+    const out = join(temp('crewai-flow-field-out-'), 'out');
+    exportCrewAiFlow(doc, new Map(), out);
+    const main = readFileSync(join(out, 'src/note/main.py'), 'utf8');
+    expect(main).toContain(`self.state.note = f"{json.loads(input)['feedback']}"`);
+    expect(main).toContain('import json');
+    const again: UnmappedItem[] = [];
+    const back = importCrewAiFlow(out, join(out, 'src/note/main.py'), 'note', () => 'review_crew.crew.json', again)!;
+    expect(back.doc.methods.find((m) => m.name === 'review')).toEqual(doc.methods.find((m) => m.name === 'review'));
+  });
+});
+
 describe('CrewAI Flow import: transpiled scripts and pass-through stubs', () => {
   it('a compound test becomes a QuickJS router script; an unreadable method a stub that passes its input on and warns (flow.stub.reached)', async () => {
     const root = temp('crewai-flow-stub-');

@@ -39,7 +39,8 @@ afterAll(async () => {
 describe('Run for each row…', () => {
   it('pastes 3 rows from a spreadsheet, runs them, sees 3 completed and opens one run in the trace', async () => {
     const { page } = session;
-    await page.locator(`[data-testid="document-item"][data-path="${CREW}"]`).click();
+    // A loaded machine (two cores, several test suites) can take a while to list the workspace.
+    await page.locator(`[data-testid="document-item"][data-path="${CREW}"]`).click({ timeout: 60_000 });
     await page.getByTestId('run-crew').click();
     await page.getByTestId('run-for-each-row').click();
     const dialog = page.getByTestId('batch-dialog');
@@ -50,7 +51,7 @@ describe('Run for each row…', () => {
     await page.evaluate((text) => navigator.clipboard.writeText(text), 'city\ttone\nGhent\twarm\nOslo\tdry\nLima\t\n');
     await dialog.getByTestId('batch-paste').focus();
     await page.keyboard.press('Control+V');
-    await expect.poll(() => dialog.getByTestId('batch-row').count()).toBe(3);
+    await expect.poll(() => dialog.getByTestId('batch-row').count(), { timeout: 10_000 }).toBe(3);
     expect(await dialog.getByTestId('batch-cell-1-tone').inputValue()).toBe('dry');
     expect(await dialog.getByTestId('batch-cell-2-tone').inputValue()).toBe('');
     await dialog.getByTestId('batch-concurrency').fill('2');
@@ -58,7 +59,8 @@ describe('Run for each row…', () => {
 
     await dialog.getByTestId('batch-run').click();
     const results = dialog.getByTestId('batch-result');
-    await expect.poll(() => results.count()).toBe(3);
+    // runs.startBatch answers once the first row's run has opened.
+    await expect.poll(() => results.count(), { timeout: 20_000 }).toBe(3);
     const statuses = () => results.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
     await expect.poll(statuses, { timeout: 30_000 }).toEqual(['completed', 'completed', 'completed']);
     expect(await results.nth(1).textContent()).toContain('city=Oslo · tone=dry');
@@ -71,19 +73,19 @@ describe('Run for each row…', () => {
     expect(new Set(runIds).size).toBe(3);
     await results.nth(1).getByTestId('batch-open-run').click();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-run-id')).toBe(runIds[1]);
+    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-run-id'), { timeout: 10_000 }).toBe(runIds[1]);
     expect(await page.getByTestId('run-status').textContent()).toBe('completed');
     await page.getByTestId('tab-trace').click();
-    await expect.poll(() => page.getByTestId('trace-row').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('trace-row').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.getByTestId('tab-output').click();
-    await expect.poll(() => page.locator('main').textContent()).toContain('Oslo: fjord, opera roof, saunas.');
+    await expect.poll(() => page.locator('main').textContent(), { timeout: 10_000 }).toContain('Oslo: fjord, opera roof, saunas.');
     await page.getByTestId('tab-trace').click();
     await session.shot('batch-run-trace');
 
     // Reopened, the dialog shows the batch it ran.
     await page.getByTestId('run-crew').click();
     await page.getByTestId('run-for-each-row').click();
-    expect(await dialog.getByTestId('batch-results').getAttribute('data-status')).toBe('completed');
+    await expect.poll(() => dialog.getByTestId('batch-results').getAttribute('data-status'), { timeout: 10_000 }).toBe('completed');
     expect(session.errors).toEqual([]);
   }, 120_000);
 });

@@ -219,9 +219,18 @@ describe('layout at 1440×900', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
     await session.shot('layout-300-collapsed');
 
-    // One agent unfolds on its own: its two tasks come back.
-    await page.getByTestId('fold-agent:agent-1').click();
+    // Ctrl+K to a folded task unfolds its agent (agent 50: tasks 50 and 150) and selects it.
+    await canvas.locator('.react-flow__pane').click({ position: { x: 700, y: 400 } });
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('command-input').fill('Step 150 of');
+    expect(await page.getByTestId('command-item').first().textContent()).toContain('Step 150 of the study');
+    await page.keyboard.press('Enter');
     await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('102');
+    await page.locator('.react-flow__node.selected [data-testid="crew-node-task:task-150"]').waitFor();
+    // One agent unfolds on its own: its two tasks come back (Fit first: the reveal panned to task 150).
+    await page.getByTestId('canvas-fit-view').click();
+    await page.getByTestId('fold-agent:agent-1').click();
+    await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('104');
     await page.getByTestId('crew-node-task:task-101').waitFor();
 
     // Expand all; edges follow the selection: agent 2's two assignments only.

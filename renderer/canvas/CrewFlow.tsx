@@ -14,6 +14,7 @@ import { swimlaneLayout } from '../commands/swimlaneLayout';
 import { selectCollapsed, useCrewViewStore } from '../stores/crewViewStore';
 import { collapseByAgent, edgesToDraw, LARGE_CREW_NODES } from './collapseByAgent';
 import { CrewLayoutTools, useCrewAutoLayout } from './CrewLayoutTools';
+import { useUnfoldOnReveal } from './useUnfoldOnReveal';
 import { CANVAS_PROPS, CanvasChrome, droppedOnNode } from './canvasChrome';
 import { documentToGraph } from './documentToGraph';
 import { edgeRef } from './edgeRefs';
@@ -47,6 +48,7 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   const path = useDocumentStore((s) => s.path);
   const collapsed = useCrewViewStore(selectCollapsed(path));
   const graph = useMemo(() => collapseByAgent(fullGraph, collapsed), [fullGraph, collapsed]);
+  useUnfoldOnReveal(fullGraph, graph);
   const large = fullGraph.nodes.length >= LARGE_CREW_NODES;
   const foldable = useMemo(() => graph.nodes.filter((n) => n.type === 'agent' && n.data.fold).map((n) => n.id), [graph]);
   const autoLayout = useCrewAutoLayout();

@@ -4,6 +4,7 @@ import { host } from '../host/hostContext';
 import { useDocumentStore } from '../stores/documentStore';
 import { useRunStore } from '../stores/runStore';
 import { useUiStore } from '../stores/uiStore';
+import { FlowReplayDialog } from './FlowReplayDialog';
 import { Modal } from './Modal';
 
 type RunRecord = HostResponse<'runs.get'>;
@@ -16,7 +17,7 @@ interface ReplayTask {
   replayable: boolean;
 }
 
-/** Lists a run's tasks with their stored outputs and replays the run from the chosen one. */
+/** Lists a run's tasks with their stored outputs and replays the run from the chosen one (a flow run: FlowReplayDialog). */
 export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): void }) {
   const [record, setRecord] = useState<RunRecord>();
   const [error, setError] = useState<string>();
@@ -55,6 +56,9 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
       setError(e instanceof Error ? e.message : String(e));
     }
   };
+
+  // A flow run forks from a method, its state edited.
+  if (record?.run.kind === 'flow') return <FlowReplayDialog runId={runId} record={record} onClose={onClose} />;
 
   return (
     <Modal

@@ -1,3 +1,4 @@
+import { replayStart } from '../../shared/events';
 import { useState } from 'react';
 import type { HostRunSummary } from '../../shared/host-api';
 import { ReplayDialog } from '../dialogs/ReplayDialog';
@@ -114,13 +115,13 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
         {run.replayOf && (
           <button
             className="runs-replay-of"
-            title={`Replay of ${run.replayOf.runId} from task ${run.replayOf.fromTaskId}`}
+            title={`Replay of ${run.replayOf.runId} from ${replayStart(run.replayOf)}`}
             onClick={(e) => {
               e.stopPropagation();
               void useRunStore.getState().show(run.replayOf!.runId);
             }}
           >
-            ↻ from {run.replayOf.fromTaskId}
+            ↻ from {'fromTaskId' in run.replayOf ? run.replayOf.fromTaskId : run.replayOf.fromMethodId}
           </button>
         )}
       </td>
@@ -146,11 +147,9 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
                 Re-run offline
               </button>
             )}
-            {run.kind !== 'flow' && (
-              <button className="btn small" data-testid="runs-replay" onClick={onReplay}>
-                Replay from…
-              </button>
-            )}
+            <button className="btn small" data-testid="runs-replay" onClick={onReplay} title={run.kind === 'flow' ? 'Fork the run from a method, its state edited' : 'Replay from a task, earlier outputs edited'}>
+              Replay from…
+            </button>
           </>
         )}
       </td>

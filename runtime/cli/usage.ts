@@ -23,7 +23,7 @@ Usage:
   crewdeck runs diff <runA> <runB> [--workspace DIR] [--json]   compare two runs task by task
   crewdeck runs cancel <runId> [--workspace DIR] [--json]   end a paused flow without answering it
   crewdeck serve [--port N] [--workspace DIR]     the app in your browser (browser mode)
-  crewdeck memory list|search <query>|add <text> --scope S|edit <id>|forget <id>...|reset --yes
+  crewdeck memory list|search <query>|add <text> [--scope S, default /]|edit <id>|forget <id>...|reset --yes
                   [--scope S] [--category C]... [--importance 0..1] [--private] [--limit N] [--workspace DIR] [--json]
   crewdeck knowledge ingest <file|url>... [--name N] | list | remove <source>...   [--workspace DIR] [--json]
   crewdeck train <file.crew.json> -n N [--eval-model PROFILE] [--input k=v]... [--json]   review every task, then suggestions per role

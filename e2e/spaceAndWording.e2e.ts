@@ -206,9 +206,36 @@ describe('issue 18 at 1440×900: space and wording', () => {
     await session.shot('space-test-connection-no-models');
   });
 
-  it('D16: no contrast violations on the Training, Tests and Settings views and the flow Run dialog', async () => {
+  it('D9: reopening a flow shows its latest run in the trace without a click, and the paused marker on the method that waits', async () => {
     const { page } = session;
-    expect(await contrastViolations(page)).toEqual([]);
+    await page.getByTestId('open-settings').click();
+    await openDocument(page, 'feedback-loop.flow.json');
+    await page.getByTestId('flow-canvas').waitFor();
+    await page.getByTestId('run-crew').click();
+    await page.getByTestId('run-start').click();
+    const dialog = page.getByTestId('flow-feedback-dialog');
+    await dialog.waitFor({ timeout: 20_000 });
+    await dialog.getByTestId('flow-feedback-later').click();
+    const runId = (await page.getByTestId('trace-panel').getAttribute('data-run-id'))!;
+    expect(runId).toMatch(/^run_/);
+    await openDocument(page, 'long-names.crew.json');
+    await page.getByTestId('crew-canvas').waitFor();
+    await page.locator(`[data-testid="trace-panel"]:not([data-run-id="${runId}"])`).waitFor();
+    await openDocument(page, 'feedback-loop.flow.json');
+    await page.getByTestId('flow-canvas').waitFor();
+    await page.locator(`[data-testid="trace-panel"][data-run-id="${runId}"]`).waitFor();
+    const marker = page.locator('[data-testid^="paused-marker-"]');
+    await marker.waitFor();
+    expect(await marker.count()).toBe(1);
+    await session.shot('space-flow-latest-run-reopened');
+  });
+
+  it('D16: no contrast violations on a paused flow with its trace, Settings, Training and Tests', async () => {
+    const { page } = session;
+    expect(await contrastViolations(page), 'paused flow').toEqual([]);
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-panel').waitFor();
+    expect(await contrastViolations(page), 'settings').toEqual([]);
     await page.getByTestId('open-settings').click();
     await openDocument(page, 'long-names.crew.json');
     await page.getByTestId('crew-canvas').waitFor();

@@ -322,6 +322,8 @@ class RunDraft {
     const span = this.close(e, done ? 'done' : 'failed');
     // Wall-clock on the trace: a feedback method's own durationMs leaves out the time it was paused.
     if (span?.end !== undefined) span.durationMs = Math.max(span.end - span.start, e.durationMs);
+    // A fork replays the methods before its fork point from the recorded run: no body ran.
+    if (span && done && e.restoredFrom) span.sublabel = `${span.sublabel ? `${span.sublabel} · ` : ''}restored`;
     const prev: MethodResult = v.methods[e.methodId] ?? { methodId: e.methodId, name: e.methodName, bodyType: '', status: 'running', calls: 1, spanId: e.spanId };
     if (done) {
       v.methods[e.methodId] = { ...prev, status: 'done', output: e.output, route: e.route ?? prev.route, durationMs: e.durationMs, error: undefined };

@@ -15,6 +15,7 @@ interface TraceTreeProps {
 }
 
 const rowHeight = () => ROW_HEIGHT;
+const OVERSCAN = 6;
 
 /** The span tree, virtualised: only the rows in view (plus a margin) are in the DOM. */
 export function TraceTree({ rows, selectedId, runStart, runLength, follow = false, onSelect, onToggle }: TraceTreeProps) {
@@ -26,7 +27,7 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
     count: rows.length,
     getScrollElement,
     estimateSize: rowHeight,
-    overscan: 6,
+    overscan: OVERSCAN,
     getItemKey,
     initialRect: { width: 800, height: 400 },
   });
@@ -98,6 +99,10 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
   );
 
   const items = virtualizer.getVirtualItems();
+  // Slots for the rows' DOM: as many as the viewport can show with its overscan, a count that does not
+  // change as the window moves (the number of items does, by one at the list's end), so a row keeps its
+  // slot while it stays in the window and only rows scrolling in take over the slots of rows leaving.
+  const slots = Math.max(items.length, Math.ceil((virtualizer.scrollRect?.height ?? 400) / ROW_HEIGHT) + 2 * OVERSCAN + 2);
   return (
     <div ref={scrollRef} className="trace-scroll" role="tree" aria-label="Trace" tabIndex={0} onKeyDown={onKeyDown} data-testid="trace-tree">
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -106,7 +111,7 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
           return (
             <TraceRow
               // Keyed by slot, not by span: rows scrolled out hand their DOM to rows scrolled in.
-              key={item.index % items.length}
+              key={item.index % slots}
               row={row}
               selected={row.span.id === selectedId}
               runStart={runStart}

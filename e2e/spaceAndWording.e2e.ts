@@ -85,6 +85,13 @@ describe('issue 18 at 1440×900: space and wording', () => {
     expect(chipBox.x + chipBox.width).toBeLessThanOrEqual(1440);
     const inspector = await box(page, 'inspector');
     expect(inspector.x + inspector.width).toBeLessThanOrEqual(1440);
+    // The run's name stays whole beside the chip: the run id and the cost note give way first.
+    const name = await page.locator('.trace-run-name').evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return { text: el.textContent, clipped: range.getBoundingClientRect().width > el.getBoundingClientRect().width + 0.01 };
+    });
+    expect(name).toEqual({ text: 'Long names', clipped: false });
     await session.shot('space-long-filter-chip');
     await page.keyboard.press('Escape');
   });

@@ -82,13 +82,13 @@ export function TracePanel() {
           {view.status}
         </span>
         <span className="trace-run-name">{view.documentName ?? view.runId}</span>
-        <code className="trace-run-id">{view.runId}</code>
+        <code className="trace-run-id" title={view.runId}>{view.runId}</code>
         <LiveDuration startedAt={view.startedAt} durationMs={view.durationMs} running={view.status === 'running'} />
         <span className="trace-run-tokens" title={`${view.tokenUsage.totalTokens.toLocaleString('en-US')} tokens`}>
           {formatCompact(view.tokenUsage.totalTokens)} tok
         </span>
         {describeCost(view.tokenUsage) && (
-          <span className="trace-run-tokens" data-testid="trace-run-cost">
+          <span className="trace-run-tokens trace-run-cost" data-testid="trace-run-cost" title={describeCost(view.tokenUsage)}>
             {describeCost(view.tokenUsage)}
           </span>
         )}

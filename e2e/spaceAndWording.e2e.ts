@@ -237,7 +237,7 @@ describe('issue 18 at 1440×900: space and wording', () => {
     await session.shot('space-flow-latest-run-reopened');
   });
 
-  it('D16: no contrast violations on a paused flow with its trace, Settings, Training and Tests', async () => {
+  it('D16: no contrast violations on a paused flow with its trace, Settings, and Training and Tests in both themes', async () => {
     const { page } = session;
     expect(await contrastViolations(page), 'paused flow').toEqual([]);
     await page.getByTestId('open-settings').click();
@@ -246,11 +246,19 @@ describe('issue 18 at 1440×900: space and wording', () => {
     await page.getByTestId('open-settings').click();
     await openDocument(page, 'long-names.crew.json');
     await page.getByTestId('crew-canvas').waitFor();
-    for (const view of ['training', 'tests'] as const) {
-      await page.getByTestId(`view-${view}`).click();
-      await page.getByTestId(view === 'training' ? 'training-panel' : 'test-panel').waitFor();
-      expect(await contrastViolations(page), view).toEqual([]);
+    for (const theme of ['dark', 'light'] as const) {
+      if (theme === 'light') {
+        await page.getByRole('button', { name: 'Toggle theme' }).click();
+        await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+      }
+      for (const view of ['training', 'tests'] as const) {
+        await page.getByTestId(`view-${view}`).click();
+        await page.getByTestId(view === 'training' ? 'training-panel' : 'test-panel').waitFor();
+        expect(await contrastViolations(page), `${view} (${theme})`).toEqual([]);
+      }
     }
+    await session.shot('space-tests-view-light');
+    await page.getByRole('button', { name: 'Toggle theme' }).click();
     await page.getByTestId('view-canvas').click();
     expect(session.errors).toEqual([]);
   });

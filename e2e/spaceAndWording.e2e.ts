@@ -96,10 +96,27 @@ describe('issue 18 at 1440×900: space and wording', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('D12: one Fit control on the canvas, one Train… and one Test… on the Training and Tests views; D2: no run panel under Memory, Training or Tests', async () => {
+  it('D12: one Fit control on the canvas (D3/D4: after Fit nothing is under the controls; no minimap on a small crew), one Train… and one Test… on the Training and Tests views; D2: no run panel under Memory, Training or Tests', async () => {
     const { page } = session;
     const fits = await page.getByTestId('crew-canvas').getByRole('button', { name: /^Fit/ }).count();
     expect(fits).toBe(1);
+    // D3: after Fit no node or run badge is under the floating controls or the zoom buttons.
+    await page.getByTestId('canvas-fit-view').click();
+    await page.waitForTimeout(500);
+    const covered = await page.evaluate(() => {
+      const boxes = [...document.querySelectorAll('.canvas-actions, .react-flow__controls, .react-flow__minimap')].map((e) => e.getBoundingClientRect());
+      const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const nodes = [...document.querySelectorAll('.react-flow__node, [data-testid="node-status"]')];
+      return {
+        controls: boxes.length,
+        nodes: nodes.length,
+        under: nodes.filter((n) => boxes.some((b) => overlaps(n.getBoundingClientRect(), b))).map((n) => n.getAttribute('data-id') ?? n.textContent),
+      };
+    });
+    expect(covered.controls).toBe(2);
+    expect(covered.nodes).toBe(16);
+    expect(covered.under).toEqual([]);
+    expect(await page.locator('.react-flow__minimap').count()).toBe(0);
     for (const view of ['training', 'tests'] as const) {
       await page.getByTestId(`view-${view}`).click();
       await page.getByTestId(view === 'training' ? 'training-panel' : 'test-panel').waitFor();

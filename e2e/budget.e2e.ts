@@ -43,6 +43,13 @@ describe('a run paused at its budget', () => {
     const item = page.locator(`[data-testid="flow-inbox-item"][data-run-id="${runId}"]`);
     await item.waitFor({ timeout: 15_000 });
     expect(await item.textContent()).toContain('budget reached');
+    // In the trace the task the cap stopped is paused, not failed.
+    await page.getByTestId('tab-runs').click();
+    await page.locator(`[data-testid="runs-row"][data-run-id="${runId}"]`).click();
+    await page.getByTestId('tab-trace').click();
+    await page.locator('[data-testid="trace-row"][data-kind="task"][data-status="paused"]').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid="trace-row"][data-status="failed"]').count()).toBe(0);
+    await session.shot('budget-paused-trace');
     await item.click();
     const dialog = page.getByTestId('budget-dialog');
     await dialog.waitFor();

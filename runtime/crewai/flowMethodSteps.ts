@@ -11,6 +11,12 @@ export interface FlowStep {
   body: FlowBody;
   routes?: string[];
   outputFile?: string;
+  /**
+   * A router's early guard (`if …: return "label"` before the rest of the method): the route it takes
+   * when no guard holds. The next step listens to this route, not to the guard's name, so the rest of
+   * the method runs only when no guard returned.
+   */
+  continueRoute?: string;
 }
 
 /** A crew kicked off by name; `file` is filled in by the caller. */
@@ -49,14 +55,20 @@ class Unmappable extends Error {
 }
 
 /** Reads one method of a Flow class into steps (or says which statement could not be read). */
-export function readMethodSteps(fn: PyFunction, isRouter: boolean, fieldType: (field: string) => string | undefined = () => undefined): MethodReading {
+export function readMethodSteps(
+  fn: PyFunction,
+  isRouter: boolean,
+  fieldType: (field: string) => string | undefined = () => undefined,
+  /** Names a guard's continue route must not take (method names and route labels of the flow). */
+  reserved: ReadonlySet<string> = new Set(),
+): MethodReading {
   const lines = fn.body.split('\n');
   const header = statements(lines[0] + '\n', fn.line)[0];
   const body = statements(lines.slice(1).join('\n'), fn.line + 1);
   void header;
   const reading: MethodReading = { steps: [], crews: [], dropped: 0 };
   const scope: ExprScope = { input: new Set(fn.params.slice(1).filter((p) => p !== 'self')), results: new Set(), locals: new Map() };
-  const reader = new StepReader(reading, scope, isRouter, fn, fieldType);
+  const reader = new StepReader(reading, scope, isRouter, fn, fieldType, reserved);
   try {
     reader.read(body);
   } catch (error) {
@@ -92,6 +104,7 @@ class StepReader {
     private readonly isRouter: boolean,
     private readonly fn: PyFunction,
     private readonly fieldType: (field: string) => string | undefined,
+    private readonly reserved: ReadonlySet<string>,
   ) {}
 
   read(body: PyStatement[]): void {
@@ -110,7 +123,12 @@ class StepReader {
         // `if a: return "x"` followed by `if b: return "y"` is an elif chain too (each branch returns).
         while (i + 1 < body.length && /^(elif\b|else\s*:|if\b)/.test(body[i + 1].text) && !chain.some((c) => /^else\b/.test(c.text))) chain.push(body[(i += 1)]);
         const tail = body.slice(i + 1);
-        if (tail.some((t) => !/^return\b/.test(t.text) && !DROPPED.test(t.text))) throw new Unmappable(s, 'statements after a routing if-chain');
+        if (tail.some((t) => !/^return\b/.test(t.text) && !DROPPED.test(t.text))) {
+          // `if …: return "label"` guards before the rest of the router: a guard step, then the rest.
+          if (chain.some((c) => /^else\b/.test(c.text))) throw new Unmappable(s, 'statements after a routing if-chain with an else');
+          this.route(chain, undefined, this.continueLabel());
+          continue;
+        }
         const last = tail.find((t) => /^return\b/.test(t.text));
         this.route(chain, last);
         return;
@@ -325,8 +343,20 @@ class StepReader {
     this.current = e;
   }
 
-  /** An if/elif/else chain of `return "label"` (and a final return) → rules, or a script for richer tests. */
-  private route(chain: PyStatement[], last: PyStatement | undefined): void {
+  /** The route a guard takes when none of its tests holds: `<method>_continue`, numbered if that is taken. */
+  private continueLabel(): string {
+    const used = new Set([...this.reserved, ...[...this.fn.body.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]), ...this.out.steps.flatMap((st) => st.routes ?? [])]);
+    let label = `${this.fn.name}_continue`;
+    for (let n = 2; used.has(label); n += 1) label = `${this.fn.name}_continue${n}`;
+    return label;
+  }
+
+  /**
+   * An if/elif/else chain of `return "label"` (and a final return) → rules, or a script for richer tests.
+   * With `guard`, the chain is a router's early guard: no test holding takes the `guard` route (the rest
+   * of the method listens to it).
+   */
+  private route(chain: PyStatement[], last: PyStatement | undefined, guard?: string): void {
     const branches: { cond?: string; label: string; at: PyStatement }[] = [];
     for (const c of chain) {
       const ret = c.block.filter((b) => !DROPPED.test(b.text));
@@ -338,15 +368,17 @@ class StepReader {
     const fallback = last ? pyString(last.text.replace(/^return\b/, '')) : undefined;
     if (last && fallback === undefined) throw new Unmappable(last, 'a router returning something other than a route label');
     const elseBranch = branches.find((b) => b.cond === undefined);
-    const dflt = elseBranch?.label ?? fallback;
-    const routes = [...new Set([...branches.map((b) => b.label), ...(fallback !== undefined ? [fallback] : [])])];
-    this.routed = true;
+    const dflt = guard ?? elseBranch?.label ?? fallback;
+    const routes = [...new Set([...branches.map((b) => b.label), ...(fallback !== undefined ? [fallback] : []), ...(guard !== undefined ? [guard] : [])])];
+    if (guard === undefined) this.routed = true;
+    else if (branches.some((b) => b.label === guard)) throw new Unmappable(chain[0], `a guard returning "${guard}", the label its continuation takes`);
     const conditional = branches.filter((b) => b.cond !== undefined);
     const predicates = conditional.map((b) => toPredicate(b.cond!, this.scope));
-    const python = [...chain.map((c) => flatten(c)), ...(last ? [last.text] : [])].flatMap((t) => t.split('\n'));
-    if (dflt !== undefined && this.pending.assigns.length === 0 && this.pending.locals.length === 0 && predicates.every((p) => p !== undefined)) {
+    const python = [...chain.map((c) => flatten(c)), ...(last ? [last.text] : guard !== undefined ? [`return ${JSON.stringify(guard)}`] : [])].flatMap((t) => t.split('\n'));
+    const continues = guard !== undefined ? { continueRoute: guard } : {};
+    if (dflt !== undefined && this.pending.locals.length === 0 && predicates.every((p) => p !== undefined) && (guard !== undefined || this.pending.assigns.length === 0)) {
       this.flush();
-      this.push({ body: { type: 'rules', rules: conditional.map((b, j) => ({ when: predicates[j] as FlowPredicate, route: b.label })), default: dflt }, routes }, true);
+      this.push({ body: { type: 'rules', rules: conditional.map((b, j) => ({ when: predicates[j] as FlowPredicate, route: b.label })), default: dflt }, routes, ...continues }, true);
       return;
     }
     const js: string[] = [];
@@ -358,7 +390,7 @@ class StepReader {
     }
     js.push(dflt !== undefined ? `return { output: input, route: ${JSON.stringify(dflt)} };` : 'return { output: input };');
     this.flush({ js, python });
-    this.out.steps[this.out.steps.length - 1].routes = routes;
+    Object.assign(this.out.steps[this.out.steps.length - 1], { routes, ...continues });
   }
 
   // ---- for each ------------------------------------------------------------------------------------

@@ -37,6 +37,8 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
   const methods: FlowMethod[] = [];
   const missingCrews = new Set<string>();
   const taken = new Set(names);
+  // A guard's continue route must not be a method name or a label the flow already routes or listens to.
+  const reserved = new Set([...names, ...[...source.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2])]);
   const fieldType = (field: string) => {
     const prop = (state.schema?.properties as Record<string, { type?: unknown }> | undefined)?.[field];
     const t = prop?.type;
@@ -57,7 +59,7 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
     const isRouter = decorator.name === 'router';
     const trigger = triggerOf(decorator.name, decorator.args, names, (why) => note(decorator.line, `@${decorator.name}(${decorator.args ?? ''}) on ${fn.name}`, why));
     if (!trigger) continue;
-    const reading = readMethodSteps(fn, isRouter, fieldType);
+    const reading = readMethodSteps(fn, isRouter, fieldType, reserved);
     let steps: FlowStep[] = reading.steps;
     if (reading.unsupported) {
       const { line, python, why } = reading.unsupported;
@@ -86,7 +88,7 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
       const last = i === steps.length - 1;
       let name = fn.name;
       if (!last) {
-        const base = `${fn.name}_${step.body.type}`;
+        const base = `${fn.name}_${step.continueRoute !== undefined ? 'guard' : step.body.type}`;
         name = base;
         for (let n = 2; taken.has(name); n += 1) name = `${base}${n}`;
         taken.add(name);
@@ -95,7 +97,8 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
         id: name,
         name,
         ...(last && reading.description ? { description: reading.description } : {}),
-        trigger: i === 0 ? trigger : { listen: methods[methods.length - 1].name },
+        // After a guard the rest of the method runs on its continue route (not when a guard returned).
+        trigger: i === 0 ? trigger : steps[i - 1].continueRoute !== undefined ? { listen: { route: steps[i - 1].continueRoute! } } : { listen: methods[methods.length - 1].name },
         ...(step.routes ? { routes: step.routes } : {}),
         body: step.body,
         ...(step.outputFile ? { outputFile: step.outputFile } : {}),

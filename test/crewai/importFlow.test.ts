@@ -61,6 +61,66 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     ]);
   });
 
+  it('self-evaluation router: the router guards, kicks off the critique crew, sets state and routes — a guard step, then the rest on its continue route', () => {
+    const { flow, crews, unmapped } = importCrewAiProject(join(flows, 'self_evaluation_router'));
+    expect(unmapped).toEqual([]);
+    expect(crews.map((c) => c.id)).toEqual(['critique_crew', 'draft_crew']);
+    expect(flow!.methods.some((m) => m.body.type === 'script' && m.body.stub)).toBe(false);
+    expect(outline(flow!)).toEqual([
+      'draft_tagline_crew [start+listen {"route":"retry"}]: crew draft_crew.crew.json {"product":"{state.product}","notes":"{state.notes}"}',
+      'draft_tagline [listen "draft_tagline_crew"]: set_state {"tagline":"{input}"}',
+      'critique_tagline_guard [listen "draft_tagline"] routes max_retry_exceeded|critique_tagline_continue: rules [["state.retry_count","gt",3,"max_retry_exceeded"]] else critique_tagline_continue',
+      'critique_tagline_crew [listen {"route":"critique_tagline_continue"}]: crew critique_crew.crew.json {"tagline":"{state.tagline}"}',
+      'critique_tagline [listen "critique_tagline_crew"] routes complete|retry: script',
+      'save_tagline [listen {"route":"complete"}]: script → tagline.md',
+      'give_up [listen {"route":"max_retry_exceeded"}]: script → unreviewed_tagline.md',
+    ]);
+    const critique = flow!.methods.find((m) => m.name === 'critique_tagline')!.body;
+    expect(critique.type === 'script' && critique.code.split('\n').filter((l) => !l.startsWith('//') && !l.startsWith('const __'))).toEqual([
+      'state.valid = __json().valid;',
+      'state.notes = __json().feedback;',
+      'state.retry_count = state.retry_count + 1;',
+      'if (__truthy(state.valid)) return { output: input, route: "complete" };',
+      'return { output: input, route: "retry" };',
+    ]);
+  });
+
+  it('a guard whose continue label is taken (a method or label of that name) gets the next free one; a guard after else is refused', () => {
+    const root = temp('crewai-flow-guard-');
+    const main = (extra: string) =>
+      [
+        'from crewai.flow.flow import Flow, listen, router, start',
+        '',
+        '',
+        'class GuardFlow(Flow):',
+        '    @start()',
+        '    def begin(self):',
+        '        self.state["n"] = 1',
+        '',
+        '    @router(begin)',
+        '    def check(self):',
+        ...extra.split('\n').map((l) => `        ${l}`),
+        '',
+        '    @listen("done")',
+        '    def check_continue(self):',
+        '        return "x"',
+        '',
+      ].join('\n');
+    writeFileSync(join(root, 'main.py'), main('if self.state["n"] > 5:\n    return "done"\nself.state["n"] += 1\nreturn "done"'));
+    const unmapped: UnmappedItem[] = [];
+    const { doc } = importCrewAiFlow(root, join(root, 'main.py'), 'guard', () => undefined, unmapped)!;
+    expect(unmapped).toEqual([]);
+    expect(outline(doc).slice(1, 4)).toEqual([
+      'check_guard [listen "begin"] routes done|check_continue2: rules [["state.n","gt",5,"done"]] else check_continue2',
+      'check [listen {"route":"check_continue2"}] routes done: script',
+      'check_continue [listen {"route":"done"}]: script',
+    ]);
+    writeFileSync(join(root, 'main.py'), main('if self.state["n"] > 5:\n    return "done"\nelse:\n    return "done"\nself.state["n"] += 1\nreturn "done"'));
+    const refused: UnmappedItem[] = [];
+    importCrewAiFlow(root, join(root, 'main.py'), 'guard', () => undefined, refused);
+    expect(refused).toEqual([{ path: 'main.py:11', item: 'check: if self.state["n"] > 5:', why: 'statements after a routing if-chain with an else; the method is a pass-through script stub that warns when it runs (rewrite it as Crewdeck steps)' }]);
+  });
+
   it('book writer: @persist, the nested async helper gathered over state.outline → for_each with {item}', () => {
     const { flow, unmapped } = importCrewAiProject(join(flows, 'book_writer'));
     expect(unmapped).toEqual([]);
@@ -97,7 +157,7 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     });
   });
 
-  it.each(['self_evaluation_loop', 'book_writer', 'lead_score_flow'])('%s round-trips: export with exportFlow, import again, the same flow and crews', (name) => {
+  it.each(['self_evaluation_loop', 'self_evaluation_router', 'book_writer', 'lead_score_flow'])('%s round-trips: export with exportFlow, import again, the same flow and crews', (name) => {
     const first = importCrewAiProject(join(flows, name));
     const out = join(temp('crewai-flow-rt-'), 'out');
     const exported = exportCrewAiFlow(first.flow!, new Map(first.crews.map((c) => [`${c.id}.crew.json`, c])), out);

@@ -81,6 +81,77 @@ describe('CrewAI Flow projects import, validate and run on the scripted server',
     expect(routes).toEqual(['retry', 'complete']);
   });
 
+  it('self-evaluation router (the router guards, critiques and routes): valid on the second critique → complete, tagline.md written', async () => {
+    const { documents, unmapped, dir } = await importFixture('self_evaluation_router');
+    expect(documents.map((d) => [d.path.slice(dir.length + 1), d.kind])).toEqual([
+      ['self_evaluation_router.flow.json', 'flow'],
+      ['critique_crew.crew.json', 'crew'],
+      ['draft_crew.crew.json', 'crew'],
+    ]);
+    expect(unmapped).toEqual([]);
+    let drafts = 0;
+    let critiques = 0;
+    server.setHandler((body) => {
+      if (system(body).includes('Tagline Writer')) return { content: `Tagline ${(drafts += 1)}: cross in the dark, wake among gulls` };
+      if (system(body).includes('Tagline Critic')) {
+        critiques += 1;
+        return { content: critiques === 1 ? '{"valid": false, "feedback": "Name the islands"}' : '{"valid": true, "feedback": "Keep it"}' };
+      }
+      return undefined;
+    });
+    const run = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
+    expect(run.code, describeResult(run)).toBe(0);
+    const out = parseSingleJson(run);
+    expect(out.status).toBe('completed');
+    expect(out.state).toMatchObject({ retry_count: 2, valid: true, notes: 'Keep it', tagline: 'Tagline 2: cross in the dark, wake among gulls' });
+    expect(callsOf('Tagline Writer')).toHaveLength(2);
+    expect(callsOf('Tagline Critic')).toHaveLength(2);
+    expect(lastUser(callsOf('Tagline Writer')[1].body)).toContain('Name the islands');
+    expect(readFileSync(join(dir, 'tagline.md'), 'utf8')).toBe('Tagline 2: cross in the dark, wake among gulls');
+    expect(existsSync(join(dir, 'unreviewed_tagline.md'))).toBe(false);
+    const events = await runEvents(dir, out.runId);
+    expect(events.filter((e) => e.type === 'flow.stub.reached')).toEqual([]);
+    const routes = events.filter((e) => e.type === 'flow.route').map((e) => `${(e as { methodName: string }).methodName}→${(e as { route: string }).route}`);
+    expect(routes).toEqual([
+      'critique_tagline_guard→critique_tagline_continue',
+      'critique_tagline→retry',
+      'critique_tagline_guard→critique_tagline_continue',
+      'critique_tagline→complete',
+    ]);
+    const ran = events.filter((e) => e.type === 'flow.method.completed').map((e) => (e as { methodName: string }).methodName);
+    expect(ran.filter((m) => m === 'save_tagline')).toHaveLength(1);
+    expect(ran).not.toContain('give_up');
+  });
+
+  it('self-evaluation router: never valid → four critiques (retry_count 0…3), then the guard routes max_retry_exceeded and only give_up runs', async () => {
+    const { documents, dir } = await importFixture('self_evaluation_router');
+    let drafts = 0;
+    server.setHandler((body) => {
+      if (system(body).includes('Tagline Writer')) return { content: `Tagline ${(drafts += 1)}` };
+      if (system(body).includes('Tagline Critic')) return { content: '{"valid": false, "feedback": "Still a cliché"}' };
+      return undefined;
+    });
+    const run = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 90_000 });
+    expect(run.code, describeResult(run)).toBe(0);
+    const out = parseSingleJson(run);
+    expect(out.status).toBe('completed');
+    // CrewAI's count: the guard tests retry_count > 3 before each critique, so critiques run at 0, 1, 2, 3.
+    expect(out.state).toMatchObject({ retry_count: 4, valid: false, notes: 'Still a cliché', tagline: 'Tagline 5' });
+    expect(callsOf('Tagline Critic')).toHaveLength(4);
+    expect(callsOf('Tagline Writer')).toHaveLength(5);
+    expect(readFileSync(join(dir, 'unreviewed_tagline.md'), 'utf8')).toBe('Not passed after 4 critiques: Tagline 5\n\nLast notes: Still a cliché');
+    expect(existsSync(join(dir, 'tagline.md'))).toBe(false);
+    const events = await runEvents(dir, out.runId);
+    const routes = events.filter((e) => e.type === 'flow.route').map((e) => (e as { route: string }).route);
+    expect(routes).toEqual([...Array(4).fill(['critique_tagline_continue', 'retry']).flat(), 'max_retry_exceeded']);
+    const ran = events.filter((e) => e.type === 'flow.method.completed').map((e) => (e as { methodName: string }).methodName);
+    expect(ran.filter((m) => m === 'give_up')).toHaveLength(1);
+    expect(ran).not.toContain('save_tagline');
+    // The guard's route stops the method: its crew step and final router do not run a fifth time.
+    expect(ran.filter((m) => m === 'critique_tagline_crew')).toHaveLength(4);
+    expect(ran.filter((m) => m === 'critique_tagline')).toHaveLength(4);
+  });
+
   it('book writer: one chapter crew per outline entry (asyncio.gather in a nested async helper), joined into book.md', async () => {
     const { documents, dir } = await importFixture('book_writer');
     expect(documents.map((d) => [d.path.slice(dir.length + 1), d.kind])).toEqual([

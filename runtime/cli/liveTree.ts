@@ -103,6 +103,11 @@ export class LiveTree {
         return `${s.red('✗')} ${e.methodName} failed${this.reason(e.error)}`;
       case 'flow.method.paused':
         return `${s.magenta('⏸')} ${e.methodName} paused ${s.dim(`— ${e.message}`)}`;
+      case 'flow.stub.reached': {
+        // The Python a stub stands for, from its first statement (the `def` line says nothing new).
+        const statement = e.python.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:async\s+)?def\b|^@/.test(l))[0] ?? '';
+        return `${s.yellow('⚠')} ${e.methodName} is a stub for CrewAI Python ${s.dim(`(${e.file}:${e.line}${statement ? `: ${oneLine(statement, 60)}` : ''})`)}: it passed its input on unchanged`;
+      }
       case 'flow.item.started':
         return `${s.bold(`▸ item ${e.index + 1}/${e.total}`)} ${s.dim(oneLine(e.item, 60))}`;
       case 'flow.item.completed':

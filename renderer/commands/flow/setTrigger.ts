@@ -4,12 +4,13 @@ import { sameValue } from '../sameValue';
 import { asDraft, asFlow, isStart, methodIndexOf, methodsOf, triggerOf } from './flowDraft';
 
 /**
- * Sets a method's trigger: `{ start: true }`, or `{ listen: condition }` (the inspector's JSON escape
- * hatch; the canvas edits conditions by connecting). Making the only start method listen is refused.
+ * Sets a method's trigger: `{ start: true }`, `{ listen: condition }`, or a start that also listens
+ * (`{ start: true, listen: condition }`, CrewAI's `@start("retry")`). Making the only start method a
+ * plain listener is refused.
  */
-export function setTrigger(nodeId: string, trigger: { start: true } | { listen: unknown }, options: { coalesceKey?: string } = {}): Command {
+export function setTrigger(nodeId: string, trigger: { start: true } | { listen: unknown } | { start: true; listen: unknown }, options: { coalesceKey?: string } = {}): Command {
   return {
-    label: 'start' in trigger ? 'Make start method' : 'Edit listen condition',
+    label: 'listen' in trigger ? 'Edit listen condition' : 'Make start method',
     coalesceKey: options.coalesceKey,
     perform(doc) {
       const flow = asFlow(doc);
@@ -18,7 +19,7 @@ export function setTrigger(nodeId: string, trigger: { start: true } | { listen: 
       const methods = methodsOf(flow);
       const method = methods[index];
       if (sameValue(triggerOf(method), trigger)) return doc;
-      if ('listen' in trigger && isStart(method) && methods.filter(isStart).length <= 1) {
+      if (!('start' in trigger) && isStart(method) && methods.filter(isStart).length <= 1) {
         throw new CommandRejected('This is the only start method; a flow needs one. Make another method a start method first.');
       }
       return asDraft({ ...flow, methods: methods.map((m, i) => (i === index ? withPatch(m, { trigger }) : m)) });

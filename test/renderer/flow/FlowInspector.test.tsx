@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Inspector } from '../../../renderer/panels/Inspector';
 import { asFlow, type MethodDraft } from '../../../renderer/commands/flow/flowDraft';
+import { setTrigger } from '../../../renderer/commands/flow/setTrigger';
 import { setHost } from '../../../renderer/host/hostContext';
 import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
@@ -144,6 +145,44 @@ describe('flow inspector', () => {
     fireEvent.change(screen.getByTestId('listen-add-1'), { target: { value: 'm:check' } });
     expect(method('publish').trigger).toEqual({ listen: { and: ['notify', { and: ['write', 'fix', 'check'] }] } });
     expect(store().problems).toEqual([]);
+  });
+
+  it('a start method that also listens ({ start: true, listen: … }, CrewAI @start("retry")): "Also runs when" adds, removes down to none, and unchecking start keeps it', () => {
+    select(['method:write']);
+    render(<Inspector />);
+    expect((screen.getByTestId('field-method-start') as HTMLInputElement).checked).toBe(true);
+    const editor = screen.getByTestId('method-condition');
+    expect(within(editor).queryAllByTestId('listen-chip')).toEqual([]);
+    fireEvent.change(screen.getByTestId('listen-add'), { target: { value: 'r:bad' } });
+    expect(method('write').trigger).toEqual({ start: true, listen: { route: 'bad' } });
+    expect((screen.getByTestId('field-method-start') as HTMLInputElement).checked).toBe(true);
+    // The one reference of a start's extra condition may go (a plain listener's may not).
+    expect((screen.getByTestId('listen-remove-bad') as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.change(screen.getByTestId('listen-add'), { target: { value: 'm:fix' } });
+    expect(method('write').trigger).toEqual({ start: true, listen: { or: [{ route: 'bad' }, 'fix'] } });
+    expect(store().problems).toEqual([]);
+    // A new or-gate is what the inspector shows now (as on the canvas); back to the method.
+    cleanup();
+    select(['method:write']);
+    render(<Inspector />);
+    fireEvent.click(screen.getByTestId('listen-remove-fix'));
+    fireEvent.click(screen.getByTestId('listen-remove-bad'));
+    expect(method('write').trigger).toEqual({ start: true });
+    // Still the only start method: it cannot become a plain listener.
+    fireEvent.click(screen.getByTestId('field-method-start'));
+    expect(method('write').trigger).toEqual({ start: true });
+    expect(screen.getByRole('alert').textContent).toContain('only start method');
+    cleanup();
+    // A document that already has the trigger shows it; unchecking start keeps what it listens to.
+    act(() => void store().perform(setTrigger('method:fix', { start: true, listen: { route: 'bad' } })));
+    expect(method('fix').trigger).toEqual({ start: true, listen: { route: 'bad' } });
+    select(['method:fix']);
+    render(<Inspector />);
+    expect((screen.getByTestId('field-method-start') as HTMLInputElement).checked).toBe(true);
+    expect(within(screen.getByTestId('method-condition')).getAllByTestId('listen-chip').map((c) => c.textContent?.replace('×', ''))).toEqual(['routebad']);
+    fireEvent.click(screen.getByTestId('field-method-start'));
+    expect(method('fix').trigger).toEqual({ listen: { route: 'bad' } });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('the start toggle: the only start method cannot stop being one; a listener can become one', () => {

@@ -12,6 +12,8 @@ type Props = {
   onChange(condition: unknown): void;
   /** Id of the *Add…* control of the whole condition (the field's label points at it). */
   addId?: string;
+  /** A start method's extra condition: the last reference may go too (onChange gets undefined). */
+  optional?: boolean;
 };
 
 const refKey = (ref: ConditionRef) => (typeof ref === 'string' ? `m:${ref}` : `r:${ref.route}`);
@@ -22,11 +24,12 @@ const refOfKey = (key: string): ConditionRef => (key.startsWith('r:') ? { route:
  * remove one, *Add…* to listen to one more, and an or/and switch for each group. Nested groups (made by
  * dropping on a gate on the canvas) are edited the same way, inside their own box.
  */
-export function ListenEditor({ condition, methods, routes, onChange, addId }: Props) {
+export function ListenEditor({ condition, methods, routes, onChange, addId, optional = false }: Props) {
   const leaves = countLeaves(condition);
+  const lastLeaf = !optional && leaves <= 1;
   return (
     <div className="listen-editor" role="group" aria-label="Listens to" data-testid="method-condition" data-condition={conditionText(condition)}>
-      <Group condition={condition} root={condition} path={[]} methods={methods} routes={routes} onChange={onChange} lastLeaf={leaves <= 1} addId={addId} />
+      <Group condition={condition} root={condition} path={[]} methods={methods} routes={routes} onChange={onChange} lastLeaf={lastLeaf} addId={addId} />
     </div>
   );
 }

@@ -85,6 +85,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'flow.item.started': z.strictObject({ methodId: str, methodName: str, index: num, total: num, item: str }),
   'flow.item.completed': z.strictObject({ methodId: str, methodName: str, index: num, total: num, output: str, durationMs: num, restoredFrom: z.literal('checkpoint').optional() }),
   'flow.item.failed': z.strictObject({ methodId: str, methodName: str, index: num, total: num, error: str, durationMs: num }),
+  'flow.item.paused': z.strictObject({ methodId: str, methodName: str, index: num, total: num, reason: z.literal('budget'), message: str, durationMs: num }),
   'flow.stub.reached': z.strictObject({ methodId: str, methodName: str, python: str, file: str, line: num, message: str }),
 
   'planning.started': z.strictObject({ model: str }),

@@ -206,6 +206,8 @@ export interface EventPayloads {
   /** `restoredFrom`: the item finished in an earlier session of the run and was not run again. */
   'flow.item.completed': { methodId: string; methodName: string; index: number; total: number; output: string; durationMs: number; restoredFrom?: 'checkpoint' };
   'flow.item.failed': { methodId: string; methodName: string; index: number; total: number; error: string; durationMs: number };
+  /** The item stopped at the run's budget (see `budget.reached`): its method pauses, and the item runs again when the run resumes. */
+  'flow.item.paused': { methodId: string; methodName: string; index: number; total: number; reason: 'budget'; message: string; durationMs: number };
   /** A stub stood in for an imported CrewAI method that could not be mapped: it passed its input on unchanged. */
   'flow.stub.reached': { methodId: string; methodName: string; python: string; file: string; line: number; message: string };
 

@@ -96,6 +96,7 @@ class RunDraft {
       case 'flow.item.started':
       case 'flow.item.completed':
       case 'flow.item.failed':
+      case 'flow.item.paused':
         return this.itemEvent(e);
       case 'flow.stub.reached': {
         // An imported CrewAI method that could not be mapped passed its input on: the method's row says so.
@@ -283,11 +284,14 @@ class RunDraft {
   }
 
   /** One item of a for_each: a span of its own under the method, and the method's item counter. */
-  private itemEvent(e: EventOf<'flow.item.started' | 'flow.item.completed' | 'flow.item.failed'>): void {
+  private itemEvent(e: EventOf<'flow.item.started' | 'flow.item.completed' | 'flow.item.failed' | 'flow.item.paused'>): void {
     const label = `item ${e.index + 1}/${e.total}`;
     if (e.type === 'flow.item.started') this.open(e, 'item', label, e.item);
     else if (e.type === 'flow.item.completed' && e.restoredFrom) this.open(e, 'item', label, 'restored from the checkpoint', 'done');
-    else this.close(e, e.type === 'flow.item.completed' ? 'done' : 'failed');
+    else if (e.type === 'flow.item.paused') {
+      const span = this.close(e, 'paused');
+      if (span) span.sublabel = 'paused at the budget';
+    } else this.close(e, e.type === 'flow.item.completed' ? 'done' : 'failed');
     const m = this.v.methods[e.methodId];
     if (!m) return;
     const items = m.items && m.items.total === e.total ? { ...m.items } : { total: e.total, done: 0, failed: 0 };

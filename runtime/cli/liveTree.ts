@@ -116,6 +116,8 @@ export class LiveTree {
           : `${s.green('✓')} item ${e.index + 1}/${e.total} ${took(e.durationMs)} ${s.dim(`→ ${oneLine(e.output, 60)}`)}`;
       case 'flow.item.failed':
         return `${s.red('✗')} item ${e.index + 1}/${e.total} failed${this.reason(e.error)}`;
+      case 'flow.item.paused':
+        return `${s.magenta('⏸')} item ${e.index + 1}/${e.total} paused ${s.dim(`— ${e.message}; it runs again when the run resumes`)}`;
       case 'run.completed':
         return `${s.green('✓ completed')} in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
       case 'run.failed':

@@ -63,7 +63,9 @@ const SPAN_STARTS = new Set(['run.started', 'task.started', 'agent.started', 'll
 
 function endsSpan(e: RuntimeEvent): boolean {
   if (e.type === 'llm.failed') return !e.willRetry;
-  return /\.(completed|failed|cancelled|blocked|cached|passed|answered|committed|discarded)$/.test(e.type);
+  // A paused run's root span goes on when the run resumes; a paused task, agent, method or item ends.
+  if (e.type === 'run.paused') return false;
+  return /\.(completed|failed|cancelled|blocked|cached|passed|answered|committed|discarded|paused)$/.test(e.type);
 }
 
 /**

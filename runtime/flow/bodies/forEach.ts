@@ -1,5 +1,5 @@
 import type { FlowBody } from '../../../shared/model/flow';
-import { errorMessage } from '../../errors';
+import { BudgetReached, errorMessage } from '../../errors';
 import { lookup, renderTemplate } from '../template';
 import { runAgentBody } from './agent';
 import { runCrewBody } from './crew';
@@ -21,7 +21,9 @@ export class ForEachItemFailed extends Error {
  * `state.<into>` in item order (an item's JSON when its body gives one, else its text). Every item has a
  * span of its own (flow.item.started → completed | failed); a finished item is checkpointed, so a resumed
  * run reports it as restored and makes no model call for it. The first failure stops new items from
- * starting; the ones running finish (and are kept), then the method fails.
+ * starting; the ones running finish (and are kept), then the method fails. An item stopped at the run's
+ * budget is paused, not failed: no new item starts, and the method pauses with it (its finished items are
+ * checkpointed, so the resumed run goes on with the rest).
  */
 export const runForEach: BodyRunner<'for_each'> = async (body, scope) => {
   const items = listOf(body.items, scope);
@@ -31,6 +33,7 @@ export const runForEach: BodyRunner<'for_each'> = async (body, scope) => {
   const base = { methodId: scope.method.id, methodName: scope.method.name, total };
   let next = 0;
   const failures: { index: number; error: unknown }[] = [];
+  let budgetStop: BudgetReached | undefined;
 
   const runItem = async (index: number) => {
     const saved = done[String(index)];
@@ -52,12 +55,17 @@ export const runForEach: BodyRunner<'for_each'> = async (body, scope) => {
       span.emit({ type: 'flow.item.completed', ...base, index, output: outcome.output, durationMs: Math.round(performance.now() - started) });
       scope.items?.record(index, result);
     } catch (error) {
+      if (error instanceof BudgetReached) {
+        span.emit({ type: 'flow.item.paused', ...base, index, reason: 'budget', message: error.message, durationMs: Math.round(performance.now() - started) });
+        budgetStop ??= error;
+        return;
+      }
       span.emit({ type: 'flow.item.failed', ...base, index, error: errorMessage(error), durationMs: Math.round(performance.now() - started) });
       failures.push({ index, error });
     }
   };
   const worker = async () => {
-    while (next < total && failures.length === 0 && !scope.ctx.signal.aborted) {
+    while (next < total && failures.length === 0 && !budgetStop && !scope.ctx.signal.aborted) {
       const index = next;
       next += 1;
       await runItem(index);
@@ -68,6 +76,7 @@ export const runForEach: BodyRunner<'for_each'> = async (body, scope) => {
     const first = failures.sort((a, b) => a.index - b.index)[0];
     throw new ForEachItemFailed(`${scope.method.name}: item ${first.index} failed: ${errorMessage(first.error)}`);
   }
+  if (budgetStop) throw budgetStop;
   if (scope.ctx.signal.aborted) throw scope.ctx.signal.reason ?? new Error('stopped');
   const values = results.map((r) => (r!.json !== undefined ? r!.json : r!.output));
   return { kind: 'done', output: JSON.stringify(values), json: values, set: { [body.into]: values } };

@@ -7,7 +7,8 @@ export function ItemDetail({ span }: { span: TraceSpan }) {
   const started = eventOf(span, 'flow.item.started');
   const completed = eventOf(span, 'flow.item.completed');
   const failed = eventOf(span, 'flow.item.failed');
-  const head = started ?? completed ?? failed;
+  const paused = eventOf(span, 'flow.item.paused');
+  const head = started ?? completed ?? failed ?? paused;
   if (!head) return null;
   return (
     <>
@@ -15,7 +16,7 @@ export function ItemDetail({ span }: { span: TraceSpan }) {
         items={[
           ['Method', head.methodName],
           ['Item', `${head.index + 1} of ${head.total}`],
-          ['Status', completed ? (completed.restoredFrom ? 'completed earlier (restored from the checkpoint, not run again)' : 'completed') : failed ? 'failed' : 'running'],
+          ['Status', completed ? (completed.restoredFrom ? 'completed earlier (restored from the checkpoint, not run again)' : 'completed') : failed ? 'failed' : paused ? 'paused at the run\'s budget (it runs again when the run resumes)' : 'running'],
         ]}
       />
       {started && <TextBlock label="Item" text={started.item} testId="item-value" />}

@@ -376,7 +376,8 @@ class StepReader {
     const predicates = conditional.map((b) => toPredicate(b.cond!, this.scope));
     const python = [...chain.map((c) => flatten(c)), ...(last ? [last.text] : guard !== undefined ? [`return ${JSON.stringify(guard)}`] : [])].flatMap((t) => t.split('\n'));
     const continues = guard !== undefined ? { continueRoute: guard } : {};
-    if (dflt !== undefined && this.pending.locals.length === 0 && predicates.every((p) => p !== undefined) && (guard !== undefined || this.pending.assigns.length === 0)) {
+    // State set before the tests is its own step (set_state or script); the router after it is rules.
+    if (dflt !== undefined && this.pending.locals.length === 0 && predicates.every((p) => p !== undefined)) {
       this.flush();
       this.push({ body: { type: 'rules', rules: conditional.map((b, j) => ({ when: predicates[j] as FlowPredicate, route: b.label })), default: dflt }, routes, ...continues }, true);
       return;

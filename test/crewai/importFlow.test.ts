@@ -71,17 +71,17 @@ describe('CrewAI Flow import: what main.py maps to', () => {
       'draft_tagline [listen "draft_tagline_crew"]: set_state {"tagline":"{input}"}',
       'critique_tagline_guard [listen "draft_tagline"] routes max_retry_exceeded|critique_tagline_continue: rules [["state.retry_count","gt",3,"max_retry_exceeded"]] else critique_tagline_continue',
       'critique_tagline_crew [listen {"route":"critique_tagline_continue"}]: crew critique_crew.crew.json {"tagline":"{state.tagline}"}',
-      'critique_tagline [listen "critique_tagline_crew"] routes complete|retry: script',
+      'critique_tagline_script [listen "critique_tagline_crew"]: script',
+      'critique_tagline [listen "critique_tagline_script"] routes complete|retry: rules [["state.valid","truthy",null,"complete"]] else retry',
       'save_tagline [listen {"route":"complete"}]: script → tagline.md',
       'give_up [listen {"route":"max_retry_exceeded"}]: script → unreviewed_tagline.md',
     ]);
-    const critique = flow!.methods.find((m) => m.name === 'critique_tagline')!.body;
+    const critique = flow!.methods.find((m) => m.name === 'critique_tagline_script')!.body;
     expect(critique.type === 'script' && critique.code.split('\n').filter((l) => !l.startsWith('//') && !l.startsWith('const __'))).toEqual([
       'state.valid = __json().valid;',
       'state.notes = __json().feedback;',
       'state.retry_count = state.retry_count + 1;',
-      'if (__truthy(state.valid)) return { output: input, route: "complete" };',
-      'return { output: input, route: "retry" };',
+      'return input;',
     ]);
   });
 
@@ -112,8 +112,8 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     expect(unmapped).toEqual([]);
     expect(outline(doc).slice(1, 4)).toEqual([
       'check_guard [listen "begin"] routes done|check_continue2: rules [["state.n","gt",5,"done"]] else check_continue2',
-      'check [listen {"route":"check_continue2"}] routes done: script',
-      'check_continue [listen {"route":"done"}]: script',
+      'check_script [listen {"route":"check_continue2"}]: script',
+      'check [listen "check_script"] routes done: rules [] else done',
     ]);
     writeFileSync(join(root, 'main.py'), main('if self.state["n"] > 5:\n    return "done"\nelse:\n    return "done"\nself.state["n"] += 1\nreturn "done"'));
     const refused: UnmappedItem[] = [];

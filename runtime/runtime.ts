@@ -9,7 +9,8 @@ import type { RunStore, StoredTaskOutput } from './store/types';
 import { emptyUsage } from '../shared/usage';
 import type { AfterToolHook, BeforeToolHook } from './tools/policyGate';
 import { createBuiltinRegistry, type ToolRegistry } from './tools/registry';
-import { kickoffCrew, type CrewCheckpoint, type CrewRunResult } from './crew/kickoff';
+import { kickoffCrew, type CrewRunResult } from './crew/kickoff';
+import { positionFromEvents, type CrewCheckpoint } from './crew/crewCheckpoint';
 import { cancelPausedCrew } from './crew/pausedCrew';
 import { interruptedTasks, usageOfEvents } from './crew/interruptedCrew';
 import type { Budget } from '../shared/model/budget';
@@ -347,14 +348,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       resume: { checkpoint, outputs, ...(interrupted ? { interrupted } : {}) },
     }));
   }
-}
-
-/** Where an interrupted crew run that saved no checkpoint (an older run) is, read from its events. */
-function positionFromEvents(store: RunStore, run: { id: string; startedAt: number }): CrewCheckpoint | undefined {
-  const events = store.events(run.id);
-  if (events[0]?.type !== 'run.started') return undefined;
-  const sessions = events.filter((e) => e.type === 'run.resumed').length;
-  return { version: 1, kind: 'crew', rootSpanId: events[0].spanId, sessions, startedAt: run.startedAt, tokenUsage: usageOfEvents(events) };
 }
 
 /** A stored task output replaced by an edited text (its JSON too, when the text is JSON). */

@@ -15,8 +15,7 @@ import type { RunStore, StoredTaskOutput } from '../store/types';
 import type { AfterToolHook, BeforeToolHook } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
 import { toRecord } from './crewOutput';
-import { Span } from '../events/span';
-import type { InterruptedTask } from './interruptedCrew';
+import { firstUnfinished, markResumed, type CrewCheckpoint, type CrewResume } from './crewCheckpoint';
 import { crewContext, executeCrew, prepareCrew, type CrewDeps } from './executeCrew';
 
 export interface CrewRunResult {
@@ -65,36 +64,9 @@ export interface KickoffRequest {
   budget?: Budget;
   /**
    * Continues this run (paused at its budget, or interrupted: its process died) from its first
-   * unfinished task; its finished tasks are reused. `interrupted`: the tasks the dead process left
-   * open (closed as interrupted, then run again) and what its model calls had cost.
+   * unfinished task; its finished tasks are reused.
    */
-  resume?: { checkpoint: CrewCheckpoint; outputs: Map<string, StoredTaskOutput>; interrupted?: { tasks: InterruptedTask[]; usage: TokenUsage; endedAt: number } };
-}
-
-/**
- * Where a crew run is, saved in the run store so any process can continue it: when a session opens (a
- * killed run continues from its stored task outputs) and when it pauses at its budget (`pending`).
- */
-export interface CrewCheckpoint {
-  version: 1;
-  kind: 'crew';
-  rootSpanId: string;
-  /** How many times the run was resumed (new span ids get a prefix per session). */
-  sessions: number;
-  startedAt: number;
-  pausedAt?: number;
-  /** The whole run's usage so far (at the pause; at a session's start, the earlier sessions'). */
-  tokenUsage: TokenUsage;
-  /** The caps it ran under. */
-  budget?: Budget;
-  /** Paused at its budget: what it waits for. */
-  pending?: BudgetPending;
-}
-
-/** The first task a paused crew run has no stored output of: where it continues. */
-export function firstUnfinished(doc: CrewDocument, outputs: Map<string, StoredTaskOutput>): number {
-  const index = doc.tasks.findIndex((t) => !outputs.has(t.id));
-  return index < 0 ? doc.tasks.length : index;
+  resume?: CrewResume;
 }
 
 /**
@@ -131,21 +103,7 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
       ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}),
     },
   );
-  if (resumed) {
-    const stoppedAt = resumed.interrupted?.endedAt ?? resumed.checkpoint.pausedAt ?? req.now();
-    run.root.emit({ type: 'run.resumed', requestId: resumed.checkpoint.pending?.requestId ?? '', pausedForMs: Math.max(0, req.now() - stoppedAt), ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}) });
-    // The tasks a killed process was in end here (under their own spans) and run again from their start.
-    for (const task of resumed.interrupted?.tasks ?? []) {
-      new Span(run.log, task.spanId, task.parentSpanId).emit({
-        type: 'task.failed',
-        taskId: task.taskId,
-        agentRole: task.agentRole,
-        error: 'interrupted: the process running the crew stopped; the task runs again',
-        errorName: 'Interrupted',
-        durationMs: Math.max(0, stoppedAt - task.startedAt),
-      });
-    }
-  }
+  if (resumed) markResumed(run, resumed, req.now(), req.offlineFrom);
   // Where the run is, for a process that continues it after this one dies.
   req.store?.saveCheckpoint(req.runId, { version: 1, kind: 'crew', rootSpanId: run.root.id, sessions: session, startedAt: run.startedAt, tokenUsage: run.usage(), ...(budget ? { budget } : {}) } satisfies CrewCheckpoint);
   const ctx = crewContext(crew, deps, run.context());

@@ -5,7 +5,7 @@ import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import type { RunContext } from '../agent/runContext';
 import { BudgetReached, errorMessage, errorName } from '../errors';
 import { RunEventLog, Span, type EventListener } from '../events/span';
-import { RunLifecycle, type RunLifecycleRequest } from '../run/runLifecycle';
+import { cancelStoppedRun, RunLifecycle, type RunLifecycleRequest } from '../run/runLifecycle';
 import type { RunStore } from '../store/types';
 import { compileSchema, describeSchemaErrors } from '../validation/jsonSchema';
 import { BODY_RUNNERS } from './bodies';
@@ -14,59 +14,9 @@ import { renderTemplate } from './template';
 import { answerFeedback } from './bodies/humanFeedback';
 import type { BodyOutcome, FeedbackAsk, FlowDeps, ItemResult, MethodScope } from './bodies/types';
 import { FlowLoopLimit, FlowNotResumable, FlowRouteInvalid, FlowStateInvalid } from './flowErrors';
-import { describeTrigger, ListenerBook, type ListenerMemo } from './listeners';
+import { describeTrigger, ListenerBook } from './listeners';
 import { callKey, type FlowFork } from './flowFork';
-
-/** One call of a method: triggered (or running) and not yet completed. */
-interface ActiveCall {
-  key: string;
-  methodId: string;
-  /** This call's number in the run (keys and request ids). */
-  call: number;
-  /** How many times this method has been called in the run, this call included. */
-  nth: number;
-  input?: string;
-  triggeredBy?: string;
-  /** The method's span once it started. */
-  spanId?: string;
-  /** A for_each call's finished items (by index), kept across a crash or a resume. */
-  items?: Record<string, ItemResult>;
-}
-
-/** A call waiting for a person's feedback; it survives the process. */
-export interface PendingFeedback {
-  key: string;
-  requestId: string;
-  methodId: string;
-  humanSpanId: string;
-  ask: FeedbackAsk;
-  requestedAt: number;
-}
-
-/** Everything a flow needs to continue in another process, saved after every method (with `persist`). */
-export interface FlowCheckpoint {
-  version: 1;
-  rootSpanId: string;
-  /** How many times the run was resumed (new span ids get a prefix per session). */
-  sessions: number;
-  state: Record<string, unknown>;
-  calls: number;
-  /** Calls per method id (a method in a loop runs more than once). */
-  callsByMethod: Record<string, number>;
-  lastOutput?: string;
-  completed: Record<string, number>;
-  listeners: Record<string, ListenerMemo>;
-  active: ActiveCall[];
-  pending: PendingFeedback[];
-  startedAt: number;
-  pausedAt?: number;
-  /** Tokens of the earlier sessions of the run (a resumed run reports the whole run's usage). */
-  tokenUsage?: TokenUsage;
-  /** The caps the run ran under (the document's, or the caller's). */
-  budget?: Budget;
-  /** Paused at its budget: the calls stopped by it run again, from their start, when a higher cap resumes the run. */
-  budgetPending?: BudgetPending;
-}
+import type { ActiveCall, FlowCheckpoint, PendingFeedback } from './flowCheckpoint';
 
 export interface FlowRunResult {
   runId: string;
@@ -179,17 +129,12 @@ function lifecycleRequest(req: Omit<FlowRunRequest, 'doc'>): RunLifecycleRequest
 
 /**
  * Stops a paused (or interrupted) flow for good: its pending feedback is dropped and the run ends
- * `cancelled` under its own root span. Claims the run first, so it cannot race a resume.
+ * `cancelled` under its own root span (cancelStoppedRun).
  */
 export function cancelStoppedFlow(store: RunStore, runId: string, reason: string, now: () => number): void {
   const saved = store.loadCheckpoint(runId) as FlowCheckpoint | undefined;
   if (!saved) throw new FlowNotResumable(`run ${runId} has no saved flow state; only paused or interrupted flows can be stopped this way`);
-  store.reopenRun(runId);
-  const log = new RunEventLog(runId, now, { seq: store.lastSeq(runId), spanPrefix: `r${saved.sessions + 1}s` });
-  log.listen((e) => store.appendEvent(e));
-  new Span(log, saved.rootSpanId, undefined).emit({ type: 'run.cancelled', reason, durationMs: now() - saved.startedAt });
-  store.saveCheckpoint(runId, { ...saved, sessions: saved.sessions + 1, pending: [], active: [] });
-  store.finishRun(runId, { status: 'cancelled', error: reason, tokenUsage: saved.tokenUsage ?? emptyUsage(), endedAt: now() });
+  cancelStoppedRun(store, runId, saved, reason, now, () => store.saveCheckpoint(runId, { ...saved, sessions: saved.sessions + 1, pending: [], active: [] }));
 }
 
 /** The flow-specific part of a run: its methods, listeners, state and checkpoint, inside a RunLifecycle. */

@@ -185,3 +185,24 @@ export class RunLifecycle {
     this.req.signal?.removeEventListener('abort', this.onOuterAbort);
   }
 }
+
+/** Where a stopped run (paused, or left by a dead process) is: enough to end it in another process. */
+export interface StoppedRun {
+  rootSpanId: string;
+  sessions: number;
+  startedAt: number;
+  tokenUsage?: TokenUsage;
+}
+
+/**
+ * Ends a stopped run for good, from any process: claims it first (so it cannot race a resume), then
+ * `run.cancelled` under its own root span, `persist` (the process's own last write), and the store's end.
+ */
+export function cancelStoppedRun(store: RunStore, runId: string, at: StoppedRun, reason: string, now: () => number, persist?: () => void): void {
+  store.reopenRun(runId);
+  const log = new RunEventLog(runId, now, { seq: store.lastSeq(runId), spanPrefix: `r${at.sessions + 1}s` });
+  log.listen((e) => store.appendEvent(e));
+  new Span(log, at.rootSpanId, undefined).emit({ type: 'run.cancelled', reason, durationMs: now() - at.startedAt });
+  persist?.();
+  store.finishRun(runId, { status: 'cancelled', error: reason, tokenUsage: at.tokenUsage ?? emptyUsage(), endedAt: now() });
+}

@@ -1,0 +1,70 @@
+import type { Budget, BudgetPending } from '../../shared/model/budget';
+import type { CrewDocument } from '../../shared/model/crew';
+import type { TokenUsage } from '../../shared/usage';
+import { Span } from '../events/span';
+import type { RunLifecycle } from '../run/runLifecycle';
+import type { RunStore, StoredTaskOutput } from '../store/types';
+import { usageOfEvents, type InterruptedTask } from './interruptedCrew';
+
+/**
+ * Where a crew run is, saved in the run store so any process can continue it: when a session opens (a
+ * killed run continues from its stored task outputs) and when it pauses at its budget (`pending`).
+ */
+export interface CrewCheckpoint {
+  version: 1;
+  kind: 'crew';
+  rootSpanId: string;
+  /** How many times the run was resumed (new span ids get a prefix per session). */
+  sessions: number;
+  startedAt: number;
+  pausedAt?: number;
+  /** The whole run's usage so far (at the pause; at a session's start, the earlier sessions'). */
+  tokenUsage: TokenUsage;
+  /** The caps it ran under. */
+  budget?: Budget;
+  /** Paused at its budget: what it waits for. */
+  pending?: BudgetPending;
+}
+
+/** The first task a paused crew run has no stored output of: where it continues. */
+export function firstUnfinished(doc: CrewDocument, outputs: Map<string, StoredTaskOutput>): number {
+  const index = doc.tasks.findIndex((t) => !outputs.has(t.id));
+  return index < 0 ? doc.tasks.length : index;
+}
+
+/**
+ * What continuing a crew run needs: its saved position and finished tasks' outputs. `interrupted`: the
+ * tasks the dead process left open (closed as interrupted, then run again) and what its calls had cost.
+ */
+export interface CrewResume {
+  checkpoint: CrewCheckpoint;
+  outputs: Map<string, StoredTaskOutput>;
+  interrupted?: { tasks: InterruptedTask[]; usage: TokenUsage; endedAt: number };
+}
+
+/**
+ * The start of a continued session: `run.resumed`, then the tasks a killed process was in end here
+ * (under their own spans) as interrupted; they run again from their start.
+ */
+export function markResumed(run: RunLifecycle, resumed: CrewResume, now: number, offlineFrom: string | undefined): void {
+  const stoppedAt = resumed.interrupted?.endedAt ?? resumed.checkpoint.pausedAt ?? now;
+  run.root.emit({ type: 'run.resumed', requestId: resumed.checkpoint.pending?.requestId ?? '', pausedForMs: Math.max(0, now - stoppedAt), ...(offlineFrom ? { offlineFrom } : {}) });
+  for (const task of resumed.interrupted?.tasks ?? []) {
+    new Span(run.log, task.spanId, task.parentSpanId).emit({
+      type: 'task.failed',
+      taskId: task.taskId,
+      agentRole: task.agentRole,
+      error: 'interrupted: the process running the crew stopped; the task runs again',
+      errorName: 'Interrupted',
+      durationMs: Math.max(0, stoppedAt - task.startedAt),
+    });
+  }
+}
+
+/** Where an interrupted crew run that saved no checkpoint (an older run) is, read from its events. */
+export function positionFromEvents(store: RunStore, run: { id: string; startedAt: number }): CrewCheckpoint | undefined {
+  const events = store.events(run.id);
+  if (events[0]?.type !== 'run.started') return undefined;
+  const sessions = events.filter((e) => e.type === 'run.resumed').length;
+  return { version: 1, kind: 'crew', rootSpanId: events[0].spanId, sessions, startedAt: run.startedAt, tokenUsage: usageOfEvents(events) };
+}

@@ -47,6 +47,10 @@ describe('a start method that also listens, in the flow inspector', () => {
     await page.getByTestId('flow-method-draft_tagline_crew').click();
     await expect.poll(() => inspector.getByTestId('method-condition').getAttribute('data-condition')).toBe('route retry or route max_retry_exceeded');
     expect(await contrastViolations(page), 'contrast of the trigger editor').toEqual([]);
+    // The flow's long name shortens in the toolbar: the page stays inside the window, Settings and the inspector with it.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
+    const settings = await page.getByRole('button', { name: 'Settings' }).boundingBox();
+    expect(settings && settings.x + settings.width).toBeLessThanOrEqual(1440);
     await session.shot('flow-start-also-listens');
     await expect
       .poll(() => JSON.parse(readFileSync(join(workspace, 'tagline/self_evaluation_router.flow.json'), 'utf8')).methods[0].trigger, { timeout: 10_000 })

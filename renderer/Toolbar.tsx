@@ -33,8 +33,12 @@ export function Toolbar() {
       <div className="toolbar-doc">
         {path && (
           <>
-            <span className="toolbar-doc-name">{typeof name === 'string' && name ? name : path}</span>
-            <span className="toolbar-doc-path">{path}</span>
+            <span className="toolbar-doc-name" title={typeof name === 'string' && name ? name : path}>
+              {typeof name === 'string' && name ? name : path}
+            </span>
+            <span className="toolbar-doc-path" title={path}>
+              {path}
+            </span>
             <span className="save-state" data-state={saveState} data-testid="save-state" title={saveError}>
               {SAVE_LABEL[saveState]}
               {problemCount > 0 ? ` · ${problemCount} problem${problemCount === 1 ? '' : 's'}` : ''}

@@ -307,7 +307,7 @@ describe('layout at 1440×900', () => {
     expect(seen.maxGapMs).toBeLessThan(250);
     // It applied: tasks in order down one column, agents in declared order beside them.
     const y = async (id: string) => (await page.getByTestId(`crew-node-${id}`).boundingBox())!.y;
-    expect(await y('task:task-1')).toBeLessThan(await y('task:task-2'));
+    await expect.poll(async () => (await y('task:task-2')) - (await y('task:task-1')), { timeout: 5_000 }).toBeGreaterThan(0);
     await page.getByTestId('canvas-layout-engine').selectOption('dagre');
     expect(session.errors).toEqual([]);
   });

@@ -10,12 +10,19 @@ import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
 import { elkEngine } from './elkEngine';
 
-/** Auto-layout with ELK, computed in its web worker; nothing is applied if the crew changed meanwhile. */
+/**
+ * Auto-layout with ELK, computed in its web worker. Nothing is applied if what it lays out (agents,
+ * tasks, their links) changed meanwhile; a node moved or placed meanwhile does not count, as the
+ * layout sets every position anyway.
+ */
 async function elkAutoLayout(sizes: Record<string, Size>): Promise<Command | undefined> {
   const doc = useDocumentStore.getState().doc;
   if (!doc) return undefined;
-  const positions = await elkLayout(crewLayoutGraph(doc, sizes), elkEngine());
-  return useDocumentStore.getState().doc === doc ? applyPositions('Auto-layout (ELK)', positions) : undefined;
+  const graph = crewLayoutGraph(doc, sizes);
+  const positions = await elkLayout(graph, elkEngine());
+  const now = useDocumentStore.getState().doc;
+  const same = now === doc || (now !== undefined && JSON.stringify(crewLayoutGraph(now, sizes)) === JSON.stringify(graph));
+  return same ? applyPositions('Auto-layout (ELK)', positions) : undefined;
 }
 
 /** The crew canvas's Auto-layout, with the engine chosen on the toolbar. */

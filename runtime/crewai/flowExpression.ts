@@ -89,11 +89,23 @@ function tokenize(src: string): Token[] {
 
 // ---- parser -------------------------------------------------------------------------------------
 
+const MAX_TOKENS = 400;
+const MAX_NESTING = 32;
+
 class Parser {
   private i = 0;
   constructor(private readonly toks: Token[]) {}
 
   parse(): Node {
+    // A downloaded main.py is untrusted: the parser and the walks over its tree recurse, so an
+    // expression nested or chained past what a person writes becomes a stub instead of a stack overflow.
+    if (this.toks.length > MAX_TOKENS) throw new UnsupportedPython(`an expression of more than ${MAX_TOKENS} tokens`);
+    let depth = 0;
+    for (const t of this.toks) {
+      if (t.v === '(' || t.v === '[' || t.v === '{') depth += 1;
+      else if (t.v === ')' || t.v === ']' || t.v === '}') depth -= 1;
+      if (depth > MAX_NESTING) throw new UnsupportedPython(`brackets nested more than ${MAX_NESTING} deep`);
+    }
     const n = this.or();
     if (this.i < this.toks.length) throw new UnsupportedPython(`"${this.toks[this.i].v}"`);
     return n;

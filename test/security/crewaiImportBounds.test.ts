@@ -58,3 +58,37 @@ describe('importing a CrewAI project stays inside its folder and in linear time'
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
+
+/**
+ * The same for a CrewAI Flow's main.py (runtime/crewai/flowExpression.ts): its expression parser and
+ * the walks over its tree recurse, so 5,000 nested brackets or a 20,000-term sum overflowed the stack
+ * (a RangeError out of the import); and a file write may name a path outside the workspace.
+ */
+const FLOW_FIXTURE = join(__dirname, '..', 'fixtures', 'crewai', 'flows', 'self_evaluation_loop');
+function flowProject(edit: (mainPy: string) => string) {
+  root = mkdtempSync(join(tmpdir(), 'crewdeck-crewai-flow-attack-'));
+  const dir = join(root, 'project');
+  cpSync(FLOW_FIXTURE, dir, { recursive: true });
+  const mainPy = join(dir, 'src', 'self_evaluation_loop', 'main.py');
+  writeFileSync(mainPy, edit(readFileSync(mainPy, 'utf8')));
+  return dir;
+}
+
+describe('importing a CrewAI Flow from a downloaded main.py', () => {
+  it.each([
+    ['5,000 nested brackets', '(('.repeat(2500) + '1' + '))'.repeat(2500)],
+    ['a sum of 20,000 terms', Array(20_000).fill('1').join(' + ')],
+  ])('%s in a state assignment become a stub and an unmapped item, not a stack overflow', (_what, expression) => {
+    const dir = flowProject((src) => src.replace('self.state.retry_count += 1', `self.state.retry_count = ${expression}`));
+    const started = performance.now();
+    const result = importCrewAiProject(dir);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result.flow?.methods.length).toBeGreaterThan(0);
+    expect(result.unmapped.map((u) => u.why).join('\n')).toMatch(/tokens|nested/);
+  });
+
+  it('a file write outside the workspace is refused, naming the method field and the path', () => {
+    const dir = flowProject((src) => src.replace('open("post.md", "w")', 'open("../../outside.md", "w")'));
+    expect(() => importCrewAiProject(dir)).toThrow(/outputFile: "\.\.\/\.\.\/outside\.md" leaves the workspace/);
+  });
+});

@@ -53,6 +53,13 @@ export interface LiveRunSample {
   /** requestAnimationFrame intervals from the Run click to the frame after the completed run was painted. */
   frames: IntervalSummary;
   intervals: number[];
+  /**
+   * The floor: requestAnimationFrame intervals of the same page, same viewport, right after the run
+   * finished (the finished run shown in the trace and on the canvas, nothing streaming), recorded for
+   * as long as the run took (at most 20 s). What the machine and the browser give an idle page.
+   */
+  idle: IntervalSummary;
+  idleIntervals: number[];
   /** PerformanceObserver 'long-animation-frame' entries (frames over 50 ms) in that window. */
   longFrames: { count: number; maxMs: number; maxBlockingMs: number };
   /** Run click → the trace shows the run completed. */
@@ -95,6 +102,8 @@ export async function measureLiveRun(
     await page.waitForFunction(() => (window as unknown as { __benchLive: { doneAt: number } }).__benchLive.doneAt > 0, undefined, { timeout: 300_000, polling: 200 });
     await options.profiler?.stop(page);
     const rec = await stopLiveRecording(page);
+    await settle(page, 300);
+    const idleIntervals = frameIntervals(await recordIdleFrames(page, Math.min(20_000, Math.max(2_000, rec.doneAt - rec.clickAt))));
     if (options.screenshot) await page.screenshot({ path: options.screenshot });
     const tasksDone = await page.locator('[data-testid^="crew-node-task"] [data-testid="node-status"][data-status="done"]').count();
     if (rec.status !== 'completed') throw new Error(`the live run ended ${rec.status}`);
@@ -102,6 +111,8 @@ export async function measureLiveRun(
     return {
       frames: summariseIntervals(intervals),
       intervals,
+      idle: summariseIntervals(idleIntervals),
+      idleIntervals,
       longFrames: {
         count: rec.longFrames.length,
         maxMs: rec.longFrames.length ? Math.max(...rec.longFrames.map((f) => f.duration)) : 0,
@@ -116,6 +127,23 @@ export async function measureLiveRun(
   } finally {
     await context.close();
   }
+}
+
+/** requestAnimationFrame timestamps for `ms` on a page left alone. */
+async function recordIdleFrames(page: Page, ms: number): Promise<number[]> {
+  return page.evaluate(
+    (ms) =>
+      new Promise<number[]>((resolve) => {
+        const frames: number[] = [];
+        const onFrame = (t: number) => {
+          frames.push(t);
+          if (t - frames[0] < ms) requestAnimationFrame(onFrame);
+          else resolve(frames);
+        };
+        requestAnimationFrame(onFrame);
+      }),
+    ms,
+  );
 }
 
 /** Init script: counts the host's `event` pushes reaching the page (before the app handles them). */

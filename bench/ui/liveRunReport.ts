@@ -15,8 +15,10 @@ export interface LiveSummary {
   p50: number;
   p95: number;
   max: number;
+  /** The same page idle after each run (the finished run shown, nothing streaming), pooled: the floor. */
+  idle: { p50: number; p95: number; max: number; frames: number };
   /** Per run, to show the spread. */
-  perRun: { p50: number; p95: number; max: number; frames: number; slowFramePct: number; runMs: number; pushedEvents: number; longFrames: number; longFrameMaxMs: number; rows: number; tasksDone: number }[];
+  perRun: { p50: number; p95: number; max: number; frames: number; idleP50: number; idleP95: number; idleMax: number; slowFramePct: number; runMs: number; pushedEvents: number; longFrames: number; longFrameMaxMs: number; rows: number; tasksDone: number }[];
   slowFramePct: number;
   runMs: number;
   pushedEvents: number;
@@ -36,11 +38,18 @@ export function summariseLive(tasks: number, delayMs: number, samples: LiveRunSa
     p50: median(pooled),
     p95,
     max,
+    idle: (() => {
+      const idle = samples.flatMap((s) => s.idleIntervals);
+      return { p50: median(idle), p95: percentile(idle, 95), max: idle.length ? Math.max(...idle) : NaN, frames: idle.length };
+    })(),
     perRun: samples.map((s) => ({
       p50: s.frames.p50,
       p95: s.frames.p95,
       max: s.frames.max,
       frames: s.frames.count,
+      idleP50: s.idle.p50,
+      idleP95: s.idle.p95,
+      idleMax: s.idle.max,
       slowFramePct: s.intervals.length ? (100 * s.intervals.filter((v) => v > limit).length) / s.intervals.length : NaN,
       runMs: s.runMs,
       pushedEvents: s.pushedEvents,
@@ -64,8 +73,9 @@ export function printLive(l: LiveSummary): void {
     `1-minute load average: ${fmt(l.loadAverage1m[0], 2)} before, ${fmt(l.loadAverage1m[1], 2)} after`,
     ...l.perRun.map(
       (r, i) =>
-        `  run ${i + 1}: ${r.frames} frames over ${fmt(r.runMs / 1000, 2)} s, ${r.pushedEvents} events pushed, ${r.rows} trace rows; frame p50 ${fmt(r.p50)} / p95 ${fmt(r.p95)} / max ${fmt(r.max)} ms; ${r.longFrames} long animation frames (max ${fmt(r.longFrameMaxMs, 0)} ms)`,
+        `  run ${i + 1}: ${r.frames} frames over ${fmt(r.runMs / 1000, 2)} s, ${r.pushedEvents} events pushed, ${r.rows} trace rows; frame p50 ${fmt(r.p50)} / p95 ${fmt(r.p95)} / max ${fmt(r.max)} ms; ${r.longFrames} long animation frames (max ${fmt(r.longFrameMaxMs, 0)} ms); idle after: p50 ${fmt(r.idleP50)} / p95 ${fmt(r.idleP95)} / max ${fmt(r.idleMax)} ms`,
     ),
+    `idle floor (the same page after each run, nothing streaming, as long as the run): p50 ${fmt(l.idle.p50)} / p95 ${fmt(l.idle.p95)} / max ${fmt(l.idle.max)} ms over ${l.idle.frames} frames`,
     `pooled frame intervals: p50 ${fmt(l.p50)} / p95 ${fmt(l.p95)} / max ${fmt(l.max)} ms, ${fmt(l.slowFramePct)}% over one vsync — ` +
       `target p95 ≤ ${LIVE_TARGETS.frameP95Ms} ms: ${l.met.p95 ? 'met' : 'MISSED'}; max ≤ ${LIVE_TARGETS.frameMaxMs} ms: ${l.met.max ? 'met' : 'MISSED'}`,
   ];
@@ -89,6 +99,7 @@ export function renderLiveSection(l: LiveSummary, date: string): string {
     '|---|--:|--:|--:|--:|--:|',
     ...l.perRun.map((r, i) => `| run ${i + 1} (${fmt(r.runMs / 1000, 2)} s, ${r.frames} frames) | ${fmt(r.p50)} ms | ${fmt(r.p95)} ms | ${fmt(r.max)} ms | ${fmt(r.slowFramePct)}% | ${r.longFrames} (${fmt(r.longFrameMaxMs, 0)} ms) |`),
     `| **pooled** | **${fmt(l.p50)} ms** | **${fmt(l.p95)} ms** | **${fmt(l.max)} ms** | ${fmt(l.slowFramePct)}% | |`,
+    `| idle floor (same page after each run, nothing streaming) | ${fmt(l.idle.p50)} ms | ${fmt(l.idle.p95)} ms | ${fmt(l.idle.max)} ms | | |`,
     '',
     `Targets: p95 ≤ ${LIVE_TARGETS.frameP95Ms} ms (an interval up to ${fmt(LIVE_TARGETS.frameP95Ms + LIVE_TARGETS.frameJitterMs)} ms counts as one frame) ${verdict(l.met.p95)}; max ≤ ${LIVE_TARGETS.frameMaxMs} ms ${verdict(l.met.max)}.`,
   ].join('\n');

@@ -1,125 +1,50 @@
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import { ScriptGlobalsInvalid } from './scriptErrors';
+import { ScriptWorker } from './scriptWorker';
+
+export { ScriptError, ScriptGlobalsInvalid, ScriptTimeout } from './scriptErrors';
 
 /**
- * The only place user JavaScript runs: a fresh QuickJS runtime per call, with nothing but the language
- * built-ins (no require, process, fetch, timers or filesystem). Values cross the boundary as JSON.
+ * The only place user JavaScript runs: a fresh QuickJS runtime per call (quickjsEvaluation.ts), with
+ * nothing but the language built-ins (no require, process, fetch, timers or filesystem), on a kept worker
+ * thread that the host terminates when a script overruns its deadline (scriptWorker.ts): whatever the
+ * script does, the host's event loop keeps running. Values cross the boundary as JSON.
  */
 
 export interface ScriptOptions {
-  /** Wall-clock limit for the whole script (default 1000 ms). */
+  /** Wall-clock limit for the whole script (default 1000 ms), counted from when the worker gets it. */
   timeoutMs?: number;
   /** Heap limit of the QuickJS runtime (default 32 MiB). */
   memoryLimitBytes?: number;
   /**
-   * QuickJS stack limit (default 256 KiB, at most 320 KiB). QuickJS frames also use Node's own stack
-   * (~1 MB by default), which overflows first beyond ~350 KiB; should it happen anyway, the result is a
-   * ScriptError and the WebAssembly module is reloaded.
+   * QuickJS stack limit (default 256 KiB, at most 320 KiB). QuickJS frames also use the thread's own
+   * stack; should it overflow anyway, the result is a ScriptError and the WebAssembly module is reloaded.
    */
   stackSizeBytes?: number;
-}
-
-/** The user's script failed: syntax error, thrown error, memory or stack limit. */
-export class ScriptError extends Error {
-  override name = 'ScriptError';
-  constructor(
-    message: string,
-    /** Line in the user's code (1-based), when known. */
-    readonly line?: number,
-    readonly column?: number,
-    /** Name of the error inside the sandbox (`TypeError`, `SyntaxError`…), when it was an Error. */
-    readonly errorName?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The script ran longer than its time limit, or returned a promise that can never settle. */
-export class ScriptTimeout extends ScriptError {
-  override name = 'ScriptTimeout';
-  constructor(
-    readonly timeoutMs: number,
-    readonly reason?: string,
-  ) {
-    super(`script timed out after ${timeoutMs} ms${reason ? `: ${reason}` : ''}`);
-  }
-}
-
-/** The globals handed to a script cannot be passed as JSON (functions, symbols, bigints, cycles). */
-export class ScriptGlobalsInvalid extends Error {
-  override name = 'ScriptGlobalsInvalid';
 }
 
 const DEFAULT_TIMEOUT_MS = 1000;
 const DEFAULT_MEMORY_LIMIT = 32 * 1024 * 1024;
 const DEFAULT_STACK_SIZE = 256 * 1024;
 const MAX_STACK_SIZE = 320 * 1024;
-const FILENAME = 'script.js';
-/** The user's code starts on the wrapper's first line, so line numbers need no shift; columns on line 1 do. */
-const PREFIX = '(function () {';
-const SUFFIX = '\n})()';
 
-let modulePromise: Promise<QuickJSWASMModule> | undefined;
-
-/**
- * The WebAssembly module is loaded once. (Not `getQuickJS()`: its singleton cannot be replaced, and a
- * module whose host stack overflowed mid-call is left inconsistent and must be dropped.)
- */
-function quickJS(): Promise<QuickJSWASMModule> {
-  // The package (and its wasm) is imported on the first script, not when a run starts.
-  modulePromise ??= import('quickjs-emscripten').then((quickjs) => quickjs.newQuickJSWASMModule());
-  return modulePromise;
-}
+/** Started on the first script (the worker loads QuickJS's WebAssembly then), not when a run starts. */
+const worker = new ScriptWorker();
 
 export async function runScript(code: string, globals: Record<string, unknown>, options: ScriptOptions = {}): Promise<unknown> {
   const globalsJson = encodeGlobals(globals);
-  const module = await quickJS();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const memoryLimit = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT;
-  const stackSize = options.stackSizeBytes ?? DEFAULT_STACK_SIZE;
-  if (!(stackSize > 0 && stackSize <= MAX_STACK_SIZE)) {
-    throw new RangeError(`stackSizeBytes must be between 1 and ${MAX_STACK_SIZE}, got ${stackSize}`);
+  const memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT;
+  const stackSizeBytes = options.stackSizeBytes ?? DEFAULT_STACK_SIZE;
+  if (!(stackSizeBytes > 0 && stackSizeBytes <= MAX_STACK_SIZE)) {
+    throw new RangeError(`stackSizeBytes must be between 1 and ${MAX_STACK_SIZE}, got ${stackSizeBytes}`);
   }
+  const json = await worker.run({ code, names: Object.keys(globals), globalsJson, timeoutMs, memoryLimitBytes, stackSizeBytes });
+  return json === undefined ? undefined : JSON.parse(json);
+}
 
-  const runtime = module.newRuntime();
-  let vm: QuickJSContext | undefined;
-  let hostFailure = false;
-  let timedOut = false;
-  try {
-    runtime.setMemoryLimit(memoryLimit);
-    runtime.setMaxStackSize(stackSize);
-    const deadline = Date.now() + timeoutMs;
-    runtime.setInterruptHandler(() => (timedOut ||= Date.now() > deadline));
-    vm = runtime.newContext();
-    const context = vm;
-    const failure = (error: QuickJSHandle): ScriptError => {
-      runtime.removeInterruptHandler();
-      if (timedOut) return new ScriptTimeout(timeoutMs);
-      return toScriptError(context, error, memoryLimit);
-    };
-    const neverSettles = () => new ScriptTimeout(timeoutMs, 'it returned a promise that never settles (nothing is left to run)');
-    const value = run(context, runtime, code, Object.keys(globals), globalsJson, failure, neverSettles);
-    // The interrupt is an exception inside the sandbox, and a Promise executor or a catch-all can
-    // swallow it (`new Promise(() => { for (;;) {} })` ends "normally"): the deadline decides.
-    if (timedOut) throw new ScriptTimeout(timeoutMs);
-    return value;
-  } catch (error) {
-    if (error instanceof ScriptError) throw error;
-    // Anything else came from the host side of the boundary (e.g. Node's own stack overflowing inside
-    // the WebAssembly call) or from a bug here. Either way the module's state can no longer be trusted.
-    hostFailure = true;
-    modulePromise = undefined;
-    if (error instanceof RangeError) throw new ScriptError('script failed: stack overflow (host stack exhausted)');
-    throw error;
-  } finally {
-    try {
-      vm?.dispose();
-      runtime.dispose();
-    } catch (error) {
-      // A leak after a host failure is expected; otherwise it is a bug in this file.
-      modulePromise = undefined;
-      if (!hostFailure) throw error;
-    }
-  }
+/** Stops the sandbox's worker thread (tests; hosts that shut down). The next script starts a new one. */
+export function stopScriptSandbox(): Promise<void> {
+  return worker.dispose();
 }
 
 /** Globals are passed by value: JSON text parsed inside the sandbox. Undefined values stay undefined. */
@@ -135,170 +60,4 @@ function encodeGlobals(globals: Record<string, unknown>): string {
     if (error instanceof ScriptGlobalsInvalid) throw error;
     throw new ScriptGlobalsInvalid(`globals cannot be passed as JSON: ${(error as Error).message}`);
   }
-}
-
-function run(
-  vm: QuickJSContext,
-  runtime: QuickJSRuntime,
-  code: string,
-  names: string[],
-  globalsJson: string,
-  failure: (error: QuickJSHandle) => ScriptError,
-  neverSettles: () => ScriptError,
-): unknown {
-  // Taken before user code runs, so a script that replaces JSON only breaks itself.
-  const json = vm.getProp(vm.global, 'JSON');
-  const stringify = vm.getProp(json, 'stringify');
-  const parse = vm.getProp(json, 'parse');
-  json.dispose();
-  try {
-    defineGlobals(vm, parse, names, globalsJson, failure);
-    const result = vm.evalCode(PREFIX + code + SUFFIX, FILENAME);
-    if (result.error) {
-      const error = failure(result.error);
-      result.error.dispose();
-      throw error;
-    }
-    const value = settle(vm, runtime, result.value, failure, neverSettles);
-    try {
-      return toHost(vm, stringify, value, failure);
-    } finally {
-      value.dispose();
-    }
-  } finally {
-    stringify.dispose();
-    parse.dispose();
-  }
-}
-
-function defineGlobals(
-  vm: QuickJSContext,
-  parse: QuickJSHandle,
-  names: string[],
-  globalsJson: string,
-  failure: (error: QuickJSHandle) => ScriptError): void {
-  const text = vm.newString(globalsJson);
-  const parsed = vm.callFunction(parse, vm.undefined, text);
-  text.dispose();
-  if (parsed.error) {
-    const error = failure(parsed.error);
-    parsed.error.dispose();
-    throw error;
-  }
-  const object = parsed.value;
-  try {
-    // Keys whose value is undefined are absent from the JSON; reading them gives undefined, as wanted.
-    for (const name of names) {
-      const value = vm.getProp(object, name);
-      vm.setProp(vm.global, name, value);
-      value.dispose();
-    }
-  } finally {
-    object.dispose();
-  }
-}
-
-/**
- * A returned promise is settled by running the job queue. There is nothing asynchronous to wait for
- * (no timers, no I/O), so one still pending once the queue is empty would wait forever: a timeout.
- */
-function settle(
-  vm: QuickJSContext,
-  runtime: QuickJSRuntime,
-  handle: QuickJSHandle,
-  failure: (error: QuickJSHandle) => ScriptError,
-  neverSettles: () => ScriptError,
-): QuickJSHandle {
-  let state = vm.getPromiseState(handle);
-  if (state.type === 'fulfilled' && state.notAPromise) return handle;
-  if (state.type === 'pending') {
-    const jobs = runtime.executePendingJobs();
-    if (jobs.error) {
-      handle.dispose();
-      const error = failure(jobs.error);
-      jobs.error.dispose();
-      throw error;
-    }
-    state = vm.getPromiseState(handle);
-  }
-  handle.dispose();
-  if (state.type === 'fulfilled') return state.value;
-  if (state.type === 'rejected') {
-    const error = failure(state.error);
-    state.error.dispose();
-    throw error;
-  }
-  throw neverSettles();
-}
-
-function toHost(vm: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHandle, failure: (error: QuickJSHandle) => ScriptError): unknown {
-  if (vm.typeof(value) === 'undefined') return undefined;
-  const text = vm.callFunction(stringify, vm.undefined, value);
-  if (text.error) {
-    const error = failure(text.error);
-    text.error.dispose();
-    throw new ScriptError(`script result is not JSON-serialisable: ${error.message}`, error.line, error.column, error.errorName);
-  }
-  try {
-    // JSON.stringify gives undefined for functions and symbols.
-    return vm.typeof(text.value) === 'string' ? JSON.parse(vm.getString(text.value)) : undefined;
-  } finally {
-    text.value.dispose();
-  }
-}
-
-function toScriptError(vm: QuickJSContext, handle: QuickJSHandle, memoryLimit: number): ScriptError {
-  let thrown: unknown;
-  try {
-    thrown = vm.dump(handle);
-  } catch {
-    thrown = undefined;
-  }
-  if (!isErrorLike(thrown)) return new ScriptError(`script threw ${describe(thrown)}`);
-  const { name, message } = thrown;
-  if (name === 'InternalError' && message === 'out of memory') {
-    return new ScriptError(`script ran out of memory (limit ${formatBytes(memoryLimit)})`, undefined, undefined, name);
-  }
-  const where = userPosition(thrown);
-  const at = where ? ` at line ${where.line}` : '';
-  return new ScriptError(`${name}: ${message}${at}`, where?.line, where?.column, name);
-}
-
-interface ErrorLike {
-  name: string;
-  message: string;
-  stack?: string;
-  fileName?: string;
-  lineNumber?: number;
-}
-
-function isErrorLike(value: unknown): value is ErrorLike {
-  return typeof value === 'object' && value !== null && typeof (value as ErrorLike).message === 'string' && typeof (value as ErrorLike).name === 'string';
-}
-
-/** The innermost frame in the user's code (syntax errors carry their own position). */
-function userPosition(error: ErrorLike): { line: number; column?: number } | undefined {
-  const escaped = FILENAME.replace('.', '\\.');
-  const match = new RegExp(`${escaped}:(\\d+)(?::(\\d+))?`).exec(error.stack ?? '');
-  if (match) return fromWrapper(Number(match[1]), match[2] === undefined ? undefined : Number(match[2]));
-  if (error.fileName === FILENAME && typeof error.lineNumber === 'number') return fromWrapper(error.lineNumber, undefined);
-  return undefined;
-}
-
-function fromWrapper(line: number, column: number | undefined): { line: number; column?: number } {
-  if (column !== undefined && line === 1) column = Math.max(1, column - PREFIX.length);
-  return column === undefined ? { line } : { line, column };
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

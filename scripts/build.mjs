@@ -47,7 +47,8 @@ const zodEnglishOnly = {
 if (!only || only === 'cli') {
   rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
   await build({
-    entryPoints: { main: 'runtime/cli/main.ts' },
+    // sandboxWorker: the thread QuickJS scripts run on (runtime/script/scriptWorker.ts finds it next to the chunks).
+    entryPoints: { main: 'runtime/cli/main.ts', sandboxWorker: 'runtime/script/sandboxWorker.ts' },
     outdir: 'dist/cli',
     bundle: true,
     splitting: true,

@@ -3,6 +3,7 @@
 //   main.cjs         main process            (package.json "main")
 //   preload.cjs      contextBridge preload   (self-contained: a sandboxed preload can require only electron)
 //   runtimeHost.cjs  the runtime, forked by main with utilityProcess
+//   sandboxWorker.cjs the worker thread of the runtime's QuickJS scripts
 // npm packages stay external (better-sqlite3 is native; electron is provided by Electron itself).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
@@ -32,10 +33,12 @@ export async function buildElectron({ outdir = 'dist/electron', sourcemap = 'lin
   await Promise.all([
     build({ ...common, entryPoints: { main: 'electron/main/main.ts' }, packages: 'external' }),
     build({ ...common, entryPoints: { runtimeHost: 'electron/runtime/runtimeHost.ts' }, packages: 'external', ...importMetaUrlShim() }),
+    // The worker thread the runtime's QuickJS scripts run on (runtime/script/scriptWorker.ts finds it here).
+    build({ ...common, entryPoints: { sandboxWorker: 'runtime/script/sandboxWorker.ts' }, packages: 'external' }),
     // Everything but electron is bundled: the preload imports only our own small modules.
     build({ ...common, entryPoints: { preload: 'electron/preload/preload.ts' }, external: ['electron'], target: 'chrome130' }),
   ]);
-  return ['main', 'preload', 'runtimeHost'].map((name) => resolve(outdir, `${name}.cjs`));
+  return ['main', 'preload', 'runtimeHost', 'sandboxWorker'].map((name) => resolve(outdir, `${name}.cjs`));
 }
 
 /** The runtime reads package.json through createRequire(import.meta.url); CommonJS has no import.meta. */

@@ -11,8 +11,8 @@ import type { AfterToolHook, BeforeToolHook } from './tools/policyGate';
 import { createBuiltinRegistry, type ToolRegistry } from './tools/registry';
 import { kickoffCrew, type CrewRunResult } from './crew/kickoff';
 import { positionFromEvents, type CrewCheckpoint } from './crew/crewCheckpoint';
-import { cancelPausedCrew } from './crew/pausedCrew';
-import { interruptedTasks, usageOfEvents } from './crew/interruptedCrew';
+import { cancelStoppedCrew } from './crew/stoppedCrew';
+import { interruptedCrew } from './crew/interruptedCrew';
 import type { Budget } from '../shared/model/budget';
 import { BudgetNotRaised, reachedCap } from './run/budgetGuard';
 import { resolveInputs } from './crew/interpolate';
@@ -32,7 +32,10 @@ import { mcpServersIn, mcpServersInFlow } from './mcp/mcpReferences';
 import { workspaceSuggestions, type SuggestionSource } from './training/suggestionSource';
 import type { RunPurpose } from '../shared/events';
 import { RunLifecycle } from './run/runLifecycle';
-import { WorkspaceTrust, type TrustGate } from './trust/workspaceTrust';
+import { WorkspaceTrust, requireTrusted, type TrustGate } from './trust/workspaceTrust';
+import { documentReachParts } from './trust/networkParts';
+import { userModelServers } from './trust/userModelServers';
+import { loadCrewFile } from './document/loadDocument';
 import { resolveWorkspaceDocument } from './document/workspaceDocument';
 import type { Recording } from './offline/recording';
 import { recordedExternalTools, recordedMcpTools } from './offline/recordedTools';
@@ -96,7 +99,7 @@ export interface Runtime {
    * its budget under the higher `budget`. Completed methods and tasks are not run again.
    */
   resume(runId: string, options?: { feedback?: string; budget?: Budget; signal?: AbortSignal; onEvent?: EventListener }): Promise<FlowRunResult | CrewRunResult>;
-  /** Ends a paused (or interrupted) flow without answering it: the run becomes `cancelled`. */
+  /** Ends a paused or interrupted run (a flow without answering it, a crew at its budget or whose process died): it becomes `cancelled`. */
   cancelStopped(runId: string, reason: string): void;
   /**
    * Opens a training session's or test's own run (`run.started.purpose.kind: "evaluation"`): the session
@@ -147,6 +150,23 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await session.close();
     }
   };
+  // What a document widens the network to (allowedHosts, knowledge URLs, models on hosts of their own)
+  // is held until the user trusts it, asked before the run opens: one refusal names every such part.
+  const servers = () => userModelServers(process.env, (options.env ?? process.env).OPENAI_BASE_URL);
+  const requireReach = (doc: unknown, documentPath: string | undefined, recording: Recording | undefined) => {
+    const source = documentPath ? relative(workspace, resolve(workspace, documentPath)).split(sep).join('/') : `document "${(doc as { id?: string }).id ?? ''}"`;
+    const reach = { tools: !recording, servers: recording ? undefined : servers() };
+    const parts = documentReachParts(doc, source, reach);
+    for (const method of (doc as Partial<FlowDocument>).methods ?? []) {
+      if (method.body.type !== 'crew') continue;
+      try {
+        parts.push(...documentReachParts(loadCrewFile(resolveWorkspaceDocument(workspace, method.body.file).file), method.body.file, reach));
+      } catch {
+        // A crew file that cannot be read fails its method later, with its own message.
+      }
+    }
+    requireTrusted(trust, parts);
+  };
   let workspaceMemory: Promise<RunMemoryStore> | undefined;
   const memoryFor = async (doc: CrewDocument): Promise<RunMemoryStore | undefined> => {
     if (!doc.memory?.enabled) return undefined;
@@ -179,6 +199,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const missing = (doc.inputs ?? []).filter((i) => i.default === undefined && run.inputs?.[i.name] === undefined).map((i) => i.name);
       if (missing.length > 0) throw new MissingInput(missing[0], ['flow inputs']);
       const recording = offline?.fresh();
+      requireReach(doc, run.documentPath, recording);
       return withMcp(mcpServersInFlow(doc, workspace), recording, async (runTools) => startFlow(
         { runId: run.runId ?? newRunId(now()), doc, documentPath: relativePath(run.documentPath), deps: await flowDeps(doc, runTools, recording), store: options.store, signal: run.signal, onEvent: run.onEvent, now, offlineFrom: recording?.runId, budget: run.budget },
         { ...declared, ...(run.inputs ?? {}) },
@@ -197,6 +218,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // Crew files and scripts resolve from the document's folder: it must still be the workspace's.
       if (previous.documentPath) resolveWorkspaceDocument(workspace, previous.documentPath);
       const recording = offline?.fresh();
+      requireReach(doc, previous.documentPath, recording);
       return withMcp(mcpServersInFlow(doc, workspace), recording, async (runTools) => startFlow(
         { runId: run.runId ?? newRunId(now()), doc, documentPath: previous.documentPath, deps: await flowDeps(doc, runTools, recording), store, signal: run.signal, onEvent: run.onEvent, now, offlineFrom: recording?.runId, budget: run.budget, fork },
         previous.inputs,
@@ -207,11 +229,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const store = options.store;
       const previous = store?.getRun(runId);
       if (!store || !previous) throw new RunNotFound(runId);
-      if (previous.kind === 'crew' && previous.status === 'paused') return cancelPausedCrew(store, runId, reason, now);
-      if (previous.kind !== 'flow' || (previous.status !== 'paused' && previous.status !== 'interrupted')) {
+      if (previous.kind === 'crew') return cancelStoppedCrew(store, previous, reason, now);
+      if (previous.status !== 'paused' && previous.status !== 'interrupted') {
         throw new FlowNotResumable(`run ${runId} is ${previous.status === 'running' ? 'running' : `a ${previous.kind} run that is ${previous.status}`}; only paused or interrupted flows can be stopped this way`);
       }
-      cancelStoppedFlow(store, runId, reason, now);
+      cancelStoppedFlow(store, runId, reason, now, previous.status === 'interrupted' ? { stoppedAt: previous.endedAt ?? now() } : undefined);
     },
 
     async resume(runId, run = {}) {
@@ -228,6 +250,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // Relative paths (crew files, scripts) resolve from the document's folder: it must still be the workspace's.
       if (previous.documentPath) resolveWorkspaceDocument(workspace, previous.documentPath);
       const recording = offline?.fresh();
+      requireReach(parsed.data, previous.documentPath, recording);
       return withMcp(mcpServersInFlow(parsed.data, workspace), recording, async (runTools) => resumeFlow({ runId, doc: parsed.data, documentPath: previous.documentPath, deps: await flowDeps(parsed.data, runTools, recording), store, signal: run.signal, onEvent: run.onEvent, now, budget: run.budget, offlineFrom: recording?.runId }, run.feedback));
     },
 
@@ -242,6 +265,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
     async runCrew(doc, run = {}) {
       const recording = offline?.fresh();
+      requireReach(doc, run.documentPath, recording);
       return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
         ...base,
         tools: runTools,
@@ -287,6 +311,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // Scripts resolve from the document's folder: the one document-path check, symlinks included.
       const documentPath = previous.documentPath ? resolveWorkspaceDocument(workspace, previous.documentPath).file : undefined;
       const recording = offline?.fresh();
+      requireReach(doc, previous.documentPath, recording);
       return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
         ...base,
         tools: runTools,
@@ -315,6 +340,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const previous = store.getRun(runId)!;
     const checkpoint = (store.loadCheckpoint(runId) as CrewCheckpoint | undefined) ?? (previous.status === 'interrupted' ? positionFromEvents(store, previous) : undefined);
     const resumable = checkpoint?.kind === 'crew' && ((previous.status === 'paused' && checkpoint.pending !== undefined) || previous.status === 'interrupted');
+    if (previous.status === 'cancelled') {
+      throw new FlowNotResumable(`run ${runId} was cancelled${previous.error ? ` (${previous.error})` : ''}, so it cannot be resumed; run it again from a task with crewdeck replay ${runId} --from-task <taskId>`);
+    }
     if (!resumable) {
       const why = previous.status === 'running' ? `running (process still alive)` : `${previous.status}${previous.status === 'paused' || previous.status === 'interrupted' ? ' with no saved position' : ''}`;
       throw new FlowNotResumable(`run ${runId} is a crew run that is ${why}; only crews paused at their budget or interrupted can be resumed (replay a crew with crewdeck replay)`);
@@ -323,7 +351,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
     const doc = parsed.data;
     const events = previous.status === 'interrupted' ? store.events(runId) : undefined;
-    const interrupted = events ? { tasks: interruptedTasks(events), usage: usageOfEvents(events), endedAt: previous.endedAt ?? now() } : undefined;
+    const interrupted = events ? interruptedCrew(events, previous.endedAt ?? now()) : undefined;
     if (checkpoint.pending) {
       const budget = { ...(checkpoint.budget ?? {}), ...(run.budget ?? {}) };
       const still = reachedCap(budget, checkpoint.tokenUsage);
@@ -332,6 +360,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const documentPath = previous.documentPath ? resolveWorkspaceDocument(workspace, previous.documentPath).file : undefined;
     const outputs = new Map(store.taskOutputs(runId).map((o) => [o.taskId, o]));
     const recording = offline?.fresh();
+    requireReach(doc, previous.documentPath, recording);
     return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
       ...base,
       tools: runTools,

@@ -21,7 +21,7 @@ Usage:
   crewdeck runs show <runId> [--workspace DIR] [--json]
   crewdeck runs events <runId> [--after SEQ] [--workspace DIR] [--json]
   crewdeck runs diff <runA> <runB> [--workspace DIR] [--json]   compare two runs task by task
-  crewdeck runs cancel <runId> [--workspace DIR] [--json]   end a paused flow without answering it
+  crewdeck runs cancel <runId> [--workspace DIR] [--json]   end a paused or interrupted run for good (it is not resumed)
   crewdeck serve [--port N] [--workspace DIR]     the app in your browser (browser mode)
   crewdeck memory list|search <query>|add <text> [--scope S, default /]|edit <id>|forget <id>...|reset --yes
                   [--scope S] [--category C]... [--importance 0..1] [--private] [--limit N] [--workspace DIR] [--json]

@@ -1,10 +1,10 @@
 import type { Budget, BudgetPending } from '../../shared/model/budget';
 import type { CrewDocument } from '../../shared/model/crew';
 import type { TokenUsage } from '../../shared/usage';
-import { Span } from '../events/span';
 import type { RunLifecycle } from '../run/runLifecycle';
 import type { RunStore, StoredTaskOutput } from '../store/types';
-import { usageOfEvents, type InterruptedTask } from './interruptedCrew';
+import { closeOpenSpans } from '../run/openSpans';
+import { usageOfEvents, type InterruptedCrew } from './interruptedCrew';
 
 /**
  * Where a crew run is, saved in the run store so any process can continue it: when a session opens (a
@@ -34,31 +34,23 @@ export function firstUnfinished(doc: CrewDocument, outputs: Map<string, StoredTa
 
 /**
  * What continuing a crew run needs: its saved position and finished tasks' outputs. `interrupted`: the
- * tasks the dead process left open (closed as interrupted, then run again) and what its calls had cost.
+ * spans the dead process left open (closed as interrupted; their tasks run again) and what its calls had cost.
  */
 export interface CrewResume {
   checkpoint: CrewCheckpoint;
   outputs: Map<string, StoredTaskOutput>;
-  interrupted?: { tasks: InterruptedTask[]; usage: TokenUsage; endedAt: number };
+  interrupted?: InterruptedCrew;
 }
 
 /**
- * The start of a continued session: `run.resumed`, then the tasks a killed process was in end here
- * (under their own spans) as interrupted; they run again from their start.
+ * The start of a continued session: `run.resumed`, then the tasks a killed process was in (and the
+ * agent, model call or tool inside them) end here, under their own spans, as interrupted; the tasks
+ * run again from their start.
  */
 export function markResumed(run: RunLifecycle, resumed: CrewResume, now: number, offlineFrom: string | undefined): void {
   const stoppedAt = resumed.interrupted?.endedAt ?? resumed.checkpoint.pausedAt ?? now;
   run.root.emit({ type: 'run.resumed', requestId: resumed.checkpoint.pending?.requestId ?? '', pausedForMs: Math.max(0, now - stoppedAt), ...(offlineFrom ? { offlineFrom } : {}) });
-  for (const task of resumed.interrupted?.tasks ?? []) {
-    new Span(run.log, task.spanId, task.parentSpanId).emit({
-      type: 'task.failed',
-      taskId: task.taskId,
-      agentRole: task.agentRole,
-      error: 'interrupted: the process running the crew stopped; the task runs again',
-      errorName: 'Interrupted',
-      durationMs: Math.max(0, stoppedAt - task.startedAt),
-    });
-  }
+  if (resumed.interrupted) closeOpenSpans(run.log, resumed.interrupted.open, stoppedAt, 'interrupted: the process running the crew stopped; the task runs again');
 }
 
 /** Where an interrupted crew run that saved no checkpoint (an older run) is, read from its events. */

@@ -1,23 +1,20 @@
 import type { RuntimeEvent } from '../../shared/events';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
+import { openSpans, type OpenSpanStart } from '../run/openSpans';
 
-/** A task a killed process left started and never ended: it is closed as interrupted and runs again. */
-export interface InterruptedTask {
-  spanId: string;
-  parentSpanId?: string;
-  taskId: string;
-  agentRole: string;
-  startedAt: number;
+/**
+ * What a killed process left of a crew run: the spans it was in (its task, agent, model call…),
+ * started and never ended, what its calls had cost, and when it stopped (its last stored event).
+ */
+export interface InterruptedCrew {
+  open: OpenSpanStart[];
+  usage: TokenUsage;
+  endedAt: number;
 }
 
-/** The tasks of a run that started and have no end event (the process died in them). */
-export function interruptedTasks(events: readonly RuntimeEvent[]): InterruptedTask[] {
-  const open = new Map<string, InterruptedTask>();
-  for (const e of events) {
-    if (e.type === 'task.started') open.set(e.spanId, { spanId: e.spanId, parentSpanId: e.parentSpanId, taskId: e.taskId, agentRole: e.agentRole, startedAt: e.ts });
-    else if (e.type === 'task.completed' || e.type === 'task.failed' || e.type === 'task.paused') open.delete(e.spanId);
-  }
-  return [...open.values()];
+/** Reads an interrupted crew run's stored events: what is still open and what it cost. */
+export function interruptedCrew(events: readonly RuntimeEvent[], endedAt: number): InterruptedCrew {
+  return { open: openSpans(events), usage: usageOfEvents(events), endedAt };
 }
 
 /** What a run's model calls cost so far, from its stored events (a killed process wrote no total). */

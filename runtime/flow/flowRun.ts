@@ -6,6 +6,7 @@ import type { RunContext } from '../agent/runContext';
 import { BudgetReached, errorMessage, errorName } from '../errors';
 import { RunEventLog, Span, type EventListener } from '../events/span';
 import { cancelStoppedRun, RunLifecycle, type RunLifecycleRequest } from '../run/runLifecycle';
+import { closeOpenSpans, openSpans } from '../run/openSpans';
 import type { RunStore } from '../store/types';
 import { compileSchema, describeSchemaErrors } from '../validation/jsonSchema';
 import { BODY_RUNNERS } from './bodies';
@@ -129,12 +130,17 @@ function lifecycleRequest(req: Omit<FlowRunRequest, 'doc'>): RunLifecycleRequest
 
 /**
  * Stops a paused (or interrupted) flow for good: its pending feedback is dropped and the run ends
- * `cancelled` under its own root span (cancelStoppedRun).
+ * `cancelled` under its own root span (cancelStoppedRun). An interrupted flow's methods (and what ran
+ * inside them) that its dead process left open are closed as interrupted first (`stoppedAt`: its last event).
  */
-export function cancelStoppedFlow(store: RunStore, runId: string, reason: string, now: () => number): void {
+export function cancelStoppedFlow(store: RunStore, runId: string, reason: string, now: () => number, interrupted?: { stoppedAt: number }): void {
   const saved = store.loadCheckpoint(runId) as FlowCheckpoint | undefined;
   if (!saved) throw new FlowNotResumable(`run ${runId} has no saved flow state; only paused or interrupted flows can be stopped this way`);
-  cancelStoppedRun(store, runId, saved, reason, now, () => store.saveCheckpoint(runId, { ...saved, sessions: saved.sessions + 1, pending: [], active: [] }));
+  const open = interrupted ? openSpans(store.events(runId)) : [];
+  cancelStoppedRun(store, runId, saved, reason, now, {
+    closeOpen: (log) => closeOpenSpans(log, open, interrupted?.stoppedAt ?? now(), 'interrupted: the process running the flow stopped; the run was then cancelled'),
+    persist: () => store.saveCheckpoint(runId, { ...saved, sessions: saved.sessions + 1, pending: [], active: [] }),
+  });
 }
 
 /** The flow-specific part of a run: its methods, listeners, state and checkpoint, inside a RunLifecycle. */

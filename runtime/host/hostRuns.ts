@@ -90,19 +90,20 @@ export class HostRuns {
     return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback, budget }), runId).finally(() => this.resuming.delete(runId));
   }
 
-  /** Cancels a live run; a paused flow (waiting for feedback, no process behind it) is ended as cancelled. */
+  /** Cancels a live run; a paused or interrupted one (no process behind it) is ended as cancelled where it is stored. */
   cancel(runId: string): boolean {
     const run = this.active.get(runId);
     if (run) {
       run.controller.abort(new RunCancelled('cancelled from the app'));
       return true;
     }
+    // Reading the run marks one whose process died as interrupted: it is ended where it is stored too.
     const stored = this.options.store.getRun(runId);
-    if ((stored?.kind !== 'flow' && stored?.kind !== 'crew') || stored.status !== 'paused' || this.resuming.has(runId)) return false;
+    if ((stored?.kind !== 'flow' && stored?.kind !== 'crew') || (stored.status !== 'paused' && stored.status !== 'interrupted') || this.resuming.has(runId)) return false;
     const { workspace, store, push, now } = this.options;
     const runtime = createRuntime({ workspace, store, now });
     const before = store.lastSeq(runId);
-    runtime.cancelStopped(runId, 'cancelled from the app while it waited for feedback');
+    runtime.cancelStopped(runId, stored.status === 'interrupted' ? 'cancelled from the app after its process stopped' : 'cancelled from the app while it waited for feedback');
     for (const event of store.events(runId, before)) push({ kind: 'event', event });
     push({ kind: 'runs.changed' });
     return true;

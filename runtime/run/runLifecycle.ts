@@ -196,13 +196,22 @@ export interface StoppedRun {
 
 /**
  * Ends a stopped run for good, from any process: claims it first (so it cannot race a resume), then
- * `run.cancelled` under its own root span, `persist` (the process's own last write), and the store's end.
+ * `closeOpen` (what a dead process left open is ended on the run's log), `run.cancelled` under its own
+ * root span, `persist` (the process's own last write), and the store's end.
  */
-export function cancelStoppedRun(store: RunStore, runId: string, at: StoppedRun, reason: string, now: () => number, persist?: () => void): void {
+export function cancelStoppedRun(
+  store: RunStore,
+  runId: string,
+  at: StoppedRun,
+  reason: string,
+  now: () => number,
+  options: { persist?: () => void; closeOpen?: (log: RunEventLog) => void } = {},
+): void {
   store.reopenRun(runId);
   const log = new RunEventLog(runId, now, { seq: store.lastSeq(runId), spanPrefix: `r${at.sessions + 1}s` });
   log.listen((e) => store.appendEvent(e));
+  options.closeOpen?.(log);
   new Span(log, at.rootSpanId, undefined).emit({ type: 'run.cancelled', reason, durationMs: now() - at.startedAt });
-  persist?.();
+  options.persist?.();
   store.finishRun(runId, { status: 'cancelled', error: reason, tokenUsage: at.tokenUsage ?? emptyUsage(), endedAt: now() });
 }

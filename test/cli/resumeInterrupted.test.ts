@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../shared/events';
 import { workspaceDatabasePath } from '../../runtime/store/database';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { ofType, traceProblems } from '../support/crewHarness';
 import { assertGapFree, describeResult, finished, listRuns, parseSingleJson, runCli, runEvents, spawnCli, tempDir, type TempWorkspace } from './cliHarness';
 
 /**
@@ -55,42 +56,46 @@ function progress(workspace: string): { runId?: string; completed: number } {
   }
 }
 
+/** A three-task crew run killed (a real SIGKILL) while task 2's model call waits on the server. */
+async function killedInTask2(): Promise<{ runId: string; pid: number; workspace: TempWorkspace }> {
+  const workspace = (ws = tempDir('crewdeck-interrupted-'));
+  workspace.write('crewdeck.json', { version: 1, models: { profiles: { srv: { provider: 'openai', model: 'house-model', baseUrl: server.baseUrl } } } });
+  workspace.write('three.crew.json', {
+    kind: 'crew',
+    version: 1,
+    id: 'three',
+    name: 'Three',
+    agents: [{ id: 'a', role: 'Writer', goal: 'Write', llm: 'srv' }],
+    tasks: [
+      { id: 't1', description: '[T1] Collect', expectedOutput: 'Facts', agentId: 'a' },
+      { id: 't2', description: '[T2] Write', expectedOutput: 'Text', agentId: 'a' },
+      { id: 't3', description: '[T3] Polish', expectedOutput: 'Text', agentId: 'a' },
+    ],
+  });
+  const child = spawnCli(['run', workspace.path('three.crew.json'), '--json'], { cwd: workspace.dir });
+  const exited = finished(child, 40_000);
+  // Task 1 done and stored, task 2's model call waiting on the server: the process is mid-task.
+  const deadline = Date.now() + 20_000;
+  while ((progress(workspace.dir).completed < 1 || callsFor('[T2]') < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const seen = progress(workspace.dir);
+  expect(seen.completed).toBe(1);
+  expect(callsFor('[T2]')).toBe(1);
+  expect(() => process.kill(child.pid!, 0)).not.toThrow(); // still running, not exited
+  child.kill('SIGKILL');
+  const killed = await exited;
+  expect(killed.signal, describeResult(killed)).toBe('SIGKILL');
+  expect(killed.stdout).toBe('');
+  return { runId: seen.runId!, pid: child.pid!, workspace };
+}
+
 describe('crewdeck resume of an interrupted crew', () => {
   it('continues a crew killed (SIGKILL) in task 2 from task 2: task 1 is not asked again, the run completes', async () => {
-    ws = tempDir('crewdeck-interrupted-');
-    ws.write('crewdeck.json', { version: 1, models: { profiles: { srv: { provider: 'openai', model: 'house-model', baseUrl: server.baseUrl } } } });
-    ws.write('three.crew.json', {
-      kind: 'crew',
-      version: 1,
-      id: 'three',
-      name: 'Three',
-      agents: [{ id: 'a', role: 'Writer', goal: 'Write', llm: 'srv' }],
-      tasks: [
-        { id: 't1', description: '[T1] Collect', expectedOutput: 'Facts', agentId: 'a' },
-        { id: 't2', description: '[T2] Write', expectedOutput: 'Text', agentId: 'a' },
-        { id: 't3', description: '[T3] Polish', expectedOutput: 'Text', agentId: 'a' },
-      ],
-    });
-    const child = spawnCli(['run', ws.path('three.crew.json'), '--json'], { cwd: ws.dir });
-    const exited = finished(child, 40_000);
-    // Task 1 done and stored, task 2's model call waiting on the server: the process is mid-task.
-    const deadline = Date.now() + 20_000;
-    while ((progress(ws.dir).completed < 1 || callsFor('[T2]') < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const seen = progress(ws.dir);
-    expect(seen.completed).toBe(1);
-    expect(callsFor('[T2]')).toBe(1);
-    expect(() => process.kill(child.pid!, 0)).not.toThrow(); // still running, not exited
-    child.kill('SIGKILL');
-    const killed = await exited;
-    expect(killed.signal, describeResult(killed)).toBe('SIGKILL');
-    expect(killed.stdout).toBe('');
-
-    const runId = seen.runId!;
-    const stale = (await listRuns(ws.dir)).find((r) => r.id === runId);
+    const { runId, pid, workspace } = await killedInTask2();
+    const stale = (await listRuns(workspace.dir)).find((r) => r.id === runId);
     expect(stale.status).toBe('interrupted');
-    expect(stale.error).toContain(String(child.pid));
+    expect(stale.error).toContain(String(pid));
 
-    const r = await runCli(['resume', runId, '--json', '--workspace', ws.dir], { timeoutMs: 40_000 });
+    const r = await runCli(['resume', runId, '--json', '--workspace', workspace.dir], { timeoutMs: 40_000 });
     expect(r.code, describeResult(r)).toBe(0);
     const done = parseSingleJson(r);
     expect(done.runId).toBe(runId);
@@ -108,8 +113,10 @@ describe('crewdeck resume of an interrupted crew', () => {
     // The whole run's usage: task 1's call of the killed session, and tasks 2 and 3 now.
     expect(done.tokenUsage.totalTokens).toBe(360);
 
-    const events = await runEvents(ws.dir, runId);
+    const events = await runEvents(workspace.dir, runId);
     assertGapFree(events);
+    // What the killed process was in (the task, its agent, the model call) is closed: every span ends.
+    expect(traceProblems(events)).toEqual([]);
     const ofType = <K extends EventOf<any>['type']>(type: K) => events.filter((e): e is EventOf<K> => e.type === type);
     expect(ofType('run.started')).toHaveLength(1);
     expect(ofType('run.resumed')).toHaveLength(1);
@@ -120,11 +127,48 @@ describe('crewdeck resume of an interrupted crew', () => {
     expect(interrupted).toMatchObject({ taskId: 't2', errorName: 'Interrupted' });
     expect(ofType('task.completed').map((e) => e.taskId)).toEqual(['t1', 't2', 't3']);
     expect(events.at(-1)!.type).toBe('run.completed');
-    expect((await listRuns(ws.dir)).find((x) => x.id === runId).status).toBe('completed');
+    expect((await listRuns(workspace.dir)).find((x) => x.id === runId).status).toBe('completed');
 
     // A finished run is not resumed again.
-    const again = await runCli(['resume', runId, '--workspace', ws.dir]);
+    const again = await runCli(['resume', runId, '--workspace', workspace.dir]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('completed');
+  }, 90_000);
+
+  it('cancels a crew killed (SIGKILL) in task 2: the task is closed as interrupted, the run ends cancelled, resume refuses it', async () => {
+    const { runId, workspace } = await killedInTask2();
+    expect((await listRuns(workspace.dir)).find((r) => r.id === runId).status).toBe('interrupted');
+
+    const cancelled = await runCli(['runs', 'cancel', runId, '--json', '--workspace', workspace.dir]);
+    expect(cancelled.code, describeResult(cancelled)).toBe(0);
+    expect(parseSingleJson(cancelled)).toEqual({ runId, status: 'cancelled' });
+    const listed = (await listRuns(workspace.dir)).find((r) => r.id === runId);
+    expect(listed.status).toBe('cancelled');
+    expect(listed.error).toBe('cancelled from the command line after its process stopped');
+    // What the killed session's calls cost stays the run's: task 1's call (100 + 20 tokens).
+    expect(listed.tokenUsage.totalTokens).toBe(120);
+
+    const events = await runEvents(workspace.dir, runId);
+    assertGapFree(events);
+    expect(traceProblems(events)).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'run.cancelled', reason: 'cancelled from the command line after its process stopped', spanId: events[0].spanId });
+    const t2 = events.find((e): e is EventOf<'task.started'> => e.type === 'task.started' && e.taskId === 't2')!;
+    expect(events.filter((e) => e.spanId === t2.spanId).map((e) => e.type)).toEqual(['task.started', 'task.failed']);
+    expect(events.find((e) => e.type === 'task.failed' && e.spanId === t2.spanId)).toMatchObject({ taskId: 't2', errorName: 'Interrupted' });
+    // Task 2's agent and its model call, left waiting by the dead process, end too (innermost first).
+    const closed = events.slice(events.findIndex((e) => e.type === 'task.failed') - 2).map((e) => e.type);
+    expect(closed).toEqual(['llm.failed', 'agent.failed', 'task.failed', 'run.cancelled']);
+    expect(ofType(events, 'task.completed').map((e) => e.taskId)).toEqual(['t1']);
+
+    // Cancelled for good: resume refuses it, saying why, and makes no model call.
+    server.requests.length = 0;
+    const refused = await runCli(['resume', runId, '--workspace', workspace.dir]);
+    expect(refused.code, describeResult(refused)).toBe(2);
+    expect(refused.stderr).toContain(`run ${runId} was cancelled (cancelled from the command line after its process stopped), so it cannot be resumed`);
+    expect(server.requests).toEqual([]);
+    const again = await runCli(['runs', 'cancel', runId, '--workspace', workspace.dir]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('is a crew run that is cancelled; only paused or interrupted crews can be cancelled');
+    expect((await runEvents(workspace.dir, runId)).length).toBe(events.length);
   }, 90_000);
 });

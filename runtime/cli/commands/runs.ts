@@ -53,10 +53,12 @@ export async function runsCommand(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'cancel': {
-        // A paused (or interrupted) flow has no process to stop: it is ended where it is stored.
+        // A paused or interrupted run (a flow, or a crew at its budget or whose process died) has no
+        // process to stop: it is ended where it is stored.
         const run = requireRun(store, runId);
         const { createRuntime } = await import('../../runtime'); // loaded only here: list/show/events stay light
-        createRuntime({ workspace: workspaceDir(values.workspace ?? process.cwd()), store }).cancelStopped(run.id, 'cancelled from the command line while it waited');
+        const reason = run.status === 'interrupted' ? 'cancelled from the command line after its process stopped' : 'cancelled from the command line while it waited';
+        createRuntime({ workspace: workspaceDir(values.workspace ?? process.cwd()), store }).cancelStopped(run.id, reason);
         process.stdout.write(json ? `${JSON.stringify({ runId: run.id, status: 'cancelled' })}\n` : `Cancelled ${run.id} (${run.name}); it will not be resumed.\n`);
         return EXIT.ok;
       }

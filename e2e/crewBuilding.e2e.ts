@@ -157,7 +157,7 @@ describe('building a crew on the canvas', () => {
     await expect.poll(() => node(page, tasks[1]).getByTestId('node-status').getAttribute('data-status')).toBe('waiting');
     expect(await page.getByTestId('human-output').textContent()).toContain('42');
     await session.shot('run-mid-run-review-dialog');
-    // "Later" tucks the review into the corner pill; the run keeps waiting.
+    // "Later" tucks the review behind the toolbar's pill; the run keeps waiting.
     await page.getByTestId('human-dialog').getByRole('button', { name: 'Later', exact: true }).click();
     await page.getByTestId('human-pending').waitFor();
     expect(await page.getByTestId('human-dialog').count()).toBe(0);

@@ -1,3 +1,4 @@
+import { PendingRequestsPill } from './dialogs/PendingRequestsPill';
 import { crewOfDocument } from './panels/training/crewOfDocument';
 import { selectCanRedo, selectCanUndo, useDocumentStore } from './stores/documentStore';
 import { selectRunStatus, useRunStore } from './stores/runStore';
@@ -54,6 +55,7 @@ export function Toolbar() {
           ↷
         </button>
         <span className="toolbar-sep" />
+        <PendingRequestsPill />
         {runStatus && (
           <span className="run-badge" data-status={runStatus} data-run-id={runId} data-testid="run-status">
             {runStatus}

@@ -42,6 +42,8 @@ export interface HumanRequestState {
   opened?: string;
   /** The request being answered right now (`requestKey`). */
   answering?: string;
+  /** Requests whose dialog was put off with "Later" (`requestKey`): they wait behind the toolbar's pill. */
+  later: ReadonlySet<string>;
   error?: string;
   /** Reads the live questions again (`human.pending`); paused runs are kept. */
   load(): Promise<void>;
@@ -49,6 +51,10 @@ export interface HumanRequestState {
   sync(runs: readonly HostRunSummary[]): Promise<void>;
   receive(event: RuntimeEvent): void;
   open(request: RequestRef | undefined): void;
+  /** "Later": the dialog closes, the request keeps waiting (and the run with it). */
+  putOff(key: string): void;
+  /** The pill: every put-off request pops up again, oldest first. */
+  bringBack(): void;
   /** Answers a request the way its kind needs (`human.answer` or `runs.resume`); resolves true when it was taken. */
   answer(request: RunQuestion, answer: QuestionAnswer): Promise<boolean>;
   answer(request: PausedRunRequest, answer: ResumeAnswer): Promise<boolean>;
@@ -113,6 +119,7 @@ export const useHumanRequestStore = create<HumanRequestState>()((set, get) => {
 
   return {
     requests: [],
+    later: new Set(),
 
     async load() {
       const before = new Set(get().requests.filter(isRunQuestion).map(requestKey));
@@ -178,6 +185,15 @@ export const useHumanRequestStore = create<HumanRequestState>()((set, get) => {
 
     open(request) {
       set({ opened: request && requestKey(request), error: undefined });
+    },
+
+    putOff(key) {
+      const { later, opened } = get();
+      set({ later: new Set([...later, key]), opened: opened === key ? undefined : opened });
+    },
+
+    bringBack() {
+      set({ later: new Set() });
     },
 
     answer,

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PendingHumanRequest } from '../../../shared/host-api';
 import { HumanDialogs } from '../../../renderer/dialogs/HumanDialogs';
+import { PendingRequestsPill } from '../../../renderer/dialogs/PendingRequestsPill';
 import { setHost } from '../../../renderer/host/hostContext';
 import { useHumanRequestStore } from '../../../renderer/stores/humanRequestStore';
 import type { RunQuestion } from '../../../renderer/stores/humanRequests';
@@ -49,7 +50,7 @@ function hostWith(pending: PendingHumanRequest[]) {
   setHost(host);
 }
 
-beforeEach(() => useHumanRequestStore.setState({ requests: [], opened: undefined, error: undefined, answering: undefined }));
+beforeEach(() => useHumanRequestStore.setState({ requests: [], opened: undefined, error: undefined, answering: undefined, later: new Set() }));
 afterEach(() => {
   detach?.();
   detach = undefined;
@@ -148,11 +149,27 @@ describe('HumanDialogs', () => {
   it('puts a request aside with Later and brings it back from the pill', async () => {
     hostWith([review]);
     await act(() => useHumanRequestStore.getState().load());
-    render(<HumanDialogs />);
+    detach = useRunStore.getState().attach();
+    render(
+      <>
+        <PendingRequestsPill />
+        <HumanDialogs />
+      </>,
+    );
+    expect(screen.queryByTestId('human-pending')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Later' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByTestId('human-pending').textContent).toContain('1 waiting for you');
+    // A second question arrives while the first is put off: it pops up, and the pill goes until it is put off too.
+    const base = { runId: 'run_live', spanId: 's7', parentSpanId: 's5', ts: 50 };
+    act(() => host.push({ kind: 'event', event: { ...base, seq: 7, type: 'human.requested', requestId: 'h9', kind: 'tool_approval', agentRole: 'Researcher', taskId: 'research', tool: 'calculator', args: { expression: '1+1' }, prompt: 'ok?' } }));
+    expect(screen.getByTestId('approval-dialog')).toBeTruthy();
+    expect(screen.queryByTestId('human-pending')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Later' }));
+    expect(screen.getByTestId('human-pending').textContent).toContain('2 waiting for you');
     fireEvent.click(screen.getByTestId('human-pending'));
     expect(screen.getByTestId('human-dialog')).toBeTruthy();
+    expect(screen.queryByTestId('human-pending')).toBeNull();
   });
 
   it('shows the host error when an answer is refused and keeps the list current', async () => {

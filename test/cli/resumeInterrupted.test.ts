@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../shared/events';
 import { workspaceDatabasePath } from '../../runtime/store/database';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import type { HostPush } from '../../shared/host-api';
+import { createHostService } from '../../runtime/host/createHostService';
 import { ofType, traceProblems } from '../support/crewHarness';
 import { assertGapFree, describeResult, finished, listRuns, parseSingleJson, runCli, runEvents, spawnCli, tempDir, type TempWorkspace } from './cliHarness';
 
@@ -170,5 +172,27 @@ describe('crewdeck resume of an interrupted crew', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('is a crew run that is cancelled; only paused or interrupted crews can be cancelled');
     expect((await runEvents(workspace.dir, runId)).length).toBe(events.length);
+  }, 90_000);
+
+  it("the app's runs.cancel ends a killed crew the same way, and pushes its end and the changed list", async () => {
+    const { runId, workspace } = await killedInTask2();
+    const host = createHostService({ workspace: workspace.dir, transport: 'websocket', env: {} });
+    const pushes: HostPush[] = [];
+    host.subscribe((p) => pushes.push(p));
+    try {
+      const cancel = await host.handle('runs.cancel', { runId });
+      expect(cancel).toEqual({ ok: true, response: { cancelled: true } });
+      const pushed = pushes.flatMap((p) => (p.kind === 'event' ? [p.event] : []));
+      expect(pushed.map((e) => e.type)).toEqual(['llm.failed', 'agent.failed', 'task.failed', 'run.cancelled']);
+      expect(pushed.at(-1)).toMatchObject({ runId, reason: 'cancelled from the app after its process stopped' });
+      expect(pushes.at(-1)).toEqual({ kind: 'runs.changed' });
+      const listed = await host.handle('runs.list', {});
+      expect(listed.ok && (listed.response as { runs: { id: string; status: string }[] }).runs.find((r) => r.id === runId)?.status).toBe('cancelled');
+      expect(await host.handle('runs.cancel', { runId })).toEqual({ ok: true, response: { cancelled: false } });
+      expect(await host.handle('runs.resume', { runId })).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('was cancelled') } });
+    } finally {
+      await host.close();
+    }
+    expect(traceProblems(await runEvents(workspace.dir, runId))).toEqual([]);
   }, 90_000);
 });

@@ -21,6 +21,7 @@ export function TestPanel() {
   const selectedId = useTestStore((s) => s.selectedId);
   const report = useTestStore((s) => s.report);
   const error = useTestStore((s) => s.error);
+  const problemCount = useDocumentStore((s) => s.problems.length);
 
   useEffect(() => void useTestStore.getState().attach(), []);
   useEffect(() => {
@@ -50,7 +51,7 @@ export function TestPanel() {
       <div className="test-body">
         <nav className="test-list" aria-label="Earlier tests">
           <div className="training-section-label">Tests</div>
-          {tests.length === 0 && <div className="training-muted">No tests yet. Test… runs the crew N times and scores every task.</div>}
+          {tests.length === 0 && <div className="training-muted">No tests yet.</div>}
           {tests.map((t) => (
             <TestListItem key={t.id} test={t} selected={t.id === selectedId} />
           ))}
@@ -96,8 +97,26 @@ export function TestPanel() {
                 </>
               )}
             </>
+          ) : tests.length > 0 ? (
+            <div className="training-muted">Loading…</div>
           ) : (
-            tests.length > 0 && <div className="training-muted">Loading…</div>
+            <div className="test-intro" data-testid="test-intro">
+              <h2>No tests of {crew.name} yet</h2>
+              <p>
+                A test runs the crew several times with the same inputs. After each run an evaluator model scores every task from 1 to 10 against its expected output, so you see which
+                task is weak and whether a change to a prompt, a model or the trained instructions made it better.
+              </p>
+              <p>The results appear here: a score table over all iterations, and a chart per task of its score in each iteration.</p>
+              <button
+                className="btn primary"
+                data-testid="test-intro-start"
+                disabled={problemCount > 0}
+                title={problemCount > 0 ? 'Fix the problems first' : undefined}
+                onClick={() => useTestStore.getState().setDialogOpen(true)}
+              >
+                Test this crew…
+              </button>
+            </div>
           )}
         </section>
       </div>

@@ -57,7 +57,7 @@ beforeEach(() => {
   });
   setHost(fake);
   useTestStore.setState({ crewId: undefined, tests: [], selectedId: undefined, report: undefined, error: undefined, dialogOpen: false });
-  useDocumentStore.setState({ path: 'launch.crew.json', doc: { kind: 'crew', id: CREW, name: 'Launch notes', agents: [], tasks: [] } as never });
+  useDocumentStore.setState({ problems: [], path: 'launch.crew.json', doc: { kind: 'crew', id: CREW, name: 'Launch notes', agents: [], tasks: [] } as never });
   useUiStore.setState({ view: 'tests' });
 });
 
@@ -67,6 +67,23 @@ afterEach(() => {
 });
 
 describe('test panel', () => {
+  it('explains an empty test list beside it and opens the Test dialog from there', async () => {
+    fake.handlers['tests.list'] = () => ({ tests: [] });
+    render(<TestPanel />);
+    const intro = await screen.findByTestId('test-intro');
+    expect(intro.textContent).toContain('No tests of Launch notes yet');
+    expect(intro.textContent).toContain('from 1 to 10');
+    fireEvent.click(within(intro).getByTestId('test-intro-start'));
+    expect(useTestStore.getState().dialogOpen).toBe(true);
+  });
+
+  it('keeps "Test this crew…" disabled while the crew has problems', async () => {
+    fake.handlers['tests.list'] = () => ({ tests: [] });
+    useDocumentStore.setState({ problems: [{ path: 'tasks', message: 'no tasks' }] as never });
+    render(<TestPanel />);
+    expect((await screen.findByTestId('test-intro-start')).hasAttribute('disabled')).toBe(true);
+  });
+
   it('shows the newest test: a row per task, a score per iteration, averages, checks, tokens', async () => {
     render(<TestPanel />);
     const table = await screen.findByTestId('test-score-table');

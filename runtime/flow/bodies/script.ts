@@ -10,7 +10,8 @@ const FLOW_SCRIPT_TIMEOUT_MS = 2000;
 export const runFlowScript: BodyRunner<'script'> = async (body, scope) => {
   // One line of wrapper before the user's code keeps its line numbers; the user's `return` ends the inner
   // function. A returned promise is settled first (one that never settles is the sandbox's timeout).
-  // The script holds the event loop until it ends: what the run emitted so far is stored first.
+  // The script runs on the sandbox's worker thread (the event loop goes on) for up to its timeout: what
+  // the run emitted so far is stored first, so it survives the process being killed meanwhile.
   scope.span.log.flush();
   if (body.stub) {
     const { python, file, line } = body.stub;

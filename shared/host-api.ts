@@ -206,9 +206,10 @@ export const MemoryMatchSchema = z.object({
 });
 export type HostMemoryMatch = z.infer<typeof MemoryMatchSchema>;
 
-/** One held part of the workspace: where it is declared and what it runs or sends where. */
+/** One held part of the workspace: where it is declared and what it runs, sends where, or reaches. */
 export const TrustPartSchema = z.object({
-  kind: z.enum(['command', 'secret']),
+  /** `network`: a model `baseUrl` of its own, or an `allowedHosts` entry / knowledge URL on a local, private or metadata host. */
+  kind: z.enum(['command', 'secret', 'network']),
   /** Workspace-relative, e.g. `crewdeck.json mcp.servers.files`. */
   where: z.string(),
   /** `runs: node server.js --root .` or `sends $OPENAI_API_KEY to api.example.com`. */

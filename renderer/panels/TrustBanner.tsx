@@ -59,7 +59,7 @@ export function TrustBanner() {
   return (
     <div className="trust-banner" role="alert" data-testid="trust-banner" ref={keepDialogsClear}>
       <div className="trust-banner-text">
-        <strong>This workspace wants to run commands or send secrets.</strong> Nothing of this runs until you trust it; runs that
+        <strong>This workspace wants to run commands, send secrets or reach other hosts.</strong> Nothing of this runs until you trust it; runs that
         need it are refused.
         <ul className="trust-banner-parts">
           {status.parts

@@ -7,7 +7,7 @@ import type { Style } from './style';
 /** What `crewdeck trust` and the prompt before a run print: each held part, one line each. */
 export function formatTrustSummary(parts: readonly HeldPart[], style: Style): string {
   const lines = describeHeldParts(parts).map((line) => `  • ${line}`);
-  return `${style.bold('This workspace will run commands or send secrets:')}\n${lines.join('\n')}\n`;
+  return `${style.bold('This workspace will run commands, send secrets or reach other hosts:')}\n${lines.join('\n')}\n`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { classifyHostName } from '../tools/addressPolicy';
 import { guardedFetch, RequestRefused } from '../tools/guardedFetch';
 import { htmlToText } from './htmlText';
 
@@ -14,6 +15,12 @@ export interface UrlLimits {
   timeoutMs?: number;
   maxBytes?: number;
   signal?: AbortSignal;
+  /**
+   * The person named this URL (a command-line argument) or trusted the workspace that does: its host is
+   * fetched whatever its address. Otherwise only a host that names a local address itself (`localhost`,
+   * `127.0.0.1:8080`, held for trust before the run opens) is; any other must resolve to public addresses.
+   */
+  trustNamedHost?: boolean;
 }
 
 /** Why a URL could not be fetched; the message says what went wrong (status, size, timeout). */
@@ -23,8 +30,10 @@ export class UrlFetchFailed extends Error {
 
 /**
  * GETs a URL with a timeout, refusing bodies over `maxBytes` (checked while reading, not only by Content-Length).
- * The host the document names is fetched whatever its address (a docs server on localhost is a fair
- * source); a redirect to any other host must lead to a public address, checked as for http_request.
+ * The host the document names is fetched whatever its address when it names a local host itself (a
+ * docs server on localhost is a fair source, once the workspace is trusted: runtime/trust/) or
+ * `trustNamedHost`; otherwise it must resolve to public addresses. A redirect to any other host must
+ * lead to a public address, checked as for http_request.
  */
 export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<FetchedUrl> {
   const timeoutMs = limits.timeoutMs ?? URL_TIMEOUT_MS;
@@ -35,7 +44,8 @@ export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<Fet
   try {
     const start = new URL(url);
     const headers = new Headers({ accept: 'text/html, text/plain, text/markdown, text/csv, application/json, application/pdf;q=0.9, */*;q=0.5' });
-    const response = await guardedFetch(start, { signal, headers, trustedHosts: [start.host] });
+    const named = limits.trustNamedHost || classifyHostName(start.hostname) !== undefined;
+    const response = await guardedFetch(start, { signal, headers, trustedHosts: named ? [start.host] : [] });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new UrlFetchFailed(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);

@@ -10,6 +10,8 @@ import { ScriptedChatModel } from './scriptedProvider';
 import { RecordedChatModel } from './recordedProvider';
 import type { Recording } from '../offline/recording';
 import { keyHeldPart } from '../trust/heldParts';
+import { modelHostHeldPart } from '../trust/networkParts';
+import { userModelServers } from '../trust/userModelServers';
 import type { TrustGate } from '../trust/workspaceTrust';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
@@ -40,7 +42,10 @@ export interface ModelResolverOptions {
   baseDir: string;
   /** Use this profile for every reference (e.g. `--model` on the CLI). */
   forceProfile?: string;
-  /** Asked before a model that sends its `apiKeyEnv` to a `baseUrl` of its own is made (workspace trust). */
+  /**
+   * Asked before a model that sends its `apiKeyEnv`, or with no key its prompts, to a `baseUrl` of its own
+   * (not one of the user's model servers, `userModelServers.ts`) is made (workspace trust).
+   */
   trust?: TrustGate;
   /** An offline re-run: every model answers from this recording; no provider is made, no key is needed. */
   recording?: Recording;
@@ -63,7 +68,7 @@ export class ModelResolver {
     const key = JSON.stringify(this.cacheKey(settings));
     let model = this.cache.get(key);
     if (!model) {
-      model = this.create(settings);
+      model = this.create(settings, this.whereOf(ref, settings));
       if (!this.options.recording) model.price = findPrice(settings.provider, settings.model, this.options.settings?.prices);
       this.cache.set(key, model);
     }
@@ -86,6 +91,12 @@ export class ModelResolver {
     return { provider: 'openai', model: this.env.OPENAI_MODEL || DEFAULT_OPENAI_MODEL };
   }
 
+  /** Where a reference's settings are declared, for the trust refusal: the profile, else the model. */
+  private whereOf(ref: ModelRef | undefined, settings: InlineModel): string {
+    const profile = this.options.forceProfile ?? (typeof ref === 'string' ? ref : ref === undefined ? this.options.settings?.models.default : undefined);
+    return profile !== undefined ? `crewdeck.json models.profiles.${profile}` : `model ${settings.provider}:${settings.model}`;
+  }
+
   private profile(name: string): InlineModel {
     const profiles = this.options.settings?.models.profiles ?? {};
     const found = Object.prototype.hasOwnProperty.call(profiles, name) ? profiles[name] : undefined;
@@ -98,7 +109,7 @@ export class ModelResolver {
     return { ...settings, script: resolvePath(this.options.baseDir, settings.script) };
   }
 
-  private create(settings: InlineModel): ChatModel {
+  private create(settings: InlineModel, where: string): ChatModel {
     if (this.options.recording) {
       const native = settings.nativeTools ?? (settings.provider === 'scripted' ? this.loadScript(settings).script.nativeTools : undefined) ?? true;
       return new RecordedChatModel(this.options.recording, settings, native);
@@ -112,7 +123,7 @@ export class ModelResolver {
         stream: settings.stream,
       });
     }
-    const held = keyHeldPart(settings, `model ${settings.provider}:${settings.model}`);
+    const held = keyHeldPart(settings, where) ?? modelHostHeldPart(settings, `${where}.baseUrl`, userModelServers(process.env, this.env.OPENAI_BASE_URL));
     if (held) this.options.trust?.require(held);
     return new OpenAIChatModel({
       model: settings.model,

@@ -5,13 +5,15 @@ import type { MemoryStore } from './memoryStore';
 import { OpenAIEmbedder } from './openaiEmbedder';
 import type { Embedder } from './types';
 import { embedderHeldPart } from '../trust/heldParts';
+import { userModelServers } from '../trust/userModelServers';
 import type { TrustGate } from '../trust/workspaceTrust';
 
 /** The embedder the workspace settings name (`memory.embedder`); the offline one by default. */
 export async function workspaceEmbedder(settings: EmbedderSettings | undefined, env: NodeJS.ProcessEnv = process.env, trust?: TrustGate): Promise<Embedder> {
   if (!settings || settings.provider === 'hashing') return new HashingEmbedder();
-  // An embedder that sends a key to a baseUrl of its own waits for workspace trust.
-  const held = embedderHeldPart(settings);
+  // An embedder that sends a key, or texts to embed, to a baseUrl of its own (not one of the user's
+  // model servers) waits for workspace trust.
+  const held = embedderHeldPart(settings, userModelServers(process.env, env.OPENAI_BASE_URL));
   if (held) trust?.require(held);
   const embedder = new OpenAIEmbedder({ model: settings.model, baseUrl: settings.baseUrl, apiKeyEnv: settings.apiKeyEnv, dimensions: settings.dimensions, env });
   // The store records the vector size when it is created: ask the server once if the settings do not say.
@@ -27,7 +29,7 @@ export async function workspaceEmbedder(settings: EmbedderSettings | undefined, 
 export interface WorkspaceMemoryOptions {
   settings: WorkspaceSettings | undefined;
   env: NodeJS.ProcessEnv;
-  /** Workspace trust, asked before an embedder that sends a key to its own baseUrl is used. */
+  /** Workspace trust, asked before an embedder that sends a key or texts to its own baseUrl is used. */
   trust?: TrustGate;
 }
 

@@ -35,6 +35,11 @@ const REFUSED_NAMES: ReadonlyMap<string, RefusedAddressKind> = new Map([
   ['instance-data.ec2.internal', 'metadata'],
 ]);
 
+/** The refused names with more than one label (a wildcard `*.internal` in a list covers some of them). */
+export function dottedRefusedNames(): string[] {
+  return [...REFUSED_NAMES.keys()].filter((name) => name.includes('.'));
+}
+
 /** IPv4 ranges as [first octets as a 32-bit number, prefix length, kind], most specific first. */
 const IPV4_RANGES: readonly [number, number, RefusedAddressKind][] = [
   [ipv4ToNumber('169.254.169.254'), 32, 'metadata'],

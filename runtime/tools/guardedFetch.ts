@@ -11,7 +11,9 @@ import { classifyAddress, classifyHostName, type AddressVerdict, type RefusedAdd
  * HTTP for model- and document-controlled URLs (http_request, knowledge URLs). Every hop of a redirect
  * chain is checked before anything is sent to it:
  * - a host in `allowedHosts` (exact name, `host:port` or `*.example.com`) is allowed whatever its address,
- *   and with `allowedHosts` given, no other host is;
+ *   and with `allowedHosts` given, no other host is; with `listedNamesChecked`, only a listed host that
+ *   names a refused address or name itself (`127.0.0.1:6379`, `localhost`) is allowed whatever its address,
+ *   a listed name like `a.example.com` must resolve to public addresses (an untrusted workspace's list);
  * - without `allowedHosts`, the host name and every address it resolves to must be public
  *   (`addressPolicy.ts`), and the connection goes to one of exactly those checked addresses — the name
  *   is not resolved again, so a DNS answer that changes in between (rebinding) cannot slip past;
@@ -32,6 +34,12 @@ export interface GuardedFetchOptions {
   body?: string;
   signal?: AbortSignal;
   allowedHosts?: readonly unknown[];
+  /**
+   * A listed name that is not a refused name or address by itself is reached only at public addresses
+   * (the list comes from a workspace the user has not trusted: its refused entries were held for trust
+   * before the run opened, a plain name may still resolve to a private address).
+   */
+  listedNamesChecked?: boolean;
   trustedHosts?: readonly string[];
   /** Default 5. */
   maxRedirects?: number;
@@ -98,13 +106,21 @@ export function hostListed(url: URL, list: readonly unknown[]): boolean {
  */
 async function checkUrl(url: URL, options: GuardedFetchOptions): Promise<ResolvedAddress[] | undefined> {
   if (options.allowedHosts) {
-    if (hostListed(url, options.allowedHosts)) return undefined;
-    const list = options.allowedHosts.filter((h) => typeof h === 'string').join(', ') || '(none)';
-    throw new RequestRefused(`host "${url.host}" is not allowed for http_request; allowed hosts: ${list}`);
+    if (!hostListed(url, options.allowedHosts)) {
+      const list = options.allowedHosts.filter((h) => typeof h === 'string').join(', ') || '(none)';
+      throw new RequestRefused(`host "${url.host}" is not allowed for http_request; allowed hosts: ${list}`);
+    }
+    if (!options.listedNamesChecked || classifyHostName(url.hostname)) return undefined;
+    return publicAddresses(url, options, 'until the workspace is trusted, a listed name is reached only at public addresses');
   }
   if (options.trustedHosts && hostListed(url, options.trustedHosts)) return undefined;
   const named = classifyHostName(url.hostname);
   if (named) throw refusal(url, url.hostname, named.refused);
+  return publicAddresses(url, options);
+}
+
+/** The addresses `url`'s host resolves to, all public, or a refusal. */
+async function publicAddresses(url: URL, options: GuardedFetchOptions, rule?: string): Promise<ResolvedAddress[]> {
   const bare = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(bare)) return [{ address: bare, family: isIP(bare) }];
   let addresses: ResolvedAddress[];
@@ -117,17 +133,14 @@ async function checkUrl(url: URL, options: GuardedFetchOptions): Promise<Resolve
   if (addresses.length === 0) throw new RequestRefused(`request to ${url.href} failed: ${url.hostname} has no address`);
   for (const { address } of addresses) {
     const verdict = (options.classify ?? classifyAddress)(address);
-    if (verdict) throw refusal(url, `${url.hostname} (${address})`, verdict.refused);
+    if (verdict) throw refusal(url, `${url.hostname} (${address})`, verdict.refused, rule);
   }
   return addresses;
 }
 
-function refusal(url: URL, what: string, kind: RefusedAddressKind): RequestRefused {
+function refusal(url: URL, what: string, kind: RefusedAddressKind, rule = 'local, private and metadata addresses are reached only when listed in allowedHosts'): RequestRefused {
   const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
-  return new RequestRefused(
-    `request to ${url.href} refused: ${what} is ${article} ${kind} address; ` +
-      'local, private and metadata addresses are reached only when listed in allowedHosts',
-  );
+  return new RequestRefused(`request to ${url.href} refused: ${what} is ${article} ${kind} address; ${rule}`);
 }
 
 interface Outgoing {

@@ -1,4 +1,5 @@
 import { guardedFetch, RequestRefused } from './guardedFetch';
+import { TrustStore } from '../trust/trustStore';
 import { defineTool, ToolError } from './tool';
 
 export const HTTP_DEFAULT_TIMEOUT_MS = 30_000;
@@ -10,7 +11,9 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
  * `config`: `allowedHosts?: string[]` (exact host names, `host:port`, or `*.example.com`) and
  * `timeoutMs?: number` (default 30 s). Without `allowedHosts`, loopback, private, link-local and
  * metadata addresses are refused, checked on the resolved address of every redirect hop
- * (`guardedFetch.ts`); with it, exactly the listed hosts are reachable.
+ * (`guardedFetch.ts`); with it, exactly the listed hosts are reachable. Entries naming such a host
+ * (`127.0.0.1:6379`, `localhost`) wait for workspace trust before the run opens (runtime/trust/);
+ * until the workspace is trusted, a listed plain name is reached only at public addresses.
  */
 export const httpRequestTool = defineTool({
   name: 'http_request',
@@ -48,7 +51,8 @@ export const httpRequestTool = defineTool({
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([ctx.signal, timeout]);
     try {
-      const response = await guardedFetch(url, { method, headers, body, signal, allowedHosts });
+      const listedNamesChecked = allowedHosts !== undefined && !new TrustStore().isRecorded(ctx.workspace);
+      const response = await guardedFetch(url, { method, headers, body, signal, allowedHosts, listedNamesChecked });
       const text = method === 'HEAD' ? '' : await readLimited(response);
       return `HTTP ${response.status} ${response.statusText}\n\n${text}`;
     } catch (error) {

@@ -1,27 +1,18 @@
-import { createHash } from 'node:crypto';
 import type { McpServerSettings } from '../../shared/model/mcpSettings';
 import type { EmbedderSettings, WorkspaceSettings } from '../../shared/model/workspace';
+import { digestOf, hostOf, type HeldPart } from './heldPart';
+import { documentReachParts, modelHostHeldPart } from './networkParts';
+import { userModelServers, type UserModelServers } from './userModelServers';
 
-/**
- * A part of a workspace's configuration that runs a command or forwards a secret, and so is held until
- * the user trusts it (docs/SECURITY.md): an MCP stdio server, an MCP server whose settings expand
- * `${VAR}`s from the environment, and a model or embedder that sends the key in `apiKeyEnv` to a
- * `baseUrl` of its own.
- */
-export interface HeldPart {
-  kind: 'command' | 'secret';
-  /** Where it is declared, workspace-relative: `crewdeck.json mcp.servers.files`. */
-  where: string;
-  /** What it does, for a person: the command line, or which variables go to which host. */
-  summary: string;
-  /** What trust covers: a change to any of it needs trust again. */
-  digest: string;
-}
+export { digestOf, type HeldPart } from './heldPart';
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The held parts of the workspace's `crewdeck.json`. */
-export function settingsHeldParts(settings: WorkspaceSettings | undefined): HeldPart[] {
+/**
+ * The held parts of the workspace's `crewdeck.json`. `servers`: the user's own model servers (a model
+ * `baseUrl` on one of them is not held).
+ */
+export function settingsHeldParts(settings: WorkspaceSettings | undefined, servers: UserModelServers = userModelServers()): HeldPart[] {
   if (!settings) return [];
   const parts: HeldPart[] = [];
   for (const [name, server] of Object.entries(settings.mcp?.servers ?? {})) {
@@ -29,12 +20,12 @@ export function settingsHeldParts(settings: WorkspaceSettings | undefined): Held
     if (part) parts.push(part);
   }
   for (const [name, profile] of Object.entries(settings.models.profiles)) {
-    const part = keyHeldPart(profile, `crewdeck.json models.profiles.${name}`);
+    const part = keyHeldPart(profile, `crewdeck.json models.profiles.${name}`) ?? modelHostHeldPart(profile, `crewdeck.json models.profiles.${name}.baseUrl`, servers);
     if (part) parts.push(part);
   }
   const embedder = settings.memory?.embedder;
   if (embedder) {
-    const part = embedderHeldPart(embedder);
+    const part = embedderHeldPart(embedder, servers);
     if (part) parts.push(part);
   }
   return parts;
@@ -71,15 +62,18 @@ export function keyHeldPart(model: { apiKeyEnv?: string; baseUrl?: string }, whe
   };
 }
 
-export function embedderHeldPart(embedder: EmbedderSettings): HeldPart | undefined {
-  return embedder.provider === 'openai' ? keyHeldPart(embedder, 'crewdeck.json memory.embedder') : undefined;
+/** The embedder's key part, else its prompt-host part (texts to embed sent to a `baseUrl` of its own). */
+export function embedderHeldPart(embedder: EmbedderSettings, servers: UserModelServers = userModelServers()): HeldPart | undefined {
+  if (embedder.provider !== 'openai') return undefined;
+  return keyHeldPart(embedder, 'crewdeck.json memory.embedder') ?? modelHostHeldPart(embedder, 'crewdeck.json memory.embedder.baseUrl', servers);
 }
 
 /**
- * Inline models in a document (any object with both `apiKeyEnv` and `baseUrl`), wherever they sit:
- * agents, managers, guardrails, flow bodies.
+ * A document's held parts, wherever they sit (agents, managers, guardrails, flow bodies): inline models
+ * with both `apiKeyEnv` and `baseUrl`, and the network parts (`networkParts.ts`): inline models with a
+ * `baseUrl` of their own, `allowedHosts` entries and knowledge URLs naming local, private or metadata hosts.
  */
-export function documentHeldParts(document: unknown, source: string): HeldPart[] {
+export function documentHeldParts(document: unknown, source: string, servers: UserModelServers = userModelServers()): HeldPart[] {
   const parts: HeldPart[] = [];
   const visit = (value: unknown, path: string[]) => {
     if (Array.isArray(value)) value.forEach((v, i) => visit(v, [...path, String(i)]));
@@ -93,7 +87,7 @@ export function documentHeldParts(document: unknown, source: string): HeldPart[]
     }
   };
   visit(document, []);
-  return parts;
+  return [...parts, ...documentReachParts(document, source, { tools: true, servers })];
 }
 
 /** The summary as lines of text (the CLI prints these; the app's banner shows the same). */
@@ -101,31 +95,10 @@ export function describeHeldParts(parts: readonly HeldPart[]): string[] {
   return parts.map((p) => `${p.where}: ${p.summary}`);
 }
 
-export function digestOf(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 function referencedVars(values: readonly string[]): string[] {
   const out = new Set<string>();
   for (const value of values) for (const m of value.matchAll(REFERENCE)) out.add(m[1]);
   return [...out];
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host || url;
-  } catch {
-    return url;
-  }
 }
 
 function shellWord(word: string): string {

@@ -1,4 +1,4 @@
-import type { HeldPart } from './heldParts';
+import type { HeldPart } from './heldPart';
 
 /** A run (or a tool listing) needs a part of the workspace's settings that the user has not trusted. */
 export class WorkspaceUntrusted extends Error {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { digestOf, type HeldPart } from './heldParts';
+import { digestOf, type HeldPart } from './heldPart';
 
 /** One trusted workspace: the digests of the parts the user trusted, and when. */
 interface TrustRecord {
@@ -40,6 +40,11 @@ export class TrustStore {
   /** The digests trusted for this workspace (empty when it was never trusted). */
   trusted(workspace: string): Set<string> {
     return new Set(this.read().workspaces[key(workspace)]?.parts ?? []);
+  }
+
+  /** Whether the user has trusted this workspace at all (`crewdeck trust`, the app's Trust button). */
+  isRecorded(workspace: string): boolean {
+    return key(workspace) in this.read().workspaces;
   }
 
   /** Records these parts (the workspace's whole current set) as trusted, replacing what was before. */

@@ -2,6 +2,7 @@ import type { WorkspaceSettings } from '../../shared/model/workspace';
 import { documentHeldParts, settingsHeldParts, type HeldPart } from './heldParts';
 import { WorkspaceUntrusted } from './trustErrors';
 import { TrustStore } from './trustStore';
+import { userModelServers, type UserModelServers } from './userModelServers';
 import { workspaceDocumentFiles } from '../document/workspaceDocumentFiles';
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
@@ -35,7 +36,7 @@ export class WorkspaceTrust implements TrustGate {
    */
   constructor(
     private readonly workspace: string,
-    env: NodeJS.ProcessEnv = process.env,
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.store = new TrustStore(env);
   }
@@ -46,7 +47,7 @@ export class WorkspaceTrust implements TrustGate {
 
   /** The held parts of `crewdeck.json` and of the workspace's documents (inline models), and which are trusted. */
   status(settings: WorkspaceSettings | undefined): TrustStatus {
-    const parts = workspaceHeldParts(this.workspace, settings);
+    const parts = workspaceHeldParts(this.workspace, settings, userModelServers(this.env));
     const trusted = this.store.trusted(this.workspace);
     const untrusted = parts.filter((p) => !trusted.has(p.digest));
     return { needed: parts.length > 0, trusted: untrusted.length === 0, parts, untrusted };
@@ -54,7 +55,7 @@ export class WorkspaceTrust implements TrustGate {
 
   /** Trusts the workspace's current parts (a later change to any of them needs trust again). */
   grant(settings: WorkspaceSettings | undefined): TrustStatus {
-    this.store.record(this.workspace, workspaceHeldParts(this.workspace, settings));
+    this.store.record(this.workspace, workspaceHeldParts(this.workspace, settings, userModelServers(this.env)));
     return this.status(settings);
   }
 
@@ -63,9 +64,29 @@ export class WorkspaceTrust implements TrustGate {
   }
 }
 
-/** Every held part of a workspace, deduplicated by what trust covers. */
-export function workspaceHeldParts(workspace: string, settings: WorkspaceSettings | undefined): HeldPart[] {
-  const parts = [...settingsHeldParts(settings)];
+/**
+ * Asks the gate for each part; throws one WorkspaceUntrusted naming every part that is not trusted
+ * (so a person sees all of them at once).
+ */
+export function requireTrusted(gate: TrustGate, parts: readonly HeldPart[]): void {
+  const refused: HeldPart[] = [];
+  for (const part of parts) {
+    try {
+      gate.require(part);
+    } catch (error) {
+      if (!(error instanceof WorkspaceUntrusted)) throw error;
+      refused.push(...error.parts.filter((p) => !refused.some((r) => r.digest === p.digest && r.where === p.where)));
+    }
+  }
+  if (refused.length > 0) throw new WorkspaceUntrusted(refused);
+}
+
+/**
+ * Every held part of a workspace, deduplicated by what trust covers. `servers`: the user's own model
+ * servers (`userModelServers.ts`), whose hosts a model `baseUrl` may name without trust.
+ */
+export function workspaceHeldParts(workspace: string, settings: WorkspaceSettings | undefined, servers: UserModelServers = userModelServers()): HeldPart[] {
+  const parts = [...settingsHeldParts(settings, servers)];
   for (const file of workspaceDocumentFiles(workspace)) {
     let document: unknown;
     try {
@@ -73,7 +94,7 @@ export function workspaceHeldParts(workspace: string, settings: WorkspaceSetting
     } catch {
       continue;
     }
-    parts.push(...documentHeldParts(document, relative(workspace, file).split(sep).join('/')));
+    parts.push(...documentHeldParts(document, relative(workspace, file).split(sep).join('/'), servers));
   }
   const seen = new Set<string>();
   return parts.filter((p) => !seen.has(p.digest) && seen.add(p.digest));

@@ -35,7 +35,7 @@ export async function trustCommand(args: string[]): Promise<number> {
     const status = trust.status(settings);
     if (!status.needed) {
       if (json) process.stdout.write(`${JSON.stringify({ needed: false, trusted: true, parts: [] })}\n`);
-      else process.stdout.write('This workspace runs no commands and sends no secrets elsewhere; it needs no trust.\n');
+      else process.stdout.write('This workspace runs no commands, sends no secrets elsewhere and reaches no local, private or other model hosts; it needs no trust.\n');
       return EXIT.ok;
     }
     if (!json) process.stdout.write(formatTrustSummary(status.parts, style));

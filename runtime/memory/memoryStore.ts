@@ -10,7 +10,8 @@
  *   every unindexed row costs each search time, so `optimize()` folds them in once there are
  *   OPTIMIZE_AFTER_UNINDEXED (~0.2 s at 100k rows);
  * - scalar indices on `is_private` (bitmap) and `scope` (btree), so recall's filters don't scan the table;
- * - IVF_RQ on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there).
+ * - IVF_RQ (4 bits per dimension) on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there);
+ *   a store indexed by an earlier version (1-bit IVF_RQ or IVF_PQ named `vector_idx`) is retrained when opened.
  */
 import { toNumbers } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
@@ -50,16 +51,38 @@ const SCALAR_INDICES = [
   { column: 'is_private', name: 'is_private_idx', config: () => lancedb.Index.bitmap() },
   { column: 'scope', name: 'scope_idx', config: () => lancedb.Index.btree() },
 ];
-const VECTOR_INDEX = 'vector_idx';
+/** The vector index as it is named in the table: the name says how it quantises, so how much to re-rank. */
+interface VectorIndexKind {
+  name: string;
+  /** Its type as LanceDB lists it. */
+  type: string;
+  /** Quantised candidates per result re-ranked with exact distances (see IVF_RQ4_REFINE_FACTOR). */
+  refineFactor: number;
+}
+/** An earlier version's vector index (1-bit IVF_RQ, IVF_PQ) or today's IVF_FLAT: LanceDB's default name. */
+const LEGACY_VECTOR_INDEX = 'vector_idx';
+const IVF_RQ4_INDEX = 'vector_rq4_idx';
 /**
- * The vector index for an embedder's vector size, with its type as LanceDB lists it. IVF_RQ needs a
- * size divisible by 8 (every common embedding model's is); any other size gets IVF_FLAT (exact distances
+ * The vector index for an embedder's vector size. IVF_RQ needs a size divisible by 8 (every common
+ * embedding model's is): 4 bits per dimension, so the quantised distances rank well enough that only the
+ * results themselves are re-ranked (IVF_RQ4_REFINE_FACTOR). Any other size gets IVF_FLAT (exact distances
  * within the searched partitions, ~2x slower at 100k rows but as cheap to train).
  */
-function vectorIndexFor(dimensions: number, rows: number): { type: string; config: lancedb.Index } {
+function vectorIndexFor(dimensions: number, rows: number): VectorIndexKind & { config: lancedb.Index } {
   return dimensions % 8 === 0
-    ? { type: 'IvfRq', config: lancedb.Index.ivfRq({ distanceType: 'cosine' }) }
-    : { type: 'IvfFlat', config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))) }) };
+    ? { name: IVF_RQ4_INDEX, type: 'IvfRq', refineFactor: IVF_RQ4_REFINE_FACTOR, config: lancedb.Index.ivfRq({ distanceType: 'cosine', numBits: 4 }) }
+    : {
+        name: LEGACY_VECTOR_INDEX,
+        type: 'IvfFlat',
+        refineFactor: REFINE_FACTOR,
+        config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))) }),
+      };
+}
+/** The vector index a table has (by name: an unknown one is treated as an earlier version's, re-ranked as then). */
+function vectorIndexIn(indices: lancedb.IndexConfig[]): VectorIndexKind | undefined {
+  const found = indices.find((i) => i.name === IVF_RQ4_INDEX) ?? indices.find((i) => i.columns.includes('vector'));
+  if (!found) return undefined;
+  return { name: found.name, type: found.indexType, refineFactor: found.name === IVF_RQ4_INDEX ? IVF_RQ4_REFINE_FACTOR : REFINE_FACTOR };
 }
 /**
  * Brute-force vector search costs ~4-5 µs per row here (~350-450 ms at 100k rows on 2 cores), so a
@@ -76,12 +99,15 @@ export const VECTOR_INDEX_MIN_ROWS = 5_000;
 export const MAX_VECTOR_INDEX_DELTAS = 8;
 /**
  * IVF partitions searched, and how many quantised candidates per result are re-ranked with exact
- * distances (read from the table: ~4.5 ms of a 100k-row search with 10). At 100k rows, nprobes 32, the
- * top 5 of 20 matched exact search 59% with no re-ranking, 97.4% with 2, 99.2% with 3, 99.8% with 5,
- * 100% with 10; bench:memory measures it each run.
+ * distances (the vectors are read from the table: re-ranking 100 candidates instead of 20 costs ~3-5 ms
+ * of a 100k-row search). With 1 bit per dimension (an earlier version's index; REFINE_FACTOR) the top 5
+ * of 20 matched exact search at 100k rows, nprobes 32, 59% with no re-ranking, 97.4% with 2, 99.2% with
+ * 3, 99.8% with 5, 100% with 10; with 4 bits (IVF_RQ4_REFINE_FACTOR) 94% with none and 100% with 1
+ * (the results' own exact distances); bench:memory measures it each run.
  */
 export const IVF_NPROBES = 32;
 export const REFINE_FACTOR = 5;
+export const IVF_RQ4_REFINE_FACTOR = 1;
 /** Recall's lastAccessedAt updates are written this long after the first one, unless a write or close comes first. */
 const ACCESS_FLUSH_DELAY_MS = 30_000;
 export const MAX_RECALL_LIMIT = 50;
@@ -261,8 +287,8 @@ export class MemoryStore {
   private readBarrier: Promise<unknown> = Promise.resolve();
   private hasFtsIndex = false;
   private hasScalarIndices = false;
-  /** The vector index's type as LanceDB lists it (undefined: none yet); another type is retrained. */
-  private vectorIndexType: string | undefined;
+  /** The vector index (undefined: none yet); another kind than `vectorIndexFor` wants is retrained. */
+  private vectorIndex: VectorIndexKind | undefined;
   private vectorIndexMinRows = VECTOR_INDEX_MIN_ROWS;
   /** lastAccessedAt set by recall but not yet written (applied to every record read meanwhile). */
   private readonly pendingAccess = new Map<string, number>();
@@ -301,7 +327,7 @@ export class MemoryStore {
     const indices = await table.listIndices();
     store.hasFtsIndex = indices.some((i) => i.name === FTS_INDEX);
     store.hasScalarIndices = SCALAR_INDICES.every((s) => indices.some((i) => i.name === s.name));
-    store.vectorIndexType = indices.find((i) => i.name === VECTOR_INDEX)?.indexType;
+    store.vectorIndex = vectorIndexIn(indices);
     store.vectorIndexMinRows = options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS;
     // Indices an earlier version did not build, or rows a process left unindexed (one killed before it
     // folded them in), are seen to now, behind the reads rather than in front of them.
@@ -387,7 +413,12 @@ export class MemoryStore {
   }
 
   private get hasVectorIndex(): boolean {
-    return this.vectorIndexType !== undefined;
+    return this.vectorIndex !== undefined;
+  }
+
+  /** How the vector searches (recall, `similar`) search the index, when there is one. */
+  private searchIndex(q: lancedb.VectorQuery): lancedb.VectorQuery {
+    return this.vectorIndex ? q.nprobes(IVF_NPROBES).refineFactor(this.vectorIndex.refineFactor) : q;
   }
 
   /**
@@ -427,15 +458,21 @@ export class MemoryStore {
       this.hasScalarIndices = true;
     }
     const wanted = vectorIndexFor(this.embedder.dimensions, rows);
-    let vectorStats = this.hasVectorIndex ? await this.table.indexStats(VECTOR_INDEX) : undefined;
-    const retrain = this.hasVectorIndex
-      ? this.vectorIndexType !== wanted.type || (vectorStats?.numIndices ?? 1) > MAX_VECTOR_INDEX_DELTAS
+    const current = this.vectorIndex;
+    let vectorStats = current ? await this.table.indexStats(current.name) : undefined;
+    const retrain = current
+      ? current.name !== wanted.name || current.type !== wanted.type || (vectorStats?.numIndices ?? 1) > MAX_VECTOR_INDEX_DELTAS
       : rows >= this.vectorIndexMinRows;
     let trainingFailed: unknown;
     if (retrain) {
       try {
-        await this.table.createIndex('vector', { config: wanted.config, name: VECTOR_INDEX, replace: true });
-        this.vectorIndexType = wanted.type;
+        if (current && current.name !== wanted.name) {
+          // One vector index per column: the old one goes first (searches meanwhile are exhaustive, not wrong).
+          await this.table.dropIndex(current.name);
+          this.vectorIndex = undefined;
+        }
+        await this.table.createIndex('vector', { config: wanted.config, name: wanted.name, replace: true });
+        this.vectorIndex = { name: wanted.name, type: wanted.type, refineFactor: wanted.refineFactor };
         vectorStats = undefined;
       } catch (error) {
         trainingFailed = error; // the other indices are still kept up
@@ -451,7 +488,7 @@ export class MemoryStore {
   async vectorIndexStatus(): Promise<{ type: string; indexedRows: number; unindexedRows: number; deltas: number } | undefined> {
     await this.idle();
     if (!this.hasVectorIndex) return undefined;
-    const stats = await this.table.indexStats(VECTOR_INDEX);
+    const stats = await this.table.indexStats(this.vectorIndex!.name);
     return stats
       ? { type: stats.indexType, indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows, deltas: stats.numIndices ?? 1 }
       : undefined;
@@ -611,8 +648,7 @@ export class MemoryStore {
     await this.idle();
     const filter: MemoryFilter = { scope: options.scope, includePrivate: true };
     const where = filterToWhere(filter);
-    let q = this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit));
-    if (this.hasVectorIndex) q = q.nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR);
+    let q = this.searchIndex(this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit)));
     if (where) q = q.where(where);
     const rows = await q.toArray();
     return rows
@@ -635,8 +671,7 @@ export class MemoryStore {
 
     // The vector search returns each row's exact cosine distance (re-ranked, when indexed), so only the
     // full-text search needs the vector column, for rows the vector search did not find.
-    let vq = this.table.query().nearestTo(queryVector).distanceType('cosine').select([...RECORD_COLUMNS, '_distance']).limit(take);
-    if (this.hasVectorIndex) vq = vq.nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR);
+    let vq = this.searchIndex(this.table.query().nearestTo(queryVector).distanceType('cosine').select([...RECORD_COLUMNS, '_distance']).limit(take));
     if (where) vq = vq.where(where);
     // Both searches run at once (LanceDB works off the JS thread): recall waits for the slower one only.
     const tSearch = performance.now();

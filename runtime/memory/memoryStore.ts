@@ -13,7 +13,7 @@
  * - IVF_RQ (4 bits per dimension) on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there);
  *   a store indexed by an earlier version (1-bit IVF_RQ or IVF_PQ named `vector_idx`) is retrained when opened.
  */
-import { toNumbers } from './lanceVector';
+import { toNumbers, vectorValues } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
 import { randomBytes } from 'node:crypto';
@@ -652,7 +652,7 @@ export class MemoryStore {
     if (where) q = q.where(where);
     const rows = await q.toArray();
     return rows
-      .map((row) => ({ record: this.withPendingAccess(rowToRecord(row)), similarity: cosineSimilarity(vector, toNumbers(row.vector)) }))
+      .map((row) => ({ record: this.withPendingAccess(rowToRecord(row)), similarity: cosineSimilarity(vector, vectorValues(row.vector)) }))
       .filter((m) => m.similarity >= options.minSimilarity && matchesFilter(m.record, filter))
       .sort((a, b) => b.similarity - a.similarity);
   }
@@ -693,7 +693,7 @@ export class MemoryStore {
     const tSearched = performance.now();
 
     const hits = new Map<string, { row: Record<string, unknown>; similarity: number }>();
-    for (const row of textRows) hits.set(String(row.id), { row, similarity: cosineSimilarity(queryVector, toNumbers(row.vector)) });
+    for (const row of textRows) hits.set(String(row.id), { row, similarity: cosineSimilarity(queryVector, vectorValues(row.vector)) });
     for (const row of vectorRows) hits.set(String(row.id), { row, similarity: 1 - Number(row._distance) });
     const vectorIds = vectorRows.map((r) => String(r.id));
     const textIds = textRows.map((r) => String(r.id));

@@ -1,6 +1,7 @@
 import type { Budget, BudgetPending } from '../../shared/model/budget';
 import type { TokenUsage } from '../../shared/usage';
 import type { FeedbackAsk, ItemResult } from './bodies/types';
+import type { SavedFork } from './flowFork';
 import type { ListenerMemo } from './listeners';
 
 /** One call of a method: triggered (or running) and not yet completed. */
@@ -52,4 +53,6 @@ export interface FlowCheckpoint {
   budget?: Budget;
   /** Paused at its budget: the calls stopped by it run again, from their start, when a higher cap resumes the run. */
   budgetPending?: BudgetPending;
+  /** A fork of a recorded run: its recorded outcomes and state edits hold in every session of the run. */
+  fork?: SavedFork;
 }

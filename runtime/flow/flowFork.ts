@@ -21,9 +21,17 @@ export interface FlowFork {
   runId: string;
   fromMethodId: string;
   /** By `<methodId>#<call>` (the method's nth call in the run). */
-  outcomes: Map<string, RecordedOutcome>;
+  outcomes: Record<string, RecordedOutcome>;
   /** State fields set before the fork method runs (key → value). */
   edits?: Record<string, unknown>;
+}
+
+/**
+ * A fork as the run's checkpoint keeps it, so a session resumed after a crash or a pause goes on
+ * replaying it: the recorded outcomes, the edits, and whether they were applied (the fork method started).
+ */
+export interface SavedFork extends FlowFork {
+  applied: boolean;
 }
 
 export const callKey = (methodId: string, call: number) => `${methodId}#${call}`;
@@ -47,7 +55,7 @@ export function planFlowFork(doc: FlowDocument, recorded: { runId: string; input
   }
   const callOfSpan = new Map<string, number>();
   const routeReason = new Map<string, string>();
-  const outcomes = new Map<string, RecordedOutcome>();
+  const outcomes: Record<string, RecordedOutcome> = {};
   let stateAtFork: Record<string, unknown> = { ...structuredClone(doc.state.initial), ...recorded.inputs };
   for (const e of events) {
     if (e.seq >= fork.seq) break;
@@ -56,11 +64,11 @@ export function planFlowFork(doc: FlowDocument, recorded: { runId: string; input
     else if (e.type === 'flow.method.completed') {
       const call = callOfSpan.get(e.spanId);
       if (call === undefined) continue; // a partial log: its start is not stored
-      outcomes.set(callKey(e.methodId, call), {
+      outcomes[callKey(e.methodId, call)] = {
         output: e.output,
         ...(e.route !== undefined ? { route: e.route, routeReason: routeReason.get(e.spanId) ?? '' } : {}),
         set: Object.fromEntries(e.changed.map((k) => [k, e.state[k]])),
-      });
+      };
       stateAtFork = e.state;
     }
   }

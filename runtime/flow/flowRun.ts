@@ -83,6 +83,8 @@ export async function startFlow(req: FlowRunRequest, inputs: Record<string, stri
     pending: [],
     startedAt: lifecycle.startedAt,
     ...(budget ? { budget } : {}),
+    // Kept in the checkpoint: a fork interrupted (or paused) before its fork method started keeps its edits.
+    ...(fork ? { fork: { runId: fork.runId, fromMethodId: fork.fromMethodId, outcomes: fork.outcomes, ...(fork.edits ? { edits: fork.edits } : {}), applied: false } } : {}),
   };
   const run = new FlowRun(req, lifecycle, checkpoint);
   return run.execute(async () => {
@@ -154,8 +156,6 @@ class FlowRun {
   private readonly running = new Set<string>();
   private readonly validateState?: ReturnType<typeof compileSchema>;
   private failure: unknown;
-  /** A fork's state edits are applied once, when its fork method first starts. */
-  private forked = false;
 
   constructor(
     private readonly req: Omit<FlowRunRequest, 'runId'> & { runId: string },
@@ -317,10 +317,12 @@ class FlowRun {
 
   private async runCall(call: ActiveCall): Promise<void> {
     const method = this.byId.get(call.methodId)!;
-    const fork = this.req.fork;
-    const recorded = fork?.outcomes.get(callKey(method.id, call.nth));
-    if (fork && !this.forked && method.id === fork.fromMethodId) {
-      this.forked = true;
+    // A fork's recorded outcomes and edits, from the checkpoint: the same in a resumed session.
+    const fork = this.cp.fork;
+    const recorded = fork?.outcomes[callKey(method.id, call.nth)];
+    if (fork && !fork.applied && method.id === fork.fromMethodId) {
+      // The edits are applied once, when the fork method first starts (saved with its start).
+      fork.applied = true;
       const edited = { ...this.cp.state, ...(fork.edits ?? {}) };
       try {
         this.checkState(edited, `the state edited for the fork at "${method.name}"`);

@@ -1,5 +1,8 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { crewFileWarnings, validateCrewFile } from '../../document/loadDocument';
+import { documentHeldParts } from '../../trust/heldParts';
+import { TrustStore } from '../../trust/trustStore';
 import { parseOptions } from '../options';
 import { colorFor, createStyle } from '../style';
 import { EXIT, UsageError } from '../usage';
@@ -12,7 +15,7 @@ export async function validateCommand(args: string[]): Promise<number> {
   const report: { file: string; problems: { path: string; message: string }[]; warnings: { path: string; message: string }[] }[] = [];
   for (const name of positionals) {
     const problems = validateCrewFile(resolve(name));
-    const warnings = crewFileWarnings(resolve(name));
+    const warnings = [...crewFileWarnings(resolve(name)), ...(problems.length === 0 ? untrustedParts(resolve(name)) : [])];
     report.push({ file: name, problems, warnings });
     if (problems.length > 0) invalid += 1;
     if (values.json) continue;
@@ -26,4 +29,21 @@ export async function validateCommand(args: string[]): Promise<number> {
   }
   if (values.json) process.stdout.write(`${JSON.stringify(positionals.length === 1 ? report[0] : report)}\n`);
   return invalid > 0 ? EXIT.badInput : EXIT.ok;
+}
+
+/**
+ * What the file runs, sends or reaches that its workspace (the file's folder, as for `run`) has not
+ * trusted: a run of it is refused until `crewdeck trust`, so validate says so (as warnings: the file is valid).
+ */
+function untrustedParts(file: string): { path: string; message: string }[] {
+  let document: unknown;
+  try {
+    document = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  const trusted = new TrustStore().trusted(dirname(file));
+  return documentHeldParts(document, basename(file))
+    .filter((p) => !trusted.has(p.digest))
+    .map((p) => ({ path: p.where.slice(basename(file).length + 1), message: `${p.summary}: needs workspace trust before it runs (crewdeck trust --workspace ${dirname(file)})` }));
 }

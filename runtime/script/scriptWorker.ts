@@ -22,6 +22,8 @@ interface Thread {
   /** Resolves when QuickJS is loaded in the worker; rejects if the worker cannot load it or stops first. */
   ready: Promise<void>;
   exited: Promise<number>;
+  /** Set when the thread has stopped. */
+  exitCode?: number;
 }
 
 export class ScriptWorker {
@@ -72,7 +74,8 @@ export class ScriptWorker {
     ready.catch(() => undefined);
     const thread: Thread = { worker, ready, exited };
     void ready.catch(() => this.drop(thread));
-    void exited.then(() => {
+    void exited.then((code) => {
+      thread.exitCode = code;
       if (this.thread === thread) this.thread = undefined;
     });
     worker.unref();
@@ -99,6 +102,7 @@ export class ScriptWorker {
         settled = true;
         clearTimeout(timer);
         thread.worker.off('message', onMessage);
+        thread.worker.off('exit', onExit);
         settle();
         return true;
       };
@@ -110,18 +114,22 @@ export class ScriptWorker {
       const timer = setTimeout(() => {
         if (finish(() => fail(new ScriptTimeout(request.timeoutMs)))) this.replace(thread);
       }, request.timeoutMs + KILL_GRACE_MS);
-      thread.worker.on('message', onMessage);
-      void thread.exited.then((code) => {
+      // A listener rather than `exited.then`, which would keep every call's closure until the thread ends.
+      const onExit = (code: number) => {
         if (finish(() => fail(new ScriptError(`script failed: the sandbox worker stopped (exit ${code})`)))) this.replace(thread);
-      });
+      };
+      thread.worker.on('message', onMessage);
+      thread.worker.once('exit', onExit);
+      if (thread.exitCode !== undefined) return onExit(thread.exitCode);
       thread.worker.postMessage({ ...request, id } satisfies WorkerRequest);
     });
   }
 
-  /** Terminates a stuck or dead thread and starts the next one in the background. */
+  /** Terminates a stuck or dead thread and, if it was the current one, starts the next in the background. */
   private replace(thread: Thread): void {
+    const current = this.thread === thread;
     this.drop(thread);
-    this.warmUp();
+    if (current) this.warmUp();
   }
 
   private drop(thread: Thread): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runScript } from '../../runtime/script/sandbox';
+import { runScript, ScriptError, ScriptTimeout, stopScriptSandbox } from '../../runtime/script/sandbox';
 
 /**
  * QuickJS runs on a worker thread that the host terminates at the deadline (runtime/script/scriptWorker.ts),
@@ -73,5 +73,16 @@ describe('a script never holds the host’s event loop', () => {
     const answers = Promise.all(Array.from({ length: 5 }, (_, n) => runScript('return n * n', { n })));
     await expect(stuck).rejects.toThrow(/timed out|memory/);
     expect(await answers).toEqual([0, 1, 4, 9, 16]);
+  }, 30_000);
+
+  it('a worker that stops under a script fails it with a ScriptError, and the next script gets a new one', async () => {
+    const running = runScript('for (;;) {}', {}, { timeoutMs: 5000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await stopScriptSandbox();
+    const error = await running.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ScriptError);
+    expect(error).not.toBeInstanceOf(ScriptTimeout);
+    expect((error as Error).message).toMatch(/^script failed: the sandbox worker stopped \(exit \d+\)$/);
+    expect(await runScript('return "again"', {})).toBe('again');
   }, 30_000);
 });

@@ -295,6 +295,13 @@ export class MemoryStore {
   private accessFlushTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private lastIndexProblem: string | undefined;
+  /**
+   * Private rows in the table as this handle sees it (it sees only this store's own writes): unknown
+   * (undefined) during every write, counted again after it (`exclusive`) and when opened. While it is 0,
+   * recall leaves `is_private = false` out of its searches' filter: it would keep every row, and costs
+   * each search ~1.5-2 ms at 100k rows. Recall checks every row against its filter again regardless.
+   */
+  private privateRows: number | undefined;
 
   private constructor(
     private readonly table: lancedb.Table,
@@ -331,7 +338,7 @@ export class MemoryStore {
     store.vectorIndexMinRows = options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS;
     // Indices an earlier version did not build, or rows a process left unindexed (one killed before it
     // folded them in), are seen to now, behind the reads rather than in front of them.
-    store.writes = store.upkeep();
+    store.writes = store.countPrivateRows().then(() => store.upkeep());
     return store;
   }
 
@@ -352,12 +359,21 @@ export class MemoryStore {
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = async () => {
       await this.flushAccessTimes().catch(() => undefined); // best effort: never fails the write behind it
-      return work();
+      this.privateRows = undefined;
+      try {
+        return await work();
+      } finally {
+        await this.countPrivateRows();
+      }
     };
     const result = this.writes.then(run, run);
     this.writes = result.catch(() => undefined);
     this.readBarrier = this.writes;
     return result;
+  }
+
+  private async countPrivateRows(): Promise<void> {
+    this.privateRows = await this.table.countRows('is_private = true').catch(() => undefined);
   }
 
   /** Writes recall's pending access times now (after the writes in flight). */
@@ -663,10 +679,11 @@ export class MemoryStore {
     const limit = Math.min(MAX_RECALL_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_RECALL_LIMIT)));
     const weights = normaliseWeights(query.weights);
     const filter: MemoryFilter = { scope: query.scope, categories: query.categories, includePrivate: query.includePrivate };
-    const where = filterToWhere(filter);
     const [queryVector] = await this.embed([query.query]);
     const tEmbedded = performance.now();
     await this.idle();
+    // Rows are checked against `filter` again below; with no private rows there is none to leave out.
+    const where = filterToWhere({ ...filter, includePrivate: filter.includePrivate || this.privateRows === 0 });
     const take = limit * CANDIDATE_FACTOR;
 
     // The vector search returns each row's exact cosine distance (re-ranked, when indexed), so only the

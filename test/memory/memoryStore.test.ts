@@ -258,6 +258,19 @@ describe('MemoryStore recall', () => {
     expect(quotedCategory.map((h) => h.record.content)).toEqual(['garden secret key location']);
   });
 
+  it('filters private records in the searches again once a write adds some (none before: the filter is left out)', async () => {
+    const store = await open();
+    await store.add([mem('harbour crane schedule for monday'), mem('office plants need water')]);
+    expect((await store.recall({ query: 'harbour crane schedule', limit: 1, touch: false }))[0].record.content).toBe('harbour crane schedule for monday');
+    // Private near-copies that would take every candidate slot (limit 1: 4 per search) if they were not filtered out.
+    await store.add(Array.from({ length: 8 }, (_, i) => mem(`harbour crane schedule for monday private copy ${i}`, '/crew/a', { private: true })));
+    const hits = await store.recall({ query: 'harbour crane schedule for monday private copy', limit: 1, touch: false });
+    expect(hits.map((h) => h.record.content)).toEqual(['harbour crane schedule for monday']);
+    await store.forget({ scope: '/crew/a' });
+    await store.add([mem('harbour crane moved to tuesday')]);
+    expect((await store.recall({ query: 'harbour crane', limit: 1, touch: false }))[0].record.content).toBe('harbour crane moved to tuesday');
+  });
+
   it('recency breaks a semantic tie, and recall refreshes lastAccessedAt', async () => {
     const store = await open(new ConstantEmbedder());
     const [old] = await store.add([mem('meeting notes one')]);

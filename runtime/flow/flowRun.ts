@@ -348,8 +348,10 @@ class FlowRun {
     if (recorded) {
       // Completed before the fork point in the recorded run: its outcome as recorded, no body run
       // (after a turn, as a body's would be: every call launched with it is tracked first).
+      // Its output file is written again (through the same protected-file check), so the files reflect this run.
       await Promise.resolve();
       try {
+        await this.writeOutputFile(method, call, recorded.output, recorded.set);
         return this.complete(method, span, call, { kind: 'done', output: recorded.output, route: recorded.route, routeReason: recorded.routeReason, set: recorded.set }, started, fork!.runId);
       } catch (error) {
         span.emit({ type: 'flow.method.failed', methodId: method.id, methodName: method.name, error: errorMessage(error), errorName: errorName(error), durationMs: 0 });
@@ -360,10 +362,7 @@ class FlowRun {
       const runner = BODY_RUNNERS[method.body.type] as (body: FlowMethod['body'], scope: MethodScope) => Promise<BodyOutcome>;
       const outcome = await runner(method.body, this.scope(method, span, call));
       if (outcome.kind === 'pause') return this.pause(method, span, call, outcome.ask);
-      if (method.outputFile) {
-        const state = { ...this.cp.state, ...(outcome.set ?? {}) };
-        await writeOutputFile(this.req.deps.workspace, renderTemplate(method.outputFile, { state, input: call.input }, `${method.name}.outputFile`), outcome.output);
-      }
+      await this.writeOutputFile(method, call, outcome.output, outcome.set);
       this.complete(method, span, call, outcome, started);
     } catch (error) {
       // Paused only where a store keeps the pause (a run without one could never be resumed: it fails).
@@ -371,6 +370,13 @@ class FlowRun {
       span.emit({ type: 'flow.method.failed', methodId: method.id, methodName: method.name, error: errorMessage(error), errorName: errorName(error), durationMs: Math.round(this.req.now() - started) });
       this.fail(error);
     }
+  }
+
+  /** Writes the method's `outputFile` (placeholders from the state after it), if it has one; protected files are refused. */
+  private async writeOutputFile(method: FlowMethod, call: ActiveCall, output: string, set: Record<string, unknown> | undefined): Promise<void> {
+    if (!method.outputFile) return;
+    const state = { ...this.cp.state, ...(set ?? {}) };
+    await writeOutputFile(this.req.deps.workspace, renderTemplate(method.outputFile, { state, input: call.input }, `${method.name}.outputFile`), output);
   }
 
   /** A model call found the budget reached: the call stops (its span closed) and runs again from its start on resume. */

@@ -7,6 +7,7 @@ import { RunNotFound, RunNotReopenable } from '../errors';
 import { openDatabase, workspaceDatabasePath } from './database';
 import { redactKnown } from '../redactSecrets';
 import { LongTexts } from './longTexts';
+import { closeKeepingWal } from './walKeeper';
 import type { NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
 
 interface RunRow {
@@ -358,7 +359,7 @@ export class SqliteRunStore implements RunStore {
   close(): void {
     this.flush();
     openStores.delete(this);
-    this.db.close();
+    closeKeepingWal(this.db);
   }
 
   /**

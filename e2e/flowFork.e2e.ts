@@ -64,8 +64,20 @@ describe('forking a flow run in the Replay dialog', () => {
     expect(await audience.inputValue()).toBe('kids');
     await audience.fill('grown-ups');
     await session.shot('flow-fork-dialog');
+    // No flow is open on the canvas yet: the Runs tab was used from an empty canvas.
+    expect(await page.locator('[data-testid^="flow-method-"]').count()).toBe(0);
     await dialog.locator('[data-testid="replay-task"][data-method-id="draft"]').click();
     await dialog.waitFor({ state: 'detached', timeout: 15_000 });
+
+    // The fork is shown on its flow, live, as a run started from the canvas: the flow's three methods,
+    // each marked by the fork's run (research restored from the recording, draft and polish run again).
+    await expect.poll(() => page.locator('[data-testid^="flow-method-"]').count(), { timeout: 15_000 }).toBe(3);
+    expect(await page.locator('.toolbar-doc-name').textContent()).toBe('Three steps');
+    for (const key of ['research', 'draft', 'polish']) {
+      await expect.poll(() => page.getByTestId(`flow-method-${key}`).getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
+    }
+    expect(await page.getByTestId('tab-trace').getAttribute('aria-selected')).toBe('true');
+    await session.shot('flow-fork-canvas');
 
     await page.getByTestId('tab-runs').click();
     await expect.poll(() => page.getByTestId('runs-row').count(), { timeout: 30_000 }).toBe(2);

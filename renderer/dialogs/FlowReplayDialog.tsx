@@ -41,8 +41,10 @@ export function FlowReplayDialog({ runId, record, onClose }: { runId: string; re
       const state = changed(p);
       const { runId: newRunId } = await host().invoke('runs.replay', { runId, fromMethodId: p.methodId, ...(Object.keys(state).length > 0 ? { state } : {}) });
       void useRunStore.getState().refreshRuns();
-      await useRunStore.getState().show(newRunId);
       useUiStore.getState().setBottomTab('trace');
+      // The fork is shown live on its flow, as a run started from the canvas is: the run first, then its document.
+      const path = record.run.documentPath;
+      await useRunStore.getState().openRun(newRunId, path && /\.flow\.json$/.test(path) ? path : undefined);
       onClose();
     } catch (e) {
       setBusy(undefined);

@@ -4,13 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../../shared/usage';
 import { ReplayDialog } from '../../../renderer/dialogs/ReplayDialog';
 import { setHost } from '../../../renderer/host/hostContext';
+import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { useRunStore } from '../../../renderer/stores/runStore';
+import { useUiStore } from '../../../renderer/stores/uiStore';
 import { FakeHost } from '../run/fakeHost';
 import { recordedEvents } from '../run/runFixtures';
 
 afterEach(async () => {
   cleanup();
   await useRunStore.getState().show(undefined);
+  useDocumentStore.getState().close();
 });
 
 /** The review flow of scripts/recordFixtures.ts: draft → review (answered "revise") → rewrite; publish never ran. */
@@ -28,13 +31,14 @@ const document = {
   ],
 };
 
-function flowHost() {
+function flowHost(documentPath?: string) {
   const events = recordedEvents('run-flow-review-revise');
   const host = new FakeHost({
     'runs.get': ({ runId }) => ({
-      run: { id: runId, kind: 'flow', documentId: 'review-flow', name: 'Review flow', status: 'completed', startedAt: 1, tokenUsage: emptyUsage(), document, inputs: {} },
+      run: { id: runId, kind: 'flow', documentId: 'review-flow', name: 'Review flow', status: 'completed', startedAt: 1, tokenUsage: emptyUsage(), document, inputs: {}, ...(documentPath ? { documentPath } : {}) },
       taskOutputs: [],
     }),
+    'documents.read': ({ path }) => ({ path, document, text: JSON.stringify(document), problems: [], modifiedAt: 1 }),
     'runs.events': () => ({ events, lastSeq: events.length, more: false }),
     'runs.replay': () => ({ runId: events[0].runId }),
     'runs.list': () => ({ runs: [] }),
@@ -81,5 +85,22 @@ describe('ReplayDialog for a flow run', () => {
     fireEvent.click(screen.getAllByRole('button', { name: 'Edit state' })[2]);
     fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[2]);
     await waitFor(() => expect(host.callsTo('runs.replay')).toEqual([{ runId: 'run_flow', fromMethodId: 'rewrite' }]));
+  });
+
+  it('opens the flow on the canvas with the fork shown live, as a flow run started from the canvas is', async () => {
+    const host = flowHost('flows/review.flow.json');
+    // Replay from… is in the Runs tab, with no document (or another one) on the canvas.
+    useUiStore.getState().setBottomTab('runs');
+    expect(useDocumentStore.getState().path).toBeUndefined();
+    render(<ReplayDialog runId="run_flow" onClose={() => {}} />);
+    await screen.findAllByTestId('replay-item');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]);
+    const forkId = recordedEvents('run-flow-review-revise')[0].runId;
+    await waitFor(() => expect(useDocumentStore.getState().path).toBe('flows/review.flow.json'));
+    await waitFor(() => expect(useDocumentStore.getState().doc?.kind).toBe('flow'));
+    expect(host.callsTo('documents.read')).toEqual([{ path: 'flows/review.flow.json' }]);
+    expect(useUiStore.getState().view).toBe('canvas');
+    expect(useUiStore.getState().bottomTab).toBe('trace');
+    expect(useRunStore.getState().runId).toBe(forkId);
   });
 });

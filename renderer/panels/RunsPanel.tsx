@@ -71,7 +71,8 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
     const status = selectRunStatus(s);
     return s.runId === run.id && status && status !== 'pending' ? status : undefined;
   });
-  const status = liveStatus ?? run.status;
+  // Except for a run whose process died: its events just stop, so its view still reads running.
+  const status = liveStatus && !(run.status === 'interrupted' && liveStatus === 'running') ? liveStatus : run.status;
   const open = () => {
     useUiStore.getState().setBottomTab('trace');
     void useRunStore.getState().openRun(run.id, run.documentPath);

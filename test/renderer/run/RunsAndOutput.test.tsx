@@ -69,6 +69,55 @@ describe('RunsPanel', () => {
   });
 });
 
+describe('RunsPanel with a run whose process died', () => {
+  it('shows it interrupted while it is open in the trace, and cancelled once the host ends it (runs cancel)', async () => {
+    // A crew killed in its first model call: its stored events stop there.
+    const full = recordedEvents('run-sequential-tools-guardrail');
+    const dead = full.slice(0, full.findIndex((e) => e.type === 'llm.started') + 1);
+    const runId = dead[0].runId;
+    let runs = [summary(runId, { status: 'interrupted', durationMs: 40, error: 'process 123 on box exited before the run finished' })];
+    const host = new FakeHost({
+      'runs.list': () => ({ runs }),
+      'runs.get': () => ({ run: { ...runs[0], document: exampleDocument('research-brief'), inputs: {} }, taskOutputs: [] }),
+      'runs.events': () => ({ events: dead, lastSeq: dead.length, more: false }),
+    });
+    setHost(host);
+    const detach = useRunStore.getState().attach();
+    try {
+      await act(() => useRunStore.getState().refreshRuns());
+      render(<RunsPanel />);
+      fireEvent.click(screen.getByTestId('runs-row'));
+      await waitFor(() => expect(useRunStore.getState().view?.runId).toBe(runId));
+      expect(screen.getByTestId('runs-row').dataset.status).toBe('interrupted');
+
+      // What `crewdeck runs cancel` (or the app's runs.cancel) appends: the open spans closed, the run's end.
+      const open = [...dead].reverse().filter((e) => e.type === 'llm.started' || e.type === 'agent.started' || e.type === 'task.started');
+      let seq = dead.length;
+      const at = dead.at(-1)!.ts + 1;
+      const closing = open.map((e) => {
+        const envelope = { runId, seq: ++seq, ts: at, spanId: e.spanId, ...(e.parentSpanId ? { parentSpanId: e.parentSpanId } : {}) };
+        if (e.type === 'llm.started') return { ...envelope, type: 'llm.failed' as const, model: e.model, error: 'interrupted', willRetry: false, attempt: 1 };
+        if (e.type === 'agent.started') return { ...envelope, type: 'agent.failed' as const, role: e.role, error: 'interrupted', errorName: 'Interrupted', durationMs: 1 };
+        const task = e as Extract<typeof e, { type: 'task.started' }>;
+        return { ...envelope, type: 'task.failed' as const, taskId: task.taskId, agentRole: task.agentRole, error: 'interrupted', errorName: 'Interrupted', durationMs: 1 };
+      });
+      const end = { runId, seq: ++seq, ts: at, spanId: dead[0].spanId, type: 'run.cancelled' as const, reason: 'cancelled from the command line after its process stopped', durationMs: 50 };
+      runs = [summary(runId, { status: 'cancelled', durationMs: 50, error: end.reason })];
+      act(() => {
+        for (const event of [...closing, end]) host.push({ kind: 'event', event });
+        host.push({ kind: 'runs.changed' });
+      });
+      await waitFor(() => expect(screen.getByTestId('runs-row').dataset.status).toBe('cancelled'));
+      expect(useRunStore.getState().view?.status).toBe('cancelled');
+      // The list is read again (runs.changed): the stored status and reason.
+      await waitFor(() => expect(screen.getByTestId('runs-row').textContent).toContain('after its process stopped'));
+      expect(screen.getByTestId('runs-row').dataset.status).toBe('cancelled');
+    } finally {
+      detach();
+    }
+  });
+});
+
 describe('OutputPanel', () => {
   it('shows the final output, each task’s output and the token totals', async () => {
     hostWith([]);

@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
 import type { TraceRow as Row } from './flattenSpans';
 import { ROW_HEIGHT, TraceRow } from './TraceRow';
 
@@ -14,42 +14,62 @@ interface TraceTreeProps {
   onToggle(spanId: string, expand?: boolean): void;
 }
 
-const rowHeight = () => ROW_HEIGHT;
 const OVERSCAN = 6;
+/** Before the viewport is measured (and where nothing measures it). */
+const INITIAL_VIEWPORT = 400;
 
-/** The span tree, virtualised: only the rows in view (plus a margin) are in the DOM. */
+/**
+ * The span tree, virtualised: only the rows in view (plus a margin) are in the DOM. Rows have one fixed
+ * height, so the window is arithmetic on the scroll offset and the viewport's height, both known without
+ * reading layout: the offset from scroll events, the height from a ResizeObserver. While following a
+ * live run the window is the list's end, computed from the row count in the same render that adds the
+ * rows; the one scrollTop write that follows (a layout the frame needs anyway) then scrolls to a window
+ * already in the DOM, and its scroll event changes nothing.
+ */
 export function TraceTree({ rows, selectedId, runStart, runLength, follow = false, onSelect, onToggle }: TraceTreeProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  // Stable callbacks: the virtualizer recomputes every row's offset when they change.
-  const getItemKey = useCallback((index: number) => rows[index].span.id, [rows]);
-  const getScrollElement = useCallback(() => scrollRef.current, []);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement,
-    estimateSize: rowHeight,
-    overscan: OVERSCAN,
-    getItemKey,
-    initialRect: { width: 800, height: 400 },
-  });
+  const [viewport, setViewport] = useState(INITIAL_VIEWPORT);
+  /** scrollTop as the last scroll event reported it. */
+  const [scrolled, setScrolled] = useState(0);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    setViewport(el.clientHeight || INITIAL_VIEWPORT);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]?.contentRect;
+      if (box) setViewport(box.height);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const total = rows.length * ROW_HEIGHT;
+  const end = Math.max(0, total - viewport);
+  // A shorter list (collapsed, filtered) clamps the offset before its scroll event arrives.
+  const offset = follow ? end : Math.min(scrolled, end);
+  const first = Math.max(0, Math.floor(offset / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.length - 1, Math.ceil((offset + viewport) / ROW_HEIGHT) + OVERSCAN - 1);
 
   const selectedIndex = selectedId === undefined ? -1 : rows.findIndex((r) => r.span.id === selectedId);
 
   // Keep the selected row in view when it is chosen from elsewhere (keyboard, canvas).
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+    const el = scrollRef.current;
+    if (selectedIndex < 0 || !el) return;
+    const top = selectedIndex * ROW_HEIGHT;
+    if (top < offset) el.scrollTop = top;
+    else if (top + ROW_HEIGHT > offset + viewport) el.scrollTop = Math.max(0, top + ROW_HEIGHT - viewport);
+    // Only when the selection (or its place in the list) changes, not as the view scrolls.
+  }, [selectedIndex]);
 
-  // Following a live run: keep the end in view. Not with `scrollToIndex`, which reads the element's
-  // scroll height (a forced layout of the whole page) several times per call and again on the frames
-  // after it; one write per commit, from sizes known without layout (fixed-height rows, and the
-  // viewport's height as the virtualizer's ResizeObserver last saw it).
+  // Following a live run: one write per commit, to the end the window above was computed for.
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!follow || rows.length === 0 || !el) return;
-    const viewport = virtualizer.scrollRect?.height ?? el.clientHeight;
-    const end = Math.max(0, virtualizer.getTotalSize() - viewport);
-    if (virtualizer.scrollOffset !== end) el.scrollTop = end;
-  }, [follow, rows.length, virtualizer]);
+    if (scrolled !== end) el.scrollTop = end;
+  }, [follow, rows.length, end, scrolled]);
 
   const onKeyDown = useCallback(
     (e: KeyboardEvent<HTMLDivElement>) => {
@@ -98,31 +118,43 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
     [rows, selectedIndex, onSelect, onToggle],
   );
 
-  const items = virtualizer.getVirtualItems();
   // Slots for the rows' DOM: as many as the viewport can show with its overscan, a count that does not
-  // change as the window moves (the number of items does, by one at the list's end), so a row keeps its
-  // slot while it stays in the window and only rows scrolling in take over the slots of rows leaving.
-  const slots = Math.max(items.length, Math.ceil((virtualizer.scrollRect?.height ?? 400) / ROW_HEIGHT) + 2 * OVERSCAN + 2);
+  // change as the window moves, so a row keeps its slot while it stays in the window and only rows
+  // scrolling in take over the slots of rows leaving.
+  const slots = Math.max(last - first + 1, Math.ceil(viewport / ROW_HEIGHT) + 2 * OVERSCAN + 2);
+  const shown: JSX.Element[] = [];
+  for (let index = first; index <= last; index++) {
+    const row = rows[index];
+    shown.push(
+      <TraceRow
+        // Keyed by slot, not by span: rows scrolled out hand their DOM to rows scrolled in.
+        key={index % slots}
+        row={row}
+        selected={row.span.id === selectedId}
+        runStart={runStart}
+        runLength={runLength}
+        onSelect={onSelect}
+        onToggle={onToggle}
+        top={index * ROW_HEIGHT}
+      />,
+    );
+  }
   return (
-    <div ref={scrollRef} className="trace-scroll" role="tree" aria-label="Trace" tabIndex={0} onKeyDown={onKeyDown} data-testid="trace-tree">
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => {
-          const row = rows[item.index];
-          return (
-            <TraceRow
-              // Keyed by slot, not by span: rows scrolled out hand their DOM to rows scrolled in.
-              key={item.index % slots}
-              row={row}
-              selected={row.span.id === selectedId}
-              runStart={runStart}
-              runLength={runLength}
-              onSelect={onSelect}
-              onToggle={onToggle}
-              top={item.start}
-            />
-          );
-        })}
-      </div>
+    <div
+      ref={scrollRef}
+      className="trace-scroll"
+      role="tree"
+      aria-label="Trace"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      // Synchronously, as the rows scrolled into view must be in the frame that shows them scrolled.
+      onScroll={(e) => {
+        const top = e.currentTarget.scrollTop;
+        flushSync(() => setScrolled(top));
+      }}
+      data-testid="trace-tree"
+    >
+      <div style={{ height: total, position: 'relative' }}>{shown}</div>
     </div>
   );
 }

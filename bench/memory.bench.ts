@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HashingEmbedder } from '../runtime/memory/hashingEmbedder';
 import { filterToWhere } from '../runtime/memory/memoryFilter';
-import { IVF_NPROBES, IVF_RQ4_REFINE_FACTOR as REFINE_FACTOR, MAX_VECTOR_INDEX_DELTAS, MEMORY_TABLE, MemoryStore, type RecallTimings } from '../runtime/memory/memoryStore';
+import { IVF_NPROBES, MAX_VECTOR_INDEX_DELTAS, MEMORY_TABLE, MemoryStore, REFINE_FACTOR, type RecallTimings } from '../runtime/memory/memoryStore';
 import type { NewMemory, RecallQuery } from '../runtime/memory/types';
 import { CATEGORIES, memoryQuery, memorySentence, SCOPES, seededRandom } from './memory/memoryCorpus';
 import { fmt, writeMemorySection, type IngestFigures, type MemoryBenchReport, type RecallFloor, type Spread } from './memory/memoryPerformanceDoc';
@@ -307,7 +307,7 @@ async function main(): Promise<void> {
         figures('vector index off (full-text index only)', false, ingA),
       ],
       indexBuild: ingB.indexBuild,
-      indexKind: `IVF_RQ, 4 bits per dimension (cosine, sqrt(rows) partitions; searched with nprobes ${IVF_NPROBES}, refineFactor ${REFINE_FACTOR}; retrained on the whole table once it has more than ${MAX_VECTOR_INDEX_DELTAS} delta indices)`,
+      indexKind: `IVF_RQ (cosine, sqrt(rows) partitions; searched with nprobes ${IVF_NPROBES}, refineFactor ${REFINE_FACTOR}; retrained on the whole table once it has more than ${MAX_VECTOR_INDEX_DELTAS} delta indices)`,
       indexState:
         `vector index (${status.type}) ${status.indexedRows.toLocaleString('en-US')} rows indexed in ${status.deltas} index file(s), ${status.unindexedRows.toLocaleString('en-US')} not yet (searched exhaustively); ` +
         `full-text index ${ftsB?.unindexedRows ?? '–'} rows not yet indexed (brute-force store: ${ftsA?.unindexedRows ?? '–'})`,

@@ -10,8 +10,8 @@
  *   every unindexed row costs each search time, so `optimize()` folds them in once there are
  *   OPTIMIZE_AFTER_UNINDEXED (~0.2 s at 100k rows);
  * - scalar indices on `is_private` (bitmap) and `scope` (btree), so recall's filters don't scan the table;
- * - IVF_RQ (4 bits per dimension) on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there);
- *   a store indexed by an earlier version (1-bit IVF_RQ or IVF_PQ named `vector_idx`) is retrained when opened.
+ * - IVF_RQ on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there); a vector index of
+ *   another type (an earlier version's IVF_PQ) or under another name is replaced when the store is opened.
  */
 import { toNumbers, vectorValues } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
@@ -51,38 +51,29 @@ const SCALAR_INDICES = [
   { column: 'is_private', name: 'is_private_idx', config: () => lancedb.Index.bitmap() },
   { column: 'scope', name: 'scope_idx', config: () => lancedb.Index.btree() },
 ];
-/** The vector index as it is named in the table: the name says how it quantises, so how much to re-rank. */
+const VECTOR_INDEX = 'vector_idx';
+/** The vector index as the table lists it. */
 interface VectorIndexKind {
   name: string;
   /** Its type as LanceDB lists it. */
   type: string;
-  /** Quantised candidates per result re-ranked with exact distances (see IVF_RQ4_REFINE_FACTOR). */
-  refineFactor: number;
 }
-/** An earlier version's vector index (1-bit IVF_RQ, IVF_PQ) or today's IVF_FLAT: LanceDB's default name. */
-const LEGACY_VECTOR_INDEX = 'vector_idx';
-const IVF_RQ4_INDEX = 'vector_rq4_idx';
 /**
  * The vector index for an embedder's vector size. IVF_RQ needs a size divisible by 8 (every common
- * embedding model's is): 4 bits per dimension, so the quantised distances rank well enough that only the
- * results themselves are re-ranked (IVF_RQ4_REFINE_FACTOR). Any other size gets IVF_FLAT (exact distances
- * within the searched partitions, ~2x slower at 100k rows but as cheap to train).
+ * embedding model's is); any other size gets IVF_FLAT (exact distances within the searched partitions,
+ * ~2x slower at 100k rows but as cheap to train). IVF_RQ with 4 bits per dimension instead of 1 was
+ * measured (100k rows, nprobes 32): as good at the top 20 only with refineFactor 2 (recall@20 100% vs
+ * 98.2% for 1 bit at 5), and then no faster (11.4 vs 11.4 ms), while ~3x as slow to train.
  */
 function vectorIndexFor(dimensions: number, rows: number): VectorIndexKind & { config: lancedb.Index } {
   return dimensions % 8 === 0
-    ? { name: IVF_RQ4_INDEX, type: 'IvfRq', refineFactor: IVF_RQ4_REFINE_FACTOR, config: lancedb.Index.ivfRq({ distanceType: 'cosine', numBits: 4 }) }
-    : {
-        name: LEGACY_VECTOR_INDEX,
-        type: 'IvfFlat',
-        refineFactor: REFINE_FACTOR,
-        config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))) }),
-      };
+    ? { name: VECTOR_INDEX, type: 'IvfRq', config: lancedb.Index.ivfRq({ distanceType: 'cosine' }) }
+    : { name: VECTOR_INDEX, type: 'IvfFlat', config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))) }) };
 }
-/** The vector index a table has (by name: an unknown one is treated as an earlier version's, re-ranked as then). */
+/** The vector index a table has, whatever its name (one under another name is replaced by `maintainIndices`). */
 function vectorIndexIn(indices: lancedb.IndexConfig[]): VectorIndexKind | undefined {
-  const found = indices.find((i) => i.name === IVF_RQ4_INDEX) ?? indices.find((i) => i.columns.includes('vector'));
-  if (!found) return undefined;
-  return { name: found.name, type: found.indexType, refineFactor: found.name === IVF_RQ4_INDEX ? IVF_RQ4_REFINE_FACTOR : REFINE_FACTOR };
+  const found = indices.find((i) => i.name === VECTOR_INDEX) ?? indices.find((i) => i.columns.includes('vector'));
+  return found ? { name: found.name, type: found.indexType } : undefined;
 }
 /**
  * Brute-force vector search costs ~4-5 µs per row here (~350-450 ms at 100k rows on 2 cores), so a
@@ -100,14 +91,13 @@ export const MAX_VECTOR_INDEX_DELTAS = 8;
 /**
  * IVF partitions searched, and how many quantised candidates per result are re-ranked with exact
  * distances (the vectors are read from the table: re-ranking 100 candidates instead of 20 costs ~3-5 ms
- * of a 100k-row search). With 1 bit per dimension (an earlier version's index; REFINE_FACTOR) the top 5
- * of 20 matched exact search at 100k rows, nprobes 32, 59% with no re-ranking, 97.4% with 2, 99.2% with
- * 3, 99.8% with 5, 100% with 10; with 4 bits (IVF_RQ4_REFINE_FACTOR) 94% with none and 100% with 1
- * (the results' own exact distances); bench:memory measures it each run.
+ * of a 100k-row search). At 100k rows, nprobes 32, the top 5 of 20 matched exact search 59% with no
+ * re-ranking, 97.4% with 2, 99.2% with 3, 99.8% with 5, 100% with 10 (the whole top 20: 67.7% with 1,
+ * 87.9% with 2, 94.6% with 3, 98.2% with 5; recall re-scores all 20 by recency and importance, so the
+ * whole 20 counts); bench:memory measures the top 5 each run.
  */
 export const IVF_NPROBES = 32;
 export const REFINE_FACTOR = 5;
-export const IVF_RQ4_REFINE_FACTOR = 1;
 /** Recall's lastAccessedAt updates are written this long after the first one, unless a write or close comes first. */
 const ACCESS_FLUSH_DELAY_MS = 30_000;
 export const MAX_RECALL_LIMIT = 50;
@@ -434,7 +424,7 @@ export class MemoryStore {
 
   /** How the vector searches (recall, `similar`) search the index, when there is one. */
   private searchIndex(q: lancedb.VectorQuery): lancedb.VectorQuery {
-    return this.vectorIndex ? q.nprobes(IVF_NPROBES).refineFactor(this.vectorIndex.refineFactor) : q;
+    return this.vectorIndex ? q.nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR) : q;
   }
 
   /**
@@ -488,7 +478,7 @@ export class MemoryStore {
           this.vectorIndex = undefined;
         }
         await this.table.createIndex('vector', { config: wanted.config, name: wanted.name, replace: true });
-        this.vectorIndex = { name: wanted.name, type: wanted.type, refineFactor: wanted.refineFactor };
+        this.vectorIndex = { name: wanted.name, type: wanted.type };
         vectorStats = undefined;
       } catch (error) {
         trainingFailed = error; // the other indices are still kept up

@@ -127,14 +127,14 @@ describe('MemoryStore vector index', () => {
     expect(await store.count()).toBe(400);
   });
 
-  it('replaces the 1-bit IVF_RQ index of an earlier version (named vector_idx) with the 4-bit one when opened', async () => {
+  it('replaces a vector index under another name (vector_rq4_idx, briefly the default) with vector_idx when opened', async () => {
     const first = await open(Infinity);
     const texts = sentences(400, 4);
     await first.add(memories(texts));
     await first.close();
     const db = await lancedb.connect(dir);
     const table = await db.openTable(MEMORY_TABLE);
-    await table.createIndex('vector', { config: lancedb.Index.ivfRq({ distanceType: 'cosine', numPartitions: 4 }) });
+    await table.createIndex('vector', { config: lancedb.Index.ivfRq({ distanceType: 'cosine', numPartitions: 4, numBits: 4 }), name: 'vector_rq4_idx' });
     table.close();
 
     const store = await open(Infinity);
@@ -142,7 +142,7 @@ describe('MemoryStore vector index', () => {
     const reopened = await (await lancedb.connect(dir)).openTable(MEMORY_TABLE);
     const vectorIndices = (await reopened.listIndices()).filter((i) => i.columns.includes('vector'));
     reopened.close();
-    expect(vectorIndices.map((i) => [i.name, i.indexType])).toEqual([['vector_rq4_idx', 'IvfRq']]);
+    expect(vectorIndices.map((i) => [i.name, i.indexType])).toEqual([['vector_idx', 'IvfRq']]);
     expect(await store.vectorIndexStatus()).toEqual({ type: 'IVF_RQ', indexedRows: 400, unindexedRows: 0, deltas: 1 });
     const [top] = await store.recall({ query: texts[123], limit: 1 });
     expect(top.record.content).toBe(texts[123]);

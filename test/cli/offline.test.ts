@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { trustWorkspace } from '../support/trustWorkspace';
 import { describeResult, listRuns, parseSingleJson, runCli, runEvents, tempDir, type TempWorkspace } from './cliHarness';
 
 /**
@@ -81,6 +82,8 @@ async function recordRun(): Promise<{ runId: string; result: any; modelPort: num
   ws = tempDir('crewdeck-offline-');
   ws.write('crewdeck.json', { version: 1, models: { profiles: { srv: { provider: 'openai', model: 'gpt-4o-mini', baseUrl: server.baseUrl } } } });
   ws.write('crew.crew.json', crewDoc(factHost));
+  // allowedHosts names a loopback host: the user trusts the workspace (test/security/untrustedNetworkReach.test.ts).
+  trustWorkspace(ws.dir);
   const r = await runCli(['run', ws.path('crew.crew.json'), '--json'], { cwd: ws.dir, timeoutMs: 60_000 });
   expect(r.code, describeResult(r)).toBe(0);
   const result = parseSingleJson(r);

@@ -12,6 +12,9 @@ import { WorkspaceUntrusted } from '../../runtime/trust/trustErrors';
 import { userModelServers } from '../../runtime/trust/userModelServers';
 import { WorkspaceTrust, workspaceHeldParts } from '../../runtime/trust/workspaceTrust';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { createHostService } from '../../runtime/host/createHostService';
+import { TerminalCodeConfirmer } from '../../runtime/trust/trustConfirmation';
+import { describeResult, parseSingleJson, runCli } from '../cli/cliHarness';
 
 /**
  * A downloaded workspace cannot widen where the network reaches before the user trusts it: an
@@ -222,5 +225,52 @@ describe('what a downloaded workspace reaches on the local network without trust
     expect(response.status).toBe(200);
     await response.text();
     expect(seen).toEqual(['GET /page']);
+  });
+
+  it('the CLI: run --json exits 2 naming the file, field path, value and crewdeck trust (nothing fetched); validate warns; trust --yes, then it runs', async () => {
+    const file = write('fetch.crew.json', fetchingCrew(`${base}/admin`, ['10.0.0.5', new URL(base).host]));
+    const env = { CREWDECK_CONFIG_DIR: configDir };
+    const refused = await runCli(['run', file, '--json'], { env });
+    expect(refused.code, describeResult(refused)).toBe(2);
+    const error = parseSingleJson(refused).error as string;
+    expect(error).toContain('fetch.crew.json agents.0.tools.0.config.allowedHosts.0 lets http_request reach 10.0.0.5 (a private address)');
+    expect(error).toContain(`fetch.crew.json agents.0.tools.0.config.allowedHosts.1 lets http_request reach ${new URL(base).host} (a loopback address)`);
+    expect(error).toContain('crewdeck trust');
+    expect(seen).toEqual([]);
+
+    const validated = await runCli(['validate', file, '--json'], { env });
+    expect(validated.code, describeResult(validated)).toBe(0);
+    expect(parseSingleJson(validated).warnings).toEqual([
+      { path: 'agents.0.tools.0.config.allowedHosts.0', message: `lets http_request reach 10.0.0.5 (a private address): needs workspace trust before it runs (crewdeck trust --workspace ${dir})` },
+      { path: 'agents.0.tools.0.config.allowedHosts.1', message: `lets http_request reach ${new URL(base).host} (a loopback address): needs workspace trust before it runs (crewdeck trust --workspace ${dir})` },
+    ]);
+
+    const trusted = await runCli(['trust', '--yes', '--workspace', dir], { env });
+    expect(trusted.code, describeResult(trusted)).toBe(0);
+    expect(trusted.stdout).toContain('reach other hosts');
+    const ran = await runCli(['run', file, '--json'], { env, timeoutMs: 30_000 });
+    expect(ran.code, describeResult(ran)).toBe(0);
+    expect(seen).toEqual(['GET /admin']);
+  });
+
+  it('the app: trust.status lists the network part for the banner and runs.start is refused until trust.grant', async () => {
+    write('fetch.crew.json', fetchingCrew(`${base}/admin`, [new URL(base).host]));
+    const host = createHostService({ workspace: dir, transport: 'websocket', env: {}, confirmTrust: new TerminalCodeConfirmer(() => {}, Date.now, () => '424242') });
+    try {
+      expect(await host.handle('trust.status', {})).toMatchObject({
+        ok: true,
+        response: { needed: true, trusted: false, parts: [{ kind: 'network', where: 'fetch.crew.json agents.0.tools.0.config.allowedHosts.0', summary: `lets http_request reach ${new URL(base).host} (a loopback address)`, trusted: false }] },
+      });
+      const refused = await host.handle('runs.start', { path: 'fetch.crew.json' });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('allowedHosts.0 lets http_request reach') } });
+      expect(seen).toEqual([]);
+      expect(await host.handle('trust.grant', {})).toMatchObject({ ok: true, response: { confirmation: { codeRequired: true } } });
+      expect(await host.handle('trust.grant', { code: '424242' })).toMatchObject({ ok: true, response: { trusted: true } });
+      expect(await host.handle('runs.start', { path: 'fetch.crew.json' })).toMatchObject({ ok: true });
+      for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(seen).toEqual(['GET /admin']);
+    } finally {
+      await host.close();
+    }
   });
 });

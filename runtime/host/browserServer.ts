@@ -26,6 +26,12 @@ export interface BrowserServer {
 
 /** Most pushes one WebSocket message carries (a bigger batch is a long parse in the renderer). */
 const MAX_PUSH_BATCH = 256;
+/**
+ * How long pushes gather before they go (half a 60 Hz frame: the renderer folds live events once per
+ * animation frame anyway). A run streaming from a fast model pushes every few milliseconds, each in its
+ * own turn of the event loop; one message per turn cost the page a task (and a parse) per event or two.
+ */
+const PUSH_WINDOW_MS = 8;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -91,12 +97,13 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     const send = (message: WireMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    // Pushes wait for the end of this turn of the event loop and go together (in order, at most
-    // MAX_PUSH_BATCH a message); a response first sends what was pushed before it, so order holds.
+    // Pushes gather for PUSH_WINDOW_MS and go together (in order, at most MAX_PUSH_BATCH a message);
+    // a response first sends what was pushed before it, so order holds.
     let queued: HostPush[] = [];
-    let scheduled = false;
+    let scheduled: ReturnType<typeof setTimeout> | undefined;
     const sendPushes = () => {
-      scheduled = false;
+      if (scheduled !== undefined) clearTimeout(scheduled);
+      scheduled = undefined;
       if (queued.length === 0) return;
       const batch = queued;
       queued = [];
@@ -105,10 +112,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     const unsubscribe = options.host.subscribe((push: HostPush) => {
       queued.push(push);
       if (queued.length >= MAX_PUSH_BATCH) sendPushes();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(sendPushes);
-      }
+      else if (scheduled === undefined) scheduled = setTimeout(sendPushes, PUSH_WINDOW_MS);
     });
     ws.on('message', async (data) => {
       let message: { id?: unknown; channel?: unknown; request?: unknown };
@@ -128,6 +132,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     });
     ws.on('close', () => {
       unsubscribe();
+      if (scheduled !== undefined) clearTimeout(scheduled);
       sockets.delete(ws);
     });
     ws.on('error', () => ws.terminate());

@@ -67,6 +67,19 @@ describe('browser mode: pushes on the wire', () => {
     ws.close();
   });
 
+  it('gathers pushes of separate turns that come within a few milliseconds into one message', async () => {
+    const { ws, messages } = await open();
+    const events = Array.from({ length: 4 }, (_, i) => ({ kind: 'batch.changed', batchId: `t${i}` }) as HostPush);
+    for (const e of events) {
+      push(e);
+      await new Promise((r) => setImmediate(r));
+    }
+    await until(() => messages.length >= 1);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(messages).toEqual([{ pushes: events }]);
+    ws.close();
+  });
+
   it('sends what was pushed before a response ahead of it', async () => {
     const { ws, messages } = await open();
     ws.send(JSON.stringify({ id: 1, channel: 'workspace.info', request: {} }));

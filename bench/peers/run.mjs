@@ -50,10 +50,10 @@ function nodeArgs(fw) {
   return [...(fw.tsx ? ['--import', 'tsx'] : []), '--import', join(here, 'loopbackOnly.mjs')];
 }
 
-function runProcess(command, argv, { timeoutMs = 600_000 } = {}) {
+function runProcess(command, argv, { timeoutMs = 600_000, extraEnv = {} } = {}) {
   return new Promise((resolveRun) => {
     const t0 = performance.now();
-    const child = spawn(command, argv, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, { cwd: repo, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -154,7 +154,8 @@ async function main() {
       const r = fw.tsx
         ? await (async () => {
             const { dir, file } = crewdeckColdDoc(server.baseUrl);
-            return runProcess('node', ['--import', join(here, 'loopbackOnly.mjs'), join(repo, 'bin/crewdeck.js'), 'run', file, '--json', '--workspace', dir]);
+            // The zero-latency server is the user's own model server (OPENAI_BASE_URL): a document's baseUrl on it needs no workspace trust.
+            return runProcess('node', ['--import', join(here, 'loopbackOnly.mjs'), join(repo, 'bin/crewdeck.js'), 'run', file, '--json', '--workspace', dir], { extraEnv: { OPENAI_BASE_URL: server.baseUrl } });
           })()
         : await runProcess('node', [...nodeArgs(fw), join(here, 'cold.mjs'), join(here, 'frameworks', fw.file), server.baseUrl]);
       if (r.code !== 0) s.failures.push(r.stderr.split('\n').filter((l) => l.trim() && !/^\s+at /.test(l)).slice(-3).join(' | ').slice(0, 300));

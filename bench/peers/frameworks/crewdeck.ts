@@ -14,10 +14,12 @@ export const persists = 'every event (SQLite, WAL)';
 
 const llm = (baseUrl: string) => ({ provider: 'openai' as const, model: 'bench', baseUrl, stream: true });
 
-async function runDoc(doc: unknown): Promise<string> {
+async function runDoc(baseUrl: string, doc: unknown): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-crewdeck-'));
   const store = SqliteRunStore.open(dir);
-  const runtime = createRuntime({ workspace: dir, store, env: {} });
+  // The zero-latency server is the user's own model server (OPENAI_BASE_URL), as a local one would be:
+  // a document's baseUrl on it needs no workspace trust.
+  const runtime = createRuntime({ workspace: dir, store, env: { OPENAI_BASE_URL: baseUrl } });
   try {
     const result = await runtime.runCrew(CrewDocumentSchema.parse(doc));
     if (result.status !== 'completed') throw new Error(`Crewdeck run ${result.status}: ${result.error?.message}`);
@@ -29,7 +31,7 @@ async function runDoc(doc: unknown): Promise<string> {
 
 export async function sequential(baseUrl: string, tasks: number, withTools = false): Promise<string> {
   // Each task's prompt names the task only; Crewdeck adds the previous task's output as its context.
-  return runDoc({
+  return runDoc(baseUrl, {
     kind: 'crew',
     version: 1,
     id: 'bench',
@@ -47,7 +49,7 @@ export async function sequential(baseUrl: string, tasks: number, withTools = fal
 }
 
 export async function delegation(baseUrl: string, tasks: number): Promise<string> {
-  return runDoc({
+  return runDoc(baseUrl, {
     kind: 'crew',
     version: 1,
     id: 'bench-delegation',
@@ -60,7 +62,7 @@ export async function delegation(baseUrl: string, tasks: number): Promise<string
 }
 
 export async function parallel(baseUrl: string, count: number): Promise<string> {
-  return runDoc({
+  return runDoc(baseUrl, {
     kind: 'crew',
     version: 1,
     id: 'bench-parallel',

@@ -13,6 +13,7 @@
  * - IVF_RQ on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there); a vector index of
  *   another type (an earlier version's IVF_PQ) or under another name is replaced when the store is opened.
  */
+import { arrowRows } from './arrowRows';
 import { toNumbers, vectorValues } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
@@ -684,14 +685,14 @@ export class MemoryStore {
     const tSearch = performance.now();
     let tVector = tSearch;
     let tText = tSearch;
-    const vectorSearch = vq.toArray().finally(() => (tVector = performance.now()));
+    const vectorSearch = vq.toArrow().then(arrowRows).finally(() => (tVector = performance.now()));
 
     let textSearch: Promise<Record<string, unknown>[]> = Promise.resolve([]);
     if (this.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
       try {
         let tq = this.table.query().fullTextSearch(query.query).select([...RECORD_COLUMNS, 'vector', '_score']).limit(take);
         if (where) tq = tq.where(where);
-        textSearch = tq.toArray().catch(() => []); // a query the FTS parser rejects just contributes nothing
+        textSearch = tq.toArrow().then(arrowRows).catch(() => []); // a query the FTS parser rejects just contributes nothing
       } catch {
         textSearch = Promise.resolve([]);
       }

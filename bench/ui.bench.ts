@@ -111,7 +111,9 @@ async function main(): Promise<void> {
         log(
           `  live ${i === 0 ? 'warm-up' : `${i}/${runs}`}: ${sample.frames.count} frames over ${(sample.runMs / 1000).toFixed(2)} s, ${sample.pushedEvents} events pushed, ${sample.rows} rows; ` +
             `frame p50 ${sample.frames.p50.toFixed(1)} / p95 ${sample.frames.p95.toFixed(1)} / max ${sample.frames.max.toFixed(1)} ms; ${sample.longFrames.count} long animation frames (max ${sample.longFrames.maxMs.toFixed(0)} ms); ` +
-            `idle after: p50 ${sample.idle.p50.toFixed(1)} / p95 ${sample.idle.p95.toFixed(1)} / max ${sample.idle.max.toFixed(1)} ms`,
+            `idle after: p50 ${sample.idle.p50.toFixed(1)} / p95 ${sample.idle.p95.toFixed(1)} / max ${sample.idle.max.toFixed(1)} ms; ` +
+            `renderer main-thread CPU ${sample.cpu.mainThreadMs.toFixed(0)} ms (${(sample.cpu.mainThreadMs / sample.frames.count).toFixed(1)} ms a frame; idle ${(sample.idleCpu.mainThreadMs / sample.idle.count).toFixed(1)}), ` +
+            `process ${sample.cpu.processMs.toFixed(0)} ms`,
         );
         if (i > 0) samples.push(sample);
         errors.push(...sample.errors);

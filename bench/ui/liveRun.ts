@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { CrewDocumentSchema, type CrewDocument } from '../../shared/model/crew';
 import { traceCrew } from './benchWorkspace';
 import { frameIntervals, summariseIntervals, type IntervalSummary } from './frameStats';
@@ -60,6 +60,13 @@ export interface LiveRunSample {
    */
   idle: IntervalSummary;
   idleIntervals: number[];
+  /**
+   * CPU the page's renderer used from the Start click to the finished run (`cpu`) and over the idle
+   * recording (`idleCpu`), from CDP Performance.getMetrics: thread and process CPU time, which, unlike
+   * frame intervals, do not grow when other processes take the cores.
+   */
+  cpu: RendererCpu;
+  idleCpu: RendererCpu;
   /** PerformanceObserver 'long-animation-frame' entries (frames over 50 ms) in that window. */
   longFrames: { count: number; maxMs: number; maxBlockingMs: number };
   /** Run click → the trace shows the run completed. */
@@ -98,12 +105,19 @@ export async function measureLiveRun(
     await settle(page, 300);
     await startLiveRecording(page);
     await options.profiler?.start(page, 'live-run');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const cpu0 = await rendererMetrics(cdp);
     await start.click();
-    await page.waitForFunction(() => (window as unknown as { __benchLive: { doneAt: number } }).__benchLive.doneAt > 0, undefined, { timeout: 300_000, polling: 200 });
+    await page.waitForFunction(() => (window as unknown as { __benchLive: { doneAt: number } }).__benchLive.doneAt > 0, undefined, { timeout: 300_000, polling: 100 });
+    const cpu1 = await rendererMetrics(cdp);
     await options.profiler?.stop(page);
     const rec = await stopLiveRecording(page);
     await settle(page, 300);
+    const idle0 = await rendererMetrics(cdp);
     const idleIntervals = frameIntervals(await recordIdleFrames(page, Math.min(20_000, Math.max(2_000, rec.doneAt - rec.clickAt))));
+    const idle1 = await rendererMetrics(cdp);
+    await cdp.detach();
     if (options.screenshot) await page.screenshot({ path: options.screenshot });
     const tasksDone = await page.locator('[data-testid^="crew-node-task"] [data-testid="node-status"][data-status="done"]').count();
     if (rec.status !== 'completed') throw new Error(`the live run ended ${rec.status}`);
@@ -113,6 +127,8 @@ export async function measureLiveRun(
       intervals,
       idle: summariseIntervals(idleIntervals),
       idleIntervals,
+      cpu: cpuBetween(cpu0, cpu1),
+      idleCpu: cpuBetween(idle0, idle1),
       longFrames: {
         count: rec.longFrames.length,
         maxMs: rec.longFrames.length ? Math.max(...rec.longFrames.map((f) => f.duration)) : 0,
@@ -127,6 +143,35 @@ export async function measureLiveRun(
   } finally {
     await context.close();
   }
+}
+
+export interface RendererCpu {
+  /** CPU time of the renderer's main thread (CDP `ThreadTime`). */
+  mainThreadMs: number;
+  /** CPU time of the whole renderer process: main thread, compositor, raster (`ProcessTime`). */
+  processMs: number;
+  /** Main-thread time (wall) in script, style recalculation and layout. */
+  scriptMs: number;
+  styleMs: number;
+  layoutMs: number;
+  layouts: number;
+}
+
+async function rendererMetrics(cdp: CDPSession): Promise<Map<string, number>> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  return new Map(metrics.map((m) => [m.name, m.value]));
+}
+
+function cpuBetween(a: Map<string, number>, b: Map<string, number>): RendererCpu {
+  const d = (name: string) => (b.get(name) ?? NaN) - (a.get(name) ?? NaN);
+  return {
+    mainThreadMs: d('ThreadTime') * 1000,
+    processMs: d('ProcessTime') * 1000,
+    scriptMs: d('ScriptDuration') * 1000,
+    styleMs: d('RecalcStyleDuration') * 1000,
+    layoutMs: d('LayoutDuration') * 1000,
+    layouts: d('LayoutCount'),
+  };
 }
 
 /** requestAnimationFrame timestamps for `ms` on a page left alone. */

@@ -17,6 +17,8 @@ export interface LiveSummary {
   max: number;
   /** The same page idle after each run (the finished run shown, nothing streaming), pooled: the floor. */
   idle: { p50: number; p95: number; max: number; frames: number };
+  /** Renderer CPU (CDP thread/process time) per frame, median over the runs, live and idle: what the page costs whatever the load. */
+  cpu: { mainThreadMsPerFrame: number; idleMainThreadMsPerFrame: number; processMsPerFrame: number; idleProcessMsPerFrame: number; mainThreadMs: number };
   /** Per run, to show the spread. */
   perRun: { p50: number; p95: number; max: number; frames: number; idleP50: number; idleP95: number; idleMax: number; slowFramePct: number; runMs: number; pushedEvents: number; longFrames: number; longFrameMaxMs: number; rows: number; tasksDone: number }[];
   slowFramePct: number;
@@ -42,6 +44,13 @@ export function summariseLive(tasks: number, delayMs: number, samples: LiveRunSa
       const idle = samples.flatMap((s) => s.idleIntervals);
       return { p50: median(idle), p95: percentile(idle, 95), max: idle.length ? Math.max(...idle) : NaN, frames: idle.length };
     })(),
+    cpu: {
+      mainThreadMsPerFrame: median(samples.map((s) => s.cpu.mainThreadMs / s.frames.count)),
+      idleMainThreadMsPerFrame: median(samples.map((s) => s.idleCpu.mainThreadMs / s.idle.count)),
+      processMsPerFrame: median(samples.map((s) => s.cpu.processMs / s.frames.count)),
+      idleProcessMsPerFrame: median(samples.map((s) => s.idleCpu.processMs / s.idle.count)),
+      mainThreadMs: median(samples.map((s) => s.cpu.mainThreadMs)),
+    },
     perRun: samples.map((s) => ({
       p50: s.frames.p50,
       p95: s.frames.p95,
@@ -76,6 +85,7 @@ export function printLive(l: LiveSummary): void {
         `  run ${i + 1}: ${r.frames} frames over ${fmt(r.runMs / 1000, 2)} s, ${r.pushedEvents} events pushed, ${r.rows} trace rows; frame p50 ${fmt(r.p50)} / p95 ${fmt(r.p95)} / max ${fmt(r.max)} ms; ${r.longFrames} long animation frames (max ${fmt(r.longFrameMaxMs, 0)} ms); idle after: p50 ${fmt(r.idleP50)} / p95 ${fmt(r.idleP95)} / max ${fmt(r.idleMax)} ms`,
     ),
     `idle floor (the same page after each run, nothing streaming, as long as the run): p50 ${fmt(l.idle.p50)} / p95 ${fmt(l.idle.p95)} / max ${fmt(l.idle.max)} ms over ${l.idle.frames} frames`,
+    `renderer CPU (thread/process time, independent of the load): main thread ${fmt(l.cpu.mainThreadMs, 0)} ms a run, ${fmt(l.cpu.mainThreadMsPerFrame)} ms a frame live vs ${fmt(l.cpu.idleMainThreadMsPerFrame)} idle; whole renderer process ${fmt(l.cpu.processMsPerFrame)} vs ${fmt(l.cpu.idleProcessMsPerFrame)} ms a frame`,
     `pooled frame intervals: p50 ${fmt(l.p50)} / p95 ${fmt(l.p95)} / max ${fmt(l.max)} ms, ${fmt(l.slowFramePct)}% over one vsync — ` +
       `target p95 ≤ ${LIVE_TARGETS.frameP95Ms} ms: ${l.met.p95 ? 'met' : 'MISSED'}; max ≤ ${LIVE_TARGETS.frameMaxMs} ms: ${l.met.max ? 'met' : 'MISSED'}`,
   ];
@@ -100,6 +110,8 @@ export function renderLiveSection(l: LiveSummary, date: string): string {
     ...l.perRun.map((r, i) => `| run ${i + 1} (${fmt(r.runMs / 1000, 2)} s, ${r.frames} frames) | ${fmt(r.p50)} ms | ${fmt(r.p95)} ms | ${fmt(r.max)} ms | ${fmt(r.slowFramePct)}% | ${r.longFrames} (${fmt(r.longFrameMaxMs, 0)} ms) |`),
     `| **pooled** | **${fmt(l.p50)} ms** | **${fmt(l.p95)} ms** | **${fmt(l.max)} ms** | ${fmt(l.slowFramePct)}% | |`,
     `| idle floor (same page after each run, nothing streaming) | ${fmt(l.idle.p50)} ms | ${fmt(l.idle.p95)} ms | ${fmt(l.idle.max)} ms | | |`,
+    '',
+    `Renderer CPU (CDP thread and process time, which do not grow with the load): main thread ${fmt(l.cpu.mainThreadMsPerFrame)} ms a frame while the run streams in (${fmt(l.cpu.mainThreadMs, 0)} ms a run), ${fmt(l.cpu.idleMainThreadMsPerFrame)} ms idle; the whole renderer process ${fmt(l.cpu.processMsPerFrame)} vs ${fmt(l.cpu.idleProcessMsPerFrame)} ms a frame.`,
     '',
     `Targets: p95 ≤ ${LIVE_TARGETS.frameP95Ms} ms (an interval up to ${fmt(LIVE_TARGETS.frameP95Ms + LIVE_TARGETS.frameJitterMs)} ms counts as one frame) ${verdict(l.met.p95)}; max ≤ ${LIVE_TARGETS.frameMaxMs} ms ${verdict(l.met.max)}.`,
   ].join('\n');

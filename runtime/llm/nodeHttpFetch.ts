@@ -28,7 +28,13 @@ function abortError(signal: AbortSignal): unknown {
   return reason instanceof Error && reason.name === 'AbortError' ? reason : new DOMException('This operation was aborted', 'AbortError');
 }
 
-function request(url: URL, init: RequestInit, body: string | Uint8Array | null | undefined): Promise<Response> {
+/** A kept-alive connection the server had already closed: the request never reached it. */
+function staleConnection(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+function request(url: URL, init: RequestInit, body: string | Uint8Array | null | undefined, retryStale = true): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   const headers: Record<string, string> = {};
@@ -74,6 +80,11 @@ function request(url: URL, init: RequestInit, body: string | Uint8Array | null |
       done();
       if (settled) return;
       settled = true;
+      // Node's documented pattern: a reused socket reset before any reply is retried once on a new one.
+      if (retryStale && req.reusedSocket && !signal?.aborted && staleConnection(error)) {
+        resolve(request(url, init, body, false));
+        return;
+      }
       reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: error }));
     });
     signal?.addEventListener('abort', onAbort, { once: true });

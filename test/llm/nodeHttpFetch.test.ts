@@ -94,6 +94,30 @@ describe('nodeHttpFetch', () => {
     expect((await errorOf(nodeHttpFetch(base, { method: 'POST', body: '{}', signal: during.signal }))).name).toBe('AbortError');
   });
 
+  it('retries once on a new connection when a kept-alive one turns out closed, and not twice', async () => {
+    const served = new WeakMap<object, number>();
+    let resets = 0;
+    const base = await serve((req, res) => {
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      // A connection's second request finds it closed (a server's idle timeout racing the reuse).
+      if (n > 1 || req.url === '/always') {
+        resets++;
+        req.socket.destroy();
+        return;
+      }
+      res.end(`reply ${resets}`);
+    });
+    expect(await (await nodeHttpFetch(base, { method: 'POST', body: '1' })).text()).toBe('reply 0');
+    expect(await (await nodeHttpFetch(base, { method: 'POST', body: '2' })).text()).toBe('reply 1');
+    expect(resets).toBe(1);
+    // A fresh connection reset is an error, reported once.
+    const error = await errorOf(nodeHttpFetch(`${base}/always`, { method: 'POST', body: '3' }));
+    expect(error).toBeInstanceOf(TypeError);
+    // Its reused connection reset, then the one retry on a new connection: not retried again.
+    expect(resets).toBe(3);
+  });
+
   it('hands what it does not handle (a Request object) to the global fetch', async () => {
     const base = await serve((req, res) => res.end(`got ${req.method}`));
     expect(await (await nodeHttpFetch(new Request(base, { method: 'PUT', body: 'x' }))).text()).toBe('got PUT');

@@ -144,6 +144,8 @@ describe('budget guard: a crew', () => {
   it('the pause survives a kill -9 of the process holding it: the app host (serve) that ran the crew is killed while alive, a new process resumes from task 2', async () => {
     ws = workspace({ maxTokens: 100 });
     const config = tempDir('crewdeck-budget-config-');
+    // The host's user runs the scripted server as their own model server (test/support/userConfigDir.ts).
+    config.write('settings.json', { modelServers: ['127.0.0.1'] });
     const host = spawnCli(['serve', '--port', '0', '--workspace', ws.dir], { cwd: ws.dir, env: { ...env, CREWDECK_CONFIG_DIR: config.dir, HOME: config.dir } });
     const hostExited = finished(host, 60_000, 'crewdeck serve');
     try {

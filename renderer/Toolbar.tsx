@@ -1,7 +1,7 @@
 import { PendingRequestsPill } from './dialogs/PendingRequestsPill';
 import { crewOfDocument } from './panels/training/crewOfDocument';
 import { selectCanRedo, selectCanUndo, useDocumentStore } from './stores/documentStore';
-import { selectRunStatus, useRunStore } from './stores/runStore';
+import { selectShownStatus, useRunStore } from './stores/runStore';
 import { useTestStore } from './stores/testStore';
 import { useTrainingStore } from './stores/trainingStore';
 import { useUiStore } from './stores/uiStore';
@@ -19,7 +19,7 @@ export function Toolbar() {
   const problemCount = useDocumentStore((s) => s.problems.length);
   const canUndo = useDocumentStore(selectCanUndo);
   const canRedo = useDocumentStore(selectCanRedo);
-  const runStatus = useRunStore(selectRunStatus);
+  const runStatus = useRunStore(selectShownStatus);
   const runId = useRunStore((s) => s.runId);
   const running = runStatus === 'running';
   const ui = useUiStore.getState;

@@ -4,7 +4,8 @@ import type { HostRunSummary } from '../../shared/host-api';
 import { ReplayDialog } from '../dialogs/ReplayDialog';
 import { RunCompareDialog } from '../dialogs/RunCompareDialog';
 import { describeCost } from '../../shared/usage';
-import { selectRunStatus, useRunStore } from '../stores/runStore';
+import { selectShownStatus, useRunStore } from '../stores/runStore';
+import { InterruptedRunActions } from './InterruptedRunActions';
 import { useUiStore } from '../stores/uiStore';
 import '../styles/flow-run.css';
 import '../styles/runs.css';
@@ -25,7 +26,7 @@ export function RunsPanel() {
 
   return (
     <div className="runs-panel" data-testid="runs-panel">
-      {error && <div className="banner-error">Could not list runs: {error}</div>}
+      {error && <div className="banner-error" data-testid="runs-error">{error}</div>}
       {loaded && runs.length === 0 && !error && <div className="runs-empty">No runs yet. Start one with ▶ Run.</div>}
       {runs.length > 0 && (
         <div className="runs-compare-bar">
@@ -68,11 +69,10 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
   const shown = useRunStore((s) => s.runId === run.id);
   // The shown run's live status is newer than the list's.
   const liveStatus = useRunStore((s) => {
-    const status = selectRunStatus(s);
+    const status = selectShownStatus(s);
     return s.runId === run.id && status && status !== 'pending' ? status : undefined;
   });
-  // Except for a run whose process died: its events just stop, so its view still reads running.
-  const status = liveStatus && !(run.status === 'interrupted' && liveStatus === 'running') ? liveStatus : run.status;
+  const status = liveStatus ?? run.status;
   const open = () => {
     useUiStore.getState().setBottomTab('trace');
     void useRunStore.getState().openRun(run.id, run.documentPath);
@@ -133,6 +133,8 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
           <button className="btn small danger" data-testid="runs-cancel" onClick={() => void useRunStore.getState().cancel(run.id)}>
             Stop
           </button>
+        ) : status === 'interrupted' ? (
+          <InterruptedRunActions runId={run.id} onError={(message) => useRunStore.setState({ runsError: message })} />
         ) : (
           <>
             {run.documentPath && (
@@ -142,7 +144,10 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
                 title="Run the document as it is now, answering every model call from this run's recording (no model is called)"
                 onClick={() => {
                   useUiStore.getState().setBottomTab('trace');
-                  void useRunStore.getState().rerunOffline(run.id).catch((e: unknown) => useRunStore.setState({ runsError: e instanceof Error ? e.message : String(e) }));
+                  void useRunStore
+                    .getState()
+                    .rerunOffline(run.id)
+                    .catch((e: unknown) => useRunStore.setState({ runsError: `Could not re-run it offline: ${e instanceof Error ? e.message : String(e)}` }));
                 }}
               >
                 Re-run offline
@@ -157,3 +162,4 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
     </tr>
   );
 }
+

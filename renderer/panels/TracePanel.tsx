@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { describeCost } from '../../shared/usage';
-import { useRunStore } from '../stores/runStore';
+import { selectShownStatus, selectShownSummary, useRunStore } from '../stores/runStore';
+import { InterruptedRunActions } from './InterruptedRunActions';
 import { AnswerPausedButton } from './AnswerPausedButton';
 import { usePanelLayoutStore } from '../stores/panelLayoutStore';
 import { useUiStore } from '../stores/uiStore';
@@ -24,6 +25,10 @@ export function TracePanel() {
   const loading = useRunStore((s) => s.loading);
   const error = useRunStore((s) => s.error);
   const runId = useRunStore((s) => s.runId);
+  // `interrupted` for a run whose process died (its view alone reads running).
+  const status = useRunStore(selectShownStatus);
+  const storedError = useRunStore((s) => selectShownSummary(s)?.error);
+  const [actionError, setActionError] = useState<string>();
   const selectedNodeIds = useUiStore((s) => s.selectedNodeIds);
   const spanId = useUiStore((s) => s.spanId);
   const detailMaximised = usePanelLayoutStore((s) => s.detailMaximised);
@@ -33,6 +38,7 @@ export function TracePanel() {
   useEffect(() => {
     setCollapsed(NO_COLLAPSED);
     setFollow(true);
+    setActionError(undefined);
   }, [runId]);
 
   const filtered = useMemo(() => (view ? filterRoots(view, selectedNodeIds) : undefined), [view, selectedNodeIds]);
@@ -76,14 +82,14 @@ export function TracePanel() {
   };
 
   return (
-    <div className="trace-panel" data-testid="trace-panel" data-run-id={view.runId} data-run-status={view.status}>
+    <div className="trace-panel" data-testid="trace-panel" data-run-id={view.runId} data-run-status={status}>
       <div className="trace-toolbar">
-        <span className="run-badge" data-status={view.status}>
-          {view.status}
+        <span className="run-badge" data-status={status}>
+          {status}
         </span>
         <span className="trace-run-name">{view.documentName ?? view.runId}</span>
         <code className="trace-run-id" title={view.runId}>{view.runId}</code>
-        <LiveDuration startedAt={view.startedAt} durationMs={view.durationMs} running={view.status === 'running'} />
+        <LiveDuration startedAt={view.startedAt} durationMs={view.durationMs} running={status === 'running'} />
         <span className="trace-run-tokens" title={`${view.tokenUsage.totalTokens.toLocaleString('en-US')} tokens`}>
           {formatCompact(view.tokenUsage.totalTokens)} tok
         </span>
@@ -104,26 +110,27 @@ export function TracePanel() {
         <button className="btn ghost small" onClick={collapseAll}>
           Collapse all
         </button>
-        {view.status === 'running' && (
+        {status === 'running' && (
           <button className="btn ghost small" aria-pressed={follow} title="Keep the newest span in view" onClick={() => setFollow(!follow)}>
             {follow ? '● Following' : 'Follow'}
           </button>
         )}
-        {view.status === 'paused' && <AnswerPausedButton runId={view.runId} testId="trace-answer" />}
-        {view.status !== 'running' && view.status !== 'paused' && (
+        {status === 'paused' && <AnswerPausedButton runId={view.runId} testId="trace-answer" />}
+        {status === 'interrupted' && <InterruptedRunActions runId={view.runId} onError={setActionError} />}
+        {status !== 'running' && status !== 'paused' && status !== 'interrupted' && (
           <button className="btn ghost small" data-testid="trace-new-run" title="Clear this run from the trace and the canvas" onClick={() => void useRunStore.getState().show(undefined)}>
             New run
           </button>
         )}
-        {view.status === 'running' && (
+        {status === 'running' && (
           <button className="btn danger small" data-testid="trace-stop" onClick={() => void useRunStore.getState().cancel()}>
             Stop
           </button>
         )}
       </div>
-      {view.error && view.status !== 'completed' && (
-        <div className="trace-run-error" data-testid="run-error" data-status={view.status}>
-          {view.error}
+      {(actionError ?? (status === 'interrupted' ? storedError : view.error)) && status !== 'completed' && (
+        <div className="trace-run-error" data-testid="run-error" data-status={status}>
+          {actionError ?? (status === 'interrupted' ? storedError : view.error)}
         </div>
       )}
       <div className="trace-body" data-detail={selected ? (detailMaximised ? 'maximised' : 'open') : 'closed'}>
@@ -142,7 +149,7 @@ export function TracePanel() {
               selectedId={spanId}
               runStart={runStart}
               runLength={runLength}
-              follow={follow && view.status === 'running' && !loading}
+              follow={follow && status === 'running' && !loading}
               onSelect={onSelect}
               onToggle={onToggle}
             />

@@ -28,6 +28,7 @@ export interface RunState {
   /** Run history, newest first (`runs.list`). */
   runs: HostRunSummary[];
   runsLoaded: boolean;
+  /** What went wrong last in the Runs list: listing, or an action on one of its rows (said in full). */
   runsError?: string;
 
   /** Subscribes to the host's pushes once; returns the unsubscribe function. */
@@ -42,6 +43,11 @@ export interface RunState {
   /** Starts a run of a workspace document and shows it. Rejects with the host's error (problems included). */
   start(path: string, inputs: Record<string, string>, model?: string): Promise<string>;
   cancel(runId?: string): Promise<void>;
+  /**
+   * Continues a run whose process died (`runs.resume`): the task or method it died in is closed as
+   * Interrupted and the run goes on from there, under the same id; shows it.
+   */
+  resumeInterrupted(runId: string): Promise<void>;
   /** Replays the shown (or given) run from a task and shows the new run. */
   replay(fromTaskId: string, runId?: string, edits?: Record<string, string>): Promise<string>;
   /** Runs the run's document as it is now on that run's recorded model replies (no model is called); shows the new run. */
@@ -69,6 +75,14 @@ const NO_OVERLAY: RunOverlay = {
 export const selectOverlay = (s: Pick<RunState, 'view'>): RunOverlay => s.view ?? NO_OVERLAY;
 /** Status of the shown run. */
 export const selectRunStatus = (s: Pick<RunState, 'view'>): RunViewStatus | undefined => s.view?.status;
+/** The shown run's listed summary (status, error as stored), once the list has it. */
+export const selectShownSummary = (s: Pick<RunState, 'view' | 'runs'>): HostRunSummary | undefined => (s.view ? s.runs.find((r) => r.id === s.view!.runId) : undefined);
+/**
+ * The shown run's status as a person should read it: a run whose process died is `interrupted` (its
+ * events just stop, so its view alone still reads running).
+ */
+export const selectShownStatus = (s: Pick<RunState, 'view' | 'runs'>): RunViewStatus | 'interrupted' | undefined =>
+  s.view?.status === 'running' && selectShownSummary(s)?.status === 'interrupted' ? 'interrupted' : s.view?.status;
 
 let detach: (() => void) | undefined;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -156,6 +170,12 @@ export const useRunStore = create<RunState>()((set, get) => {
       await host().invoke('runs.cancel', { runId: id });
     },
 
+    async resumeInterrupted(runId) {
+      await host().invoke('runs.resume', { runId });
+      refreshSoon();
+      await get().show(runId);
+    },
+
     async replay(fromTaskId, runId, edits) {
       const id = runId ?? get().runId;
       if (!id) throw new Error('no run to replay');
@@ -179,7 +199,7 @@ export const useRunStore = create<RunState>()((set, get) => {
         // Paused flows wait in the inbox; after a restart this is where they come back from.
         void useHumanRequestStore.getState().sync(runs);
       } catch (error) {
-        set({ runsLoaded: true, runsError: error instanceof Error ? error.message : String(error) });
+        set({ runsLoaded: true, runsError: `Could not list runs: ${error instanceof Error ? error.message : String(error)}` });
       }
     },
   };

@@ -6,6 +6,7 @@ import { emptyUsage } from '../../../shared/usage';
 import { setHost } from '../../../renderer/host/hostContext';
 import { OutputPanel } from '../../../renderer/panels/OutputPanel';
 import { RunsPanel } from '../../../renderer/panels/RunsPanel';
+import { TracePanel } from '../../../renderer/panels/TracePanel';
 import { useRunStore } from '../../../renderer/stores/runStore';
 import { useUiStore } from '../../../renderer/stores/uiStore';
 import { FakeHost } from './fakeHost';
@@ -115,6 +116,57 @@ describe('RunsPanel with a run whose process died', () => {
     } finally {
       detach();
     }
+  });
+});
+
+describe('Resume and Cancel of a run whose process died', () => {
+  // The same recording as above under an id of its own (the run store keeps what it saw of that run).
+  const runId = 'run_mxdead00_0000beef';
+  const full = recordedEvents('run-sequential-tools-guardrail').map((e) => ({ ...e, runId }));
+  const dead = full.slice(0, full.findIndex((e) => e.type === 'llm.started') + 1);
+  const interrupted = summary(runId, { status: 'interrupted', durationMs: 40, error: 'process 123 on box exited before the run finished' });
+
+  function deadRunHost(resume: () => { runId: string }) {
+    const host = new FakeHost({
+      'runs.list': () => ({ runs: [interrupted] }),
+      'runs.get': () => ({ run: { ...interrupted, document: exampleDocument('research-brief'), inputs: {} }, taskOutputs: [] }),
+      'runs.events': () => ({ events: dead, lastSeq: dead.length, more: false }),
+      'runs.resume': resume,
+      'runs.cancel': () => ({ cancelled: true }),
+    });
+    setHost(host);
+    return host;
+  }
+
+  it('the trace header says interrupted (not running, no Stop), with the stored reason, and offer Resume and Cancel', async () => {
+    const host = deadRunHost(() => ({ runId }));
+    await act(() => useRunStore.getState().refreshRuns());
+    render(
+      <>
+        <RunsPanel />
+        <TracePanel />
+      </>,
+    );
+    fireEvent.click(screen.getByTestId('runs-row'));
+    await waitFor(() => expect(screen.getByTestId('trace-panel').dataset.runStatus).toBe('interrupted'));
+    expect(screen.queryByTestId('trace-stop')).toBeNull();
+    expect(screen.getByTestId('run-error').textContent).toContain('exited before the run finished');
+    const row = screen.getByTestId('runs-row');
+    expect(within(row).queryByRole('button', { name: 'Stop' })).toBeNull();
+    fireEvent.click(within(row).getByRole('button', { name: 'Resume' }));
+    await waitFor(() => expect(host.callsTo('runs.resume')).toEqual([{ runId }]));
+    fireEvent.click(within(screen.getByTestId('trace-panel')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(host.callsTo('runs.cancel')).toEqual([{ runId }]));
+  });
+
+  it('says why a resume was refused, in the Runs list', async () => {
+    deadRunHost(() => {
+      throw new Error('the run store is locked by another process');
+    });
+    await act(() => useRunStore.getState().refreshRuns());
+    render(<RunsPanel />);
+    fireEvent.click(within(screen.getByTestId('runs-row')).getByRole('button', { name: 'Resume' }));
+    expect((await screen.findByTestId('runs-error')).textContent).toBe('Could not resume the run: the run store is locked by another process');
   });
 });
 

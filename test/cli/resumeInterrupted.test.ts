@@ -174,6 +174,26 @@ describe('crewdeck resume of an interrupted crew', () => {
     expect((await runEvents(workspace.dir, runId)).length).toBe(events.length);
   }, 90_000);
 
+  it("the app's runs.resume (Resume in the Runs list) continues a killed crew from task 2 under the same id", async () => {
+    const { runId, workspace } = await killedInTask2();
+    const host = createHostService({ workspace: workspace.dir, transport: 'websocket', env: {} });
+    const pushes: HostPush[] = [];
+    host.subscribe((p) => pushes.push(p));
+    try {
+      expect(await host.handle('runs.resume', { runId })).toEqual({ ok: true, response: { runId } });
+      const deadline = Date.now() + 30_000;
+      const ended = () => pushes.some((p) => p.kind === 'event' && p.event.runId === runId && p.event.type === 'run.completed');
+      while (!ended() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(ended()).toBe(true);
+      expect({ t1: callsFor('[T1]'), t2: callsFor('[T2]'), t3: callsFor('[T3]') }).toEqual({ t1: 1, t2: 2, t3: 1 });
+      const listed = await host.handle('runs.list', {});
+      expect(listed.ok && (listed.response as { runs: { id: string; status: string }[] }).runs.find((r) => r.id === runId)?.status).toBe('completed');
+    } finally {
+      await host.close();
+    }
+    expect(traceProblems(await runEvents(workspace.dir, runId))).toEqual([]);
+  }, 90_000);
+
   it("the app's runs.cancel ends a killed crew the same way, and pushes its end and the changed list", async () => {
     const { runId, workspace } = await killedInTask2();
     const host = createHostService({ workspace: workspace.dir, transport: 'websocket', env: {} });

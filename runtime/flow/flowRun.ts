@@ -248,8 +248,19 @@ class FlowRun {
     }
   }
 
-  /** After a crash: calls that had started are closed as interrupted and run again from the start. */
+  /**
+   * After a crash: calls that had started are closed as interrupted and run again from the start. What
+   * ran inside them when the process died (an item, an agent, a model or tool call) is closed first,
+   * innermost first, so the trace is whole before they run again.
+   */
   restartInterrupted(): void {
+    if (this.req.store) {
+      // The calls' own spans are closed below (or wait for their feedback); a paused flow leaves nothing else open.
+      const calls = new Set(this.cp.active.map((c) => c.spanId));
+      const events = this.req.store.events(this.req.runId);
+      const inner = openSpans(events).filter((s) => !calls.has(s.spanId));
+      closeOpenSpans(this.log, inner, events.at(-1)?.ts ?? this.req.now(), 'interrupted: the process running the flow stopped');
+    }
     for (const call of this.cp.active) {
       if (!call.spanId || this.cp.pending.some((p) => p.key === call.key)) continue;
       const method = this.byId.get(call.methodId)!;

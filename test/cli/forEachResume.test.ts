@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { describeResult, listRuns, parseSingleJson, runCli, runEvents, spawnCli, tempDir, type TempWorkspace } from './cliHarness';
+import { traceProblems } from '../support/crewHarness';
 
 let server: ScriptedServer;
 let ws: TempWorkspace | undefined;
@@ -74,5 +75,7 @@ describe('for_each: kill -9 in the middle of the fan-out, then crewdeck resume',
     const restored = events.filter((e) => e.type === 'flow.item.completed' && (e as { restoredFrom?: string }).restoredFrom === 'checkpoint').map((e) => (e as { index: number }).index);
     expect(restored.sort()).toEqual(before.filter((n) => n < 2 || (n === 3 && !after.includes(3))).sort());
     expect(events.at(-1)!.type).toBe('run.completed');
+    // What the killed process left open (chapter 2's item, agent and model call, its method) is closed as Interrupted.
+    expect(traceProblems(events)).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { crew, ofType, runCrew, scripted } from '../support/crewHarness';
+import { crew, ofType, runCrew, scripted, tempWorkspace } from '../support/crewHarness';
+import { trustWorkspace } from '../support/trustWorkspace';
 import { ScriptedHuman } from '../support/scriptedHuman';
 
 const cleanups: (() => void)[] = [];
@@ -204,8 +205,12 @@ describe('agent executor', () => {
     const started = Date.now();
     // Loopback is reached only when listed (the network policy).
     const tools = [{ tool: 'http_request', config: { allowedHosts: [host] } }];
-    const { result, events, ws } = await runCrew(oneTask(llm, { maxExecutionTimeMs: 200, tools }));
+    const doc = oneTask(llm, { maxExecutionTimeMs: 200, tools });
+    const ws = tempWorkspace();
     cleanups.push(ws.remove);
+    // allowedHosts names a loopback host: the user trusts it (test/security/untrustedNetworkReach.test.ts).
+    trustWorkspace(ws.dir, undefined, [doc]);
+    const { result, events } = await runCrew(doc, { workspace: ws });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.error).toEqual({ name: 'AgentTimeout', message: 'agent "Solver" exceeded its maximum execution time of 200 ms' });
     expect(ofType(events, 'tool.failed')[0]).toMatchObject({ tool: 'http_request' });
@@ -230,7 +235,6 @@ describe('agent executor', () => {
 
   it('cancels a run from outside and records run.cancelled', async () => {
     const llm = scripted({ default: { content: 'slow', delayMs: 5000 } });
-    const { tempWorkspace } = await import('../support/crewHarness');
     const { createRuntime } = await import('../../runtime/runtime');
     const ws = tempWorkspace();
     cleanups.push(ws.remove);

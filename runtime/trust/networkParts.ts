@@ -75,7 +75,8 @@ export function modelHostHeldPart(model: { apiKeyEnv?: string; baseUrl?: string 
     return undefined;
   }
   if (url.hostname.toLowerCase() === DEFAULT_MODEL_HOST || hostListed(url, servers.hosts)) return undefined;
-  return { kind: 'network', where, summary: `sends prompts to ${url.host}`, digest: digestOf({ network: 'model', baseUrl: model.baseUrl }) };
+  const unread = servers.problem ? ` (your model servers do not count: ${servers.problem})` : '';
+  return { kind: 'network', where, summary: `sends prompts to ${url.host}${unread}`, digest: digestOf({ network: 'model', baseUrl: model.baseUrl }) };
 }
 
 /**

@@ -14,15 +14,37 @@ export const USER_SETTINGS_FILE = 'settings.json';
 export interface UserModelServers {
   /** Host patterns (`host`, `host:port`, `*.example.com`). */
   hosts: readonly string[];
+  /**
+   * Why the settings file's `modelServers` do not count (file, field, value), when it exists but cannot
+   * be used: a refusal then says so, instead of leaving the user to wonder why their server needs trust.
+   */
+  problem?: string;
 }
 
 export function userModelServers(env: NodeJS.ProcessEnv = process.env, openaiBaseUrl: string | undefined = env.OPENAI_BASE_URL): UserModelServers {
   const hosts: string[] = [];
+  const file = join(userConfigDir(env), USER_SETTINGS_FILE);
+  let problem: string | undefined;
+  let text: string | undefined;
   try {
-    const value = JSON.parse(readFileSync(join(userConfigDir(env), USER_SETTINGS_FILE), 'utf8')) as { modelServers?: unknown };
-    if (Array.isArray(value.modelServers)) for (const h of value.modelServers) if (typeof h === 'string' && h.trim() !== '') hosts.push(h.trim());
+    text = readFileSync(file, 'utf8');
   } catch {
-    // no user settings (or unreadable): no model servers of the user's besides OPENAI_BASE_URL
+    // no user settings: no model servers of the user's besides OPENAI_BASE_URL
+  }
+  if (text !== undefined) {
+    try {
+      const value = JSON.parse(text) as { modelServers?: unknown } | null;
+      const listed = value === null || typeof value !== 'object' ? undefined : value.modelServers;
+      if (value === null || typeof value !== 'object') problem = `${file} is not a JSON object`;
+      else if (listed !== undefined && !Array.isArray(listed)) problem = `${file} modelServers is ${JSON.stringify(listed)}, not a list of hosts`;
+      else
+        (listed ?? []).forEach((h: unknown, i: number) => {
+          if (typeof h === 'string' && h.trim() !== '') hosts.push(h.trim());
+          else problem ??= `${file} modelServers.${i} is ${JSON.stringify(h)}, not a host`;
+        });
+    } catch (error) {
+      problem = `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
+    }
   }
   if (openaiBaseUrl) {
     try {
@@ -31,5 +53,5 @@ export function userModelServers(env: NodeJS.ProcessEnv = process.env, openaiBas
       // not a URL: the provider will say so
     }
   }
-  return { hosts };
+  return problem ? { hosts, problem } : { hosts };
 }

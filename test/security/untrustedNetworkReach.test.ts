@@ -206,6 +206,26 @@ describe('what a downloaded workspace reaches on the local network without trust
     expect(models.requests).toHaveLength(3);
   });
 
+  it('a settings.json the user broke does not count, and the refusal says why (file, field, value)', () => {
+    const settings = { version: 1 as const, models: { profiles: { local: { provider: 'openai' as const, model: 'm', baseUrl: 'http://127.0.0.1:11434/v1' } } } };
+    const file = join(configDir, 'settings.json');
+    const held = () => new WorkspaceTrust(dir).status(settings).untrusted.map((p) => p.summary);
+    try {
+      writeFileSync(file, '{ "modelServers": ["127.0.0.1:11434",] }');
+      expect(held()).toHaveLength(1);
+      expect(held()[0]).toContain(`sends prompts to 127.0.0.1:11434 (your model servers do not count: ${file} is not valid JSON (`);
+      writeFileSync(file, JSON.stringify({ modelServers: '127.0.0.1:11434' }));
+      expect(held()).toEqual([`sends prompts to 127.0.0.1:11434 (your model servers do not count: ${file} modelServers is "127.0.0.1:11434", not a list of hosts)`]);
+      writeFileSync(file, JSON.stringify({ modelServers: ['127.0.0.1:11434', 7] }));
+      expect(new WorkspaceTrust(dir).status(settings).untrusted).toEqual([]);
+      expect(userModelServers().problem).toBe(`${file} modelServers.1 is 7, not a host`);
+      writeFileSync(file, JSON.stringify({ modelServers: ['127.0.0.1:11434'] }));
+      expect(userModelServers()).toEqual({ hosts: ['127.0.0.1:11434'] });
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
   it('a profile in crewdeck.json on a host of its own is held too, named by its profile', () => {
     const trust = new WorkspaceTrust(dir);
     const settings = { version: 1 as const, models: { profiles: { lan: { provider: 'openai' as const, model: 'm', baseUrl: 'http://10.0.0.5:8000/v1' }, cloud: { provider: 'openai' as const, model: 'm', baseUrl: 'https://api.openai.com/v1' } } } };

@@ -153,14 +153,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // What a document widens the network to (allowedHosts, knowledge URLs, models on hosts of their own)
   // is held until the user trusts it, asked before the run opens: one refusal names every such part.
   const servers = () => userModelServers(process.env, (options.env ?? process.env).OPENAI_BASE_URL);
+  // Offline, models and http_request answer from the recording: only knowledge URLs are asked for.
+  const reachFor = (recording: Recording | undefined) => ({ tools: !recording, servers: recording ? undefined : servers() });
   const requireReach = (doc: unknown, documentPath: string | undefined, recording: Recording | undefined) => {
     const source = documentPath ? relative(workspace, resolve(workspace, documentPath)).split(sep).join('/') : `document "${(doc as { id?: string }).id ?? ''}"`;
-    const reach = { tools: !recording, servers: recording ? undefined : servers() };
+    const reach = reachFor(recording);
     const parts = documentReachParts(doc, source, reach);
+    // The crew files the flow's methods run (directly or once per for_each item); each is asked again
+    // when its method loads it (FlowDeps.requireReach), since the file may change while the run goes on.
     for (const method of (doc as Partial<FlowDocument>).methods ?? []) {
-      if (method.body.type !== 'crew') continue;
+      const body = method.body.type === 'for_each' ? method.body.body : method.body;
+      if (body.type !== 'crew') continue;
       try {
-        parts.push(...documentReachParts(loadCrewFile(resolveWorkspaceDocument(workspace, method.body.file).file), method.body.file, reach));
+        parts.push(...documentReachParts(loadCrewFile(resolveWorkspaceDocument(workspace, body.file).file), body.file, reach));
       } catch {
         // A crew file that cannot be read fails its method later, with its own message.
       }
@@ -179,6 +184,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     workspace,
     models: resolverFor(undefined, recording),
     modelsFor: (path) => resolverFor(path ? resolve(workspace, path) : undefined, recording),
+    requireReach: (crew, source) => requireTrusted(trust, documentReachParts(crew, source, reachFor(recording))),
     tools,
     human,
     hooks: options.hooks,

@@ -5,6 +5,8 @@ import type { WorkspaceSettings } from '../../shared/model/workspace';
 import { errorMessage } from '../errors';
 import { ModelResolver } from '../llm/resolveModel';
 import { keyHeldPart } from '../trust/heldParts';
+import { modelHostHeldPart } from '../trust/networkParts';
+import { userModelServers } from '../trust/userModelServers';
 import { WorkspaceTrust } from '../trust/workspaceTrust';
 
 export interface ConnectionTest {
@@ -59,11 +61,17 @@ export async function testConnection(
     if (model.apiKeyEnv && !apiKey) {
       return { ok: false, latencyMs: elapsed(), models: [], error: `the environment variable ${model.apiKeyEnv} is not set` };
     }
-    // The renderer chose this pair (inline, or a profile it just saved): like a run, a key goes to a
-    // baseUrl of the model's own only when the user trusted exactly that pair (WorkspaceUntrusted says how).
-    if (apiKey && model.apiKeyEnv && model.baseUrl) {
+    // The renderer chose this server (inline, or a profile it just saved): like a run, a key goes to a
+    // baseUrl of the model's own only when the user trusted exactly that pair, and a keyless baseUrl is
+    // asked only when it is the provider's, one of the user's own model servers, or trusted (the
+    // renderer must not make this process reach a local, private or metadata address; WorkspaceUntrusted
+    // says how to trust it).
+    if (model.baseUrl) {
       const where = typeof ref === 'string' ? `crewdeck.json models.profiles.${ref}` : 'the tested model';
-      trust.require(keyHeldPart({ apiKeyEnv: model.apiKeyEnv, baseUrl: model.baseUrl }, where)!);
+      const held = apiKey && model.apiKeyEnv
+        ? keyHeldPart({ apiKeyEnv: model.apiKeyEnv, baseUrl: model.baseUrl }, where)
+        : modelHostHeldPart({ baseUrl: model.baseUrl }, `${where}.baseUrl`, userModelServers(process.env, options.env.OPENAI_BASE_URL));
+      if (held) trust.require(held);
     }
     const client = new OpenAI({ apiKey: apiKey ?? 'no-key', baseURL, maxRetries: 0, timeout: options.timeoutMs ?? 10_000 });
     const models: string[] = [];

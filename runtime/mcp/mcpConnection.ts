@@ -30,7 +30,7 @@ export interface McpConnectOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
   startTimeoutMs?: number;
-  /** Asked before a server that runs a command or reads environment variables starts (workspace trust). */
+  /** Asked before a server that runs a command, reads environment variables or is on a local, private or metadata host starts (workspace trust). */
   trust?: TrustGate;
 }
 

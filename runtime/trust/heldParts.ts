@@ -1,7 +1,7 @@
 import type { McpServerSettings } from '../../shared/model/mcpSettings';
 import type { EmbedderSettings, WorkspaceSettings } from '../../shared/model/workspace';
 import { digestOf, hostOf, type HeldPart } from './heldPart';
-import { documentReachParts, modelHostHeldPart } from './networkParts';
+import { documentReachParts, localHostKind, modelHostHeldPart } from './networkParts';
 import { userModelServers, type UserModelServers } from './userModelServers';
 
 export { digestOf, type HeldPart } from './heldPart';
@@ -31,7 +31,10 @@ export function settingsHeldParts(settings: WorkspaceSettings | undefined, serve
   return parts;
 }
 
-/** An MCP server's held part, or undefined for an HTTP server that reads no environment variables. */
+/**
+ * An MCP server's held part: a stdio server's command, an HTTP server's `${VAR}`s, or an HTTP server on a
+ * local, private or metadata host (a `network` part over its URL and headers); else undefined.
+ */
 export function mcpHeldPart(name: string, server: McpServerSettings): HeldPart | undefined {
   const where = `crewdeck.json mcp.servers.${name}`;
   const { timeoutMs: _timeout, ...content } = server;
@@ -47,8 +50,34 @@ export function mcpHeldPart(name: string, server: McpServerSettings): HeldPart |
     return { kind: 'command', where, summary: `runs: ${line}${extras.length ? ` ${extras.join(' ')}` : ''}`, digest };
   }
   const vars = referencedVars([server.url, ...Object.values(server.headers ?? {})]);
-  if (vars.length === 0) return undefined;
-  return { kind: 'secret', where, summary: `sends ${vars.map((v) => `$${v}`).join(', ')} to ${hostOf(server.url)}`, digest };
+  const local = localKindOf(server.url);
+  if (vars.length > 0) {
+    // The digest covers the URL too: trusting the secret trusts the host it goes to.
+    const reach = local ? ` (${describedKind(local)})` : '';
+    return { kind: 'secret', where, summary: `sends ${vars.map((v) => `$${v}`).join(', ')} to ${hostOf(server.url)}${reach}`, digest };
+  }
+  // An HTTP server on a local, private or metadata host: JSON-RPC requests reach it from this machine.
+  if (local) {
+    return {
+      kind: 'network',
+      where: `${where}.url`,
+      summary: `sends MCP requests to ${server.url} (${describedKind(local)})`,
+      digest: digestOf({ network: 'mcp', url: server.url, headers: server.headers ?? {} }),
+    };
+  }
+  return undefined;
+}
+
+function describedKind(kind: string): string {
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address`;
+}
+
+function localKindOf(url: string) {
+  try {
+    return localHostKind(new URL(url).host);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A model that sends its `apiKeyEnv` to its own `baseUrl` (a profile, or an inline model in a document). */

@@ -21,6 +21,8 @@ export const runCrewBody: BodyRunner<'crew'> = async (body, scope) => {
   // The schema keeps `file` relative and inside; the one document-path check also refuses a symbolic
   // link that leads outside, and problems name the workspace-relative path.
   const doc = loadCrewFileIn(scope.deps.workspace, body.file);
+  // The run was checked when it opened, but an earlier method may have rewritten the file since.
+  scope.deps.requireReach?.(doc, body.file);
   const given: Record<string, string> = {};
   for (const [name, template] of Object.entries(body.inputs ?? {})) given[name] = renderTemplate(template, scope, `${scope.method.name}.inputs.${name}`);
   const models = scope.deps.modelsFor(body.file);

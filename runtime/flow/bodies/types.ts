@@ -9,6 +9,12 @@ import type { ModelResolver } from '../../llm/resolveModel';
 export interface FlowDeps extends CrewDeps {
   /** Models for a document at this workspace-relative path (scripted models' files are relative to it). */
   modelsFor(documentPath: string | undefined): ModelResolver;
+  /**
+   * Throws WorkspaceUntrusted when a crew file a method is about to run widens the network beyond what
+   * the user trusted (its allowedHosts, knowledge URLs, models on hosts of their own): asked of exactly
+   * the crew that was loaded to run, at the point of use (the file may have changed since the run opened).
+   */
+  requireReach?(doc: unknown, source: string): void;
 }
 
 /** One call of one method. The body may not change `state`: it returns the fields it sets. */

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { evaluateScript, loadQuickJS, type EvaluationRequest } from './quickjsEvaluation';
 import { describeFailure, ScriptError } from './scriptErrors';
-import type { WorkerReply, WorkerRequest } from './sandboxProtocol';
+import { MAX_RESULT_CHARS, type WorkerReply, type WorkerRequest } from './sandboxProtocol';
 
 /**
  * The worker thread QuickJS runs on (started by scriptWorker.ts). It loads the WebAssembly module, says
@@ -24,7 +24,11 @@ port.on('message', (request: WorkerRequest) => {
 
 async function answer(id: number, request: EvaluationRequest): Promise<void> {
   try {
-    send({ type: 'result', id, json: await evaluateScript(request) });
+    const json = await evaluateScript(request);
+    if (json !== undefined && json.length > MAX_RESULT_CHARS) {
+      throw new ScriptError(`script result is ${json.length.toLocaleString('en-US')} characters of JSON, over the limit of ${MAX_RESULT_CHARS.toLocaleString('en-US')}`);
+    }
+    send({ type: 'result', id, json });
   } catch (error) {
     if (error instanceof ScriptError) send({ type: 'failed', id, failure: describeFailure(error) });
     else send({ type: 'failed', id, failure: { kind: 'error', message: `script failed: ${error instanceof Error ? error.message : String(error)}` } });

@@ -36,9 +36,13 @@ export type ScriptFailure =
   | { kind: 'timeout'; timeoutMs: number; reason?: string }
   | { kind: 'error'; message: string; line?: number; column?: number; errorName?: string };
 
+/** A thrown message longer than this is cut before it leaves the worker (it goes into events and the trace). */
+export const MAX_FAILURE_MESSAGE = 4000;
+
 export function describeFailure(error: ScriptError): ScriptFailure {
   if (error instanceof ScriptTimeout) return { kind: 'timeout', timeoutMs: error.timeoutMs, reason: error.reason };
-  return { kind: 'error', message: error.message, line: error.line, column: error.column, errorName: error.errorName };
+  const message = error.message.length > MAX_FAILURE_MESSAGE ? `${error.message.slice(0, MAX_FAILURE_MESSAGE)}… (${error.message.length.toLocaleString('en-US')} characters, cut)` : error.message;
+  return { kind: 'error', message, line: error.line, column: error.column, errorName: error.errorName };
 }
 
 export function fromFailure(failure: ScriptFailure): ScriptError {

@@ -121,6 +121,18 @@ describe('runScript', () => {
     expect(await runScript('function f(n) { return n ? f(n - 1) + 1 : 0 }\nreturn f(200)', {})).toBe(200);
   });
 
+  it('refuses a result over 1 MiB of JSON in the worker, and cuts a huge thrown message (the host parses both on its main thread)', async () => {
+    // Shared references: small in the script's heap, ~12 MB of JSON.
+    await expect(runScript('const row = Array(1000).fill({ k: 1 }); return Array(1500).fill(row);', {}, { timeoutMs: 20_000 })).rejects.toThrow(
+      /^script result is [\d,]+ characters of JSON, over the limit of 1,048,576$/,
+    );
+    expect(await runScript("return 'x'.repeat(1024 * 1024 - 2);", {})).toHaveLength(1024 * 1024 - 2);
+    const thrown = await runScript("throw new Error('y'.repeat(5e6));", {}, { timeoutMs: 10_000 }).catch((e: unknown) => e as ScriptError);
+    expect(thrown).toBeInstanceOf(ScriptError);
+    expect(thrown.message.length).toBeLessThan(4100);
+    expect(thrown.message).toMatch(/^Error: y+… \(5,000,0\d\d characters, cut\)$/);
+  });
+
   it('has no Node, network or filesystem APIs', async () => {
     const kinds = await runScript(
       'return [typeof require, typeof process, typeof fetch, typeof module, typeof Buffer, typeof setTimeout, typeof XMLHttpRequest, typeof std, typeof os, typeof globalThis.process]',

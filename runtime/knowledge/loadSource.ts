@@ -3,7 +3,7 @@ import { basename, extname } from 'node:path';
 import type { KnowledgeSource } from '../../shared/model/crew';
 import { errorMessage } from '../errors';
 import { displayPath, resolveInWorkspace } from '../tools/workspacePath';
-import { TrustStore } from '../trust/trustStore';
+import { plainNamesTrusted } from '../trust/workspaceTrust';
 import { csvToText } from './csvText';
 import { KnowledgeSourceError } from './errors';
 import { fetchedText, fetchUrl, type UrlLimits } from './fetchUrlText';
@@ -63,7 +63,7 @@ export async function loadSource(workspace: string, source: KnowledgeSource, opt
   try {
     if (source.type === 'text') text = source.text;
     else if (source.type === 'file') text = await loadFile(workspace, source.path, label);
-    else text = await loadUrl(source.url, label, { ...options, trustNamedHost: options.trustNamedHost ?? new TrustStore().isRecorded(workspace) });
+    else text = await loadUrl(source.url, label, { ...options, trustNamedHost: options.trustNamedHost ?? plainNamesTrusted(workspace) });
   } catch (error) {
     if (error instanceof KnowledgeSourceError) throw error;
     if (options.signal?.aborted) throw error;

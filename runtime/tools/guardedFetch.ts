@@ -12,7 +12,8 @@ import { classifyAddress, classifyHostName, type AddressVerdict, type RefusedAdd
  * chain is checked before anything is sent to it:
  * - a host in `allowedHosts` (exact name, `host:port` or `*.example.com`) is allowed whatever its address,
  *   and with `allowedHosts` given, no other host is; with `listedNamesChecked`, only a listed host that
- *   names a refused address or name itself (`127.0.0.1:6379`, `localhost`) is allowed whatever its address,
+ *   names a refused address or name itself (`127.0.0.1:6379`, `localhost`: an exact entry, never a wildcard's
+ *   match such as `*.0.0.1` → 127.0.0.1) is allowed whatever its address,
  *   a listed name like `a.example.com` must resolve to public addresses (an untrusted workspace's list);
  * - without `allowedHosts`, the host name and every address it resolves to must be public
  *   (`addressPolicy.ts`), and the connection goes to one of exactly those checked addresses — the name
@@ -90,14 +91,48 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions = {}
 
 /** Whether `url`'s host matches an `allowedHosts`-style list. */
 export function hostListed(url: URL, list: readonly unknown[]): boolean {
-  const hostname = url.hostname.toLowerCase();
-  const host = url.host.toLowerCase();
-  return list.some((entry) => {
+  return listedEntries(url, list).length > 0;
+}
+
+/**
+ * The entries of an `allowedHosts`-style list that match `url`'s host. A trailing dot names the same
+ * host on either side (`localhost.` is `localhost`); an entry without a port matches every port, one
+ * with a port only that port (the scheme's default when the URL has none: `localhost:80` matches
+ * `http://localhost/`); `*.suffix` matches names ending in `.suffix`.
+ */
+export function listedEntries(url: URL, list: readonly unknown[]): string[] {
+  const hostname = withoutTrailingDots(url.hostname.toLowerCase());
+  const port = url.port || DEFAULT_PORTS[url.protocol] || '';
+  const host = port ? `${hostname}:${port}` : hostname;
+  return list.filter((entry): entry is string => {
     if (typeof entry !== 'string') return false;
-    const pattern = entry.toLowerCase();
-    if (pattern.startsWith('*.')) return hostname.endsWith(pattern.slice(1));
-    return pattern === hostname || pattern === host;
+    const pattern = entry.trim().toLowerCase();
+    if (pattern.startsWith('*.')) {
+      const suffix = withoutTrailingDots(pattern.slice(1));
+      return suffix.length > 1 && hostname.endsWith(suffix);
+    }
+    const [name, entryPort] = splitPort(pattern);
+    return withoutTrailingDots(name) === hostname && (entryPort === undefined || `${hostname}:${entryPort}` === host);
   });
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
+/** The default port of a URL scheme (`http:` 80, `https:` 443), or undefined. */
+export function defaultPort(protocol: string): string | undefined {
+  return DEFAULT_PORTS[protocol];
+}
+
+function withoutTrailingDots(name: string): string {
+  return name.replace(/\.+$/, '');
+}
+
+/** `host`, `host:port`, `[v6]` or `[v6]:port` as name and port (undefined without one). */
+function splitPort(entry: string): [string, string | undefined] {
+  const bracketed = /^(\[[^\]]*\])(?::(\d*))?$/.exec(entry);
+  if (bracketed) return [bracketed[1], bracketed[2] || undefined];
+  const parts = entry.split(':');
+  return parts.length === 2 ? [parts[0], parts[1] || undefined] : [entry, undefined];
 }
 
 /**
@@ -106,12 +141,19 @@ export function hostListed(url: URL, list: readonly unknown[]): boolean {
  */
 async function checkUrl(url: URL, options: GuardedFetchOptions): Promise<ResolvedAddress[] | undefined> {
   if (options.allowedHosts) {
-    if (!hostListed(url, options.allowedHosts)) {
+    const matched = listedEntries(url, options.allowedHosts);
+    if (matched.length === 0) {
       const list = options.allowedHosts.filter((h) => typeof h === 'string').join(', ') || '(none)';
       throw new RequestRefused(`host "${url.host}" is not allowed for http_request; allowed hosts: ${list}`);
     }
-    if (!options.listedNamesChecked || classifyHostName(url.hostname)) return undefined;
-    return publicAddresses(url, options, 'until the workspace is trusted, a listed name is reached only at public addresses');
+    if (!options.listedNamesChecked) return undefined;
+    // Only an exact entry that is itself a refused name or address (`127.0.0.1:6379`, `localhost`) was
+    // held for trust as such; a wildcard that happens to match one (`*.0.0.1`) must still reach public addresses.
+    const named = classifyHostName(url.hostname);
+    if (named && matched.some((entry) => !entry.trim().startsWith('*.'))) return undefined;
+    const rule = 'until the workspace is trusted, a listed name is reached only at public addresses';
+    if (named) throw refusal(url, url.hostname, named.refused, rule);
+    return publicAddresses(url, options, rule);
   }
   if (options.trustedHosts && hostListed(url, options.trustedHosts)) return undefined;
   const named = classifyHostName(url.hostname);

@@ -1,5 +1,5 @@
 import { guardedFetch, RequestRefused } from './guardedFetch';
-import { TrustStore } from '../trust/trustStore';
+import { plainNamesTrusted } from '../trust/workspaceTrust';
 import { defineTool, ToolError } from './tool';
 
 export const HTTP_DEFAULT_TIMEOUT_MS = 30_000;
@@ -13,7 +13,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
  * metadata addresses are refused, checked on the resolved address of every redirect hop
  * (`guardedFetch.ts`); with it, exactly the listed hosts are reachable. Entries naming such a host
  * (`127.0.0.1:6379`, `localhost`) wait for workspace trust before the run opens (runtime/trust/);
- * until the workspace is trusted, a listed plain name is reached only at public addresses.
+ * until the workspace is trusted as it is now (`plainNamesTrusted`), a listed plain name is reached only at public addresses.
  */
 export const httpRequestTool = defineTool({
   name: 'http_request',
@@ -51,7 +51,7 @@ export const httpRequestTool = defineTool({
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([ctx.signal, timeout]);
     try {
-      const listedNamesChecked = allowedHosts !== undefined && !new TrustStore().isRecorded(ctx.workspace);
+      const listedNamesChecked = allowedHosts !== undefined && !plainNamesTrusted(ctx.workspace);
       const response = await guardedFetch(url, { method, headers, body, signal, allowedHosts, listedNamesChecked });
       const text = method === 'HEAD' ? '' : await readLimited(response);
       return `HTTP ${response.status} ${response.statusText}\n\n${text}`;

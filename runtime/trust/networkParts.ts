@@ -14,7 +14,13 @@ export const DEFAULT_MODEL_HOST = 'api.openai.com';
 export function localHostKind(entry: string): RefusedAddressKind | undefined {
   const host = entry.trim().toLowerCase();
   if (host.startsWith('*.')) {
-    const suffix = host.slice(2).replace(/:\d+$/, '');
+    // A trailing dot names the same host (`hostListed` drops it on both sides), so `*.internal.` is `*.internal`.
+    const suffix = host.slice(2).replace(/:\d+$/, '').replace(/\.+$/, '');
+    // A suffix whose last label is numeric (`*.0.0.1`, `*.1`, `*.169.254`, `*.0x1`) or that holds an IPv6
+    // piece can only match IP literals, some of them local: held as such (metadata when it covers it).
+    if (suffix === '' || /(^|\.)(\d+|0x[0-9a-f]*)$/.test(suffix) || /[[\]:]/.test(suffix)) {
+      return '169.254.169.254'.endsWith(`.${suffix}`) ? 'metadata' : 'loopback';
+    }
     const covered = dottedRefusedNames().find((name) => name === suffix || name.endsWith(`.${suffix}`));
     return classifyHostName(`x.${suffix}`)?.refused ?? (covered ? classifyHostName(covered)?.refused : undefined);
   }
@@ -100,6 +106,43 @@ export function documentReachParts(document: unknown, source: string, options: {
       if (options.servers && typeof record.baseUrl === 'string' && typeof record.provider === 'string' && record.provider !== 'scripted') {
         const part = modelHostHeldPart({ baseUrl: record.baseUrl, apiKeyEnv: typeof record.apiKeyEnv === 'string' ? record.apiKeyEnv : undefined }, where('baseUrl'), options.servers);
         if (part) parts.push(part);
+      }
+      for (const [k, v] of Object.entries(record)) visit(v, [...path, k]);
+    }
+  };
+  visit(document, []);
+  return parts;
+}
+
+/**
+ * What a trust grant also records, though a run does not wait for it: each plain name a document lists
+ * in `allowedHosts` (`wiki.corp.example`) or fetches as knowledge. Until the workspace is trusted such a
+ * name is reached at public addresses only; once every one of these is trusted too (`plainNamesTrusted`),
+ * it may resolve to a private one. A name added after the grant is reached at public addresses again
+ * until the workspace is trusted again.
+ */
+export function documentListedNameParts(document: unknown, source: string): HeldPart[] {
+  const parts: HeldPart[] = [];
+  const visit = (value: unknown, path: string[]) => {
+    if (Array.isArray(value)) value.forEach((v, i) => visit(v, [...path, String(i)]));
+    else if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      const where = (key: string) => `${source} ${[...path, key].join('.')}`;
+      if (Array.isArray(record.allowedHosts)) {
+        record.allowedHosts.forEach((entry, i) => {
+          if (typeof entry !== 'string' || localHostKind(entry)) return;
+          const host = entry.trim().toLowerCase();
+          parts.push({ kind: 'network', where: `${where('allowedHosts')}.${i}`, summary: `lets http_request reach ${entry} at any address`, digest: digestOf({ network: 'allowedName', host }) });
+        });
+      }
+      if (record.type === 'url' && typeof record.url === 'string') {
+        let host: string | undefined;
+        try {
+          host = new URL(record.url).host.toLowerCase();
+        } catch {
+          host = undefined;
+        }
+        if (host && !localHostKind(host)) parts.push({ kind: 'network', where: where('url'), summary: `fetches ${record.url} at any address`, digest: digestOf({ network: 'knowledgeName', host }) });
       }
       for (const [k, v] of Object.entries(record)) visit(v, [...path, k]);
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultPort } from '../tools/guardedFetch';
 import { userConfigDir } from './trustStore';
 
 export const USER_SETTINGS_FILE = 'settings.json';
@@ -8,7 +9,7 @@ export const USER_SETTINGS_FILE = 'settings.json';
  * The model servers the user calls their own, outside every workspace: `modelServers` in
  * `settings.json` of the user's config folder (`$CREWDECK_CONFIG_DIR`, else
  * `$XDG_CONFIG_HOME/crewdeck`, else `~/.config/crewdeck`), as `allowedHosts` writes hosts
- * (`127.0.0.1:11434`, `localhost`, `*.lan.example`), and the host of `OPENAI_BASE_URL`. A workspace
+ * (`127.0.0.1:11434`, `localhost`, `*.lan.example`), and the host and port of `OPENAI_BASE_URL` (its scheme's default port when it names none). A workspace
  * model whose `baseUrl` is on one of them needs no trust: the user already sends prompts there.
  */
 export interface UserModelServers {
@@ -48,7 +49,11 @@ export function userModelServers(env: NodeJS.ProcessEnv = process.env, openaiBas
   }
   if (openaiBaseUrl) {
     try {
-      hosts.push(new URL(openaiBaseUrl).host);
+      // With its port, the default one when the URL has none: `http://localhost/v1` is `localhost:80`,
+      // not every port of localhost.
+      const url = new URL(openaiBaseUrl);
+      const port = url.port || defaultPort(url.protocol);
+      hosts.push(port ? `${url.hostname}:${port}` : url.host);
     } catch {
       // not a URL: the provider will say so
     }

@@ -4,6 +4,8 @@ import { WorkspaceUntrusted } from './trustErrors';
 import { TrustStore } from './trustStore';
 import { userModelServers, type UserModelServers } from './userModelServers';
 import { workspaceDocumentFiles } from '../document/workspaceDocumentFiles';
+import { loadWorkspaceSettings } from '../document/loadDocument';
+import { documentListedNameParts } from './networkParts';
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
@@ -55,7 +57,7 @@ export class WorkspaceTrust implements TrustGate {
 
   /** Trusts the workspace's current parts (a later change to any of them needs trust again). */
   grant(settings: WorkspaceSettings | undefined): TrustStatus {
-    this.store.record(this.workspace, workspaceHeldParts(this.workspace, settings, userModelServers(this.env)));
+    this.store.record(this.workspace, [...workspaceHeldParts(this.workspace, settings, userModelServers(this.env)), ...workspaceListedNameParts(this.workspace)]);
     return this.status(settings);
   }
 
@@ -79,6 +81,39 @@ export function requireTrusted(gate: TrustGate, parts: readonly HeldPart[]): voi
     }
   }
   if (refused.length > 0) throw new WorkspaceUntrusted(refused);
+}
+
+/**
+ * Whether a listed plain name (`allowedHosts`, a knowledge URL's host) may resolve to a private address:
+ * only while the workspace is trusted as it is now — every held part and every plain name its documents
+ * list was trusted (a name or part added since needs trust again). A `crewdeck.json` that cannot be
+ * read counts as not trusted.
+ */
+export function plainNamesTrusted(workspace: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const store = new TrustStore(env);
+  if (!store.isRecorded(workspace)) return false;
+  let settings: WorkspaceSettings | undefined;
+  try {
+    settings = loadWorkspaceSettings(workspace);
+  } catch {
+    return false;
+  }
+  if (!new WorkspaceTrust(workspace, env).status(settings).trusted) return false;
+  const trusted = store.trusted(workspace);
+  return workspaceListedNameParts(workspace).every((p) => trusted.has(p.digest));
+}
+
+/** The plain names the workspace's documents list (`documentListedNameParts`), which a grant records too. */
+export function workspaceListedNameParts(workspace: string): HeldPart[] {
+  const parts: HeldPart[] = [];
+  for (const file of workspaceDocumentFiles(workspace)) {
+    try {
+      parts.push(...documentListedNameParts(JSON.parse(readFileSync(file, 'utf8')), relative(workspace, file).split(sep).join('/')));
+    } catch {
+      continue;
+    }
+  }
+  return parts;
 }
 
 /**

@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CrewDocumentSchema } from '../../shared/model/crew';
 import { createRuntime } from '../../runtime/runtime';
-import { guardedFetch, type ResolveAll } from '../../runtime/tools/guardedFetch';
-import { localHostKind } from '../../runtime/trust/networkParts';
+import { guardedFetch, hostListed, type ResolveAll } from '../../runtime/tools/guardedFetch';
+import { localHostKind, modelHostHeldPart } from '../../runtime/trust/networkParts';
 import { WorkspaceUntrusted } from '../../runtime/trust/trustErrors';
 import { userModelServers } from '../../runtime/trust/userModelServers';
-import { WorkspaceTrust, workspaceHeldParts } from '../../runtime/trust/workspaceTrust';
+import { plainNamesTrusted, WorkspaceTrust, workspaceHeldParts } from '../../runtime/trust/workspaceTrust';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { createHostService } from '../../runtime/host/createHostService';
 import { TerminalCodeConfirmer } from '../../runtime/trust/trustConfirmation';
@@ -292,5 +292,86 @@ describe('what a downloaded workspace reaches on the local network without trust
     } finally {
       await host.close();
     }
+  });
+});
+
+describe('wildcards, trailing dots, default ports and trust that is out of date', () => {
+  it('a wildcard that can only match IP literals, or written with a trailing dot, is held like the host it covers', () => {
+    expect(localHostKind('*.0.0.1')).toBe('loopback');
+    expect(localHostKind('*.1')).toBe('loopback');
+    expect(localHostKind('*.168.1.1')).toBe('loopback');
+    expect(localHostKind('*.169.254')).toBe('metadata');
+    expect(localHostKind('*.254:80')).toBe('metadata');
+    expect(localHostKind('*.0x1')).toBe('loopback');
+    expect(localHostKind('*.internal.')).toBe('metadata');
+    expect(localHostKind('*.google.internal.')).toBe('metadata');
+    expect(localHostKind('*.ec2.internal.')).toBe('metadata');
+    expect(localHostKind('*.localdomain.')).toBe('loopback');
+    expect(localHostKind('*.')).toBe('loopback');
+    // Names stay names: a trailing dot or a digit inside a label changes nothing.
+    expect(localHostKind('*.example.com.')).toBeUndefined();
+    expect(localHostKind('*.s3.eu-west-1.amazonaws.com')).toBeUndefined();
+    expect(localHostKind('*.1password.com')).toBeUndefined();
+    // A trailing dot names the same host on both sides of the match.
+    expect(hostListed(new URL('http://metadata.google.internal./'), ['*.internal'])).toBe(true);
+    expect(hostListed(new URL('http://localhost./'), ['localhost'])).toBe(true);
+    expect(hostListed(new URL('http://localhost/'), ['localhost.'])).toBe(true);
+  });
+
+  it('allowedHosts ["*.0.0.1"] is refused before the run opens, naming the entry; nothing is fetched', async () => {
+    const file = write('fetch.crew.json', fetchingCrew(`${base}/admin`, ['*.0.0.1']));
+    const doc = CrewDocumentSchema.parse(fetchingCrew(`${base}/admin`, ['*.0.0.1']));
+    const error = await refusal(createRuntime({ workspace: dir }).runCrew(doc, { documentPath: file }));
+    expect(error.message).toContain('fetch.crew.json agents.0.tools.0.config.allowedHosts.0 lets http_request reach *.0.0.1 (a loopback address)');
+    expect(seen).toEqual([]);
+  });
+
+  it('until trusted, a wildcard that matches a local address literal does not let the request skip the address check', async () => {
+    const url = new URL(`${base}/page`);
+    await expect(guardedFetch(url, { allowedHosts: ['*.0.0.1'], listedNamesChecked: true })).rejects.toThrow(
+      /127\.0\.0\.1 is a loopback address; until the workspace is trusted, a listed name is reached only at public addresses/,
+    );
+    expect(seen).toEqual([]);
+    // The exact local entry was held for trust as itself: reached.
+    const response = await guardedFetch(url, { allowedHosts: ['*.0.0.1', url.host], listedNamesChecked: true });
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(seen).toEqual(['GET /page']);
+  });
+
+  it('OPENAI_BASE_URL without a port covers its scheme\'s default port only, not every port of the host', () => {
+    const env = { CREWDECK_CONFIG_DIR: configDir };
+    expect(userModelServers(env, 'http://localhost/v1').hosts).toEqual(['localhost:80']);
+    expect(userModelServers(env, 'https://models.example/v1').hosts).toEqual(['models.example:443']);
+    expect(userModelServers(env, 'http://127.0.0.1:11434/v1').hosts).toEqual(['127.0.0.1:11434']);
+    const servers = userModelServers(env, 'http://localhost/v1');
+    expect(hostListed(new URL('http://localhost/v1'), servers.hosts)).toBe(true);
+    expect(hostListed(new URL('http://localhost:80/v1'), servers.hosts)).toBe(true);
+    expect(hostListed(new URL('http://localhost:6379/'), servers.hosts)).toBe(false);
+    expect(modelHostHeldPart({ baseUrl: 'http://localhost/v1' }, 'm.crew.json agents.0.llm.baseUrl', servers)).toBeUndefined();
+    expect(modelHostHeldPart({ baseUrl: 'http://localhost:6379/v1' }, 'm.crew.json agents.0.llm.baseUrl', servers)?.summary).toBe('sends prompts to localhost:6379');
+  });
+
+  it('a listed plain name reaches private addresses only while the workspace is trusted as it is now: a name added after the grant needs trust again', () => {
+    const reader = { kind: 'crew', version: 1, id: 'r', name: 'R', agents: [scriptedAgent], tasks: [{ id: 't', description: 'Read', expectedOutput: 'x', agentId: 'a' }] };
+    write('r.crew.json', reader);
+    expect(plainNamesTrusted(dir)).toBe(false); // never trusted
+    new WorkspaceTrust(dir).grant(undefined);
+    expect(plainNamesTrusted(dir)).toBe(true);
+
+    // A pull adds a plain name (nothing held: the run is not refused, but the name is checked again).
+    write('fetch.crew.json', fetchingCrew('http://wiki.intranet.example/admin', ['wiki.intranet.example']));
+    expect(new WorkspaceTrust(dir).status(undefined)).toMatchObject({ needed: false, trusted: true });
+    expect(plainNamesTrusted(dir)).toBe(false);
+    new WorkspaceTrust(dir).grant(undefined);
+    expect(plainNamesTrusted(dir)).toBe(true);
+
+    // So does a knowledge URL on a plain name, and a held part nobody trusted yet.
+    write('k.crew.json', { ...reader, id: 'k', knowledge: [{ type: 'url', url: 'http://docs.intranet.example/page' }] });
+    expect(plainNamesTrusted(dir)).toBe(false);
+    new WorkspaceTrust(dir).grant(undefined);
+    expect(plainNamesTrusted(dir)).toBe(true);
+    write('k.crew.json', { ...reader, id: 'k', knowledge: [{ type: 'url', url: `${base}/wiki` }] });
+    expect(plainNamesTrusted(dir)).toBe(false);
   });
 });

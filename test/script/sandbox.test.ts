@@ -127,7 +127,7 @@ describe('runScript', () => {
       /^script result is [\d,]+ characters of JSON, over the limit of 1,048,576$/,
     );
     expect(await runScript("return 'x'.repeat(1024 * 1024 - 2);", {})).toHaveLength(1024 * 1024 - 2);
-    const thrown = await runScript("throw new Error('y'.repeat(5e6));", {}, { timeoutMs: 10_000 }).catch((e: unknown) => e as ScriptError);
+    const thrown = await failure(runScript("throw new Error('y'.repeat(5e6));", {}, { timeoutMs: 10_000 }));
     expect(thrown).toBeInstanceOf(ScriptError);
     expect(thrown.message.length).toBeLessThan(4100);
     expect(thrown.message).toMatch(/^Error: y+… \(5,000,0\d\d characters, cut\)$/);

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +10,7 @@ import { mcpHeldPart } from '../../runtime/trust/heldParts';
 import { WorkspaceUntrusted } from '../../runtime/trust/trustErrors';
 import { WorkspaceTrust, workspaceHeldParts } from '../../runtime/trust/workspaceTrust';
 import { TrustStore } from '../../runtime/trust/trustStore';
+import { fetchingCrew, startIntranetServer, type IntranetServer } from '../support/intranetServer';
 
 /**
  * Review findings N2, N3, N5: a crew run once per for_each item was never checked for what it lets the
@@ -24,23 +23,15 @@ let dir: string;
 let configDir: string;
 const savedConfigDir = process.env.CREWDECK_CONFIG_DIR;
 const seen: string[] = [];
-let server: http.Server;
+let intranet: IntranetServer;
 let base: string;
 let host: string;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('INTRANET-SECRET');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  host = new URL(base).host;
+  intranet = await startIntranetServer(seen, 'INTRANET-SECRET');
+  ({ base, host } = intranet);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => intranet.close());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'crewdeck-flowreach-'));
   configDir = mkdtempSync(join(tmpdir(), 'crewdeck-flowreach-config-'));
@@ -57,35 +48,6 @@ function write(name: string, value: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(value));
   return file;
-}
-
-/** A crew whose agent calls http_request once on `url`, then answers `done`. */
-function fetchingCrew(url: string, allowedHosts: string[]) {
-  return {
-    kind: 'crew',
-    version: 1,
-    id: 'fetch',
-    name: 'Fetch',
-    agents: [
-      {
-        id: 'a',
-        role: 'Fetcher',
-        goal: 'fetch',
-        llm: {
-          provider: 'scripted',
-          model: 'fetcher',
-          script: {
-            rules: [
-              { when: { lastRole: 'user' }, reply: { toolCalls: [{ name: 'http_request', arguments: { url } }] } },
-              { when: { lastRole: 'tool' }, reply: 'done' },
-            ],
-          },
-        },
-        tools: [{ tool: 'http_request', config: { allowedHosts } }],
-      },
-    ],
-    tasks: [{ id: 't', description: 'Fetch it', expectedOutput: 'the page', agentId: 'a' }],
-  };
 }
 
 function forEachFlow() {

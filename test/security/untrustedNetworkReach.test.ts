@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +10,7 @@ import { WorkspaceUntrusted } from '../../runtime/trust/trustErrors';
 import { userModelServers } from '../../runtime/trust/userModelServers';
 import { plainNamesTrusted, WorkspaceTrust, workspaceHeldParts } from '../../runtime/trust/workspaceTrust';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { fetchingCrew, startIntranetServer, type IntranetServer } from '../support/intranetServer';
 import { createHostService } from '../../runtime/host/createHostService';
 import { TerminalCodeConfirmer } from '../../runtime/trust/trustConfirmation';
 import { describeResult, parseSingleJson, runCli } from '../cli/cliHarness';
@@ -29,22 +28,17 @@ let dir: string;
 let configDir: string;
 const savedConfigDir = process.env.CREWDECK_CONFIG_DIR;
 const seen: string[] = [];
-let server: http.Server;
+let intranet: IntranetServer;
 let base: string;
 let models: ScriptedServer;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('INTRANET-SECRET: the door code is 4711');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  intranet = await startIntranetServer(seen, 'INTRANET-SECRET: the door code is 4711');
+  base = intranet.base;
   models = await startScriptedServer();
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await intranet.close();
   await models.close();
 });
 beforeEach(() => {
@@ -65,35 +59,6 @@ function write(name: string, value: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(value));
   return file;
-}
-
-/** A crew whose agent calls http_request once on `url`, then answers `done`. */
-function fetchingCrew(url: string, allowedHosts: string[]) {
-  return {
-    kind: 'crew',
-    version: 1,
-    id: 'fetch',
-    name: 'Fetch',
-    agents: [
-      {
-        id: 'a',
-        role: 'Fetcher',
-        goal: 'fetch',
-        llm: {
-          provider: 'scripted',
-          model: 'fetcher',
-          script: {
-            rules: [
-              { when: { lastRole: 'user' }, reply: { toolCalls: [{ name: 'http_request', arguments: { url } }] } },
-              { when: { lastRole: 'tool' }, reply: 'done' },
-            ],
-          },
-        },
-        tools: [{ tool: 'http_request', config: { allowedHosts } }],
-      },
-    ],
-    tasks: [{ id: 't', description: 'Fetch it', expectedOutput: 'the page', agentId: 'a' }],
-  };
 }
 
 const scriptedAgent = { id: 'a', role: 'Reader', goal: 'read', llm: { provider: 'scripted', model: 'r', script: { rules: [{ when: { lastRole: 'user' }, reply: 'read' }] } } };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeEvent } from '../../../shared/events';
 import { emptyUsage } from '../../../shared/usage';
 import { RunSessions } from '../../../renderer/stores/runSessions';
@@ -74,5 +74,55 @@ describe('RunSessions', () => {
     expect(sessions.view(runId)?.lastSeq).toBe(events.at(-1)!.seq);
     expect(sessions.view(runId)?.spans.get(started.spanId)?.streamed).toBe('Hello, world');
     expect(host.callsTo('runs.events')).toHaveLength(1);
+  });
+
+  describe('pacing of live folds in a page (animation frames)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    });
+
+    it('shows an event after a quiet spell at the next frame, and a stream at most every 100 ms', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+      // A page's frames: every 16 ms.
+      vi.stubGlobal('requestAnimationFrame', (callback: (t: number) => void) => setTimeout(() => callback(performance.now()), 16));
+      vi.stubGlobal('cancelAnimationFrame', (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle));
+      const runId = 'run_paced';
+      const events = recordedEvents('run-hierarchical-delegation').map((e) => ({ ...e, runId })) as RuntimeEvent[];
+      const host = new FakeHost({
+        'runs.get': () => ({
+          run: { id: runId, kind: 'crew', documentId: 'product-launch', name: 'Product launch', status: 'running', startedAt: 1, tokenUsage: emptyUsage(), document: exampleDocument('product-launch'), inputs: {} },
+          taskOutputs: [],
+        }),
+        'runs.events': () => ({ events: events.slice(0, 2), lastSeq: events[1].seq, more: false }),
+      });
+      const folds: { at: number; lastSeq: number }[] = [];
+      const sessions = new RunSessions(
+        () => host,
+        (_id, view) => folds.push({ at: performance.now(), lastSeq: view?.lastSeq ?? -1 }),
+        () => runId,
+      );
+      await sessions.open(runId);
+      folds.length = 0;
+      const t0 = performance.now();
+
+      // After a quiet spell: the next frame.
+      sessions.receive(events[2]);
+      await vi.advanceTimersByTimeAsync(17);
+      expect(folds.map((f) => [f.at - t0, f.lastSeq])).toEqual([[16, events[2].seq]]);
+
+      // A stream: one event every 5 ms for 300 ms is folded at most every 100 ms, and nothing is lost.
+      let next = 3;
+      for (let ms = 0; ms < 300 && next < events.length; ms += 5) {
+        sessions.receive(events[next++]);
+        await vi.advanceTimersByTimeAsync(5);
+      }
+      await vi.advanceTimersByTimeAsync(200);
+      const gaps = folds.slice(1).map((f, i) => f.at - folds[i].at);
+      expect(folds.length).toBeGreaterThanOrEqual(3);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(100);
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(100 + 16);
+      expect(folds.at(-1)!.lastSeq).toBe(events[next - 1].seq);
+    });
   });
 });

@@ -113,7 +113,7 @@ async function main(): Promise<void> {
             `frame p50 ${sample.frames.p50.toFixed(1)} / p95 ${sample.frames.p95.toFixed(1)} / max ${sample.frames.max.toFixed(1)} ms; ${sample.longFrames.count} long animation frames (max ${sample.longFrames.maxMs.toFixed(0)} ms); ` +
             `idle after: p50 ${sample.idle.p50.toFixed(1)} / p95 ${sample.idle.p95.toFixed(1)} / max ${sample.idle.max.toFixed(1)} ms; ` +
             `renderer main-thread CPU ${sample.cpu.mainThreadMs.toFixed(0)} ms (${(sample.cpu.mainThreadMs / sample.frames.count).toFixed(1)} ms a frame; idle ${(sample.idleCpu.mainThreadMs / sample.idle.count).toFixed(1)}), ` +
-            `process ${sample.cpu.processMs.toFixed(0)} ms`,
+            `process ${sample.cpu.processMs.toFixed(0)} ms; of the main thread: script ${sample.cpu.scriptMs.toFixed(0)}, style ${sample.cpu.styleMs.toFixed(0)}, layout ${sample.cpu.layoutMs.toFixed(0)} ms (${sample.cpu.layouts} layouts)`,
         );
         if (i > 0) samples.push(sample);
         errors.push(...sample.errors);

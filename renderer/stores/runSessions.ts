@@ -20,9 +20,9 @@ const MAX_CACHED = 6;
 const FLUSH_MS = 16;
 /**
  * While events stream in, views are folded at most this often: an event after a quiet spell is shown at
- * the next frame, a stream is shown ten times a second. Folding every frame cost the renderer's main
- * thread 2.7 s for a 4.3 s, 5,000-event run (bench:ui live), most of it rendering and laying out views
- * no one can read at 60 per second; at this pace it is 1.6 s.
+ * the next frame, a stream is shown ten times a second. Folding at every frame cost the renderer's main
+ * thread 2.6 s for a 4.4 s, 5,000-event run (bench:ui live), most of it rendering and laying out views
+ * no one reads at that rate; at this pace it is 2.0 s (docs/PERFORMANCE.md).
  */
 const STREAM_FOLD_MS = 100;
 const FIRST_PAGE = 1500;

@@ -49,8 +49,11 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
   const end = Math.max(0, total - viewport);
   // A shorter list (collapsed, filtered) clamps the offset before its scroll event arrives.
   const offset = follow ? end : Math.min(scrolled, end);
-  const first = Math.max(0, Math.floor(offset / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(rows.length - 1, Math.ceil((offset + viewport) / ROW_HEIGHT) + OVERSCAN - 1);
+  // Following, the rows above the view are never scrolled to (the view stays at the end), so none are
+  // rendered ahead: each fold of a fast run replaces the whole window.
+  const overscan = follow ? 0 : OVERSCAN;
+  const first = Math.max(0, Math.floor(offset / ROW_HEIGHT) - overscan);
+  const last = Math.min(rows.length - 1, Math.ceil((offset + viewport) / ROW_HEIGHT) + overscan - 1);
 
   const selectedIndex = selectedId === undefined ? -1 : rows.findIndex((r) => r.span.id === selectedId);
 

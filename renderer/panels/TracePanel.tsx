@@ -49,6 +49,7 @@ export function TracePanel() {
     setFollow(false);
     useUiStore.getState().selectSpan(id);
   }, []);
+  const stopFollowing = useCallback(() => setFollow(false), []);
   const onToggle = useCallback((id: string, expand?: boolean) => {
     setCollapsed((prev) => {
       const next = new Set(prev);
@@ -150,6 +151,7 @@ export function TracePanel() {
               runStart={runStart}
               runLength={runLength}
               follow={follow && status === 'running' && !loading}
+              onUnfollow={stopFollowing}
               onSelect={onSelect}
               onToggle={onToggle}
             />

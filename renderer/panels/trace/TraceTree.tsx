@@ -10,6 +10,8 @@ interface TraceTreeProps {
   runLength: number;
   /** Keep the newest row in view as rows arrive. */
   follow?: boolean;
+  /** While following, the view was scrolled away from the end (by the person, or to a selected row). */
+  onUnfollow?(): void;
   onSelect(spanId: string): void;
   onToggle(spanId: string, expand?: boolean): void;
 }
@@ -24,9 +26,10 @@ const INITIAL_VIEWPORT = 400;
  * reading layout: the offset from scroll events, the height from a ResizeObserver. While following a
  * live run the window is the list's end, computed from the row count in the same render that adds the
  * rows; the one scrollTop write that follows (a layout the frame needs anyway) then scrolls to a window
- * already in the DOM, and its scroll event changes nothing.
+ * already in the DOM, and its scroll event changes nothing. A scroll above the end (the wheel, the
+ * scrollbar, a row selected elsewhere) stops following (`onUnfollow`), and the view stays there.
  */
-export function TraceTree({ rows, selectedId, runStart, runLength, follow = false, onSelect, onToggle }: TraceTreeProps) {
+export function TraceTree({ rows, selectedId, runStart, runLength, follow = false, onUnfollow, onSelect, onToggle }: TraceTreeProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState(INITIAL_VIEWPORT);
   /** scrollTop as the last scroll event reported it. */
@@ -153,6 +156,9 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
       // Synchronously, as the rows scrolled into view must be in the frame that shows them scrolled.
       onScroll={(e) => {
         const top = e.currentTarget.scrollTop;
+        // Following, the view is written to the end in every commit before any scroll event is handled,
+        // so a scroll above it is the person's (or a selected row's): the view stays where it went.
+        if (follow && top < end - ROW_HEIGHT / 2) onUnfollow?.();
         flushSync(() => setScrolled(top));
       }}
       data-testid="trace-tree"

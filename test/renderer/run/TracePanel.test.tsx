@@ -158,4 +158,42 @@ describe('TracePanel', () => {
     expect(shown).toBeLessThan(80);
     expect(screen.getByTestId('trace-panel').textContent).toContain('5,001 rows');
   });
+
+  it('following a live run, scrolling up stops following and keeps the rows scrolled to', async () => {
+    // A run still going: its stored events stop before run.completed.
+    const events = syntheticRun('run_live_trace', 20, 4).filter((e) => e.type !== 'run.completed');
+    setHost(
+      new FakeHost({
+        'runs.get': () => ({
+          run: { id: 'run_live_trace', kind: 'crew', documentId: 'big', name: 'Big', status: 'running', startedAt: 1, tokenUsage: emptyUsage(), document: null, inputs: {} },
+          taskOutputs: [],
+        }),
+        'runs.events': () => ({ events, lastSeq: events.at(-1)!.seq, more: false }),
+      }),
+    );
+    await act(() => useRunStore.getState().show('run_live_trace'));
+    render(<TracePanel />);
+    const follow = screen.getByRole('button', { name: /Following/ });
+    expect(follow.getAttribute('aria-pressed')).toBe('true');
+    const tree = screen.getByTestId('trace-tree');
+    // jsdom keeps no scroll offset: the element reports the one the test gives it.
+    let scrollTop = 0;
+    Object.defineProperty(tree, 'scrollTop', { configurable: true, get: () => scrollTop, set: (v: number) => (scrollTop = v) });
+    const total = Number((tree.firstElementChild as HTMLElement).style.height.replace('px', ''));
+    const end = total - 600;
+
+    // The view's own write to the end does not stop following.
+    scrollTop = end;
+    fireEvent.scroll(tree);
+    expect(screen.getByRole('button', { name: /Following/ }).getAttribute('aria-pressed')).toBe('true');
+
+    // Twenty rows up, by the person.
+    scrollTop = end - 20 * 24;
+    fireEvent.scroll(tree);
+    const button = screen.getByRole('button', { name: /^Follow$/ });
+    expect(button.getAttribute('aria-pressed')).toBe('false');
+    expect(scrollTop).toBe(end - 20 * 24);
+    const firstShown = Number(rows()[0].style.transform.replace(/[^\d.]/g, '')) / 24;
+    expect(firstShown).toBeLessThan((end - 20 * 24) / 24);
+  });
 });

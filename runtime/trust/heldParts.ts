@@ -1,5 +1,6 @@
 import type { McpServerSettings } from '../../shared/model/mcpSettings';
 import type { EmbedderSettings, WorkspaceSettings } from '../../shared/model/workspace';
+import { forEachRecord } from './documentRecords';
 import { digestOf, hostOf, type HeldPart } from './heldPart';
 import { documentReachParts, localHostKind, modelHostHeldPart } from './networkParts';
 import { userModelServers, type UserModelServers } from './userModelServers';
@@ -104,18 +105,12 @@ export function embedderHeldPart(embedder: EmbedderSettings, servers: UserModelS
  */
 export function documentHeldParts(document: unknown, source: string, servers: UserModelServers = userModelServers()): HeldPart[] {
   const parts: HeldPart[] = [];
-  const visit = (value: unknown, path: string[]) => {
-    if (Array.isArray(value)) value.forEach((v, i) => visit(v, [...path, String(i)]));
-    else if (value !== null && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      if (typeof record.apiKeyEnv === 'string' && typeof record.baseUrl === 'string') {
-        const part = keyHeldPart({ apiKeyEnv: record.apiKeyEnv, baseUrl: record.baseUrl }, `${source} ${path.join('.')}`);
-        if (part) parts.push(part);
-      }
-      for (const [k, v] of Object.entries(record)) visit(v, [...path, k]);
+  forEachRecord(document, (record, path) => {
+    if (typeof record.apiKeyEnv === 'string' && typeof record.baseUrl === 'string') {
+      const part = keyHeldPart({ apiKeyEnv: record.apiKeyEnv, baseUrl: record.baseUrl }, `${source} ${path.join('.')}`);
+      if (part) parts.push(part);
     }
-  };
-  visit(document, []);
+  });
   return [...parts, ...documentReachParts(document, source, { tools: true, servers })];
 }
 

@@ -1,5 +1,6 @@
 import { classifyHostName, dottedRefusedNames, type RefusedAddressKind } from '../tools/addressPolicy';
 import { hostListed } from '../tools/guardedFetch';
+import { forEachRecord } from './documentRecords';
 import { digestOf, type HeldPart } from './heldPart';
 import type { UserModelServers } from './userModelServers';
 
@@ -93,24 +94,18 @@ export function modelHostHeldPart(model: { apiKeyEnv?: string; baseUrl?: string 
  */
 export function documentReachParts(document: unknown, source: string, options: { tools: boolean; servers?: UserModelServers }): HeldPart[] {
   const parts: HeldPart[] = [];
-  const visit = (value: unknown, path: string[]) => {
-    if (Array.isArray(value)) value.forEach((v, i) => visit(v, [...path, String(i)]));
-    else if (value !== null && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      const where = (key: string) => `${source} ${[...path, key].join('.')}`;
-      if (options.tools && Array.isArray(record.allowedHosts)) parts.push(...allowedHostsParts(record.allowedHosts, where('allowedHosts')));
-      if (record.type === 'url' && typeof record.url === 'string') {
-        const part = knowledgeUrlPart(record.url, where('url'));
-        if (part) parts.push(part);
-      }
-      if (options.servers && typeof record.baseUrl === 'string' && typeof record.provider === 'string' && record.provider !== 'scripted') {
-        const part = modelHostHeldPart({ baseUrl: record.baseUrl, apiKeyEnv: typeof record.apiKeyEnv === 'string' ? record.apiKeyEnv : undefined }, where('baseUrl'), options.servers);
-        if (part) parts.push(part);
-      }
-      for (const [k, v] of Object.entries(record)) visit(v, [...path, k]);
+  forEachRecord(document, (record, path) => {
+    const where = (key: string) => `${source} ${[...path, key].join('.')}`;
+    if (options.tools && Array.isArray(record.allowedHosts)) parts.push(...allowedHostsParts(record.allowedHosts, where('allowedHosts')));
+    if (record.type === 'url' && typeof record.url === 'string') {
+      const part = knowledgeUrlPart(record.url, where('url'));
+      if (part) parts.push(part);
     }
-  };
-  visit(document, []);
+    if (options.servers && typeof record.baseUrl === 'string' && typeof record.provider === 'string' && record.provider !== 'scripted') {
+      const part = modelHostHeldPart({ baseUrl: record.baseUrl, apiKeyEnv: typeof record.apiKeyEnv === 'string' ? record.apiKeyEnv : undefined }, where('baseUrl'), options.servers);
+      if (part) parts.push(part);
+    }
+  });
   return parts;
 }
 
@@ -123,30 +118,24 @@ export function documentReachParts(document: unknown, source: string, options: {
  */
 export function documentListedNameParts(document: unknown, source: string): HeldPart[] {
   const parts: HeldPart[] = [];
-  const visit = (value: unknown, path: string[]) => {
-    if (Array.isArray(value)) value.forEach((v, i) => visit(v, [...path, String(i)]));
-    else if (value !== null && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      const where = (key: string) => `${source} ${[...path, key].join('.')}`;
-      if (Array.isArray(record.allowedHosts)) {
-        record.allowedHosts.forEach((entry, i) => {
-          if (typeof entry !== 'string' || localHostKind(entry)) return;
-          const host = entry.trim().toLowerCase();
-          parts.push({ kind: 'network', where: `${where('allowedHosts')}.${i}`, summary: `lets http_request reach ${entry} at any address`, digest: digestOf({ network: 'allowedName', host }) });
-        });
-      }
-      if (record.type === 'url' && typeof record.url === 'string') {
-        let host: string | undefined;
-        try {
-          host = new URL(record.url).host.toLowerCase();
-        } catch {
-          host = undefined;
-        }
-        if (host && !localHostKind(host)) parts.push({ kind: 'network', where: where('url'), summary: `fetches ${record.url} at any address`, digest: digestOf({ network: 'knowledgeName', host }) });
-      }
-      for (const [k, v] of Object.entries(record)) visit(v, [...path, k]);
+  forEachRecord(document, (record, path) => {
+    const where = (key: string) => `${source} ${[...path, key].join('.')}`;
+    if (Array.isArray(record.allowedHosts)) {
+      record.allowedHosts.forEach((entry, i) => {
+        if (typeof entry !== 'string' || localHostKind(entry)) return;
+        const host = entry.trim().toLowerCase();
+        parts.push({ kind: 'network', where: `${where('allowedHosts')}.${i}`, summary: `lets http_request reach ${entry} at any address`, digest: digestOf({ network: 'allowedName', host }) });
+      });
     }
-  };
-  visit(document, []);
+    if (record.type === 'url' && typeof record.url === 'string') {
+      let host: string | undefined;
+      try {
+        host = new URL(record.url).host.toLowerCase();
+      } catch {
+        host = undefined;
+      }
+      if (host && !localHostKind(host)) parts.push({ kind: 'network', where: where('url'), summary: `fetches ${record.url} at any address`, digest: digestOf({ network: 'knowledgeName', host }) });
+    }
+  });
   return parts;
 }

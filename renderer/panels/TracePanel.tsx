@@ -76,6 +76,8 @@ export function TracePanel() {
   // While the run goes on, the timeline's scale grows in steps (each ~19% longer) rather than with every
   // event, so the rows in view are not all redrawn every frame; the finished run gets its exact length.
   const runLength = view.endedAt === undefined ? timelineStep(elapsed) : elapsed;
+  // A run whose process died says why from its stored summary (its events stop before any error).
+  const shownError = actionError ?? (status === 'interrupted' ? storedError : view.error);
   const collapseAll = () => {
     const all = new Set<string>();
     for (const span of view.spans.values()) if (span.children.length > 0 && span.kind !== 'run') all.add(span.id);
@@ -129,9 +131,9 @@ export function TracePanel() {
           </button>
         )}
       </div>
-      {(actionError ?? (status === 'interrupted' ? storedError : view.error)) && status !== 'completed' && (
+      {shownError && status !== 'completed' && (
         <div className="trace-run-error" data-testid="run-error" data-status={status}>
-          {actionError ?? (status === 'interrupted' ? storedError : view.error)}
+          {shownError}
         </div>
       )}
       <div className="trace-body" data-detail={selected ? (detailMaximised ? 'maximised' : 'open') : 'closed'}>

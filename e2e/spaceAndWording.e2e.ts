@@ -140,10 +140,12 @@ describe('issue 18 at 1440×900: space and wording', () => {
     await openDocument(page, 'feedback-loop.flow.json');
     await page.getByTestId('flow-canvas').waitFor();
     await page.getByTestId('run-crew').click();
-    await page.getByTestId('run-start').waitFor();
     const dialog = page.locator('.modal, [role="dialog"]').first();
-    const text = (await dialog.textContent())!;
-    expect(text).not.toMatch(/crew/i);
+    await dialog.waitFor();
+    // While the saved file is read, and once it is (the wording was only right after reading).
+    expect((await dialog.textContent())!).not.toMatch(/crew/i);
+    await dialog.getByText('Reading the document…').waitFor({ state: 'detached' });
+    expect((await dialog.textContent())!).not.toMatch(/crew/i);
     await session.shot('space-flow-run-dialog');
     await page.keyboard.press('Escape');
   });

@@ -33,6 +33,8 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
   const [model, setModel] = useState('');
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<DialogErrorValue>();
+  // Until the saved file is read, the title speaks of the document on the canvas (a flow says flow).
+  const openNoun = useDocumentStore((s) => (isFlowDocument(s.doc) ? 'flow' : 'crew'));
 
   useEffect(() => {
     let live = true;
@@ -94,7 +96,7 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
   return (
     <Modal
       testId="run-dialog"
-      title={loaded ? `Run ${loaded.name}` : 'Run crew'}
+      title={loaded ? `Run ${loaded.name}` : `Run ${openNoun}`}
       subtitle={<code className="dialog-code">{path}</code>}
       onClose={onClose}
       footer={

@@ -57,6 +57,27 @@ describe('RunInputsDialog', () => {
     expect(useUiStore.getState().bottomTab).toBe('trace');
   });
 
+  it('speaks of a flow while its saved file is still being read (the title said "Run crew")', async () => {
+    const flow = { version: 1, kind: 'flow', id: 'feedback-loop', name: 'Feedback loop', state: {}, methods: [] };
+    useDocumentStore.setState({ path: 'feedback-loop.flow.json', doc: flow as never, saveState: 'saved' });
+    let release!: () => void;
+    const reading = new Promise<void>((resolve) => (release = resolve));
+    hostFor(flow);
+    const read = host.handlers['documents.read']!;
+    host.handlers['documents.read'] = async (request) => {
+      await reading;
+      return read(request);
+    };
+    render(<RunInputsDialog />);
+    expect(screen.getByTestId('run-dialog').textContent).toContain('Reading the document');
+    expect(screen.getByTestId('run-dialog').textContent).toContain('Run flow');
+    expect(screen.getByTestId('run-dialog').textContent).not.toMatch(/crew/i);
+    release();
+    await screen.findByText('Run Feedback loop');
+    expect(screen.getByTestId('run-dialog').textContent).not.toMatch(/crew/i);
+    useDocumentStore.setState({ doc: undefined });
+  });
+
   it('requires inputs that have no default, including placeholders the crew uses without declaring', async () => {
     const doc = exampleDocument('research-brief') as { inputs: unknown[]; agents: { goal: string }[] };
     doc.inputs = [{ name: 'topic' }];

@@ -1,5 +1,6 @@
-import { Background, BackgroundVariant, Controls, MiniMap, Panel, type FinalConnectionState, type Node, type ReactFlowProps } from '@xyflow/react';
+import { Controls, MiniMap, Panel, type FinalConnectionState, type Node, type ReactFlowProps } from '@xyflow/react';
 import { CanvasActions, FIT_VIEW_OPTIONS } from './CanvasActions';
+import { CanvasBackground } from './CanvasBackground';
 import { useKeepFitOnShrink, useRevealAdded, useRevealOnRequest } from './useRevealAdded';
 import { RejectionToast } from './RejectionToast';
 
@@ -30,7 +31,7 @@ export function CanvasChrome(props: {
   useKeepFitOnShrink();
   return (
     <>
-      <Background variant={BackgroundVariant.Dots} gap={18} size={1} className="crew-canvas-background" />
+      <CanvasBackground />
       {props.showMinimap && <MiniMap pannable zoomable style={MINIMAP_SIZE} nodeColor={props.minimapColor} nodeStrokeWidth={0} className="crew-minimap" ariaLabel="Minimap" />}
       {/* One Fit control: the actions' Fit (the zoom buttons keep + and − only). */}
       <Controls showInteractive={false} showFitView={false} className="crew-controls" />

@@ -55,6 +55,10 @@ describe('CrewCanvas', () => {
     expect(within(brief).getByTestId('badge-human')).toBeTruthy();
     expect(within(screen.getByTestId('crew-node-agent:researcher')).getByText('calculator')).toBeTruthy();
     expect(screen.queryByTestId('canvas-problems')).toBeNull();
+    // The dot grid is a CSS background (CanvasBackground.tsx), not React Flow's SVG pattern, which was
+    // rasterised again wherever a live run changed a node.
+    expect(screen.getByTestId('canvas-background')).toBeTruthy();
+    expect(document.querySelector('.react-flow pattern')).toBeNull();
   });
 
   it('shows each problem on the node at fault, and crew-level ones in the banner', async () => {

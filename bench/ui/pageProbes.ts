@@ -149,8 +149,8 @@ export async function stopRecording(page: Page): Promise<Recording> {
  * Watches, once per frame, for the run's trace rows, the fully loaded run and the canvas nodes, and
  * records the first frame *after* each was first in the DOM (so the frame that painted it is done).
  */
-export async function installOpenProbe(page: Page, runId: string): Promise<void> {
-  await page.evaluate((runId) => {
+export async function installOpenProbe(page: Page, runId: string, clicked = 'recent-run'): Promise<void> {
+  await page.evaluate(({ runId, clicked }) => {
     const times = {
       click: NaN,
       firstRows: NaN,
@@ -170,7 +170,7 @@ export async function installOpenProbe(page: Page, runId: string): Promise<void>
     document.addEventListener(
       'click',
       (e) => {
-        if (Number.isNaN(times.click) && e.target instanceof Element && e.target.closest('[data-testid="recent-run"]')) times.click = e.timeStamp;
+        if (Number.isNaN(times.click) && e.target instanceof Element && e.target.closest(`[data-testid="${clicked}"]`)) times.click = e.timeStamp;
       },
       { capture: true },
     );
@@ -202,7 +202,7 @@ export async function installOpenProbe(page: Page, runId: string): Promise<void>
       if (Number.isNaN(times.interactive) || (Number.isNaN(times.canvasNodes) && now - times.interactive < 5000)) requestAnimationFrame(onFrame);
     };
     requestAnimationFrame(onFrame);
-  }, runId);
+  }, { runId, clicked });
 }
 
 export async function openTimes(page: Page): Promise<OpenTimes> {

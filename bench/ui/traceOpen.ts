@@ -18,7 +18,7 @@ export interface TraceSample {
   interactiveMs: number;
   /** Rows in the tree once loaded (spans, all expanded). */
   rows: number;
-  /** Click → the frame after the run's crew was painted on the canvas ('sidebar'; NaN if it was not opened, or in 'crew-open'). */
+  /** Click → the frame after the run's crew was painted on the canvas (NaN if it was not opened). */
   canvasMs: number;
   /** Long tasks from the click to interactive. */
   openLongTasks: LongTaskSummary;
@@ -104,14 +104,15 @@ async function wheelScroll(page: Page, kind: ScrollKind): Promise<ScrollSample> 
 
 /**
  * 'sidebar': the run is clicked in the sidebar on a fresh page with no crew open, so the app also opens
- * the run's crew on the canvas. 'crew-open': the run's crew is opened first (and has settled), then the
- * run is clicked: only the trace panel (and the run overlay on the canvas) change.
+ * the run's crew on the canvas. 'crew-open': the run's crew is clicked in the sidebar instead, and the app
+ * shows its latest run (this one) in the trace. (It used to open the crew first and then click the run,
+ * but the crew now shows its latest run as it opens: the run was on screen before the click.)
  */
 export type OpenScenario = 'sidebar' | 'crew-open';
 
 export interface TraceOpenOptions {
   scenario: OpenScenario;
-  /** Workspace path of the run's crew (opened first in 'crew-open'). */
+  /** Workspace path of the run's crew (clicked in 'crew-open'). */
   documentPath: string;
   /** Also measure wheel scrolling after the open. */
   scroll: boolean;
@@ -130,14 +131,11 @@ export async function measureTraceOpen(browser: Browser, url: string, runId: str
     await page.goto(url);
     const item = page.locator(`[data-testid="recent-run"][data-run-id="${runId}"]`);
     await item.waitFor({ timeout: 30_000 });
-    if (options.scenario === 'crew-open') {
-      await page.locator(`[data-testid="document-item"][data-path="${options.documentPath}"]`).click();
-      await page.locator('[data-testid^="crew-node-"]').first().waitFor({ timeout: 60_000 });
-    }
+    const crew = page.locator(`[data-testid="document-item"][data-path="${options.documentPath}"]`);
     await settle(page);
-    await installOpenProbe(page, runId);
+    await installOpenProbe(page, runId, options.scenario === 'crew-open' ? 'document-item' : 'recent-run');
     await profiler?.start(page, `trace-open-${options.scenario}`);
-    await item.click();
+    await (options.scenario === 'crew-open' ? crew : item).click();
     await page.waitForFunction(() => !Number.isNaN((window as unknown as { __benchOpen: { interactive: number } }).__benchOpen.interactive), undefined, {
       timeout: 120_000,
       polling: 100,
@@ -168,8 +166,7 @@ export async function measureTraceOpen(browser: Browser, url: string, runId: str
       loadedMs: times.loaded - times.click,
       interactiveMs: times.interactive - times.click,
       rows: times.rowsAtLoaded,
-      // With the crew open already, its nodes are there from the start: nothing to time.
-      canvasMs: options.scenario === 'sidebar' ? times.canvasNodes - times.click : NaN,
+      canvasMs: times.canvasNodes - times.click,
       openLongTasks: longTasksBetween(times.longTasks, times.click, times.interactive),
       afterOpenLongTasks: longTasksBetween(times.longTasks, times.interactive, quietAt),
       host,

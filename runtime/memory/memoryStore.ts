@@ -13,13 +13,14 @@
  * - IVF_RQ on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there); a vector index of
  *   another type (an earlier version's IVF_PQ) or under another name is replaced when the store is opened.
  */
-import { arrowRows } from './arrowRows';
 import { toNumbers, vectorValues } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { filterToWhere, matchesFilter, normaliseScope, sqlString, type MemoryFilter } from './memoryFilter';
+import { filterToWhere, matchesFilter, normaliseScope, scopeMatches, sqlString, type MemoryFilter } from './memoryFilter';
+import { RecallCache, type CachedRow } from './recallCache';
+import { rowAddresses } from './rowAddresses';
 import {
   clamp01,
   cosineSimilarity,
@@ -29,6 +30,7 @@ import {
   recencyScore,
   sharedWords,
   weightedScore,
+  type ScoreParts,
 } from './recallScore';
 import { errorMessage } from '../errors';
 import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
@@ -91,8 +93,9 @@ export const VECTOR_INDEX_MIN_ROWS = 5_000;
 export const MAX_VECTOR_INDEX_DELTAS = 8;
 /**
  * IVF partitions searched, and how many quantised candidates per result are re-ranked with exact
- * distances (the vectors are read from the table: re-ranking 100 candidates instead of 20 costs ~3-5 ms
- * of a 100k-row search). At 100k rows, nprobes 32, the top 5 of 20 matched exact search 59% with no
+ * distances (recall re-ranks them itself, with the vectors of its RecallCache; `similar` has LanceDB
+ * read them back from the table: re-ranking 100 candidates instead of 20 costs that ~3-5 ms of a
+ * 100k-row search). At 100k rows, nprobes 32, the top 5 of 20 matched exact search 59% with no
  * re-ranking, 97.4% with 2, 99.2% with 3, 99.8% with 5, 100% with 10 (the whole top 20: 67.7% with 1,
  * 87.9% with 2, 94.6% with 3, 98.2% with 5; recall re-scores all 20 by recency and importance, so the
  * whole 20 counts); bench:memory measures the top 5 each run.
@@ -259,6 +262,11 @@ function recordToRow(record: MemoryRecord, vector: number[]): MemoryRow {
   };
 }
 
+/** A record as the recall cache holds it: its row without the vector. */
+function cachedRow(record: MemoryRecord): CachedRow {
+  const { vector: _vector, ...row } = recordToRow(record, []);
+  return row;
+}
 
 function clampImportance(value: number | undefined): number {
   return value === undefined ? 0.5 : clamp01(value);
@@ -266,6 +274,13 @@ function clampImportance(value: number | undefined): number {
 
 function uniqueStrings(values: string[] | undefined): string[] {
   return [...new Set((values ?? []).map((v) => v.trim()).filter((v) => v.length > 0))];
+}
+
+/** A search hit: its row address, its id and its cosine similarity to the query (NaN: not in the recall cache). */
+interface Hit {
+  address: number;
+  id: string | undefined;
+  similarity: number;
 }
 
 function idIn(ids: string[]): string {
@@ -293,6 +308,9 @@ export class MemoryStore {
    * each search ~1.5-2 ms at 100k rows. Recall checks every row against its filter again regardless.
    */
   private privateRows: number | undefined;
+  /** Recall's copy of the rows (see RecallCache): loaded by the first recall, kept up by the writes. */
+  private cache: RecallCache | undefined;
+  private cacheLoad: Promise<RecallCache> | undefined;
 
   private constructor(
     private readonly table: lancedb.Table,
@@ -342,7 +360,10 @@ export class MemoryStore {
     this.writes = this.writes
       .then(flush, flush)
       .catch(() => undefined)
-      .finally(() => this.table.close());
+      .finally(() => {
+        this.cache = undefined;
+        this.table.close();
+      });
     return this.writes.then(() => undefined);
   }
 
@@ -355,12 +376,18 @@ export class MemoryStore {
         return await work();
       } finally {
         await this.countPrivateRows();
+        await this.readNewAddresses();
       }
     };
     const result = this.writes.then(run, run);
     this.writes = result.catch(() => undefined);
     this.readBarrier = this.writes;
     return result;
+  }
+
+  /** After a write: the row addresses it gave rows, for the recall cache (if a recall loaded it). */
+  private async readNewAddresses(): Promise<void> {
+    await this.cache?.readNewAddresses(this.table).catch(() => undefined); // recall reads them itself if this fails
   }
 
   private async countPrivateRows(): Promise<void> {
@@ -402,10 +429,14 @@ export class MemoryStore {
     for (const [id, t] of this.pendingAccess) byTime.set(t, [...(byTime.get(t) ?? []), id]);
     for (const [t, group] of byTime) {
       await this.table.update({ where: idIn(group), values: { last_accessed_at: t } });
-      for (const id of group) if (this.pendingAccess.get(id) === t) this.pendingAccess.delete(id);
+      for (const id of group) {
+        this.cache?.patch(id, { last_accessed_at: t });
+        if (this.pendingAccess.get(id) === t) this.pendingAccess.delete(id);
+      }
     }
     // The updated rows are unindexed (searched by brute force) until folded in, also before closing.
     await this.upkeep();
+    await this.readNewAddresses();
   }
 
   /** The record with recall's not-yet-written access time, if any. */
@@ -550,6 +581,7 @@ export class MemoryStore {
         history: [],
       }));
       await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]) as unknown as Record<string, unknown>));
+      records.forEach((r, i) => this.cache?.set(r.id, cachedRow(r), vectors[i]));
       await this.upkeep();
       return records;
     });
@@ -613,6 +645,7 @@ export class MemoryStore {
         .whenMatchedUpdateAll()
         .whenNotMatchedInsertAll()
         .execute([recordToRow(next, vector) as unknown as Record<string, unknown>]);
+      this.cache?.set(next.id, cachedRow(next), vector);
       await this.upkeep();
       return next;
     });
@@ -635,6 +668,8 @@ export class MemoryStore {
     return this.exclusive(async () => {
       const before = await this.table.countRows();
       await this.table.delete(where);
+      const ids = options.ids && new Set(options.ids);
+      this.cache?.deleteWhere((id, row) => (!ids || ids.has(id)) && (options.scope === undefined || scopeMatches(String(row.scope), options.scope)));
       return before - (await this.table.countRows());
     });
   }
@@ -643,6 +678,7 @@ export class MemoryStore {
   async reset(): Promise<void> {
     await this.exclusive(async () => {
       await this.table.delete('true');
+      this.cache?.clear();
       await this.table.optimize({ cleanupOlderThan: new Date() }).catch(() => undefined);
     });
   }
@@ -664,6 +700,32 @@ export class MemoryStore {
       .sort((a, b) => b.similarity - a.similarity);
   }
 
+  /**
+   * The recall cache, loaded on first use inside the write queue (no write runs while the table is read,
+   * and every later write keeps it up); `reload` drops the one there is first.
+   */
+  private recallCache(reload = false): Promise<RecallCache> {
+    if (reload) {
+      this.cache = undefined;
+      this.cacheLoad = undefined;
+    }
+    if (this.cache) return Promise.resolve(this.cache);
+    if (!this.cacheLoad) {
+      const load = async () => {
+        const cache = await RecallCache.load(this.table, this.embedder.dimensions, RECORD_COLUMNS);
+        if (!this.closed) this.cache = cache;
+        return cache;
+      };
+      const loading = this.writes.then(load, load);
+      this.cacheLoad = loading;
+      loading.catch(() => {
+        if (this.cacheLoad === loading) this.cacheLoad = undefined; // the next recall tries again
+      });
+      this.writes = loading.catch(() => undefined);
+    }
+    return this.cacheLoad;
+  }
+
   /** `timings`, when given, is filled in with where the time went. */
   async recall(query: RecallQuery, timings?: RecallTimings): Promise<RecallMatch[]> {
     const t0 = performance.now();
@@ -676,71 +738,95 @@ export class MemoryStore {
     // Rows are checked against `filter` again below; with no private rows there is none to leave out.
     const where = filterToWhere({ ...filter, includePrivate: filter.includePrivate || this.privateRows === 0 });
     const take = limit * CANDIDATE_FACTOR;
+    let cache = await this.recallCache();
 
-    // The vector search returns each row's exact cosine distance (re-ranked, when indexed), so only the
-    // full-text search needs the vector column, for rows the vector search did not find.
-    let vq = this.searchIndex(this.table.query().nearestTo(queryVector).distanceType('cosine').select([...RECORD_COLUMNS, '_distance']).limit(take));
+    // Both searches return row addresses only: the ids, rows and vectors come from the recall cache.
+    // With an index the vector search's quantised distances are re-ranked here: its top
+    // `take × REFINE_FACTOR` candidates, by exact cosine similarity (what `refineFactor` has LanceDB do,
+    // reading each candidate's vector back from the table). Each search's hits are scored as it
+    // returns, while the other may still be running.
+    const queryNorm = Math.hypot(...queryVector);
+    const scored = (addresses: number[]): Hit[] =>
+      addresses.map((address) => {
+        const id = cache.idAt(address);
+        return { address, id, similarity: id === undefined ? NaN : cache.similarity(id, queryVector, queryNorm) };
+      });
+    const indexed = this.hasVectorIndex;
+    let vq = this.table.query().nearestTo(queryVector).distanceType('cosine').select(['_distance']).withRowId().limit(indexed ? take * REFINE_FACTOR : take);
+    if (indexed) vq = vq.nprobes(IVF_NPROBES);
     if (where) vq = vq.where(where);
     // Both searches run at once (LanceDB works off the JS thread): recall waits for the slower one only.
     const tSearch = performance.now();
     let tVector = tSearch;
     let tText = tSearch;
-    const vectorSearch = vq.toArrow().then(arrowRows).finally(() => (tVector = performance.now()));
+    const vectorSearch = vq.toArrow().then(rowAddresses).then(scored).finally(() => (tVector = performance.now()));
 
-    let textSearch: Promise<Record<string, unknown>[]> = Promise.resolve([]);
+    let textSearch: Promise<Hit[]> = Promise.resolve([]);
     if (this.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
       try {
-        let tq = this.table.query().fullTextSearch(query.query).select([...RECORD_COLUMNS, 'vector', '_score']).limit(take);
+        let tq = this.table.query().fullTextSearch(query.query).select(['_score']).withRowId().limit(take);
         if (where) tq = tq.where(where);
-        textSearch = tq.toArrow().then(arrowRows).catch(() => []); // a query the FTS parser rejects just contributes nothing
+        textSearch = tq.toArrow().then(rowAddresses, () => []).then(scored); // a query the FTS parser rejects just contributes nothing
       } catch {
         textSearch = Promise.resolve([]);
       }
     }
-    const [vectorRows, textRows] = await Promise.all([vectorSearch, textSearch.finally(() => (tText = performance.now()))]);
+    let [vectorHits, textHits] = await Promise.all([vectorSearch, textSearch.finally(() => (tText = performance.now()))]);
     const tSearched = performance.now();
-
-    const hits = new Map<string, { row: Record<string, unknown>; similarity: number }>();
-    for (const row of textRows) hits.set(String(row.id), { row, similarity: cosineSimilarity(queryVector, vectorValues(row.vector)) });
-    for (const row of vectorRows) hits.set(String(row.id), { row, similarity: 1 - Number(row._distance) });
-    const vectorIds = vectorRows.map((r) => String(r.id));
-    const textIds = textRows.map((r) => String(r.id));
+    // An address the cache has not read (a write whose addresses it missed), then a row this store did
+    // not write since loading the cache (another process's, seen by this handle once it writes itself):
+    // the new addresses are read, then the whole cache if need be.
+    const unknown = () => [...vectorHits, ...textHits].some((h) => Number.isNaN(h.similarity));
+    const rescore = () => {
+      [vectorHits, textHits] = [scored(vectorHits.map((h) => h.address)), scored(textHits.map((h) => h.address))];
+    };
+    if (unknown()) {
+      await cache.readNewAddresses(this.table);
+      rescore();
+    }
+    if (unknown()) {
+      cache = await this.recallCache(true);
+      rescore();
+    }
+    const known = (h: Hit): h is Hit & { id: string } => h.id !== undefined && !Number.isNaN(h.similarity);
+    const similarity = new Map(vectorHits.concat(textHits).filter(known).map((h) => [h.id, h.similarity]));
+    const vectorIds = vectorHits
+      .filter(known)
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, take)
+      .map((h) => h.id);
+    const textIds = textHits.filter(known).map((h) => h.id);
     const fused = reciprocalRankFusion([vectorIds, textIds]);
     const candidates = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, take);
     const tFused = performance.now();
 
+    // Candidates are scored from their cached rows; only those returned become records.
     const now = this.now();
-    const matches: (RecallMatch & { fusedScore: number; wordHits: number })[] = [];
+    const scoredMatches: { id: string; row: CachedRow; parts: ScoreParts; score: number; fusedScore: number; matchedWords: string[]; lastUsed: number }[] = [];
     for (const [id, fusedScore] of candidates) {
-      const hit = hits.get(id)!;
-      const record = this.withPendingAccess(rowToRecord(hit.row));
-      if (!matchesFilter(record, filter)) continue;
-      const lastUsed = record.lastAccessedAt || record.updatedAt;
-      const matchedWords = sharedWords(query.query, record.content);
-      const semantic = clamp01(hit.similarity);
+      const row = cache.row(id)!;
+      const categories = filter.categories?.length ? parseJson<string[]>(row.categories, []) : [];
+      if (!matchesFilter({ scope: String(row.scope), categories, private: Boolean(row.is_private) }, filter)) continue;
+      const semantic = clamp01(similarity.get(id)!);
       if (semantic < (query.minSemantic ?? 0)) continue;
-      const parts = {
-        semantic,
-        recency: recencyScore(lastUsed, now),
-        importance: clamp01(record.importance),
-      };
-      matches.push({
-        record,
-        score: weightedScore(parts, weights),
-        ...parts,
-        fusedScore,
-        wordHits: matchedWords.length,
-        reasons: explainMatch(parts, {
-          fromVector: vectorIds.includes(id),
-          fromText: textIds.includes(id),
-          matchedWords,
-          ageMs: now - lastUsed,
-        }),
-      });
+      const lastUsed = Math.max(Number(row.last_accessed_at), this.pendingAccess.get(id) ?? 0) || Number(row.updated_at);
+      const parts = { semantic, recency: recencyScore(lastUsed, now), importance: clamp01(Number(row.importance)) };
+      const matchedWords = sharedWords(query.query, String(row.content));
+      scoredMatches.push({ id, row, parts, score: weightedScore(parts, weights), fusedScore, matchedWords, lastUsed });
     }
     // Ties (equal weighted score) go to the better fused search rank, then to more shared query words.
-    matches.sort((a, b) => b.score - a.score || b.fusedScore - a.fusedScore || b.wordHits - a.wordHits);
-    const top: RecallMatch[] = matches.slice(0, limit).map(({ fusedScore: _fused, wordHits: _hits, ...match }) => match);
+    scoredMatches.sort((a, b) => b.score - a.score || b.fusedScore - a.fusedScore || b.matchedWords.length - a.matchedWords.length);
+    const top: RecallMatch[] = scoredMatches.slice(0, limit).map((m) => ({
+      record: this.withPendingAccess(rowToRecord(m.row)),
+      score: m.score,
+      ...m.parts,
+      reasons: explainMatch(m.parts, {
+        fromVector: vectorIds.includes(m.id),
+        fromText: textIds.includes(m.id),
+        matchedWords: m.matchedWords,
+        ageMs: now - m.lastUsed,
+      }),
+    }));
     if (top.length > 0 && query.touch !== false) {
       this.touch(
         top.map((m) => m.record.id),

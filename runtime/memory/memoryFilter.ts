@@ -17,9 +17,9 @@ export function sqlString(value: string): string {
   return `'${value.replace(/\u0000/g, '').replace(/'/g, "''")}'`;
 }
 
-/** `/crew/x/` → `/crew/x` (the root `/` stays). */
+/** `/crew/x/` → `/crew/x` (the root `/` stays); NUL dropped, as `sqlString` drops it. */
 export function normaliseScope(scope: string): string {
-  const trimmed = scope.trim();
+  const trimmed = scope.replace(/\u0000/g, '').trim();
   if (trimmed.length > 1 && trimmed.endsWith('/')) return trimmed.replace(/\/+$/, '') || '/';
   return trimmed;
 }

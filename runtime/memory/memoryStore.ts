@@ -278,7 +278,7 @@ function uniqueStrings(values: string[] | undefined): string[] {
 
 /** A search hit: its row address, its id and its cosine similarity to the query (NaN: not in the recall cache). */
 interface Hit {
-  address: number;
+  address: bigint;
   id: string | undefined;
   similarity: number;
 }
@@ -311,6 +311,8 @@ export class MemoryStore {
   /** Recall's copy of the rows (see RecallCache): loaded by the first recall, kept up by the writes. */
   private cache: RecallCache | undefined;
   private cacheLoad: Promise<RecallCache> | undefined;
+  /** Recalls in flight: `close` closes the table once they are done. */
+  private readonly recalls = new Set<Promise<unknown>>();
 
   private constructor(
     private readonly table: lancedb.Table,
@@ -351,13 +353,15 @@ export class MemoryStore {
     return store;
   }
 
-  /** Closes the table once the writes in flight are done, writing recall's pending access times first (best effort). */
+  /** Closes the table once the writes and recalls in flight are done, writing recall's pending access times first (best effort). */
   close(): Promise<void> {
     if (this.closed) return this.writes.then(() => undefined);
     this.closed = true;
     clearTimeout(this.accessFlushTimer);
     const flush = () => this.flushAccessTimes();
+    const recalls = Promise.allSettled(this.recalls);
     this.writes = this.writes
+      .then(() => recalls)
       .then(flush, flush)
       .catch(() => undefined)
       .finally(() => {
@@ -668,8 +672,8 @@ export class MemoryStore {
     return this.exclusive(async () => {
       const before = await this.table.countRows();
       await this.table.delete(where);
-      const ids = options.ids && new Set(options.ids);
-      this.cache?.deleteWhere((id, row) => (!ids || ids.has(id)) && (options.scope === undefined || scopeMatches(String(row.scope), options.scope)));
+      if (options.scope === undefined) this.cache?.delete(options.ids ?? []);
+      else this.cache?.deleteWhere((id, row) => (!options.ids || options.ids.includes(id)) && scopeMatches(String(row.scope), options.scope!));
       return before - (await this.table.countRows());
     });
   }
@@ -702,13 +706,9 @@ export class MemoryStore {
 
   /**
    * The recall cache, loaded on first use inside the write queue (no write runs while the table is read,
-   * and every later write keeps it up); `reload` drops the one there is first.
+   * and every later write keeps it up).
    */
-  private recallCache(reload = false): Promise<RecallCache> {
-    if (reload) {
-      this.cache = undefined;
-      this.cacheLoad = undefined;
-    }
+  private recallCache(): Promise<RecallCache> {
     if (this.cache) return Promise.resolve(this.cache);
     if (!this.cacheLoad) {
       const load = async () => {
@@ -727,7 +727,17 @@ export class MemoryStore {
   }
 
   /** `timings`, when given, is filled in with where the time went. */
-  async recall(query: RecallQuery, timings?: RecallTimings): Promise<RecallMatch[]> {
+  recall(query: RecallQuery, timings?: RecallTimings): Promise<RecallMatch[]> {
+    // Asked for first, so the cache's first load is queued before any write or `close` that follows.
+    const cacheReady = this.recallCache();
+    const running = this.recallWith(cacheReady, query, timings);
+    const done = () => this.recalls.delete(running);
+    this.recalls.add(running);
+    running.then(done, done);
+    return running;
+  }
+
+  private async recallWith(cacheReady: Promise<RecallCache>, query: RecallQuery, timings?: RecallTimings): Promise<RecallMatch[]> {
     const t0 = performance.now();
     const limit = Math.min(MAX_RECALL_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_RECALL_LIMIT)));
     const weights = normaliseWeights(query.weights);
@@ -738,7 +748,7 @@ export class MemoryStore {
     // Rows are checked against `filter` again below; with no private rows there is none to leave out.
     const where = filterToWhere({ ...filter, includePrivate: filter.includePrivate || this.privateRows === 0 });
     const take = limit * CANDIDATE_FACTOR;
-    let cache = await this.recallCache();
+    const cache = await cacheReady;
 
     // Both searches return row addresses only: the ids, rows and vectors come from the recall cache.
     // With an index the vector search's quantised distances are re-ranked here: its top
@@ -746,7 +756,7 @@ export class MemoryStore {
     // reading each candidate's vector back from the table). Each search's hits are scored as it
     // returns, while the other may still be running.
     const queryNorm = Math.hypot(...queryVector);
-    const scored = (addresses: number[]): Hit[] =>
+    const scored = (addresses: bigint[]): Hit[] =>
       addresses.map((address) => {
         const id = cache.idAt(address);
         return { address, id, similarity: id === undefined ? NaN : cache.similarity(id, queryVector, queryNorm) };
@@ -773,20 +783,12 @@ export class MemoryStore {
     }
     let [vectorHits, textHits] = await Promise.all([vectorSearch, textSearch.finally(() => (tText = performance.now()))]);
     const tSearched = performance.now();
-    // An address the cache has not read (a write whose addresses it missed), then a row this store did
-    // not write since loading the cache (another process's, seen by this handle once it writes itself):
-    // the new addresses are read, then the whole cache if need be.
-    const unknown = () => [...vectorHits, ...textHits].some((h) => Number.isNaN(h.similarity));
-    const rescore = () => {
-      [vectorHits, textHits] = [scored(vectorHits.map((h) => h.address)), scored(textHits.map((h) => h.address))];
-    };
-    if (unknown()) {
+    // An address the cache has not read (a write it has not caught up with yet): the new addresses are
+    // read, with any rows written there by another process. A hit whose record is still unknown was
+    // deleted while the searches ran, and is left out.
+    if ([...vectorHits, ...textHits].some((h) => h.id === undefined)) {
       await cache.readNewAddresses(this.table);
-      rescore();
-    }
-    if (unknown()) {
-      cache = await this.recallCache(true);
-      rescore();
+      [vectorHits, textHits] = [scored(vectorHits.map((h) => h.address)), scored(textHits.map((h) => h.address))];
     }
     const known = (h: Hit): h is Hit & { id: string } => h.id !== undefined && !Number.isNaN(h.similarity);
     const similarity = new Map(vectorHits.concat(textHits).filter(known).map((h) => [h.id, h.similarity]));
@@ -804,7 +806,8 @@ export class MemoryStore {
     const now = this.now();
     const scoredMatches: { id: string; row: CachedRow; parts: ScoreParts; score: number; fusedScore: number; matchedWords: string[]; lastUsed: number }[] = [];
     for (const [id, fusedScore] of candidates) {
-      const row = cache.row(id)!;
+      const row = cache.row(id);
+      if (!row) continue; // forgotten while the searches ran
       const categories = filter.categories?.length ? parseJson<string[]>(row.categories, []) : [];
       if (!matchesFilter({ scope: String(row.scope), categories, private: Boolean(row.is_private) }, filter)) continue;
       const semantic = clamp01(similarity.get(id)!);

@@ -11,21 +11,22 @@
  */
 import type * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch } from 'apache-arrow';
+import { arrowRows } from './arrowRows';
 
-const FRAGMENT = 2 ** 32;
+const FRAGMENT_BITS = 32n;
 
-/** The `_rowid` column of a query result (`withRowId()`) as numbers (exact: fragment ids stay far below 2^21). */
-export function rowAddresses(result: { getChild(name: string): { toArray(): unknown } | null }): number[] {
+/** The `_rowid` column of a query result (`withRowId()`). */
+export function rowAddresses(result: { getChild(name: string): { toArray(): unknown } | null }): bigint[] {
   const column = result.getChild('_rowid')?.toArray() as BigUint64Array | undefined;
-  return column ? Array.from(column, Number) : [];
+  return column ? Array.from(column) : [];
 }
 
 export class RowAddresses {
-  private readonly ids = new Map<number, string>();
+  private readonly ids = new Map<bigint, string>();
   /** Addresses in this fragment and above have not been read. */
-  private nextFragment = 0;
+  private nextFragment = 0n;
 
-  idAt(address: number): string | undefined {
+  idAt(address: bigint): string | undefined {
     return this.ids.get(address);
   }
 
@@ -39,18 +40,33 @@ export class RowAddresses {
     const addresses = rowAddresses(batch);
     for (let i = 0; i < addresses.length; i++) {
       this.ids.set(addresses[i], String(ids.get(i)));
-      const fragment = Math.floor(addresses[i] / FRAGMENT);
-      if (fragment >= this.nextFragment) this.nextFragment = fragment + 1;
+      const fragment = addresses[i] >> FRAGMENT_BITS;
+      if (fragment >= this.nextFragment) this.nextFragment = fragment + 1n;
     }
   }
 
-  /** Reads the addresses written since the last read (every address, once stale ones outnumber `liveRows`). */
-  async readNew(table: lancedb.Table, liveRows: number): Promise<void> {
-    if (this.ids.size > 2 * liveRows + 1024) {
-      this.ids.clear();
-      this.nextFragment = 0;
+  /** Forgets every address (the next `readNew` reads them all). */
+  clear(): void {
+    this.ids.clear();
+    this.nextFragment = 0n;
+  }
+
+  /**
+   * Reads the addresses written since the last read (every address, once stale ones outnumber
+   * `liveRows`), and returns those rows' `columns` (with `id` and `_rowid`).
+   */
+  async readNew(table: lancedb.Table, liveRows: number, columns: string[] = []): Promise<Record<string, unknown>[]> {
+    if (this.ids.size > 2 * liveRows + 1024) this.clear();
+    const rows: Record<string, unknown>[] = [];
+    const query = table
+      .query()
+      .where(`_rowid >= ${this.nextFragment << FRAGMENT_BITS}`)
+      .select(['id', ...columns])
+      .withRowId();
+    for await (const batch of query) {
+      this.add(batch);
+      for (const row of arrowRows(batch)) rows.push(row);
     }
-    const from = BigInt(this.nextFragment) * BigInt(FRAGMENT);
-    for await (const batch of table.query().where(`_rowid >= ${from}`).select(['id']).withRowId()) this.add(batch);
+    return rows;
   }
 }

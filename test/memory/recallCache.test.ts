@@ -14,7 +14,7 @@ const norm = (v: number[]) => Math.hypot(...v);
 
 describe('RecallCache', () => {
   it('gives each id its row and a cosine similarity within 1e-3 of the exact one, growing as rows come', () => {
-    const cache = new RecallCache(32, 2);
+    const cache = new RecallCache(32, ["id"], 2);
     const vectors = new Map<string, number[]>();
     for (let i = 0; i < 50; i++) {
       vectors.set(`m${i}`, vector(32));
@@ -138,18 +138,102 @@ describe('MemoryStore recall with its cache', () => {
     expect((await store.get(touched[0].record.id))?.lastAccessedAt).toBe(clock);
   });
 
-  it('reads the cache again when a search returns a row another process wrote', async () => {
+  it("reads another process's added and changed rows once this store writes, without loading the cache again", async () => {
     const loads = vi.spyOn(RecallCache, 'load');
     const mine = await open();
-    await mine.add([{ content: 'a note this process wrote', scope: '/crew/a', source: manual }]);
-    expect(await contents(mine, 'note this process wrote')).toEqual(['a note this process wrote']);
+    const [x] = await mine.add([{ content: 'the deploy key lives in the vault', scope: '/crew/a', source: manual }]);
+    expect(await contents(mine, 'deploy key vault')).toEqual(['the deploy key lives in the vault']);
 
     const other = await open(); // another handle on the same table, as another process has
     await other.add([{ content: 'the other process wrote about penguins', scope: '/crew/a', source: manual }]);
+    clock += 1000;
+    await other.update(x.id, { content: 'the deploy key lives in the HSM', importance: 0.9, categories: ['ops'], private: true, reason: 'moved' });
     // This handle sees the other's rows once it writes itself (LanceDB reads stay on the handle's version until then).
     await mine.add([{ content: 'one more note', scope: '/crew/a', source: manual }]);
     expect(await contents(mine, 'penguins', { limit: 1 })).toEqual(['the other process wrote about penguins']);
-    expect(loads).toHaveBeenCalledTimes(2);
+    const [moved] = await mine.recall({ query: 'the deploy key lives in the HSM', limit: 1, touch: false, includePrivate: true, categories: ['ops'] });
+    expect(moved.record).toMatchObject({ id: x.id, content: 'the deploy key lives in the HSM', importance: 0.9, categories: ['ops'], private: true });
+    expect(moved.semantic).toBeGreaterThan(0.999); // the new content's vector, not the old one's
+    expect(await contents(mine, 'deploy key')).not.toContain('the deploy key lives in the HSM'); // private now
+    expect(loads).toHaveBeenCalledTimes(1);
+  });
+
+  /** Holds one of the store's searches (its `toArrow`) until `gate` resolves. */
+  const holdSearch = (store: MemoryStore, which: 'fullTextSearch' | 'nearestTo', gate: Promise<void>) => {
+    const table = (store as unknown as { table: { query: () => Record<string, (...a: unknown[]) => unknown> } }).table;
+    const query = table.query.bind(table);
+    table.query = () => {
+      const q = query();
+      const search = q[which].bind(q);
+      q[which] = (...a: unknown[]) => {
+        const s = search(...a) as { toArrow: () => Promise<unknown> };
+        const toArrow = s.toArrow.bind(s);
+        s.toArrow = async () => {
+          const result = await toArrow();
+          await gate;
+          return result;
+        };
+        return s;
+      };
+      return q;
+    };
+  };
+
+  for (const which of ['fullTextSearch', 'nearestTo'] as const) {
+    it(`leaves out a record forgotten while recall's ${which === 'nearestTo' ? 'vector' : 'full-text'} search runs, without failing or loading the cache again`, async () => {
+      const loads = vi.spyOn(RecallCache, 'load');
+      const store = await open();
+      await store.add([
+        { content: 'deploy key in vault', scope: '/a', source: manual },
+        { content: 'lunch menu on fridays', scope: '/b', source: manual },
+      ]);
+      await store.recall({ query: 'deploy', touch: false }); // loads the cache
+      let release!: () => void;
+      holdSearch(store, which, new Promise<void>((resolve) => (release = resolve)));
+      const recalling = store.recall({ query: 'deploy key vault lunch', touch: false });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await store.forget({ scope: '/a' })).toBe(1);
+      release();
+      expect((await recalling).map((m) => m.record.content)).toEqual(['lunch menu on fridays']);
+      expect(loads).toHaveBeenCalledTimes(1);
+    });
+  }
+
+  it('closes the table only once a recall called just before is done', async () => {
+    const store = await open();
+    await store.add([{ content: 'closing time notes', scope: '/a', source: manual }]);
+    const recalling = store.recall({ query: 'closing time', touch: false });
+    const closing = store.close();
+    expect((await recalling).map((m) => m.record.content)).toEqual(['closing time notes']);
+    await closing;
+  });
+
+  it('scores vectors with components beyond float16 range', async () => {
+    const vectors: Record<string, number[]> = { near: [1e5, 1, 0, 0, 0, 0, 0, 0], far: [-1e5, 1e5, 0, 0, 0, 0, 0, 0], query: [1, 0, 0, 0, 0, 0, 0, 0] };
+    const embedder = { id: 'test-big-8', dimensions: 8, embed: async (texts: string[]) => texts.map((t) => vectors[t.split(' ')[0]] ?? vectors.query) };
+    const store = await MemoryStore.open(dir, embedder, { now: () => clock });
+    stores.push(store);
+    await store.add([
+      { content: 'near thing', scope: '/a', source: manual },
+      { content: 'far thing', scope: '/a', source: manual },
+    ]);
+    const hits = await store.recall({ query: 'query', limit: 5, touch: false });
+    expect(hits.map((h) => [h.record.content, Number(h.semantic.toFixed(3))])).toEqual([
+      ['near thing', 1],
+      ['far thing', 0],
+    ]);
+  });
+
+  it('treats a NUL in a scope the same in the table and in the cache (dropped)', async () => {
+    const loads = vi.spyOn(RecallCache, 'load');
+    const store = await open();
+    const [odd] = await store.add([{ content: 'a note in an odd scope', scope: '/a\u0000b', source: manual }]);
+    await store.add([{ content: 'a note in scope ab', scope: '/ab', source: manual }, { content: 'a note in scope a', scope: '/a', source: manual }]);
+    expect(odd.scope).toBe('/ab');
+    expect((await store.recall({ query: 'note', limit: 5, touch: false })).length).toBe(3); // loads the cache
+    expect(await store.forget({ scope: '/a\u0000b' })).toBe(2);
+    expect(await contents(store, 'note')).toEqual(['a note in scope a']);
+    expect(loads).toHaveBeenCalledTimes(1);
   });
 
   it('returns records the caller can change without changing what the next recall returns', async () => {

@@ -10,7 +10,7 @@ let table: lancedb.Table;
 const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `m${from + i}`, n: from + i }));
 
 /** Every live row's address and id, as the table has them now. */
-async function truth(): Promise<[number, string][]> {
+async function truth(): Promise<[bigint, string][]> {
   const result = await table.query().select(['id']).withRowId().toArrow();
   const ids = result.getChild('id')!.toArray() as string[];
   return rowAddresses(result).map((a, i) => [a, String(ids[i])]);

@@ -32,7 +32,7 @@ export interface RecallFloor {
   targetRatio: number;
   /** The recall cache: how long the first recall took to load it, and the memory it added. */
   cacheLoad: { ms: number; rows: number; heapMiB: number; rssMiB: number };
-  /** A 3-record `add` on the same table, by the store holding the cache and by one without (no recall yet). */
+  /** A 3-record `add` on the same table, by the store holding the cache, then by one without (no recall yet). */
   smallWrite: { withCache: Spread; withoutCache: Spread; writes: number };
   /** Where recall's time went (median / p95 per phase). */
   phases: Record<'embeddingMs' | 'vectorMs' | 'fullTextMs' | 'searchMs' | 'fusionMs' | 'scoringMs' | 'totalMs', Spread>;
@@ -109,7 +109,7 @@ export function renderMemorySection(r: MemoryBenchReport): string {
     `| raw: minimal IVF top 5 (ids, nprobes ${r.floor.nprobes}: no re-ranking, no filter) | ${fmt(r.floor.minimalMs.median, 2)} ms | ${fmt(r.floor.minimalMs.p95, 2)} ms | **${fmt(r.floor.ratioMinimal, 2)}×** | ≤ ${r.floor.targetRatio}×: ${met(r.floor.ratioMinimal <= r.floor.targetRatio)} |`,
     `| raw: recall's own vector query (row addresses of ${r.floor.candidates} candidates, the same nprobes and filter; recall re-ranks them itself) | ${fmt(r.floor.sameShapeMs.median, 2)} ms | ${fmt(r.floor.sameShapeMs.p95, 2)} ms | ${fmt(r.floor.ratioSameShape, 2)}× | not judged |`,
     '',
-    `Recall cache (rows and float16 vectors held in the process, loaded by the first recall): ${int(r.floor.cacheLoad.rows)} rows loaded in ${fmt(r.floor.cacheLoad.ms, 0)} ms, +${fmt(r.floor.cacheLoad.heapMiB, 0)} MiB JS heap, +${fmt(r.floor.cacheLoad.rssMiB, 0)} MiB resident after the load. Kept up by the store's writes: a 3-record \`add\` (median / p95 of ${r.floor.smallWrite.writes}) takes ${fmt(r.floor.smallWrite.withCache.median, 1)} / ${fmt(r.floor.smallWrite.withCache.p95, 1)} ms on the store holding the cache, ${fmt(r.floor.smallWrite.withoutCache.median, 1)} / ${fmt(r.floor.smallWrite.withoutCache.p95, 1)} ms on one without.`,
+    `Recall cache (rows and float16 vectors held in the process, loaded by the first recall): ${int(r.floor.cacheLoad.rows)} rows loaded in ${fmt(r.floor.cacheLoad.ms, 0)} ms, +${fmt(r.floor.cacheLoad.heapMiB, 0)} MiB JS heap, +${fmt(r.floor.cacheLoad.rssMiB, 0)} MiB resident after the load. Kept up by the store's writes: a 3-record \`add\` (median / p95 of ${r.floor.smallWrite.writes}, the two stores one after the other) takes ${fmt(r.floor.smallWrite.withCache.median, 1)} / ${fmt(r.floor.smallWrite.withCache.p95, 1)} ms on the store holding the cache, ${fmt(r.floor.smallWrite.withoutCache.median, 1)} / ${fmt(r.floor.smallWrite.withoutCache.p95, 1)} ms on one without.`,
     '',
     `Quality: top-5 overlap of recall with brute-force recall ${fmt((r.recall[1]?.top5Overlap ?? NaN) * 100, 1)}%; vector search recall@5 against exact search ${fmt((r.recall[1]?.annRecallAt5 ?? NaN) * 100, 1)}%.`,
     '',

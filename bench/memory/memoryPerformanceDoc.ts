@@ -113,7 +113,7 @@ export function renderMemorySection(r: MemoryBenchReport): string {
     '',
     `Quality: top-5 overlap of recall with brute-force recall ${fmt((r.recall[1]?.top5Overlap ?? NaN) * 100, 1)}%; vector search recall@5 against exact search ${fmt((r.recall[1]?.annRecallAt5 ?? NaN) * 100, 1)}%.`,
     '',
-    `| recall, where the time went (ms) | embedding | vector search | full-text search | both searches (run at once) | re-ranking and fusion | scoring | total |`,
+    `| recall, where the time went (ms) | embedding | vector search with re-ranking | full-text search | both searches (run at once) | fusion | scoring | total |`,
     '|---|--:|--:|--:|--:|--:|--:|--:|',
     ...(['median', 'p95'] as const).map((k) => {
       const p = r.floor.phases;

@@ -118,7 +118,8 @@ export interface MemoryStoreOptions {
 
 /**
  * Where one `recall` spent its time (ms), for the benchmark: the two searches run at once, so `searchMs`
- * (their wall time) is less than `vectorMs + fullTextMs`.
+ * (their wall time) is less than `vectorMs + fullTextMs`; each search's time includes scoring its hits
+ * from the recall cache (for the vector search: the re-ranking).
  */
 export interface RecallTimings {
   embeddingMs: number;
@@ -458,7 +459,7 @@ export class MemoryStore {
     return this.vectorIndex !== undefined;
   }
 
-  /** How the vector searches (recall, `similar`) search the index, when there is one. */
+  /** How `similar` searches the index, when there is one (LanceDB re-ranks; recall re-ranks itself). */
   private searchIndex(q: lancedb.VectorQuery): lancedb.VectorQuery {
     return this.vectorIndex ? q.nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR) : q;
   }

@@ -58,13 +58,17 @@ describe('crewdeck memory', () => {
 
   it('warns when the store cannot keep its indices up, and still does the command', async () => {
     // Memories without a letter or digit embed to zero vectors: a vector index cannot be trained on them.
+    // Every row must be one (the added one too): with a single non-zero vector, training fails only
+    // most of the time (1 run in 30 trained an index in a probe), and CI once met that one.
     const seed = await MemoryStore.open(join(ws.dir, '.crewdeck', 'memory'), new HashingEmbedder(), { vectorIndexMinRows: Infinity });
     await seed.add(Array.from({ length: VECTOR_INDEX_MIN_ROWS }, (_, i) => ({ content: '!?'.repeat((i % 7) + 1), scope: '/crew/x', source: { kind: 'manual' as const } })));
     await seed.close();
-    const r = await memory('add', 'The budget is 40k', '--scope', '/crew/x');
+    const r = await memory('add', '!!! ???', '--scope', '/crew/x');
     expect(r.code, describeResult(r)).toBe(0);
     expect(r.stdout).toContain('Remembered');
     expect(r.stderr).toMatch(/warning: memory index upkeep failed \(searches still see every memory, more slowly\): .*kmeans/i);
+    // The next write tries again; whether or not it trains, what was written is found.
+    expect((await memory('add', 'The budget is 40k', '--scope', '/crew/x')).code).toBe(0);
     expect((await json('search', 'budget', '--scope', '/crew/x'))[0].record.content).toBe('The budget is 40k');
   });
 

@@ -26,8 +26,8 @@ export const KNOWLEDGE_TABLE = 'chunks';
 const META_EMBEDDER = 'crewdeck.embedder';
 const META_DIMENSIONS = 'crewdeck.dimensions';
 const FTS_INDEX = 'content_idx';
-/** Tries of a write whose commit lost a race with another writer's. */
-const COMMIT_ATTEMPTS = 5;
+/** Tries of a write whose commit lost a race with another writer's (with 4 writers at once, 5 were not always enough). */
+const COMMIT_ATTEMPTS = 10;
 
 /** LanceDB's "Retryable commit conflict … preempted by concurrent transaction": the write may simply be tried again. */
 function isCommitConflict(error: unknown): boolean {
@@ -187,7 +187,8 @@ export class KnowledgeStore {
         if (attempt >= COMMIT_ATTEMPTS || !isCommitConflict(error)) throw error;
         await this.table.checkoutLatest();
         this.hasFtsIndex = (await this.table.listIndices()).some((i) => i.name === FTS_INDEX);
-        await new Promise((resolve) => setTimeout(resolve, attempt * 10 + Math.random() * 20));
+        // Exponential backoff with jitter (25 ms, 50 ms, … up to 400 ms), so rivals stop colliding.
+        await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** (attempt - 1), 400) * (0.5 + Math.random())));
       }
     }
   }

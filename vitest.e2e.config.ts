@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['e2e/**/*.e2e.ts'],
     testTimeout: 90_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: too soon for a busy 2-core machine rendering 300 nodes.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     fileParallelism: false,
     // Workspace trust is recorded in a temporary config folder (the served app inherits it), never the real home.

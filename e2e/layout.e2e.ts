@@ -129,8 +129,6 @@ describe('layout at 1440×900', () => {
       const canvas = (await page.getByTestId('crew-canvas').boundingBox())!;
       const node = page.getByTestId(testId);
       await node.waitFor();
-      // Let the pan to the new node finish.
-      await page.waitForTimeout(350);
       const box = (await node.boundingBox())!;
       return box.x >= canvas.x && box.y >= canvas.y && box.x + box.width <= canvas.x + canvas.width && box.y + box.height <= canvas.y + canvas.height;
     };
@@ -140,11 +138,12 @@ describe('layout at 1440×900', () => {
       await page.getByTestId(`palette-${kind}`).click();
       await expect.poll(() => page.locator(`[data-testid^="crew-node-${kind}:"]`).count()).toBe(before + 1);
       const id = await page.locator(`[data-testid^="crew-node-${kind}:"]`).nth(before).getAttribute('data-testid');
-      expect(await inView(id!), `${id} in view`).toBe(true);
+      // The canvas pans to the new node over a few frames: poll until it has.
+      await expect.poll(() => inView(id!), { message: `${id} in view` }).toBe(true);
     }
     await page.getByTestId('crew-canvas').locator('.react-flow__pane').click({ position: { x: 200, y: 20 } });
     await page.getByTestId('field-process').selectOption('hierarchical');
-    expect(await inView('crew-node-manager')).toBe(true);
+    await expect.poll(() => inView('crew-node-manager'), { message: 'the Manager in view' }).toBe(true);
     await session.shot('layout-palette-in-view');
   });
 

@@ -169,10 +169,9 @@ describe('issue 18 at 1440×900: space and wording', () => {
       await expect.poll(selectedKey).not.toBe(added[added.length - 1] ?? null);
       const key = (await selectedKey())!;
       added.push(key);
-      await page.waitForTimeout(400);
-      const canvas = await box(page, 'flow-canvas');
-      const node = (await page.getByTestId(key).boundingBox())!;
-      expect(inside(node, canvas), `method ${i + 1} (${template}) in view`).toBe(true);
+      // The canvas pans to the new method over a few frames: poll until it has.
+      const inView = async () => inside((await page.getByTestId(key).boundingBox())!, await box(page, 'flow-canvas'));
+      await expect.poll(inView, { message: `method ${i + 1} (${template}) in view` }).toBe(true);
     }
     expect(new Set(added).size).toBe(5);
     await session.shot('space-flow-palette-in-view');

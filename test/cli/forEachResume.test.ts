@@ -49,8 +49,15 @@ describe('for_each: kill -9 in the middle of the fan-out, then crewdeck resume',
       if (Date.now() > deadline) throw new Error(`chapter 2 was never asked for; asked: ${calledChapters().join(', ')}; the CLI printed: ${printed}`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    // Chapter 3 waits for a free slot behind the hanging chapter 2; give chapter 1's checkpoint a moment.
-    await new Promise((r) => setTimeout(r, 300));
+    // Chapter 3 waits for a free slot behind the hanging chapter 2. Kill once chapters 0 and 1 are
+    // stored as completed (a fixed pause lost that race on a loaded machine).
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`chapters 0 and 1 were never stored as completed; the CLI printed: ${printed}`);
+      const runId = (await listRuns(ws.dir))[0]?.id;
+      const done = runId ? (await runEvents(ws.dir, runId)).filter((e) => e.type === 'flow.item.completed').map((e) => (e as { index: number }).index) : [];
+      if (done.includes(0) && done.includes(1)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const before = calledChapters();

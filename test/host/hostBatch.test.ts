@@ -19,7 +19,7 @@ beforeAll(async () => {
     const city = /Describe (\w+)/.exec(user)?.[1];
     if (city === 'Atlantis') return { fault: { kind: 'context_length' } };
     // The first row answers last, so row order cannot come from completion order.
-    return city ? { content: `${city} in one line.`, delayMs: city === 'Ghent' ? 400 : 0 } : undefined;
+    return city ? { content: `${city} in one line.`, delayMs: city === 'Ghent' ? 1200 : 0 } : undefined;
   });
 });
 afterAll(() => server.close());

@@ -44,7 +44,7 @@ describe('crewdeck memory', () => {
     expect(await json('forget', solar.id)).toEqual({ removed: 1 });
     expect(await json('forget', '--scope', '/crew/research-brief')).toEqual({ removed: 1 });
     expect(await json('list')).toHaveLength(1);
-  });
+  }, 60_000); // 11 CLI processes, each opening the store
 
   it('asks before resetting, then removes everything', async () => {
     await json('add', 'Something worth keeping', '--scope', '/crew/x');
@@ -70,7 +70,7 @@ describe('crewdeck memory', () => {
     // The next write tries again; whether or not it trains, what was written is found.
     expect((await memory('add', 'The budget is 40k', '--scope', '/crew/x')).code).toBe(0);
     expect((await json('search', 'budget', '--scope', '/crew/x'))[0].record.content).toBe('The budget is 40k');
-  });
+  }, 60_000); // 5,000 rows seeded, then 3 CLI processes
 
   it('adds to the root scope / without --scope, as CrewAI remember() does', async () => {
     const added = await json('add', 'x');

@@ -27,7 +27,8 @@ describe('the calculator is bounded in time and memory', () => {
     // A function, so the child answers (plain arithmetic is answered in the host: plainArithmetic.test.ts).
     const first = await observation('2 * (3 + sqrt(16))');
     expect(first).toMatchObject({ ok: true, text: '14' });
-    expect(first.ms).toBeLessThan(100);
+    // Loose bounds (speed is measured in bench:runtime): they catch mathjs loaded or a child started per call.
+    expect(first.ms).toBeLessThan(1000);
     const later: number[] = [];
     for (let i = 0; i < 20; i++) {
       const r = await observation(`${i} * 3 + sqrt(16)`);
@@ -35,7 +36,7 @@ describe('the calculator is bounded in time and memory', () => {
       later.push(r.ms);
     }
     later.sort((a, b) => a - b);
-    expect(later[10], `median of later calls (${later.map((ms) => ms.toFixed(1)).join(', ')} ms)`).toBeLessThan(5);
+    expect(later[10], `median of later calls (${later.map((ms) => ms.toFixed(1)).join(', ')} ms)`).toBeLessThan(50);
     expect(await observation('5 km to mile')).toMatchObject({ ok: true, text: '3.1068559611867 mile' });
     expect(await observation('a = 2; a * 3')).toMatchObject({ ok: true, text: '6' });
     expect(await observation('import({}, {})')).toMatchObject({ ok: false, text: 'cannot evaluate "import({}, {})": Function import is disabled' });

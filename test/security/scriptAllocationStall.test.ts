@@ -42,8 +42,8 @@ async function stopped(code: string, timeoutMs: number): Promise<{ error: Error;
 
 describe('a script never holds the host’s event loop', () => {
   const DEADLINE_MS = 1000;
-  /** A late timer of the host, at most (the script held it for the whole second and more before). */
-  const MAX_LATE_MS = 500;
+  /** A late timer of the host, at most (the script held it for the whole second, 3-12 s, before; a loaded 2-core machine can delay one by a few hundred ms). */
+  const MAX_LATE_MS = 900;
   /** How long after its deadline a script is stopped, at most (3-12 s before, for the allocation). */
   const STOP_WITHIN_MS = 1500;
 

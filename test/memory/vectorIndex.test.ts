@@ -55,7 +55,7 @@ describe('MemoryStore vector index', () => {
 
     const unindexed = await store.recall({ query: 'the auditor prefers handwritten thank-you notes', limit: 3 });
     expect(unindexed[0].record.content).toBe('the auditor prefers handwritten thank-you notes');
-    expect(unindexed[0].semantic).toBeCloseTo(1, 4); // float16 vectors in the recall cache: within ~1e-5
+    expect(unindexed[0].semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
     const privateQuery = 'the auditor prefers the secret vault code 4471';
     expect((await store.recall({ query: privateQuery, limit: 50 })).map((h) => h.record.private)).not.toContain(true);
     expect((await store.recall({ query: privateQuery, includePrivate: true, limit: 1 }))[0].record.private).toBe(true);
@@ -64,7 +64,7 @@ describe('MemoryStore vector index', () => {
     for (const i of [0, 57, 149, 233, 301, 449]) {
       const [top] = await store.recall({ query: texts[i], limit: 1, touch: false });
       expect(top.record.content).toBe(texts[i]);
-      expect(top.semantic).toBeCloseTo(1, 4); // float16 vectors in the recall cache: within ~1e-5
+      expect(top.semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
     }
   });
 
@@ -146,7 +146,7 @@ describe('MemoryStore vector index', () => {
     expect(await store.vectorIndexStatus()).toEqual({ type: 'IVF_RQ', indexedRows: 400, unindexedRows: 0, deltas: 1 });
     const [top] = await store.recall({ query: texts[123], limit: 1 });
     expect(top.record.content).toBe(texts[123]);
-    expect(top.semantic).toBeCloseTo(1, 4); // float16 vectors in the recall cache: within ~1e-5
+    expect(top.semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
   });
 
   it('folds in rows a process left unindexed when the store is next opened', async () => {

@@ -381,7 +381,6 @@ export class MemoryStore {
         return await work();
       } finally {
         await this.countPrivateRows();
-        await this.readNewAddresses();
       }
     };
     const result = this.writes.then(run, run);
@@ -390,9 +389,13 @@ export class MemoryStore {
     return result;
   }
 
-  /** After a write: the row addresses it gave rows, for the recall cache (if a recall loaded it). */
-  private async readNewAddresses(): Promise<void> {
-    await this.cache?.readNewAddresses(this.table).catch(() => undefined); // recall reads them itself if this fails
+  /**
+   * After a write of the rows `ids` (and its upkeep): the addresses it gave them, for the recall cache
+   * (if a recall loaded it). A delete gives no row a new address.
+   */
+  private async readWrittenAddresses(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.cache?.readWrittenAddresses(this.table, ids).catch(() => undefined); // recall reads them itself if this fails
   }
 
   private async countPrivateRows(): Promise<void> {
@@ -441,7 +444,7 @@ export class MemoryStore {
     }
     // The updated rows are unindexed (searched by brute force) until folded in, also before closing.
     await this.upkeep();
-    await this.readNewAddresses();
+    await this.readWrittenAddresses([...byTime.values()].flat());
   }
 
   /** The record with recall's not-yet-written access time, if any. */
@@ -588,6 +591,7 @@ export class MemoryStore {
       await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]) as unknown as Record<string, unknown>));
       records.forEach((r, i) => this.cache?.set(r.id, cachedRow(r), vectors[i]));
       await this.upkeep();
+      await this.readWrittenAddresses(records.map((r) => r.id));
       return records;
     });
   }
@@ -652,6 +656,7 @@ export class MemoryStore {
         .execute([recordToRow(next, vector) as unknown as Record<string, unknown>]);
       this.cache?.set(next.id, cachedRow(next), vector);
       await this.upkeep();
+      await this.readWrittenAddresses([next.id]);
       return next;
     });
   }

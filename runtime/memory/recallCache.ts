@@ -6,9 +6,10 @@
  * of LanceDB reading 100 full vectors back (`refineFactor`).
  *
  * The store loads it on its first recall, inside its write queue, and keeps it in step with its own
- * writes there. After each write it reads the rows at new addresses (id and timestamps): one it does
- * not hold, or whose `updated_at` / `last_accessed_at` differ from its copy, was written by another
- * process (seen by this handle once it writes itself) and is read again in full. Memory: 2 bytes per
+ * writes there: after each, it reads the addresses of the rows it wrote. A search hit at an address it
+ * does not know has it read every new address (id and timestamps): a row it does not hold, or whose
+ * `updated_at` / `last_accessed_at` differ from its copy, was written by another process (seen by this
+ * handle once it writes itself) and is read again in full. Memory: 2 bytes per
  * dimension plus the row, ~1.3 KB per 384-d memory (~130 MB at 100k).
  */
 import type * as lancedb from '@lancedb/lancedb';
@@ -93,6 +94,14 @@ export class RecallCache {
     for (let i = 0; i < changed.length; i += REREAD_CHUNK) {
       await this.read(table.takeRowIds(changed.slice(i, i + REREAD_CHUNK)).select([...this.columns, 'vector']).withRowId());
     }
+  }
+
+  /**
+   * After this store's own write of the rows `ids` (their cached rows already set): their new
+   * addresses, read from the end of the table; if they are not found there, as `readNewAddresses`.
+   */
+  async readWrittenAddresses(table: lancedb.Table, ids: readonly string[]): Promise<void> {
+    if (!(await this.addresses.readWritten(table, ids))) await this.readNewAddresses(table);
   }
 
   row(id: string): CachedRow | undefined {

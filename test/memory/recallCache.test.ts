@@ -138,7 +138,7 @@ describe('MemoryStore recall with its cache', () => {
     expect((await store.get(touched[0].record.id))?.lastAccessedAt).toBe(clock);
   });
 
-  it("reads another process's added and changed rows once this store writes, without loading the cache again", async () => {
+  it("reads another process's added and changed rows once this store writes (the recall that meets them reads them in), without loading the cache again", async () => {
     const loads = vi.spyOn(RecallCache, 'load');
     const mine = await open();
     const [x] = await mine.add([{ content: 'the deploy key lives in the vault', scope: '/crew/a', source: manual }]);

@@ -50,6 +50,45 @@ describe('RowAddresses', () => {
     expect((await truth()).find(([, id]) => id === 'm10')).toBeUndefined();
   });
 
+  it("reads the addresses of this store's own writes from the table's end, without a scan, and still reads a fragment another writer put before them", async () => {
+    const addresses = new RowAddresses();
+    await addresses.readNew(table, 50);
+    const scans = vi.spyOn(addresses, 'add'); // what readNew reads with
+    const ok = async () => {
+      for (const [address, id] of await truth()) expect(addresses.idAt(address), id).toBe(id);
+    };
+    await table.add(rows(50, 3));
+    expect(await addresses.readWritten(table, ['m50', 'm51', 'm52'])).toBe(true);
+    await table.update({ where: "id = 'm7'", values: { n: -1 } });
+    expect(await addresses.readWritten(table, ['m7'])).toBe(true);
+    await ok();
+    expect(scans).not.toHaveBeenCalled();
+
+    // Another writer's rows, then this store's: this store's are known, the other's are left to readNew.
+    await table.add(rows(100, 2));
+    await table.add(rows(53, 2));
+    expect(await addresses.readWritten(table, ['m53', 'm54'])).toBe(true);
+    expect(addresses.idAt((await truth()).find(([, id]) => id === 'm100')![0])).toBeUndefined();
+    await addresses.readNew(table, 57);
+    expect(scans.mock.calls.reduce((sum, [batch]) => sum + batch.numRows, 0)).toBe(4); // both fragments after the mark
+    await ok();
+
+    // Not the table's last rows (another write came after them): refused.
+    await table.add(rows(60, 2));
+    await table.add(rows(200, 1));
+    expect(await addresses.readWritten(table, ['m60', 'm61'])).toBe(false);
+    expect(await addresses.readWritten(table, [])).toBe(false);
+    // Compacted, still last: read at its new address; the mark stays, so readNew reads the compaction.
+    await table.add(rows(62, 1));
+    await table.optimize();
+    expect(await addresses.readWritten(table, ['m62'])).toBe(true);
+    expect(addresses.idAt((await truth()).find(([, id]) => id === 'm62')![0])).toBe('m62');
+    scans.mockClear();
+    await addresses.readNew(table, 61);
+    expect(scans.mock.calls.reduce((sum, [batch]) => sum + batch.numRows, 0)).toBe(61);
+    await ok();
+  });
+
   it('forgets the addresses of moved and deleted rows once they outnumber the live rows', async () => {
     const addresses = new RowAddresses();
     await addresses.readNew(table, 50);

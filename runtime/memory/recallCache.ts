@@ -84,7 +84,23 @@ export class RecallCache {
    * that this cache does not hold or holds an older copy of (another process's writes).
    */
   async readNewAddresses(table: lancedb.Table): Promise<void> {
-    const seen = await this.addresses.readNew(table, this.size, CHANGE_COLUMNS);
+    await this.readAgainChanged(table, await this.addresses.readNew(table, this.size, CHANGE_COLUMNS));
+  }
+
+  /**
+   * After this store's own write of the rows `ids` (their cached rows already set): their new
+   * addresses, read from the end of the table; if they are not found there, as `readNewAddresses`.
+   * A row whose times differ from the cached copy was changed by another process before this write
+   * rewrote it (an access-time update carries the other's content along), and is read again in full.
+   */
+  async readWrittenAddresses(table: lancedb.Table, ids: readonly string[]): Promise<void> {
+    const seen = await this.addresses.readWritten(table, ids, CHANGE_COLUMNS);
+    if (seen) await this.readAgainChanged(table, seen);
+    else await this.readNewAddresses(table);
+  }
+
+  /** Reads again in full the rows of `seen` this cache does not hold or holds an older copy of. */
+  private async readAgainChanged(table: lancedb.Table, seen: Record<string, unknown>[]): Promise<void> {
     const changed = seen
       .filter((r) => {
         const mine = this.row(String(r.id));
@@ -94,14 +110,6 @@ export class RecallCache {
     for (let i = 0; i < changed.length; i += REREAD_CHUNK) {
       await this.read(table.takeRowIds(changed.slice(i, i + REREAD_CHUNK)).select([...this.columns, 'vector']).withRowId());
     }
-  }
-
-  /**
-   * After this store's own write of the rows `ids` (their cached rows already set): their new
-   * addresses, read from the end of the table; if they are not found there, as `readNewAddresses`.
-   */
-  async readWrittenAddresses(table: lancedb.Table, ids: readonly string[]): Promise<void> {
-    if (!(await this.addresses.readWritten(table, ids))) await this.readNewAddresses(table);
   }
 
   row(id: string): CachedRow | undefined {

@@ -53,33 +53,40 @@ export class RowAddresses {
 
   /**
    * After this store's own write of the rows `ids` (an append or an update puts them in new fragments,
-   * last in the table's scan order): their addresses, read from the end of the table without a scan.
-   * False when the table's last rows are not exactly these (say, the write's upkeep compacted them
-   * into other fragments): then `readNew` is the way. The read mark moves past their fragments only
-   * when they are the ones right after it, so a fragment another process wrote before them is still
-   * read by the next `readNew`.
+   * last in the table's scan order): their addresses and `columns` (with `id` and `_rowid`), read from
+   * the end of the table without a scan. Undefined when the table's last rows are not exactly these
+   * (another write came after them, say): then `readNew` is the way. The read mark moves past their
+   * fragments only when those hold nothing else — the row before them is in an earlier fragment (a
+   * compaction can put them at the end of a fragment of other rows) — and are the ones right after the
+   * mark (a fragment another process wrote before them is still read by the next `readNew`).
    */
-  async readWritten(table: lancedb.Table, ids: readonly string[]): Promise<boolean> {
+  async readWritten(table: lancedb.Table, ids: readonly string[], columns: string[] = []): Promise<Record<string, unknown>[] | undefined> {
     const liveRows = await table.countRows();
-    if (ids.length === 0 || ids.length > liveRows || this.stale(liveRows)) return false;
-    const last = await table.query().select(['id']).withRowId().offset(liveRows - ids.length).limit(ids.length).toArrow();
+    if (ids.length === 0 || ids.length > liveRows || this.stale(liveRows)) return undefined;
+    const withBefore = liveRows > ids.length;
+    const last = await table
+      .query()
+      .select(['id', ...columns])
+      .withRowId()
+      .offset(liveRows - ids.length - (withBefore ? 1 : 0))
+      .limit(ids.length + (withBefore ? 1 : 0))
+      .toArrow();
+    const rows = arrowRows(last);
+    const before = withBefore ? rows.shift() : undefined;
     const wanted = new Set(ids);
-    const found = new Map<bigint, string>();
-    for (const batch of last.batches) {
-      const column = batch.getChild('id')!;
-      rowAddresses(batch).forEach((address, i) => found.set(address, String(column.get(i))));
-    }
-    const foundIds = new Set(found.values());
-    if (found.size !== wanted.size || foundIds.size !== wanted.size || [...foundIds].some((id) => !wanted.has(id))) return false;
+    const found = new Set(rows.map((r) => String(r.id)));
+    if (rows.length !== wanted.size || found.size !== wanted.size || [...found].some((id) => !wanted.has(id))) return undefined;
     const fragments = new Set<bigint>();
-    for (const [address, id] of found) {
-      this.ids.set(address, id);
+    for (const row of rows) {
+      const address = row._rowid as bigint;
+      this.ids.set(address, String(row.id));
       fragments.add(address >> FRAGMENT_BITS);
     }
+    const shared = before !== undefined && fragments.has((before._rowid as bigint) >> FRAGMENT_BITS);
     let next = this.nextFragment;
     while (fragments.delete(next)) next += 1n;
-    if (fragments.size === 0) this.nextFragment = next;
-    return true;
+    if (!shared && fragments.size === 0) this.nextFragment = next;
+    return rows;
   }
 
   /** Forgets every address (the next `readNew` reads them all). */

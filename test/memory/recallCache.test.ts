@@ -158,6 +158,23 @@ describe('MemoryStore recall with its cache', () => {
     expect(loads).toHaveBeenCalledTimes(1);
   });
 
+  it("an access-time flush of a row another process changed brings that process's content into the cache", async () => {
+    const mine = await open();
+    const [x] = await mine.add([
+      { content: 'the deploy key lives in the vault', scope: '/crew/a', source: manual },
+      { content: 'lunch is at noon on fridays', scope: '/crew/a', source: manual },
+    ]);
+    expect(await mine.recall({ query: 'deploy key vault', limit: 1 })).toHaveLength(1); // loads the cache; x's access time is pending
+    const other = await open();
+    clock += 1000;
+    await other.update(x.id, { content: 'the deploy key moved to the hardware token', importance: 0.95, reason: 'moved' });
+    clock += 1000;
+    await mine.flush(); // rewrites x's row (with the other's content) to store the access time
+    const [moved] = await mine.recall({ query: 'the deploy key moved to the hardware token', limit: 1, touch: false });
+    expect(moved.record).toMatchObject({ id: x.id, content: 'the deploy key moved to the hardware token', importance: 0.95 });
+    expect(moved.semantic).toBeGreaterThan(0.999);
+  });
+
   /** Holds one of the store's searches (its `toArrow`) until `gate` resolves. */
   const holdSearch = (store: MemoryStore, which: 'fullTextSearch' | 'nearestTo', gate: Promise<void>) => {
     const table = (store as unknown as { table: { query: () => Record<string, (...a: unknown[]) => unknown> } }).table;

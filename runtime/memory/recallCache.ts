@@ -80,8 +80,9 @@ export class RecallCache {
   }
 
   /**
-   * After a write: reads the row addresses the table has gained, and reads again in full the rows there
-   * that this cache does not hold or holds an older copy of (another process's writes).
+   * When a search hit is at an address it does not know (or a write's rows were not where
+   * `readWrittenAddresses` looked): reads the row addresses the table has gained, and reads again in
+   * full the rows there that this cache does not hold or holds an older copy of (another process's writes).
    */
   async readNewAddresses(table: lancedb.Table): Promise<void> {
     await this.readAgainChanged(table, await this.addresses.readNew(table, this.size, CHANGE_COLUMNS));

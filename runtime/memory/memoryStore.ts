@@ -789,9 +789,9 @@ export class MemoryStore {
     }
     let [vectorHits, textHits] = await Promise.all([vectorSearch, textSearch.finally(() => (tText = performance.now()))]);
     const tSearched = performance.now();
-    // An address the cache has not read (a write it has not caught up with yet): the new addresses are
-    // read, with any rows written there by another process. A hit whose record is still unknown was
-    // deleted while the searches ran, and is left out.
+    // An address the cache has not read (another process's row, or a write of this store's whose rows
+    // were not at the table's end): the new addresses are read, with any rows written there by another
+    // process. A hit whose record is still unknown was deleted while the searches ran, and is left out.
     if ([...vectorHits, ...textHits].some((h) => h.id === undefined)) {
       await cache.readNewAddresses(this.table);
       [vectorHits, textHits] = [scored(vectorHits.map((h) => h.address)), scored(textHits.map((h) => h.address))];

@@ -4,7 +4,8 @@ import type { Tool } from '../tools/tool';
 import { McpConnection, type McpConnectOptions, type McpToolInfo } from './mcpConnection';
 import { McpServerUnavailable } from './mcpErrors';
 import { mcpTool } from './mcpTool';
-import { mcpHeldPart } from '../trust/heldParts';
+import { mcpHeldParts } from '../trust/heldParts';
+import { requireTrusted } from '../trust/workspaceTrust';
 
 /** One server's tools as the palette shows them, or why they could not be listed. */
 export interface McpServerListing {
@@ -66,10 +67,11 @@ export class McpRunSession {
     if (!connection) {
       const settings = this.servers[server];
       if (!settings) return Promise.reject(new McpServerUnavailable(server, 'no server by that name is configured'));
-      const held = mcpHeldPart(server, settings);
-      if (held && this.options.trust) {
+      if (this.options.trust) {
+        // The server's own part and every workspace file it runs, as they are now (a script changed since
+        // the grant holds it again, naming the file).
         try {
-          this.options.trust.require(held);
+          requireTrusted(this.options.trust, mcpHeldParts(server, settings, this.options.workspace));
         } catch (error) {
           return Promise.reject(error);
         }

@@ -1,13 +1,17 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { workspaceDocumentFiles } from '../document/workspaceDocumentFiles';
+import { commandFolders, commandRunFiles } from './commandFiles';
 import { ToolError } from './tool';
 import { comparableName, displayPath, realPathOfNearestExisting } from './workspacePath';
 
 /**
  * Files a file-writing tool may not change, whatever the model asks (docs/SECURITY.md):
  *
- * - always: anything inside `.git/` or `.crewdeck/` (the repository and Crewdeck's own data);
+ * - always: anything inside `.git/` or `.crewdeck/` (the repository and Crewdeck's own data), inside
+ *   `node_modules/`, `.venv/`, `venv/` or `__pycache__/` (installed and compiled code commands load),
+ *   the workspace files a configured command runs (an MCP server's script: `commandFiles.ts`) and the
+ *   folders they sit in (the workspace itself excepted), and folders on PATH inside the workspace;
  * - unless the tool's config says `allowDocumentWrites: true`: `crewdeck.json`, `*.crew.json`,
  *   `*.flow.json`, and the skill and knowledge files the workspace's documents reference.
  *
@@ -16,7 +20,7 @@ import { comparableName, displayPath, realPathOfNearestExisting } from './worksp
  * is refused too. `allowDocumentWrites` never opens `.git/` or `.crewdeck/`: a crew that writes crews
  * has a reason to; none has a reason to rewrite git hooks or the run database.
  */
-export function assertWritable(workspace: string, file: string, options: { allowDocumentWrites?: boolean } = {}): void {
+export function assertWritable(workspace: string, file: string, options: { allowDocumentWrites?: boolean } = {}, env: NodeJS.ProcessEnv = process.env): void {
   const root = path.resolve(workspace);
   const realRoot = realPathOfNearestExisting(root, '.');
   const shown = displayPath(root, file);
@@ -27,7 +31,13 @@ export function assertWritable(workspace: string, file: string, options: { allow
     if (folder !== undefined) {
       throw new ToolError(`refused: "${shown}" is inside ${comparableName(folder)}/, which file tools may never change`);
     }
+    const code = segments.find((s) => CODE_FOLDERS.has(comparableName(s)));
+    if (code !== undefined) {
+      throw new ToolError(`refused: "${shown}" is inside ${comparableName(code)}/, installed code that commands load; tools may not change it. Write your result to another file instead.`);
+    }
   }
+  const run = commandFileRefusal(realRoot, candidates, env);
+  if (run) throw new ToolError(`refused: "${shown}" is ${run}; tools may not change it. Write your result to another file instead.`);
   // A second hard link to a file is the same file under another name (a protected one, or one outside
   // the workspace), and no path check sees it.
   const links = (() => {
@@ -64,6 +74,23 @@ export function assertWritable(workspace: string, file: string, options: { allow
 }
 
 const ALWAYS_PROTECTED_FOLDERS = new Set(['.git', '.crewdeck']);
+/** Installed and compiled code: a command's interpreter loads from here without asking anyone. */
+const CODE_FOLDERS = new Set(['node_modules', '.venv', 'venv', '__pycache__']);
+
+/** Why the path is a file a configured command runs, or lies in such a file's folder; undefined when neither. */
+function commandFileRefusal(realRoot: string, candidates: readonly (string[] | undefined)[], env: NodeJS.ProcessEnv): string | undefined {
+  const folded = (segments: readonly string[]) => segments.map(comparableName).join('/');
+  const targets = candidates.filter((c): c is string[] => c !== undefined).map(folded);
+  const runs = commandRunFiles(realRoot, env);
+  for (const run of runs) {
+    if (targets.includes(folded(run.path.split('/')))) return `a file ${run.runBy} runs (${run.where})`;
+  }
+  for (const folder of commandFolders(realRoot, runs, env)) {
+    const prefix = `${folded(folder.path.split('/'))}/`;
+    if (targets.some((t) => t.startsWith(prefix))) return `inside ${folder.path}/, ${folder.why}`;
+  }
+  return undefined;
+}
 
 /** The path's segments relative to root, or undefined when it is not inside root. */
 function relativeSegments(root: string, file: string): string[] | undefined {

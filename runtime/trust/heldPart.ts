@@ -16,6 +16,8 @@ export interface HeldPart {
   summary: string;
   /** What trust covers: a change to any of it needs trust again. */
   digest: string;
+  /** A workspace file the part runs (`heldFiles.ts`): workspace-relative path and the sha256 trust covers. */
+  file?: { path: string; sha256: string };
 }
 
 export function digestOf(value: unknown): string {

@@ -2,6 +2,7 @@ import type { McpServerSettings } from '../../shared/model/mcpSettings';
 import type { EmbedderSettings, WorkspaceSettings } from '../../shared/model/workspace';
 import { forEachRecord } from './documentRecords';
 import { digestOf, hostOf, type HeldPart } from './heldPart';
+import { mcpFileParts } from './heldFiles';
 import { documentReachParts, localHostKind, modelHostHeldPart } from './networkParts';
 import { userModelServers, type UserModelServers } from './userModelServers';
 
@@ -11,14 +12,13 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
  * The held parts of the workspace's `crewdeck.json`. `servers`: the user's own model servers (a model
- * `baseUrl` on one of them is not held).
+ * `baseUrl` on one of them is not held). With `workspace`, also the workspace files its MCP servers run.
  */
-export function settingsHeldParts(settings: WorkspaceSettings | undefined, servers: UserModelServers = userModelServers()): HeldPart[] {
+export function settingsHeldParts(settings: WorkspaceSettings | undefined, servers: UserModelServers = userModelServers(), workspace?: string): HeldPart[] {
   if (!settings) return [];
   const parts: HeldPart[] = [];
   for (const [name, server] of Object.entries(settings.mcp?.servers ?? {})) {
-    const part = mcpHeldPart(name, server);
-    if (part) parts.push(part);
+    parts.push(...(workspace === undefined ? [mcpHeldPart(name, server)].filter((p): p is HeldPart => p !== undefined) : mcpHeldParts(name, server, workspace)));
   }
   for (const [name, profile] of Object.entries(settings.models.profiles)) {
     const part = keyHeldPart(profile, `crewdeck.json models.profiles.${name}`) ?? modelHostHeldPart(profile, `crewdeck.json models.profiles.${name}.baseUrl`, servers);
@@ -30,6 +30,15 @@ export function settingsHeldParts(settings: WorkspaceSettings | undefined, serve
     if (part) parts.push(part);
   }
   return parts;
+}
+
+/**
+ * Everything trust must cover before an MCP server starts: its own part (`mcpHeldPart`) and one part per
+ * workspace file it runs (its script, its command when that lies in the workspace: `heldFiles.ts`).
+ */
+export function mcpHeldParts(name: string, server: McpServerSettings, workspace: string, env: NodeJS.ProcessEnv = process.env): HeldPart[] {
+  const own = mcpHeldPart(name, server);
+  return [...(own ? [own] : []), ...mcpFileParts(name, server, workspace, env)];
 }
 
 /**

@@ -9,6 +9,8 @@ interface TrustRecord {
   hash: string;
   parts: string[];
   trustedAt: string;
+  /** The workspace files trusted commands run, by workspace-relative path: the sha256 trusted (so a change can be named). */
+  files?: Record<string, string>;
 }
 
 interface TrustFile {
@@ -42,6 +44,11 @@ export class TrustStore {
     return new Set(this.read().workspaces[key(workspace)]?.parts ?? []);
   }
 
+  /** The sha256 each workspace file a trusted command runs had when it was trusted, by workspace-relative path. */
+  trustedFiles(workspace: string): Record<string, string> {
+    return { ...(this.read().workspaces[key(workspace)]?.files ?? {}) };
+  }
+
   /** Whether the user has trusted this workspace at all (`crewdeck trust`, the app's Trust button). */
   isRecorded(workspace: string): boolean {
     return key(workspace) in this.read().workspaces;
@@ -51,7 +58,8 @@ export class TrustStore {
   record(workspace: string, parts: readonly HeldPart[], now = new Date()): void {
     const digests = [...new Set(parts.map((p) => p.digest))].sort();
     const data = this.read();
-    data.workspaces[key(workspace)] = { hash: digestOf(digests), parts: digests, trustedAt: now.toISOString() };
+    const files = Object.fromEntries(parts.flatMap((p) => (p.file ? [[p.file.path, p.file.sha256] as const] : [])));
+    data.workspaces[key(workspace)] = { hash: digestOf(digests), parts: digests, trustedAt: now.toISOString(), ...(Object.keys(files).length ? { files } : {}) };
     this.write(data);
   }
 

@@ -1,6 +1,7 @@
 import type { WorkspaceSettings } from '../../shared/model/workspace';
 import { documentHeldParts, settingsHeldParts, type HeldPart } from './heldParts';
 import { WorkspaceUntrusted } from './trustErrors';
+import { notedChange } from './heldFiles';
 import { TrustStore } from './trustStore';
 import { userModelServers, type UserModelServers } from './userModelServers';
 import { workspaceDocumentFiles } from '../document/workspaceDocumentFiles';
@@ -44,15 +45,22 @@ export class WorkspaceTrust implements TrustGate {
   }
 
   require(part: HeldPart): void {
-    if (!this.store.trusted(this.workspace).has(part.digest)) throw new WorkspaceUntrusted([part]);
+    if (!this.store.trusted(this.workspace).has(part.digest)) throw new WorkspaceUntrusted([this.noted(part)]);
+  }
+
+  /** A file part whose file was trusted with other content says so (`notedChange`). */
+  private noted(part: HeldPart, files = part.file ? this.store.trustedFiles(this.workspace) : {}): HeldPart {
+    return part.file ? notedChange(part, files[part.file.path]) : part;
   }
 
   /** The held parts of `crewdeck.json` and of the workspace's documents (inline models), and which are trusted. */
   status(settings: WorkspaceSettings | undefined): TrustStatus {
     const parts = workspaceHeldParts(this.workspace, settings, userModelServers(this.env));
     const trusted = this.store.trusted(this.workspace);
-    const untrusted = parts.filter((p) => !trusted.has(p.digest));
-    return { needed: parts.length > 0, trusted: untrusted.length === 0, parts, untrusted };
+    const files = this.store.trustedFiles(this.workspace);
+    const noted = parts.map((p) => (trusted.has(p.digest) ? p : this.noted(p, files)));
+    const untrusted = noted.filter((p) => !trusted.has(p.digest));
+    return { needed: parts.length > 0, trusted: untrusted.length === 0, parts: noted, untrusted };
   }
 
   /** Trusts the workspace's current parts (a later change to any of them needs trust again). */
@@ -121,7 +129,7 @@ export function workspaceListedNameParts(workspace: string): HeldPart[] {
  * servers (`userModelServers.ts`), whose hosts a model `baseUrl` may name without trust.
  */
 export function workspaceHeldParts(workspace: string, settings: WorkspaceSettings | undefined, servers: UserModelServers = userModelServers()): HeldPart[] {
-  const parts = [...settingsHeldParts(settings, servers)];
+  const parts = [...settingsHeldParts(settings, servers, workspace)];
   for (const file of workspaceDocumentFiles(workspace)) {
     let document: unknown;
     try {

@@ -3,6 +3,8 @@ import type { TokenUsage } from '../../shared/usage';
 import type { FeedbackAsk, ItemResult } from './bodies/types';
 import type { SavedFork } from './flowFork';
 import type { ListenerMemo } from './listeners';
+import type { RunStore } from '../store/types';
+import { applyStateOps, diffStateOps, type StateOp } from './stateOps';
 
 /** One call of a method: triggered (or running) and not yet completed. */
 export interface ActiveCall {
@@ -55,4 +57,64 @@ export interface FlowCheckpoint {
   budgetPending?: BudgetPending;
   /** A fork of a recorded run: its recorded outcomes and state edits hold in every session of the run. */
   fork?: SavedFork;
+}
+
+/**
+ * What a flow appends to its checkpoint between two whole saves (SPEC §4: a checkpoint costs what
+ * changed): a for_each item that finished, or a step (the state operations applied since the last
+ * entry). Each also holds what changed in the run's progress (calls, listeners, active calls, usage),
+ * as StateOps on the progress last written.
+ */
+export type FlowCheckpointEntry = ({ kind: 'item'; key: string; index: number; result: ItemResult } | { kind: 'step'; ops: StateOp[] }) & { progress: StateOp[] };
+
+/**
+ * A checkpoint without its state, its calls' items and its fork's recorded outcomes: what an entry
+ * diffs. Active calls are keyed by their key (in their order), so a call that changes is diffed alone.
+ */
+export type FlowProgress = Omit<FlowCheckpoint, 'state' | 'fork' | 'active'> & { active: Record<string, Omit<ActiveCall, 'items'>>; forkApplied?: boolean };
+
+/** A copy (as JSON): the run goes on changing its checkpoint's objects in place. */
+export function progressOf(cp: FlowCheckpoint): FlowProgress {
+  const { state: _state, fork, active, ...rest } = cp;
+  const progress: FlowProgress = {
+    ...rest,
+    // Keys such as "each#1" are never array indexes: the object keeps the calls' order.
+    active: Object.fromEntries(active.map(({ items: _items, ...call }) => [call.key, call])),
+    ...(fork ? { forkApplied: fork.applied } : {}),
+  };
+  return JSON.parse(JSON.stringify(progress)) as FlowProgress;
+}
+
+/** The ops that turn the progress last written into `now` (what an entry holds besides its change). */
+export function progressOps(last: FlowProgress, now: FlowProgress): StateOp[] {
+  return diffStateOps(last as unknown as Record<string, unknown>, now as unknown as Record<string, unknown>);
+}
+
+/** A flow's checkpoint as saved, with the entries appended since folded in; undefined when it has none. */
+export function loadFlowCheckpoint(store: Pick<RunStore, 'loadCheckpoint' | 'checkpointEntries'>, runId: string): FlowCheckpoint | undefined {
+  const base = store.loadCheckpoint(runId) as FlowCheckpoint | undefined;
+  if (!base) return undefined;
+  const entries = store.checkpointEntries(runId) as FlowCheckpointEntry[];
+  if (entries.length === 0) return base;
+  let state = base.state;
+  let progress = progressOf(base) as unknown as Record<string, unknown>;
+  const items = new Map(base.active.filter((c) => c.items).map((c) => [c.key, { ...c.items }]));
+  for (const entry of entries) {
+    if (entry.kind === 'item') {
+      const done = items.get(entry.key) ?? {};
+      done[String(entry.index)] = entry.result;
+      items.set(entry.key, done);
+    } else state = applyStateOps(state, entry.ops);
+    progress = applyStateOps(progress, entry.progress);
+  }
+  const { forkApplied, active, ...rest } = progress as unknown as FlowProgress;
+  return {
+    ...rest,
+    state,
+    active: Object.values(active).map((call) => {
+      const done = items.get(call.key);
+      return done ? { ...call, items: done } : call;
+    }),
+    ...(base.fork ? { fork: { ...base.fork, applied: forkApplied ?? base.fork.applied } } : {}),
+  };
 }

@@ -17,7 +17,8 @@ import type { BodyOutcome, FeedbackAsk, FlowDeps, ItemResult, MethodScope } from
 import { FlowLoopLimit, FlowNotResumable, FlowRouteInvalid, FlowStateInvalid } from './flowErrors';
 import { describeTrigger, ListenerBook } from './listeners';
 import { callKey, type FlowFork } from './flowFork';
-import type { ActiveCall, FlowCheckpoint, PendingFeedback } from './flowCheckpoint';
+import { loadFlowCheckpoint, progressOf, progressOps, type ActiveCall, type FlowCheckpoint, type FlowCheckpointEntry, type FlowProgress, type PendingFeedback } from './flowCheckpoint';
+import { applyStateOps, fieldsTouched, setOps, type StateOp } from './stateOps';
 
 export interface FlowRunResult {
   runId: string;
@@ -86,7 +87,7 @@ export async function startFlow(req: FlowRunRequest, inputs: Record<string, stri
     // Kept in the checkpoint: a fork interrupted (or paused) before its fork method started keeps its edits.
     ...(fork ? { fork: { runId: fork.runId, fromMethodId: fork.fromMethodId, outcomes: fork.outcomes, ...(fork.edits ? { edits: fork.edits } : {}), applied: false } } : {}),
   };
-  const run = new FlowRun(req, lifecycle, checkpoint);
+  const run = new FlowRun(req, lifecycle, checkpoint, undefined);
   return run.execute(async () => {
     run.checkState(state, 'the initial state');
     const starts = req.doc.methods.filter((m) => 'start' in m.trigger);
@@ -98,7 +99,7 @@ export async function startFlow(req: FlowRunRequest, inputs: Record<string, stri
 
 /** Continues a paused (or interrupted) flow run with the answer to its pending feedback, if it has one. */
 export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { runId: string; doc: FlowDocument; store: RunStore }, feedback: string | undefined): Promise<FlowRunResult> {
-  const saved = req.store.loadCheckpoint(req.runId) as FlowCheckpoint | undefined;
+  const saved = loadFlowCheckpoint(req.store, req.runId);
   if (!saved) throw new FlowNotResumable(`run ${req.runId} has no saved flow state to resume from (was "persist" off and did it never pause?)`);
   const waiting = saved.pending[0];
   const budget = mergeBudget(req.doc.budget, saved.budget, req.budget);
@@ -116,7 +117,7 @@ export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { 
     { ...lifecycleRequest(req), store: req.store, budget },
     { rootSpanId: checkpoint.rootSpanId, session: checkpoint.sessions, startedAt: checkpoint.startedAt, earlierUsage: checkpoint.tokenUsage },
   );
-  const run = new FlowRun(req, lifecycle, checkpoint);
+  const run = new FlowRun(req, lifecycle, checkpoint, progressOf(saved));
   lifecycle.root.emit({ type: 'run.resumed', requestId: atBudget?.requestId ?? waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())), ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}) });
   return run.execute(async () => {
     run.restartInterrupted();
@@ -136,7 +137,7 @@ function lifecycleRequest(req: Omit<FlowRunRequest, 'doc'>): RunLifecycleRequest
  * inside them) that its dead process left open are closed as interrupted first (`stoppedAt`: its last event).
  */
 export function cancelStoppedFlow(store: RunStore, runId: string, reason: string, now: () => number, interrupted?: { stoppedAt: number }): void {
-  const saved = store.loadCheckpoint(runId) as FlowCheckpoint | undefined;
+  const saved = loadFlowCheckpoint(store, runId);
   if (!saved) throw new FlowNotResumable(`run ${runId} has no saved flow state; only paused or interrupted flows can be stopped this way`);
   const open = interrupted ? openSpans(store.events(runId)) : [];
   cancelStoppedRun(store, runId, saved, reason, now, {
@@ -156,11 +157,15 @@ class FlowRun {
   private readonly running = new Set<string>();
   private readonly validateState?: ReturnType<typeof compileSchema>;
   private failure: unknown;
+  /** State operations applied since the checkpoint was last written (only while checkpointing). */
+  private unsavedOps: StateOp[] = [];
 
+  /** `written`: the progress as the stored checkpoint holds it (undefined: nothing stored yet, a new run). */
   constructor(
     private readonly req: Omit<FlowRunRequest, 'runId'> & { runId: string },
     private readonly run: RunLifecycle,
     private readonly cp: FlowCheckpoint,
+    private written: FlowProgress | undefined,
   ) {
     this.log = run.log;
     this.root = run.root;
@@ -212,12 +217,54 @@ class FlowRun {
     this.run.abort(error);
   }
 
-  /** Saves the checkpoint: after every method with `persist`, and always when the run stops or pauses. */
+  /**
+   * Saves the checkpoint: after every method with `persist`, and always when the run stops or pauses.
+   * A stop, a pause or a new run writes it whole; in between, a method appends what changed (its state
+   * operations and the progress that moved), so a run writes in proportion to its changes, not its size.
+   */
   save(always = false): void {
-    if (!this.req.store || (!always && !this.req.doc.persist)) return;
+    const store = this.req.store;
+    if (!store || (!always && !this.req.doc.persist)) return;
+    if (always || !this.written) {
+      this.cp.listeners = this.book.snapshot();
+      this.cp.tokenUsage = this.run.usage();
+      store.saveCheckpoint(this.req.runId, this.cp);
+      this.written = progressOf(this.cp);
+      this.unsavedOps = [];
+      return;
+    }
+    this.appendEntry({ kind: 'step', ops: this.unsavedOps });
+    this.unsavedOps = [];
+  }
+
+  /** Appends an entry to the stored checkpoint, with the progress that moved since the last one. */
+  private appendEntry(entry: Omit<Extract<FlowCheckpointEntry, { kind: 'step' }>, 'progress'> | Omit<Extract<FlowCheckpointEntry, { kind: 'item' }>, 'progress'>): void {
+    const { store } = this.req;
+    if (!store || !this.written) return;
     this.cp.listeners = this.book.snapshot();
     this.cp.tokenUsage = this.run.usage();
-    this.req.store.saveCheckpoint(this.req.runId, this.cp);
+    const now = progressOf(this.cp);
+    const progress = progressOps(this.written, now);
+    if (entry.kind === 'step' && entry.ops.length === 0 && progress.length === 0) return;
+    store.appendCheckpointEntry(this.req.runId, { ...entry, progress } as FlowCheckpointEntry);
+    this.written = now;
+    // A method's entry is committed at once, with the events before it (durable after every method, as
+    // whole checkpoints were); an item's goes in its turn's commit, with the item's events.
+    if (entry.kind === 'step') store.commitPending();
+  }
+
+  private get checkpointing(): boolean {
+    return Boolean(this.req.store && this.req.doc.persist);
+  }
+
+  /** Applies state operations to the live state (checked against the schema first); answers the new state. */
+  private applyState(ops: readonly StateOp[], what: string): Record<string, unknown> {
+    const next = applyStateOps(this.cp.state, ops);
+    if (ops.length === 0) return next;
+    this.checkState(next, what);
+    this.cp.state = next;
+    if (this.checkpointing) this.unsavedOps.push(...ops);
+    return next;
   }
 
   checkState(state: Record<string, unknown>, what: string): void {
@@ -318,12 +365,27 @@ class FlowRun {
   private scope(method: FlowMethod, span: Span, call: ActiveCall): MethodScope {
     const items = {
       done: call.items ?? {},
+      // One entry per finished item (with `persist`): the checkpoint grows by the item, not by the run.
       record: (index: number, result: ItemResult) => {
         (call.items ??= {})[String(index)] = result;
-        this.save();
+        if (this.checkpointing) this.appendEntry({ kind: 'item', key: call.key, index, result });
       },
     };
-    return { ctx: this.ctx, span, flow: this.req.doc, documentPath: this.req.documentPath, method, state: structuredClone(this.cp.state), input: call.input, deps: this.req.deps, items };
+    const cp = this.cp;
+    return {
+      ctx: this.ctx,
+      span,
+      flow: this.req.doc,
+      documentPath: this.req.documentPath,
+      method,
+      // The live state (never changed in place: stateOps.ts makes a new one for each change).
+      get state() {
+        return cp.state;
+      },
+      input: call.input,
+      deps: this.req.deps,
+      items,
+    };
   }
 
   private async runCall(call: ActiveCall): Promise<void> {
@@ -334,13 +396,11 @@ class FlowRun {
     if (fork && !fork.applied && method.id === fork.fromMethodId) {
       // The edits are applied once, when the fork method first starts (saved with its start).
       fork.applied = true;
-      const edited = { ...this.cp.state, ...(fork.edits ?? {}) };
       try {
-        this.checkState(edited, `the state edited for the fork at "${method.name}"`);
+        this.applyState(setOps(fork.edits), `the state edited for the fork at "${method.name}"`);
       } catch (error) {
         return this.fail(error);
       }
-      this.cp.state = edited;
     }
     const span = this.root.child();
     call.spanId = span.id;
@@ -362,7 +422,7 @@ class FlowRun {
       // Its output file is written again (through the same protected-file check), so the files reflect this run.
       await Promise.resolve();
       try {
-        await this.writeOutputFile(method, call, recorded.output, recorded.set);
+        await this.writeOutputFile(method, call, recorded.output, setOps(recorded.set));
         return this.complete(method, span, call, { kind: 'done', output: recorded.output, route: recorded.route, routeReason: recorded.routeReason, set: recorded.set }, started, fork!.runId);
       } catch (error) {
         span.emit({ type: 'flow.method.failed', methodId: method.id, methodName: method.name, error: errorMessage(error), errorName: errorName(error), durationMs: 0 });
@@ -373,7 +433,7 @@ class FlowRun {
       const runner = BODY_RUNNERS[method.body.type] as (body: FlowMethod['body'], scope: MethodScope) => Promise<BodyOutcome>;
       const outcome = await runner(method.body, this.scope(method, span, call));
       if (outcome.kind === 'pause') return this.pause(method, span, call, outcome.ask);
-      await this.writeOutputFile(method, call, outcome.output, outcome.set);
+      await this.writeOutputFile(method, call, outcome.output, outcomeOps(outcome));
       this.complete(method, span, call, outcome, started);
     } catch (error) {
       // Paused only where a store keeps the pause (a run without one could never be resumed: it fails).
@@ -384,9 +444,9 @@ class FlowRun {
   }
 
   /** Writes the method's `outputFile` (placeholders from the state after it), if it has one; protected files are refused. */
-  private async writeOutputFile(method: FlowMethod, call: ActiveCall, output: string, set: Record<string, unknown> | undefined): Promise<void> {
+  private async writeOutputFile(method: FlowMethod, call: ActiveCall, output: string, ops: StateOp[]): Promise<void> {
     if (!method.outputFile) return;
-    const state = { ...this.cp.state, ...(set ?? {}) };
+    const state = applyStateOps(this.cp.state, ops);
     await writeOutputFile(this.req.deps.workspace, renderTemplate(method.outputFile, { state, input: call.input }, `${method.name}.outputFile`), output);
   }
 
@@ -430,10 +490,10 @@ class FlowRun {
       if (!method.routes.includes(outcome.route)) throw new FlowRouteInvalid(`router "${method.name}" chose "${outcome.route}", which is not one of its routes (${method.routes.join(', ')})`);
       route = outcome.route;
     }
-    const next = { ...this.cp.state, ...(outcome.set ?? {}) };
-    this.checkState(next, `the state after "${method.name}"`);
-    const changed = Object.keys(outcome.set ?? {}).filter((k) => JSON.stringify(this.cp.state[k]) !== JSON.stringify(next[k]));
-    this.cp.state = next;
+    const ops = outcomeOps(outcome);
+    const before = this.cp.state;
+    const next = this.applyState(ops, `the state after "${method.name}"`);
+    const changed = fieldsTouched(ops).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
     if (route !== undefined) {
       span.emit({
         type: 'flow.route',
@@ -471,4 +531,9 @@ class FlowRun {
     this.save();
     this.launchActive();
   }
+}
+
+/** A body's changes to the state as operations: its `set` fields, then its finer operations. */
+function outcomeOps(outcome: Extract<BodyOutcome, { kind: 'done' }>): StateOp[] {
+  return [...setOps(outcome.set), ...(outcome.ops ?? [])];
 }

@@ -177,6 +177,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE test_sessions ADD COLUMN evaluation_run_id TEXT;
     `,
   },
+  {
+    version: 6,
+    name: "checkpoint entries appended after a checkpoint (a flow's finished items, a method's changes); runs by document",
+    sql: `
+      CREATE TABLE checkpoint_entries (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        entry TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+      CREATE INDEX runs_document ON runs (document_id, started_at DESC, id DESC);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -76,17 +76,25 @@ export class SqliteRunStore implements RunStore {
   private readonly updateRunEnd: Statement<unknown[], void>;
   private readonly selectRun: Statement<[string], RunRow>;
   private readonly selectRuns: Statement<[number, number], RunRow>;
+  private readonly selectRunsOfDocument: Statement<[string, number, number], RunRow>;
   private readonly selectEvents: Statement<[string, number, number], EventRow>;
   private readonly selectTaskOutputs: Statement<[string], TaskOutputRow>;
   private readonly markInterrupted: Statement<[string, string], { ended_at: number }>;
   private readonly upsertCheckpoint: Statement<unknown[], void>;
   private readonly selectCheckpoint: Statement<[string], { checkpoint: string }>;
+  private readonly deleteEntries: Statement<[string], void>;
+  private readonly insertEntry: Statement<[string, string, string], void>;
+  private readonly selectEntries: Statement<[string], { entry: string }>;
+  /** A new checkpoint replaces the last one and the entries appended to it, in one commit. */
+  private readonly replaceCheckpoint: (runId: string, json: string, at: number) => void;
   private readonly updateReopen: Statement<unknown[], void>;
   private readonly selectLastSeq: Statement<[string], { seq: number | null }>;
 
   private pending: RuntimeEvent[] = [];
   /** Task outputs saved this turn: committed in the same transaction as the turn's events. */
   private pendingOutputs: StoredTaskOutput[] = [];
+  /** Checkpoint entries appended this turn: committed with the turn's events. */
+  private pendingEntries: { runId: string; entry: unknown }[] = [];
   private flushScheduled = false;
   /** A scheduled commit that failed; the next call on the store reports it. */
   private failure: unknown;
@@ -98,7 +106,7 @@ export class SqliteRunStore implements RunStore {
       else this.failure = error;
     }
   };
-  private readonly insertBatch: (events: RuntimeEvent[], outputs: StoredTaskOutput[]) => void;
+  private readonly insertBatch: (events: RuntimeEvent[], outputs: StoredTaskOutput[], entries: { runId: string; entry: unknown }[]) => void;
   private readonly texts: LongTexts;
 
   /** Takes ownership of `db`: `close()` closes it. The schema must be migrated (see `openDatabase`). */
@@ -124,13 +132,15 @@ export class SqliteRunStore implements RunStore {
     const offlineFrom = "(SELECT json_extract(payload, '$.offlineFrom') FROM events WHERE run_id = runs.id AND seq = 1) AS offline_from";
     this.selectRun = db.prepare(`SELECT *, ${offlineFrom} FROM runs WHERE id = ?`);
     this.selectRuns = db.prepare(`SELECT *, ${offlineFrom} FROM runs ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`);
+    // Served by the runs_document index (migration 6): a document's runs cost their page, not the whole table.
+    this.selectRunsOfDocument = db.prepare(`SELECT *, ${offlineFrom} FROM runs WHERE document_id = ? ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`);
     this.selectEvents = db
       .prepare<[string, number, number], EventRow>(
         'SELECT seq, type, ts, span_id, parent_span_id, payload FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       )
       .raw(true);
     this.selectTaskOutputs = db.prepare('SELECT * FROM task_outputs WHERE run_id = ? ORDER BY idx, task_id');
-    this.insertBatch = db.transaction((events: RuntimeEvent[], outputs: StoredTaskOutput[]) => {
+    this.insertBatch = db.transaction((events: RuntimeEvent[], outputs: StoredTaskOutput[], entries: { runId: string; entry: unknown }[]) => {
       for (const { type, runId, seq, ts, spanId, parentSpanId, ...payload } of events) {
         this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, this.texts.packJson(payload));
       }
@@ -146,11 +156,19 @@ export class SqliteRunStore implements RunStore {
           JSON.stringify(output.tokenUsage),
         );
       }
+      for (const { runId, entry } of entries) this.insertEntry.run(runId, runId, this.texts.packJson(entry));
     });
     this.upsertCheckpoint = db.prepare(`
       INSERT INTO flow_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (run_id) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`);
     this.selectCheckpoint = db.prepare('SELECT checkpoint FROM flow_checkpoints WHERE run_id = ?');
+    this.deleteEntries = db.prepare('DELETE FROM checkpoint_entries WHERE run_id = ?');
+    this.insertEntry = db.prepare('INSERT INTO checkpoint_entries (run_id, seq, entry) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM checkpoint_entries WHERE run_id = ?), ?)');
+    this.selectEntries = db.prepare('SELECT entry FROM checkpoint_entries WHERE run_id = ? ORDER BY seq');
+    this.replaceCheckpoint = db.transaction((runId: string, json: string, at: number) => {
+      this.upsertCheckpoint.run(runId, json, at);
+      this.deleteEntries.run(runId);
+    });
     this.updateReopen = db.prepare(
       "UPDATE runs SET status = 'running', ended_at = NULL, error = NULL, output = NULL, pid = ?, host = ? WHERE id = ? AND status IN ('paused', 'interrupted')",
     );
@@ -218,26 +236,33 @@ export class SqliteRunStore implements RunStore {
   }
 
   commitPending(): void {
-    if (this.pending.length > 0 || this.pendingOutputs.length > 0) this.flushPending();
+    if (this.hasPending()) this.flushPending();
+  }
+
+  private hasPending(): boolean {
+    return this.pending.length > 0 || this.pendingOutputs.length > 0 || this.pendingEntries.length > 0;
   }
 
   /** Commits the events appended so far; throws if this or an earlier scheduled commit failed. */
   flush(): void {
     this.throwFailure();
     this.flushScheduled = false;
-    if ((this.pending.length === 0 && this.pendingOutputs.length === 0) || !this.db.open) return;
+    if (!this.hasPending() || !this.db.open) return;
     const batch = this.pending;
     const outputs = this.pendingOutputs;
+    const entries = this.pendingEntries;
     this.pending = [];
     this.pendingOutputs = [];
+    this.pendingEntries = [];
     try {
-      this.insertBatch(batch, outputs);
+      this.insertBatch(batch, outputs, entries);
     } catch (error) {
       // Another process holding the write lock past busy_timeout: keep the batch for the next try.
       // Anything else (a constraint broken by a bug) drops the batch rather than block every later event.
       if (isBusy(error)) {
         this.pending = batch.concat(this.pending);
         this.pendingOutputs = outputs.concat(this.pendingOutputs);
+        this.pendingEntries = entries.concat(this.pendingEntries);
       }
       throw error;
     }
@@ -295,11 +320,12 @@ export class SqliteRunStore implements RunStore {
     return record;
   }
 
-  listRuns(options: { limit?: number; offset?: number } = {}): RunSummary[] {
+  listRuns(options: { limit?: number; offset?: number; documentId?: string } = {}): RunSummary[] {
     this.flush();
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIST_LIMIT));
     const offset = Math.max(0, Math.floor(options.offset ?? 0));
-    return this.selectRuns.all(limit, offset).map((row) => toSummary(this.checkAlive(row)));
+    const rows = options.documentId === undefined ? this.selectRuns.all(limit, offset) : this.selectRunsOfDocument.all(options.documentId, limit, offset);
+    return rows.map((row) => toSummary(this.checkAlive(row)));
   }
 
   events(runId: string, afterSeq = 0, limit = -1): RuntimeEvent[] {
@@ -336,13 +362,24 @@ export class SqliteRunStore implements RunStore {
 
   saveCheckpoint(runId: string, checkpoint: unknown): void {
     this.flush();
-    this.upsertCheckpoint.run(runId, JSON.stringify(checkpoint), Date.now());
+    this.replaceCheckpoint(runId, JSON.stringify(checkpoint), Date.now());
   }
 
   loadCheckpoint(runId: string): unknown {
     this.flush();
     const row = this.selectCheckpoint.get(runId);
     return row ? JSON.parse(row.checkpoint) : undefined;
+  }
+
+  appendCheckpointEntry(runId: string, entry: unknown): void {
+    this.throwFailure();
+    this.pendingEntries.push({ runId, entry });
+    this.scheduleFlush();
+  }
+
+  checkpointEntries(runId: string): unknown[] {
+    this.flush();
+    return this.selectEntries.all(runId).map((row) => this.texts.parseJson(row.entry));
   }
 
   reopenRun(runId: string): void {

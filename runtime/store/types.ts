@@ -77,15 +77,26 @@ export interface RunStore {
   saveTaskOutput(output: StoredTaskOutput): void;
   finishRun(runId: string, end: RunEnd): void;
   getRun(runId: string): RunRecord | undefined;
-  listRuns(options?: { limit?: number; offset?: number }): RunSummary[];
+  /** Newest first; with `documentId`, only that document's runs (all of them, however many others there are). */
+  listRuns(options?: { limit?: number; offset?: number; documentId?: string }): RunSummary[];
   /** Events with seq > afterSeq, in order; at most `limit` of them (all when omitted or negative). */
   events(runId: string, afterSeq?: number, limit?: number): RuntimeEvent[];
   taskOutputs(runId: string): StoredTaskOutput[];
   /** The seq of the run's last event (0 when it has none). */
   lastSeq(runId: string): number;
-  /** A flow's checkpoint (state, completed methods, pending feedback), replaced after every method. */
+  /**
+   * A run's checkpoint (a flow's state, completed methods, pending feedback; a crew's position). Saving
+   * one replaces the last and drops the entries appended to it.
+   */
   saveCheckpoint(runId: string, checkpoint: unknown): void;
   loadCheckpoint(runId: string): unknown;
+  /**
+   * Appends a change to the run's checkpoint (a flow's finished item, a method's state operations), so
+   * a checkpoint costs what changed, not the whole run each time. Grouped and committed like `appendEvent`.
+   */
+  appendCheckpointEntry(runId: string, entry: unknown): void;
+  /** The entries appended since the checkpoint was last saved, in the order they were appended. */
+  checkpointEntries(runId: string): unknown[];
   /** A paused or interrupted run continues in this process: status `running` again, owned by this pid. */
   reopenRun(runId: string): void;
   close(): void;

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../shared/events';
 import { workspaceDatabasePath } from '../../runtime/store/database';
+import { loadFlowCheckpoint } from '../../runtime/flow/flowCheckpoint';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { describeResult, finished, listRuns, parseSingleJson, runCli, runEvents, spawnCli, tempDir, type TempWorkspace } from './cliHarness';
 
@@ -74,8 +75,18 @@ interface ForkProgress {
 function forkProgress(db: Database.Database, recorded: string): ForkProgress | undefined {
   const run = db.prepare('SELECT id FROM runs WHERE replay_of_run_id = ? ORDER BY started_at DESC LIMIT 1').get(recorded) as { id: string } | undefined;
   if (!run) return undefined;
-  const row = db.prepare('SELECT checkpoint FROM flow_checkpoints WHERE run_id = ?').get(run.id) as { checkpoint: string } | undefined;
-  return { runId: run.id, callsByMethod: row ? (JSON.parse(row.checkpoint) as { callsByMethod: Record<string, number> }).callsByMethod : {} };
+  // The checkpoint as stored, with the entries appended since folded in (as a resume reads it).
+  const cp = loadFlowCheckpoint(
+    {
+      loadCheckpoint: (id) => {
+        const row = db.prepare('SELECT checkpoint FROM flow_checkpoints WHERE run_id = ?').get(id) as { checkpoint: string } | undefined;
+        return row ? JSON.parse(row.checkpoint) : undefined;
+      },
+      checkpointEntries: (id) => (db.prepare('SELECT entry FROM checkpoint_entries WHERE run_id = ? ORDER BY seq').all(id) as { entry: string }[]).map((r) => JSON.parse(r.entry)),
+    },
+    run.id,
+  );
+  return { runId: run.id, callsByMethod: cp?.callsByMethod ?? {} };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RunContext } from '../../agent/runContext';
 import type { CrewDeps } from '../../crew/executeCrew';
 import type { Span } from '../../events/span';
 import type { ModelResolver } from '../../llm/resolveModel';
+import type { StateOp } from '../stateOps';
 
 /** What a flow's methods need from around the run. */
 export interface FlowDeps extends CrewDeps {
@@ -17,7 +18,10 @@ export interface FlowDeps extends CrewDeps {
   requireReach?(doc: unknown, source: string): void;
 }
 
-/** One call of one method. The body may not change `state`: it returns the fields it sets. */
+/**
+ * One call of one method. The body may not change `state`: it returns the fields it sets (or the
+ * operations it applies). `state` is the flow's live state when read: other methods' changes show.
+ */
 export interface MethodScope {
   ctx: RunContext;
   /** The method's span: the body's events nest under it. */
@@ -63,6 +67,8 @@ export type BodyOutcome =
       routeReadAs?: ReadAs[];
       /** State fields the method sets (top-level keys). */
       set?: Record<string, unknown>;
+      /** Finer changes to the state (a script's), applied after `set` to the live state (stateOps.ts). */
+      ops?: StateOp[];
     }
   | { kind: 'pause'; ask: FeedbackAsk };
 

@@ -114,11 +114,8 @@ export function createHostService(options: HostServiceOptions): HostService {
     'runs.batch': ({ batchId }) => batches.get(batchId),
     'runs.cancelBatch': ({ batchId }) => ({ cancelled: batches.cancel(batchId) }),
     'runs.cancel': ({ runId }) => ({ cancelled: runs.cancel(runId) }),
-    'runs.list': ({ limit, offset, documentId }) => {
-      const all = store.listRuns({ limit: documentId ? 10_000 : limit, offset: documentId ? 0 : offset });
-      const picked = documentId ? all.filter((r) => r.documentId === documentId).slice(offset, offset + limit) : all;
-      return { runs: picked.map(summary) };
-    },
+    // A document's runs are selected in SQL (runs_document index): all of them, whatever else ran since.
+    'runs.list': ({ limit, offset, documentId }) => ({ runs: store.listRuns({ limit, offset, documentId }).map(summary) }),
     'runs.get': ({ runId }) => {
       const run = requireRun(runId);
       return {

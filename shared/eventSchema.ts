@@ -163,7 +163,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'llm.completed': z.strictObject({ model: str, content: str, toolCalls: z.array(toolCall), finishReason: str, usage: TokenUsageSchema, latencyMs: num }),
   'llm.failed': z.strictObject({ model: str, error: str, status: num.optional(), willRetry: z.boolean(), attempt: num }),
 
-  'tool.started': z.strictObject({ tool: str, args: z.unknown(), agentRole: str, callId: str, readAs: readAs.optional() }),
+  'tool.started': z.strictObject({ tool: str, args: z.unknown(), agentRole: str, callId: str, readAs: readAs.optional(), toolId: str.optional() }),
   'tool.completed': z.strictObject({ tool: str, result: str, durationMs: num, resultAsAnswer: z.boolean() }),
   'tool.failed': z.strictObject({ tool: str, error: str, durationMs: num }),
   'tool.blocked': z.strictObject({ tool: str, reason: str, by: z.enum(['hook', 'approval', 'usage_limit']) }),

@@ -345,7 +345,8 @@ export interface EventPayloads {
   };
   'llm.failed': { model: string; error: string; status?: number; willRetry: boolean; attempt: number };
 
-  'tool.started': { tool: string; args: unknown; agentRole: string; callId: string; readAs?: ReadAs[] };
+  /** `toolId`: the tool's id in the document (`web_search`) when the model knows it by another name (a ToolRef `name`). */
+  'tool.started': { tool: string; args: unknown; agentRole: string; callId: string; readAs?: ReadAs[]; toolId?: string };
   'tool.completed': { tool: string; result: string; durationMs: number; resultAsAnswer: boolean };
   'tool.failed': { tool: string; error: string; durationMs: number };
   'tool.blocked': { tool: string; reason: string; by: 'hook' | 'approval' | 'usage_limit' };

@@ -6,6 +6,7 @@ import { RateLimiter, withRateLimit } from '../llm/rateLimiter';
 import type { ModelResolver } from '../llm/resolveModel';
 import type { ToolUse } from '../tools/policyGate';
 import type { ToolRegistry } from '../tools/registry';
+import { toolForRef } from '../tools/toolForRef';
 import { loadSkillTools } from '../skills/loadSkillTool';
 import { resolveAgentSkills } from '../skills/resolveSkills';
 
@@ -38,6 +39,7 @@ export const BUILT_IN_MANAGER: Pick<Agent, 'role' | 'goal' | 'backstory'> = {
 };
 
 export function resolveToolRefs(refs: ToolRef[], registry: ToolRegistry, where: string): ToolUse[] {
+  const taken = new Set<string>();
   return refs.map((ref, i) => {
     const tool = registry.get(ref.tool);
     if (!tool) {
@@ -46,7 +48,7 @@ export function resolveToolRefs(refs: ToolRef[], registry: ToolRegistry, where: 
       throw new ToolUnavailable(`${where}.${i}.tool: tool "${ref.tool}" is not available${hint}`);
     }
     tool.warmUp?.();
-    return { tool, maxUsageCount: ref.maxUsageCount, resultAsAnswer: ref.resultAsAnswer, requiresApproval: ref.requiresApproval, config: ref.config };
+    return { tool: toolForRef(tool, ref, taken), maxUsageCount: ref.maxUsageCount, resultAsAnswer: ref.resultAsAnswer, requiresApproval: ref.requiresApproval, config: ref.config };
   });
 }
 

@@ -36,9 +36,12 @@ function recordedTool(tool: Tool, recording: Recording): Tool {
     name: tool.name,
     description: tool.description,
     parameters: tool.parameters,
+    // The same settings-dependent parameters as the real tool (a pinned URL takes the `url` argument away).
+    ...(tool.forConfig ? { forConfig: tool.forConfig.bind(tool) } : {}),
     cacheable: false,
     async execute(_args, ctx) {
-      const result = recording.toolResult(tool.name, ctx.agentRole, ctx.taskId);
+      // Recorded under the name the model called it by (a ToolRef `name` may rename it).
+      const result = recording.toolResult(ctx.toolName ?? tool.name, ctx.agentRole, ctx.taskId);
       if (!result.ok) throw new ToolError(result.text);
       return result.text;
     },

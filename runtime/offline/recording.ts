@@ -95,7 +95,7 @@ export class Recording {
           break;
         }
         case 'tool.started':
-          if (isExternalTool(e.tool)) {
+          if (isExternalTool(e.toolId ?? e.tool)) {
             pendingTool.set(e.spanId, push(recording.tools, key(place, e.agentRole, e.tool), { ok: false, text: 'the recorded call did not finish' }));
           }
           break;

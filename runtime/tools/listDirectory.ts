@@ -22,15 +22,30 @@ export const listDirectoryTool = defineTool({
     required: [],
     additionalProperties: false,
   },
+  forConfig(config) {
+    const properties: Record<string, unknown> = {};
+    const base = this.parameters.properties as Record<string, unknown>;
+    if (typeof config.path !== 'string') properties.path = base.path;
+    if (typeof config.recursive !== 'boolean') properties.recursive = base.recursive;
+    const where = typeof config.path === 'string' ? `the workspace folder "${config.path}"` : 'a workspace folder';
+    const how = config.recursive === true ? ', sub-folders included (skipping .git, node_modules and .crewdeck)' : config.recursive === false ? '' : '. With "recursive" true, sub-folders are listed too (skipping .git, node_modules and .crewdeck)';
+    return {
+      description: `List the files and folders in ${where}, one per line, folders ending with "/"${how}.`,
+      parameters: { type: 'object', properties, required: [], additionalProperties: false },
+    };
+  },
   async execute(args, ctx) {
-    const dir = resolveInWorkspace(ctx.workspace, (args.path as string | undefined) ?? '.');
+    // Settings pin the folder (CrewAI's DirectoryReadTool(directory=…)) and whether sub-folders are listed.
+    const pinned = typeof ctx.config.path === 'string' ? ctx.config.path : undefined;
+    const recursive = typeof ctx.config.recursive === 'boolean' ? ctx.config.recursive : args.recursive === true;
+    const dir = resolveInWorkspace(ctx.workspace, pinned ?? (args.path as string | undefined) ?? '.');
     const shown = displayPath(ctx.workspace, dir);
     const stat = await fs.stat(dir).catch(() => undefined);
     if (!stat) throw new ToolError(`folder "${shown}" does not exist`);
     if (!stat.isDirectory()) throw new ToolError(`"${shown}" is a file, not a folder; use read_file to read it`);
 
     const entries: string[] = [];
-    const complete = await walk(dir, '', args.recursive === true, entries, ctx.signal);
+    const complete = await walk(dir, '', recursive, entries, ctx.signal);
     if (entries.length === 0) return `(folder "${shown}" is empty)`;
     const listing = entries.join('\n');
     return complete ? listing : `${listing}\n[listing stopped at ${LIST_DIRECTORY_MAX_ENTRIES} entries]`;

@@ -88,7 +88,8 @@ export class PolicyGate {
     signal.throwIfAborted();
     const name = call.use.tool.name;
     const span = parent.child();
-    span.emit({ type: 'tool.started', tool: name, args: call.args, agentRole: call.agentRole, callId: call.callId, ...(call.readAs ? { readAs: call.readAs } : {}) });
+    const toolId = call.use.tool.id !== undefined && call.use.tool.id !== name ? { toolId: call.use.tool.id } : {};
+    span.emit({ type: 'tool.started', tool: name, args: call.args, agentRole: call.agentRole, callId: call.callId, ...(call.readAs ? { readAs: call.readAs } : {}), ...toolId });
     const started = performance.now();
     try {
       return await this.pass(call, span, signal, started);
@@ -165,6 +166,7 @@ export class PolicyGate {
       agentRole,
       taskId,
       config: use.config ?? {},
+      toolName: tool.name,
       span,
       memory: call.memory,
     });

@@ -18,8 +18,16 @@ export const readFileTool = defineTool({
     required: ['path'],
     additionalProperties: false,
   },
+  forConfig(config) {
+    if (typeof config.path !== 'string') return { description: this.description, parameters: this.parameters };
+    return {
+      description: `Read the file "${config.path}" from the workspace and return its content (cut at ${READ_FILE_MAX_BYTES / 1024} kB). Takes no arguments.`,
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+    };
+  },
   async execute(args, ctx) {
-    const userPath = args.path as string;
+    // A path pinned in the settings (CrewAI's FileReadTool(file_path=…)) is the only file it reads.
+    const userPath = typeof ctx.config.path === 'string' ? ctx.config.path : (args.path as string);
     const file = resolveInWorkspace(ctx.workspace, userPath);
     const shown = displayPath(ctx.workspace, file);
     const stat = await fs.stat(file).catch((error: NodeJS.ErrnoException) => {

@@ -2,6 +2,8 @@ export * from './modelRef';
 export * from './guardrail';
 export * from './condition';
 export * from './tool';
+export * from './toolConfig';
+export * from './toolWarnings';
 export * from './crew';
 export * from './flow';
 export * from './workspace';

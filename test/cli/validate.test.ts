@@ -102,6 +102,22 @@ describe('crewdeck validate', () => {
     expect(r.stdout).toContain('tasks.0.agentId: ');
   });
 
+  it('reports a bad tool setting with its field path, and warns about a missing search key by name', async () => {
+    ws = tempDir();
+    const agent = (tools: unknown[]) => ({ kind: 'crew', version: 1, id: 'c', name: 'C', agents: [{ id: 'a', role: 'R', goal: 'g', tools }], tasks: [{ id: 't', description: 'd', expectedOutput: 'e', agentId: 'a' }] });
+    const bad = ws.write('bad.crew.json', agent([{ tool: 'web_search', config: { provider: 'brave', resultCount: 500 } }]));
+    const r = await runCli(['validate', bad], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stdout).toMatch(/^agents\.0\.tools\.0\.config\.resultCount: .*100/m);
+
+    const good = ws.write('good.crew.json', agent([{ tool: 'web_search', config: { provider: 'tavily' } }]));
+    const missing = await runCli(['validate', good], { cwd: ws.dir, env: { TAVILY_API_KEY: undefined } });
+    expect(missing.code, describeResult(missing)).toBe(0);
+    expect(missing.stdout).toMatch(/^! agents\.0\.tools\.0\.tool: web_search needs the key TAVILY_API_KEY, which is not set/m);
+    const present = await runCli(['validate', good], { cwd: ws.dir, env: { TAVILY_API_KEY: 'tvly-test' } });
+    expect(present.stdout).not.toContain('TAVILY_API_KEY');
+  });
+
   it('run refuses an invalid crew with exit 2 and lists the problems', async () => {
     ws = tempDir();
     const file = ws.write('broken.crew.json', BROKEN_CREW);

@@ -141,7 +141,7 @@ const HAND_WRITTEN: CrewDocument[] = [
         role: 'A',
         goal: 'G',
         llm: { provider: 'openai', model: 'gpt-4o', nativeTools: false },
-        tools: [{ tool: 'calculator' }, { tool: 'read_file', requiresApproval: true, config: { root: 'data' } }, { tool: 'mcp:files/list' }],
+        tools: [{ tool: 'calculator' }, { tool: 'write_file', requiresApproval: true, config: { allowDocumentWrites: true } }, { tool: 'mcp:files/list' }],
         skills: [{ name: 's', instructions: 'Do it well.' }],
       },
     ],

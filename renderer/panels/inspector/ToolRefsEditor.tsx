@@ -21,6 +21,12 @@ const DESCRIPTIONS: Record<string, string> = {
   http_request: 'Make an HTTP request',
   calculator: 'Evaluate arithmetic',
   current_time: 'Current date and time',
+  search_memory: 'Search the crew\'s memory',
+  save_memory: 'Save to the crew\'s memory',
+  web_search: 'Search the web (Serper, Tavily, Brave, Exa)',
+  scrape_website: 'Read a web page as text',
+  website_search: 'Search a web page for an answer',
+  file_search: 'Search a file (CSV, PDF, DOCX…) for an answer',
 };
 
 /**

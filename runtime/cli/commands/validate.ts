@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { crewFileWarnings, validateCrewFile } from '../../document/loadDocument';
+import { toolKeyWarnings } from '../../../shared/model/toolWarnings';
 import { documentHeldParts } from '../../trust/heldParts';
 import { TrustStore } from '../../trust/trustStore';
 import { parseOptions } from '../options';
@@ -15,7 +16,7 @@ export async function validateCommand(args: string[]): Promise<number> {
   const report: { file: string; problems: { path: string; message: string }[]; warnings: { path: string; message: string }[] }[] = [];
   for (const name of positionals) {
     const problems = validateCrewFile(resolve(name));
-    const warnings = [...crewFileWarnings(resolve(name)), ...(problems.length === 0 ? untrustedParts(resolve(name)) : [])];
+    const warnings = [...crewFileWarnings(resolve(name)), ...(problems.length === 0 ? [...untrustedParts(resolve(name)), ...missingKeys(resolve(name))] : [])];
     report.push({ file: name, problems, warnings });
     if (problems.length > 0) invalid += 1;
     if (values.json) continue;
@@ -46,4 +47,13 @@ function untrustedParts(file: string): { path: string; message: string }[] {
   return documentHeldParts(document, basename(file))
     .filter((p) => !trusted.has(p.digest))
     .map((p) => ({ path: p.where.slice(basename(file).length + 1), message: `${p.summary}: needs workspace trust before it runs (crewdeck trust --workspace ${dirname(file)})` }));
+}
+
+/** Tools whose key variable (web search: its provider's) is not set in this environment. */
+function missingKeys(file: string): { path: string; message: string }[] {
+  try {
+    return toolKeyWarnings(JSON.parse(readFileSync(file, 'utf8')), (variable) => Boolean(process.env[variable]));
+  } catch {
+    return [];
+  }
 }

@@ -19,6 +19,9 @@ const commands: Record<string, () => Promise<Command>> = {
   import: async () => (await import('./commands/import')).importCommand,
   export: async () => (await import('./commands/export')).exportCommand,
   trust: async () => (await import('./commands/trust')).trustCommand,
+  server: async () => (await import('./commands/server')).serverCommand,
+  worker: async () => (await import('./commands/worker')).workerCommand,
+  deploy: async () => (await import('./commands/deploy')).deployCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -35,6 +35,17 @@ Usage:
   crewdeck export <file.crew.json>... --to crewai <dir> [--force] [--json]     the crew(s) as a CrewAI project
   crewdeck trust [--workspace DIR] [--yes] [--revoke] [--json]   show what the workspace runs and sends where, then trust it
 
+Team server (PostgreSQL + Redis; see README "Team server"):
+  crewdeck server --database URL --redis URL [--port N] [--host H] [--with-worker [--concurrency N]] [--json]   the /v1 API
+  crewdeck server migrate --database URL       create or update the team database's schema
+  crewdeck server keys create --scope run|deploy|admin [--name N] [--rate-limit N] | list | revoke <id>   --database URL [--json]
+  crewdeck server webhook-secret --database URL   the secret webhooks are signed with (HMAC-SHA256)
+  crewdeck worker --database URL --redis URL [--concurrency N] [--lease-seconds S] [--memory DIR] [--json]   runs the queued runs
+  crewdeck deploy <file.crew.json|file.flow.json> --server URL [--json]   publish an immutable version (key: CREWDECK_API_KEY)
+  crewdeck run <file|deployment> --server URL [--input k=v]... [--detach]   run on the team server, streaming its events
+  crewdeck resume <runId> --server URL [--feedback TEXT | --outcome NAME] [--max-tokens N]
+  crewdeck runs list|show|events --server URL [--deployment ID] [--status S] [--cursor C]
+
 The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept
 in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the
 openai provider reads OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL. MCP stdio servers, MCP

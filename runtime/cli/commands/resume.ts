@@ -1,4 +1,5 @@
 import { parseOptions } from '../options';
+import { wantsServer } from '../team/teamCliClient';
 import { runInTerminal } from '../session';
 import { UsageError } from '../usage';
 import { BUDGET_OPTIONS, parseBudgetOptions } from '../budgetOptions';
@@ -9,6 +10,8 @@ import { BUDGET_OPTIONS, parseBudgetOptions } from '../budgetOptions';
  * higher cap). `--offline` answers the model calls of this session from that recorded run.
  */
 export async function resumeCommand(args: string[]): Promise<number> {
+  // The team server (`--server URL`): runtime/cli/team/.
+  if (wantsServer(args)) return (await import('../team/remoteRun')).remoteResumeCommand(args);
   const { values, positionals } = parseOptions(args, {
     feedback: { type: 'string' },
     offline: { type: 'string' },

@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { wantsServer } from '../team/teamCliClient';
 import { loadWorkspaceDocument } from '../../document/workspaceDocument';
 import { runBatchInTerminal } from '../batchRun';
 import { readInputRows } from '../inputRows';
@@ -11,6 +12,8 @@ import { UsageError } from '../usage';
 import { BUDGET_OPTIONS, parseBudgetOptions } from '../budgetOptions';
 
 export async function runCommand(args: string[]): Promise<number> {
+  // The team server (`--server URL`): runtime/cli/team/.
+  if (wantsServer(args)) return (await import('../team/remoteRun')).remoteRunCommand(args);
   const { values, positionals } = parseOptions(args, {
     input: { type: 'string', multiple: true, short: 'i' },
     inputs: { type: 'string' },

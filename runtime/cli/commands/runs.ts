@@ -1,4 +1,5 @@
 import { RunNotFound, RunNotReopenable, WorkspaceInvalid } from '../../errors';
+import { wantsServer } from '../team/teamCliClient';
 import { FlowNotResumable } from '../../flow/flowErrors';
 import type { SqliteRunStore } from '../../store/sqliteRunStore';
 import type { RunRecord, RunStatus, RunSummary } from '../../store/types';
@@ -15,6 +16,8 @@ import { reportBadInput } from '../terminalStop';
 import { workspaceDir } from '../workspaceDir';
 
 export async function runsCommand(args: string[]): Promise<number> {
+  // The team server (`--server URL`): runtime/cli/team/.
+  if (wantsServer(args)) return (await import('../team/remoteRuns')).remoteRunsCommand(args);
   const { values, positionals } = parseOptions(args, {
     workspace: { type: 'string', short: 'w' },
     json: { type: 'boolean', default: false },

@@ -1,0 +1,185 @@
+import type { Pool, PoolClient } from 'pg';
+import { newRunId } from '../runId';
+import type { TeamRunRequest, TeamRunStatus, TeamWebhook } from '../store/postgresRunReads';
+import type { RunDispatch } from './dispatch';
+import { TeamNotFound } from './teamErrors';
+
+/** A batch: one run of a deployment per row, at most `concurrency` of them queued or running at once. */
+export interface TeamBatch {
+  batchId: string;
+  deploymentId: string;
+  version: number;
+  concurrency: number;
+  status: 'running' | 'completed' | 'cancelled';
+  createdAt: number;
+  endedAt?: number;
+  counts: Record<string, number>;
+  rows: { index: number; status: 'pending' | 'cancelled' | TeamRunStatus; runId?: string; inputs: Record<string, string> }[];
+}
+
+export interface NewBatch {
+  deploymentId: string;
+  version: number;
+  kind: 'crew' | 'flow';
+  name: string;
+  rows: Record<string, string>[];
+  concurrency: number;
+  keyId?: string;
+  webhook?: TeamWebhook;
+  request: TeamRunRequest;
+}
+
+export async function createBatch(pool: Pool, dispatch: RunDispatch, batch: NewBatch): Promise<string> {
+  const batchId = `batch_${newRunId().slice(4)}`;
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const options = { kind: batch.kind, name: batch.name, keyId: batch.keyId ?? null, webhook: batch.webhook ?? null, request: batch.request };
+    await client.query(
+      "INSERT INTO batches (id, deployment_id, version, concurrency, status, options, created_at) VALUES ($1, $2, $3, $4, 'running', $5, $6)",
+      [batchId, batch.deploymentId, batch.version, batch.concurrency, JSON.stringify(options), Date.now()],
+    );
+    await client.query(
+      "INSERT INTO batch_rows (batch_id, idx, inputs, status) SELECT $1, i - 1, r, 'pending' FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(r, i)",
+      [batchId, batch.rows.map((r) => JSON.stringify(r))],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  await topUpBatch(pool, dispatch, batchId);
+  return batchId;
+}
+
+/**
+ * Starts the batch's next rows while fewer than `concurrency` of its runs are queued or running (under
+ * the batch row's lock, so workers topping it up at once never exceed it), and marks it completed when
+ * every row has ended. Called when a batch run stops, and by the reconciler.
+ */
+export async function topUpBatch(pool: Pool, dispatch: RunDispatch, batchId: string): Promise<void> {
+  const client = await pool.connect();
+  let started: string[] = [];
+  try {
+    await client.query('BEGIN');
+    const batch = (await client.query<{ deployment_id: string; version: number; concurrency: number; status: string; options: { kind: 'crew' | 'flow'; name: string; keyId: string | null; webhook: TeamWebhook | null; request: TeamRunRequest } }>(
+      'SELECT deployment_id, version, concurrency, status, options FROM batches WHERE id = $1 FOR UPDATE',
+      [batchId],
+    )).rows[0];
+    if (!batch || batch.status !== 'running') {
+      await client.query('ROLLBACK');
+      return;
+    }
+    const active = (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM runs WHERE batch_id = $1 AND status IN ('queued', 'running')", [batchId])).rows[0]?.n ?? 0;
+    const room = Math.max(0, batch.concurrency - active);
+    started = await startRows(client, batchId, batch, room);
+    if (started.length === 0 && active === 0) await completeIfDone(client, batchId);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  await dispatch.dispatch(started);
+}
+
+async function startRows(
+  client: PoolClient,
+  batchId: string,
+  batch: { deployment_id: string; version: number; options: { kind: 'crew' | 'flow'; name: string; keyId: string | null; webhook: TeamWebhook | null; request: TeamRunRequest } },
+  room: number,
+): Promise<string[]> {
+  if (room === 0) return [];
+  const rows = await client.query<{ idx: number; inputs: Record<string, string> }>(
+    "SELECT idx, inputs FROM batch_rows WHERE batch_id = $1 AND status = 'pending' ORDER BY idx LIMIT $2",
+    [batchId, room],
+  );
+  const ids: string[] = [];
+  const now = Date.now();
+  for (const row of rows.rows) {
+    const runId = newRunId(now);
+    await client.query(
+      `INSERT INTO runs (id, kind, document_id, name, status, inputs, created_at, deployment_id, version, key_id, request, webhook, batch_id, batch_row)
+       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $3, $7, $8, $9, $10, $11, $12)`,
+      [runId, batch.options.kind, batch.deployment_id, batch.options.name, JSON.stringify(row.inputs), now, batch.version, batch.options.keyId, JSON.stringify(batch.options.request), batch.options.webhook ? JSON.stringify(batch.options.webhook) : null, batchId, row.idx],
+    );
+    await client.query("UPDATE batch_rows SET status = 'started', run_id = $3 WHERE batch_id = $1 AND idx = $2", [batchId, row.idx, runId]);
+    ids.push(runId);
+  }
+  return ids;
+}
+
+async function completeIfDone(client: PoolClient, batchId: string): Promise<void> {
+  const left = (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM batch_rows WHERE batch_id = $1 AND status = 'pending'", [batchId])).rows[0]?.n ?? 0;
+  if (left === 0) await client.query("UPDATE batches SET status = 'completed', ended_at = $2 WHERE id = $1 AND status = 'running'", [batchId, Date.now()]);
+}
+
+/** Batches still running, for the reconciler (a top-up lost with a worker, or with Redis, is done again). */
+export async function runningBatches(pool: Pool): Promise<string[]> {
+  return (await pool.query<{ id: string }>("SELECT id FROM batches WHERE status = 'running' ORDER BY created_at")).rows.map((r) => r.id);
+}
+
+/**
+ * Cancels a batch: rows not started never start, its queued runs end cancelled, and its running runs are
+ * asked to stop (their workers hear it). Returns false when the batch had already ended.
+ */
+export async function cancelBatch(pool: Pool, batchId: string, reason: string): Promise<{ cancelled: boolean; running: string[] }> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const batch = (await client.query<{ status: string }>('SELECT status FROM batches WHERE id = $1 FOR UPDATE', [batchId])).rows[0];
+    if (!batch) throw new TeamNotFound(`no batch "${batchId}"`);
+    if (batch.status !== 'running') {
+      await client.query('ROLLBACK');
+      return { cancelled: false, running: [] };
+    }
+    await client.query("UPDATE batches SET status = 'cancelled', ended_at = $2 WHERE id = $1", [batchId, Date.now()]);
+    await client.query("UPDATE batch_rows SET status = 'cancelled' WHERE batch_id = $1 AND status = 'pending'", [batchId]);
+    await client.query(
+      `UPDATE runs SET status = 'cancelled', error = $2, cancel_requested = $2, ended_at = $3
+       WHERE batch_id = $1 AND status = 'queued' AND last_seq = 0 AND (lease_owner IS NULL OR lease_until < now())`,
+      [batchId, reason, Date.now()],
+    );
+    const running = await client.query<{ id: string }>(
+      "UPDATE runs SET cancel_requested = $2 WHERE batch_id = $1 AND status IN ('queued', 'running', 'waiting', 'paused') RETURNING id",
+      [batchId, reason],
+    );
+    for (const row of running.rows) await client.query("SELECT pg_notify('crewdeck_cancel', $1)", [`${row.id}:${reason}`]);
+    await client.query('COMMIT');
+    return { cancelled: true, running: running.rows.map((r) => r.id) };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function getBatch(pool: Pool, batchId: string): Promise<TeamBatch | undefined> {
+  const batch = (await pool.query<{ id: string; deployment_id: string; version: number; concurrency: number; status: TeamBatch['status']; created_at: number; ended_at: number | null }>(
+    'SELECT id, deployment_id, version, concurrency, status, created_at, ended_at FROM batches WHERE id = $1',
+    [batchId],
+  )).rows[0];
+  if (!batch) return undefined;
+  const rows = await pool.query<{ idx: number; status: string; run_id: string | null; inputs: Record<string, string>; run_status: TeamRunStatus | null }>(
+    'SELECT r.idx, r.status, r.run_id, r.inputs, runs.status AS run_status FROM batch_rows r LEFT JOIN runs ON runs.id = r.run_id WHERE r.batch_id = $1 ORDER BY r.idx',
+    [batchId],
+  );
+  const out = rows.rows.map((r) => ({ index: r.idx, status: (r.run_status ?? r.status) as TeamBatch['rows'][number]['status'], ...(r.run_id ? { runId: r.run_id } : {}), inputs: r.inputs }));
+  const counts: Record<string, number> = {};
+  for (const row of out) counts[row.status] = (counts[row.status] ?? 0) + 1;
+  return {
+    batchId: batch.id,
+    deploymentId: batch.deployment_id,
+    version: batch.version,
+    concurrency: batch.concurrency,
+    status: batch.status,
+    createdAt: batch.created_at,
+    ...(batch.ended_at !== null ? { endedAt: batch.ended_at } : {}),
+    counts,
+    rows: out,
+  };
+}

@@ -1,0 +1,168 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RuntimeEvent } from '../../shared/events';
+import { TeamApiError, type TeamClient } from '../../runtime/team/teamClient';
+import type { TeamRunView } from '../../runtime/team/teamRuns';
+import { verifyWebhook, webhookSecret } from '../../runtime/team/webhooks';
+import { sharedServices } from '../support/teamServices';
+import { publish, reviewFlow, slowCrew, startInProcessTeam, waitFor, type InProcessTeam } from './teamHarness';
+
+let team: InProcessTeam;
+let client: TeamClient;
+
+beforeAll(async () => {
+  team = await startInProcessTeam({ workers: 1, concurrency: 4 });
+  client = await team.client('deploy');
+}, 60_000);
+
+afterAll(async () => {
+  await team?.stop();
+  await (await sharedServices()).stop();
+});
+
+const runView = (id: string) => client.request<TeamRunView>('GET', `/v1/runs/${id}`);
+const ended = (r: TeamRunView) => ['completed', 'failed', 'cancelled'].includes(r.status);
+
+async function apiError(promise: Promise<unknown>): Promise<TeamApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TeamApiError);
+  return error as TeamApiError;
+}
+
+describe('the /v1 API', () => {
+  it('refuses a missing or wrong key (401), a key without the scope (403), a key over its rate (429 with Retry-After)', async () => {
+    const none = await fetch(`${team.url}/v1/deployments`);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    const wrong = await fetch(`${team.url}/v1/deployments`, { headers: { authorization: 'Bearer cdk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    expect(wrong.status).toBe(401);
+
+    const runKey = await team.key('run');
+    const forbidden = await fetch(`${team.url}/v1/deployments`, { method: 'POST', headers: { authorization: `Bearer ${runKey}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toMatchObject({ error: { code: 'forbidden' } });
+
+    const slowKey = await team.key('run', 3);
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${team.url}/v1/deployments`, { headers: { authorization: `Bearer ${slowKey}` } });
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter = response.headers.get('retry-after');
+      await response.arrayBuffer();
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('answers bad bodies with 400 naming the field, and unknown runs with 404', async () => {
+    await publish(client, slowCrew('badbody', 1, 0));
+    const bad = await apiError(client.request('POST', '/v1/deployments/badbody/runs', { inputs: {}, webhook: { url: 'ftp://x' } }));
+    expect(bad.status).toBe(400);
+    expect(bad.field).toBe('webhook.url');
+    expect((await apiError(client.request('GET', '/v1/runs/run_nope'))).status).toBe(404);
+    expect((await apiError(client.request('POST', '/v1/deployments/nope/runs', {}))).status).toBe(404);
+  });
+
+  it('runs a published crew; the same idempotency key returns the same run; events page; the stream resumes with Last-Event-ID', async () => {
+    const published = await publish(client, slowCrew('pages', 3, 0));
+    expect(published).toMatchObject({ id: 'pages', version: 1 });
+    expect(await publish(client, slowCrew('pages', 3, 0))).toMatchObject({ version: 1, created: false });
+
+    const first = await client.request<{ runId: string }>('POST', '/v1/deployments/pages/runs', { inputs: { topic: 'moons' }, idempotencyKey: 'k-1' });
+    const again = await client.request<{ runId: string }>('POST', '/v1/deployments/pages/runs', { inputs: { topic: 'moons' }, idempotencyKey: 'k-1' });
+    expect(again.runId).toBe(first.runId);
+    const other = await client.request<{ runId: string }>('POST', '/v1/deployments/pages/runs', { inputs: { topic: 'moons' }, idempotencyKey: 'k-2' });
+    expect(other.runId).not.toBe(first.runId);
+
+    const done = await waitFor(() => runView(first.runId), ended, 'the run to end');
+    expect(done).toMatchObject({ status: 'completed', output: 'step done', inputs: { topic: 'moons' }, deploymentId: 'pages', version: 1 });
+
+    const all = await client.request<{ events: RuntimeEvent[]; lastSeq: number; more: boolean }>('GET', `/v1/runs/${first.runId}/events`);
+    expect(all.more).toBe(false);
+    expect(all.events.map((e) => e.seq)).toEqual(Array.from({ length: all.events.length }, (_, i) => i + 1));
+    expect(all.events.filter((e) => e.type === 'task.completed')).toHaveLength(3);
+    const page = await client.request<{ events: RuntimeEvent[]; lastSeq: number; more: boolean }>('GET', `/v1/runs/${first.runId}/events?after=2&limit=3`);
+    expect(page.events.map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(page).toMatchObject({ lastSeq: 5, more: true });
+
+    // The stream of an ended run: cut after 4 events, then resumed from the last id received.
+    const got: RuntimeEvent[] = [];
+    for await (const event of client.stream(first.runId)) {
+      got.push(event);
+      if (got.length === 4) break;
+    }
+    const response = await fetch(`${team.url}/v1/runs/${first.runId}/stream`, { headers: { authorization: `Bearer ${await team.key('run')}`, 'last-event-id': String(got.at(-1)!.seq) } });
+    const text = await response.text();
+    const rest = [...text.matchAll(/^id: (\d+)\ndata: (.*)$/gm)].map((m) => JSON.parse(m[2]!) as RuntimeEvent);
+    expect(text).toContain('event: end');
+    expect([...got, ...rest].map((e) => e.seq)).toEqual(all.events.map((e) => e.seq));
+    expect(rest[0]!.seq).toBe(5);
+  });
+
+  it('a flow with a person in it: waiting with a requestId; the outcome takes that branch only; a repeated resume gets 409', async () => {
+    await publish(client, reviewFlow('review'));
+    const { runId } = await client.request<{ runId: string }>('POST', '/v1/deployments/review/runs', {});
+    const waiting = await waitFor(() => runView(runId), (r) => r.status === 'waiting', 'the flow to wait');
+    expect(waiting.pending).toMatchObject({ kind: 'feedback', prompt: 'Approve the draft about solar?', outcomes: ['approved', 'rejected'], output: 'Draft about solar' });
+    const requestId = waiting.pending!.requestId;
+
+    const stale = await apiError(client.request('POST', `/v1/runs/${runId}/resume`, { requestId: 'not-it', outcome: 'approved' }));
+    expect(stale.status).toBe(409);
+    await client.request('POST', `/v1/runs/${runId}/resume`, { requestId, outcome: 'approved' });
+    const repeat = await apiError(client.request('POST', `/v1/runs/${runId}/resume`, { requestId, outcome: 'rejected' }));
+    expect(repeat.status).toBe(409);
+
+    const done = await waitFor(() => runView(runId), ended, 'the flow to end');
+    expect(done).toMatchObject({ status: 'completed', output: 'Published: Draft about solar' });
+    const { events } = await client.request<{ events: RuntimeEvent[] }>('GET', `/v1/runs/${runId}/events`);
+    const methods = events.filter((e) => e.type === 'flow.method.completed').map((e) => (e as { methodId: string }).methodId);
+    expect(methods).toEqual(['draft', 'review', 'publish']);
+    expect(events.filter((e) => e.type === 'human.answered')).toHaveLength(1);
+    expect((await apiError(client.request('POST', `/v1/runs/${runId}/resume`, { requestId, outcome: 'approved' }))).status).toBe(409);
+  });
+
+  it('webhooks: every delivery is signed, each event arrives once per id and in order, across a resume', async () => {
+    const secret = await webhookSecret(team.pool);
+    const received: { id: string; seq: number; type: string; valid: boolean }[] = [];
+    let failFirst = true;
+    const receiver: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString();
+        // The first delivery fails: it must come again (at least once), and only once after success.
+        if (failFirst) {
+          failFirst = false;
+          res.writeHead(503).end();
+          return;
+        }
+        const parsed = JSON.parse(body) as { id: string; seq: number; type: string };
+        received.push({ id: parsed.id, seq: parsed.seq, type: parsed.type, valid: verifyWebhook(secret, req.headers['x-crewdeck-signature'] as string, body) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    try {
+      await publish(client, reviewFlow('hooked'));
+      const { runId } = await client.request<{ runId: string }>('POST', '/v1/deployments/hooked/runs', { webhook: { url } });
+      const waiting = await waitFor(() => runView(runId), (r) => r.status === 'waiting', 'the flow to wait');
+      await client.request('POST', `/v1/runs/${runId}/resume`, { requestId: waiting.pending!.requestId, outcome: 'rejected' });
+      const done = await waitFor(() => runView(runId), ended, 'the flow to end');
+      await waitFor(async () => received.length, (n) => n >= done.lastSeq, 'every event to be delivered');
+      expect(received.every((r) => r.valid)).toBe(true);
+      expect(received.map((r) => r.seq)).toEqual(Array.from({ length: done.lastSeq }, (_, i) => i + 1));
+      expect(new Set(received.map((r) => r.id)).size).toBe(received.length);
+      expect(received[0]!.id).toBe(`${runId}:1`);
+      expect(received.map((r) => r.type)).toContain('run.resumed');
+      expect(received.at(-1)!.type).toBe('run.completed');
+      expect(verifyWebhook(secret, 't=1,v1=00', '{}')).toBe(false);
+    } finally {
+      receiver.close();
+    }
+  });
+});

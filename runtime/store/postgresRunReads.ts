@@ -112,3 +112,9 @@ export async function readTeamCheckpoint(db: Db, runId: string): Promise<unknown
   const result = await db.query<{ checkpoint: unknown }>('SELECT checkpoint FROM checkpoints WHERE run_id = $1', [runId]);
   return result.rows[0]?.checkpoint;
 }
+
+/** The entries appended to a run's checkpoint since it was saved, in order. */
+export async function readTeamCheckpointEntries(db: Db, runId: string): Promise<unknown[]> {
+  const result = await db.query<{ entry: unknown }>('SELECT entry FROM checkpoint_entries WHERE run_id = $1 ORDER BY seq', [runId]);
+  return result.rows.map((r) => r.entry);
+}

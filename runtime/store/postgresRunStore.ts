@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { isLiveOnly, type RuntimeEvent } from '../../shared/events';
 import { errorMessage } from '../errors';
@@ -43,6 +44,8 @@ export interface WriterEvents {
 
 /** The ordered write-behind queue of one run's job (see the comment above). */
 export class PostgresWriter {
+  /** Unique per writer: keys of appended checkpoint entries (idempotent when a commit is sent again). */
+  readonly id = randomBytes(6).toString('hex');
   private queue: StoreWrite[] = [];
   private running: Promise<void> | undefined;
   private scheduled = false;
@@ -153,6 +156,8 @@ export class PostgresWriter {
  * PostgreSQL. `close` closes the working copy only; the job drains the writer itself.
  */
 export class PostgresRunStore implements RunStore {
+  private entries = 0;
+
   constructor(
     private readonly local: SqliteRunStore,
     readonly writer: PostgresWriter,
@@ -188,7 +193,7 @@ export class PostgresRunStore implements RunStore {
     return this.local.getRun(runId);
   }
 
-  listRuns(options?: { limit?: number; offset?: number }): RunSummary[] {
+  listRuns(options?: { limit?: number; offset?: number; documentId?: string }): RunSummary[] {
     return this.local.listRuns(options);
   }
 
@@ -212,6 +217,15 @@ export class PostgresRunStore implements RunStore {
 
   loadCheckpoint(runId: string): unknown {
     return this.local.loadCheckpoint(runId);
+  }
+
+  appendCheckpointEntry(runId: string, entry: unknown): void {
+    this.local.appendCheckpointEntry(runId, entry);
+    this.writer.push({ kind: 'entry', runId, entry: structuredClone(entry), key: `${this.writer.id}:${++this.entries}` });
+  }
+
+  checkpointEntries(runId: string): unknown[] {
+    return this.local.checkpointEntries(runId);
   }
 
   reopenRun(runId: string): void {

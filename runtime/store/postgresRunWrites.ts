@@ -21,6 +21,7 @@ export type StoreWrite =
   | { kind: 'events'; runId: string; events: RuntimeEvent[] }
   | { kind: 'output'; output: StoredTaskOutput }
   | { kind: 'checkpoint'; runId: string; checkpoint: unknown; at: number }
+  | { kind: 'entry'; runId: string; entry: unknown; key: string }
   | { kind: 'finish'; runId: string; end: RunEnd; pending: TeamPending | undefined }
   | { kind: 'reopen'; runId: string };
 
@@ -46,6 +47,11 @@ export async function applyWrites(client: PoolClient, writes: readonly StoreWrit
            ON CONFLICT (run_id) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
           [write.runId, JSON.stringify(write.checkpoint), write.at],
         );
+        // A saved checkpoint replaces what was appended to the last one.
+        await client.query('DELETE FROM checkpoint_entries WHERE run_id = $1', [write.runId]);
+        break;
+      case 'entry':
+        await client.query('INSERT INTO checkpoint_entries (run_id, write_key, entry) VALUES ($1, $2, $3) ON CONFLICT (run_id, write_key) DO NOTHING', [write.runId, write.key, JSON.stringify(write.entry)]);
         break;
       case 'finish':
         await finishRun(client, write.runId, write.end, write.pending);

@@ -142,6 +142,17 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         updated_at BIGINT NOT NULL
       );
 
+      -- Changes appended to a checkpoint since it was last saved (a flow's items and state operations).
+      CREATE TABLE checkpoint_entries (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        seq BIGSERIAL,
+        -- Unique per write, so a commit sent again after a lost answer does not append it twice.
+        write_key TEXT NOT NULL,
+        entry JSONB NOT NULL,
+        PRIMARY KEY (run_id, seq),
+        UNIQUE (run_id, write_key)
+      );
+
       CREATE TABLE batch_rows (
         batch_id TEXT NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
         idx INTEGER NOT NULL,

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { emptyUsage } from '../../shared/usage';
 import { openDatabase } from './database';
-import { readTeamCheckpoint, readTeamEvents, readTeamOutputs, readTeamRun, type TeamRunRow } from './postgresRunReads';
+import { readTeamCheckpoint, readTeamCheckpointEntries, readTeamEvents, readTeamOutputs, readTeamRun, type TeamRunRow } from './postgresRunReads';
 import { SqliteRunStore } from './sqliteRunStore';
 import type { RunStatus } from './types';
 
@@ -19,7 +19,7 @@ export async function loadWorkingCopy(pool: Pool, runIds: readonly string[]): Pr
     for (const runId of runIds) {
       const row = await readTeamRun(pool, runId);
       if (!row || row.started_at === null || row.document === null) continue;
-      const [events, outputs, checkpoint] = await Promise.all([readTeamEvents(pool, runId), readTeamOutputs(pool, runId), readTeamCheckpoint(pool, runId)]);
+      const [events, outputs, checkpoint, entries] = await Promise.all([readTeamEvents(pool, runId), readTeamOutputs(pool, runId), readTeamCheckpoint(pool, runId), readTeamCheckpointEntries(pool, runId)]);
       local.createRun({
         id: row.id,
         kind: row.kind,
@@ -37,6 +37,8 @@ export async function loadWorkingCopy(pool: Pool, runIds: readonly string[]): Pr
       for (const output of outputs) local.saveTaskOutput(output);
       local.commitPending();
       if (checkpoint !== undefined) local.saveCheckpoint(runId, checkpoint);
+      for (const entry of entries) local.appendCheckpointEntry(runId, entry);
+      local.commitPending();
       const status = workingStatus(row, events.at(-1)?.type);
       const endedAt = row.ended_at ?? events.at(-1)?.ts ?? row.started_at;
       setEnd.run(status, status === 'running' ? null : endedAt, row.output, row.error, JSON.stringify(row.token_usage ?? emptyUsage()), runId);

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { CrewDocumentSchema } from '../../shared/model/crew';
 import { FlowDocumentSchema, type FlowDocument } from '../../shared/model/flow';
 import { errorMessage, RunCancelled } from '../errors';
+import { loadFlowCheckpoint } from '../flow/flowCheckpoint';
 import { FlowNotResumable } from '../flow/flowErrors';
 import { unattendedHuman } from '../human/humanChannel';
 import type { RunMemoryStore } from '../memory/runMemory';
@@ -112,7 +113,7 @@ async function runSession(runtime: Runtime, row: TeamRunRow, store: PostgresRunS
     await runtime.resume(runId, { signal, feedback: answerFor(row, store), ...(row.resume_request?.budget ? { budget: row.resume_request.budget } : {}) });
   } catch (error) {
     // Stopped at a feedback request before its pause was recorded (the worker died in between): it waits again.
-    const pending = pendingOfCheckpoint(store.loadCheckpoint(runId));
+    const pending = pendingOfCheckpoint(currentCheckpoint(store, runId));
     if (!(error instanceof FlowNotResumable) || pending?.kind !== 'feedback') throw error;
     await store.writer.drain();
     await markWaiting(row, store, pending);
@@ -122,7 +123,7 @@ async function runSession(runtime: Runtime, row: TeamRunRow, store: PostgresRunS
 /** The accepted answer, when the run's checkpoint still waits for exactly that request. */
 function answerFor(row: TeamRunRow, store: PostgresRunStore): string | undefined {
   const answer = row.resume_request;
-  const pending = pendingOfCheckpoint(store.loadCheckpoint(row.id));
+  const pending = pendingOfCheckpoint(currentCheckpoint(store, row.id));
   if (!answer || pending?.kind !== 'feedback' || pending.requestId !== answer.requestId) return undefined;
   return answer.outcome ?? answer.feedback ?? (answer.approve === false ? 'rejected' : '');
 }
@@ -130,6 +131,12 @@ function answerFor(row: TeamRunRow, store: PostgresRunStore): string | undefined
 async function markWaiting(row: TeamRunRow, store: PostgresRunStore, pending: NonNullable<ReturnType<typeof pendingOfCheckpoint>>): Promise<void> {
   store.writer.push({ kind: 'finish', runId: row.id, end: { status: 'paused', tokenUsage: row.token_usage ?? store.getRun(row.id)!.tokenUsage, endedAt: Date.now() }, pending });
   await store.writer.drain();
+}
+
+/** A run's checkpoint as it stands: a flow's with the entries appended since it was saved folded in. */
+function currentCheckpoint(store: PostgresRunStore, runId: string): unknown {
+  const base = store.loadCheckpoint(runId) as { kind?: string } | undefined;
+  return base?.kind === 'crew' ? base : loadFlowCheckpoint(store, runId);
 }
 
 /** Whether a version's document remembers (so its runs get the deployment's shared memory). */

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { newRunId } from '../runId';
-import { readTeamCheckpoint, readTeamRun, type TeamResumeRequest, type TeamRunRequest, type TeamRunRow, type TeamRunStatus, type TeamWebhook } from '../store/postgresRunReads';
+import { loadFlowCheckpoint } from '../flow/flowCheckpoint';
+import { readTeamCheckpoint, readTeamCheckpointEntries, readTeamRun, type TeamResumeRequest, type TeamRunRequest, type TeamRunRow, type TeamRunStatus, type TeamWebhook } from '../store/postgresRunReads';
 import type { RunDispatch } from './dispatch';
 import { TeamConflict, TeamNotFound } from './teamErrors';
 
@@ -33,7 +34,8 @@ export async function viewRun(pool: Pool, runId: string): Promise<TeamRunView> {
   if (!row) throw new TeamNotFound(`no run "${runId}"`);
   const view = summaryView(row);
   if (row.kind === 'flow') {
-    const checkpoint = (await readTeamCheckpoint(pool, runId)) as { state?: unknown } | undefined;
+    const [base, entries] = await Promise.all([readTeamCheckpoint(pool, runId), readTeamCheckpointEntries(pool, runId)]);
+    const checkpoint = loadFlowCheckpoint({ loadCheckpoint: () => base, checkpointEntries: () => entries }, runId);
     if (checkpoint?.state !== undefined) view.state = checkpoint.state;
   }
   return view;

@@ -35,8 +35,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     query_timeout: 30_000,
     application_name: 'crewdeck',
   });
-  // An idle client whose server went away: the pool drops it; nothing to do here.
+  // An idle client whose server went away: the pool drops it; nothing to do here. A client in use reports
+  // the same loss through the query it was running (a restart), so its own 'error' event needs no handler.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     await pool.query('SELECT 1');
   } catch (error) {

@@ -135,8 +135,8 @@ export interface TeamTestEnv {
 }
 
 /** A fresh, migrated database (and a queue prefix) of this test's own on the shared servers. */
-export async function teamTestEnv(): Promise<TeamTestEnv> {
-  const services = await sharedServices();
+export async function teamTestEnv(services?: { adminUrl: string; redisUrl: string }): Promise<TeamTestEnv> {
+  services ??= await sharedServices();
   const name = `crewdeck_t_${randomBytes(5).toString('hex')}`;
   await withAdmin(services.adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
   const databaseUrl = services.adminUrl.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
@@ -148,7 +148,7 @@ export async function teamTestEnv(): Promise<TeamTestEnv> {
     redisUrl: services.redisUrl,
     queuePrefix: `t${randomBytes(4).toString('hex')}`,
     dispose: async () => {
-      await withAdmin(services.adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => undefined);
+      await withAdmin(services!.adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => undefined);
     },
   };
 }

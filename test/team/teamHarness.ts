@@ -21,8 +21,8 @@ export interface InProcessTeam {
   stop(): Promise<void>;
 }
 
-export async function startInProcessTeam(options: { workers?: number; concurrency?: number; leaseMs?: number } = {}): Promise<InProcessTeam> {
-  const env = await teamTestEnv();
+export async function startInProcessTeam(options: { workers?: number; concurrency?: number; leaseMs?: number; services?: { adminUrl: string; redisUrl: string } } = {}): Promise<InProcessTeam> {
+  const env = await teamTestEnv(options.services);
   const dataDir = mkdtempSync(join(tmpdir(), 'crewdeck-team-'));
   const log = process.env.TEAM_DEBUG ? (line: string) => console.error(line) : () => undefined;
   const server = await startTeamServer({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, port: 0, queuePrefix: env.queuePrefix, log });
@@ -31,6 +31,8 @@ export async function startInProcessTeam(options: { workers?: number; concurrenc
     workers.push(await startWorker({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, queuePrefix: env.queuePrefix, concurrency: options.concurrency ?? 4, leaseMs: options.leaseMs ?? 5_000, dataDir: join(dataDir, `w${i}`), memoryDir: join(dataDir, 'memory'), log }));
   }
   const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 4 });
+  pool.on('error', () => undefined);
+  pool.on('connect', (c) => c.on('error', () => undefined));
   const key = async (scope: KeyScope, ratePerMinute?: number) => (await createApiKey(pool, { scope, ...(ratePerMinute ? { ratePerMinute } : {}) })).key;
   return {
     env,

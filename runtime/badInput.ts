@@ -1,4 +1,4 @@
-import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, RunNotReopenable, TaskNotFound, WorkspaceInvalid } from './errors';
+import { BatchNotFound, BatchNotResumable, DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, RunNotReopenable, TaskNotFound, WorkspaceInvalid } from './errors';
 import { ModelConfigInvalid } from './llm/resolveModel';
 import { ScriptInvalid } from './llm/script';
 import { ToolUnavailable } from './crew/roster';
@@ -29,6 +29,8 @@ export function isBadInput(error: unknown): error is Error {
     // Resuming a run paused at its budget without a higher cap.
     error instanceof BudgetNotRaised ||
     error instanceof RunNotReopenable ||
+    error instanceof BatchNotFound ||
+    error instanceof BatchNotResumable ||
     error instanceof TrainingInvalid ||
     // The workspace database's trained suggestions cannot be read (a newer schema, a damaged row).
     error instanceof SuggestionsUnreadable ||

@@ -67,6 +67,18 @@ export class RunNotReopenable extends Error {
   override name = 'RunNotReopenable';
 }
 
+export class BatchNotFound extends Error {
+  override name = 'BatchNotFound';
+  constructor(readonly batchId: string) {
+    super(`no batch with id "${batchId}" in this workspace (see \`crewdeck batches list\`)`);
+  }
+}
+
+/** A batch that cannot be resumed or cancelled now: another live process runs it, or it has ended. */
+export class BatchNotResumable extends Error {
+  override name = 'BatchNotResumable';
+}
+
 export class RunNotFound extends Error {
   override name = 'RunNotFound';
   constructor(readonly runId: string) {

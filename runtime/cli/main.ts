@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<Command>> = {
   resume: async () => (await import('./commands/resume')).resumeCommand,
   validate: async () => (await import('./commands/validate')).validateCommand,
   runs: async () => (await import('./commands/runs')).runsCommand,
+  batches: async () => (await import('./commands/batches')).batchesCommand,
   serve: async () => (await import('./commands/serve')).serveCommand,
   memory: async () => (await import('./commands/memory')).memoryCommand,
   knowledge: async () => (await import('./commands/knowledge')).knowledgeCommand,

@@ -22,6 +22,8 @@ Usage:
   crewdeck runs events <runId> [--after SEQ] [--workspace DIR] [--json]
   crewdeck runs diff <runA> <runB> [--workspace DIR] [--json]   compare two runs task by task
   crewdeck runs cancel <runId> [--workspace DIR] [--json]   end a paused or interrupted run for good (it is not resumed)
+  crewdeck batches list [--limit N] | show <batchId> | resume <batchId> | cancel <batchId>   [--workspace DIR] [--json]
+      batches of --inputs-file rows (and the app's *Run for each row…*): resume runs only the rows not completed
   crewdeck serve [--port N] [--workspace DIR]     the app in your browser (browser mode)
   crewdeck memory list|search <query>|add <text> [--scope S, default /]|edit <id>|forget <id>...|reset --yes
                   [--scope S] [--category C]... [--importance 0..1] [--private] [--limit N] [--workspace DIR] [--json]

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { RuntimeEvent } from '../../shared/events';
 import type { BatchRowStatus, HostBatch, HostPush, HostRequestParsed } from '../../shared/host-api';
 import { addUsage, emptyUsage } from '../../shared/usage';
@@ -7,6 +6,9 @@ import { checkRowInputs, runEachRow } from '../crew/eachRow';
 import { isBadInput } from '../badInput';
 import { errorMessage, RunCancelled } from '../errors';
 import { newRunId } from '../runId';
+import { batchOutcome, newBatchId, suggestionsOnce } from '../batch/storedBatch';
+import type { BatchRecord, RunStore } from '../store/types';
+import { workspaceSuggestions } from '../training/suggestionSource';
 import { HostBadInput, HostNotFound } from './hostErrors';
 import type { HostRuns } from './hostRuns';
 
@@ -19,6 +21,8 @@ interface Batch {
   controller: AbortController;
   /** Rows handed to HostRuns (their run may not have opened yet). */
   launched: Set<number>;
+  /** Its end is recorded in the store. */
+  ended?: boolean;
 }
 
 /** Batches kept for `runs.batch` (their runs stay in the store either way). */
@@ -39,6 +43,8 @@ export class HostBatches {
     private readonly options: {
       workspace: string;
       runs: HostRuns;
+      /** Where batches are recorded: a batch outlives the app (`runs.batch` after a restart, `crewdeck batches`). */
+      store: RunStore;
       push: (push: HostPush) => void;
       now: () => number;
     },
@@ -56,7 +62,7 @@ export class HostBatches {
     // Every row checked before any runs; the problems name each bad row and its missing input.
     const inputs = checkRowInputs(loaded.doc, rows, path);
     const batch: Batch = {
-      batchId: `batch_${now().toString(36)}_${randomBytes(4).toString('hex')}`,
+      batchId: newBatchId(now()),
       path,
       concurrency,
       controller: new AbortController(),
@@ -64,11 +70,23 @@ export class HostBatches {
       rows: rows.map((row, index) => ({ index, runId: newRunId(now()), inputs: row, status: 'queued', opened: false, tokenUsage: emptyUsage() })),
     };
     this.keep(batch);
+    this.options.store.createBatch({
+      id: batch.batchId,
+      documentId: loaded.doc.id,
+      name: loaded.doc.name,
+      documentPath: path,
+      concurrency,
+      ...(model ? { model } : {}),
+      rows: batch.rows.map((r) => ({ inputs: r.inputs, runId: r.runId })),
+      createdAt: now(),
+    });
+    // Trained suggestions are read once for the batch, not once per row's run.
+    const suggestions = suggestionsOnce(workspaceSuggestions(workspace));
     let firstOpened: Promise<string> | undefined;
     void runEachRow(batch.rows.length, concurrency, batch.controller.signal, async (index) => {
       const row = batch.rows[index];
       batch.launched.add(index);
-      const run = runs.runCrewRow(loaded.doc, loaded.file, inputs[index], model, row.runId);
+      const run = runs.runCrewRow(loaded.doc, loaded.file, inputs[index], model, row.runId, suggestions);
       if (index === 0) firstOpened = run.opened;
       try {
         const result = await run.ended;
@@ -90,8 +108,13 @@ export class HostBatches {
     return snapshot(batch);
   }
 
+  /** A batch of this session, or one stored by an earlier one (the app restarted, or the CLI ran it). */
   get(batchId: string): HostBatch {
-    return snapshot(this.find(batchId));
+    const live = this.batches.get(batchId);
+    if (live) return snapshot(live);
+    const stored = this.options.store.getBatch(batchId);
+    if (!stored) throw new HostNotFound(`no batch with id "${batchId}" in this workspace`);
+    return fromStore(stored, this.options.store);
   }
 
   /**
@@ -135,6 +158,7 @@ export class HostBatches {
     for (const batch of this.batches.values()) batch.controller.abort(new RunCancelled('the app is closing'));
   }
 
+  /** Stops a batch of this session (a stored batch of an earlier one has nothing running: `crewdeck batches cancel`). */
   private find(batchId: string): Batch {
     const batch = this.batches.get(batchId);
     if (!batch) throw new HostNotFound(`no batch with id "${batchId}" (batches are kept while the app runs)`);
@@ -142,7 +166,15 @@ export class HostBatches {
   }
 
   private update(batch: Batch, row: Row, change: Partial<Row>): void {
+    const was = row.status;
     Object.assign(row, change);
+    const { store, now } = this.options;
+    if (row.status !== was || change.error !== undefined) store.updateBatchRow(batch.batchId, row.index, { status: row.status, ...(row.error ? { error: row.error } : {}) });
+    const status = batchOutcome(batch.rows.map((r) => r.status));
+    if (status !== 'running' && !batch.ended) {
+      batch.ended = true;
+      store.finishBatch(batch.batchId, status, now());
+    }
     this.options.push({ kind: 'batch.changed', batchId: batch.batchId });
   }
 
@@ -189,4 +221,15 @@ function snapshot(batch: Batch): HostBatch {
         ? 'failed'
         : 'cancelled';
   return { batchId: batch.batchId, path: batch.path, concurrency: batch.concurrency, status, rows };
+}
+
+/** A stored batch as the app shows one: each row's usage from its run, `opened` when its run is stored. */
+function fromStore(batch: BatchRecord, store: RunStore): HostBatch {
+  const rows = batch.rows.map((r) => {
+    const run = store.getRun(r.runId);
+    return { index: r.index, runId: r.runId, inputs: r.inputs, status: r.status, opened: Boolean(run), tokenUsage: run?.tokenUsage ?? emptyUsage(), ...(r.error ? { error: r.error } : {}) };
+  });
+  // A batch whose process died (or the app closed mid-batch) is shown as stopped: `crewdeck batches resume` runs the rest.
+  const status = batch.status === 'interrupted' ? 'cancelled' : batch.status;
+  return { batchId: batch.id, path: batch.documentPath, concurrency: batch.concurrency, status, rows };
 }

@@ -11,6 +11,7 @@ import { FlowNotResumable } from '../flow/flowErrors';
 import { newRunId } from '../runId';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
 import type { RunStore } from '../store/types';
+import type { SuggestionSource } from '../training/suggestionSource';
 import type { Budget } from '../../shared/model/budget';
 import type { HostHuman } from './hostHuman';
 
@@ -53,9 +54,9 @@ export class HostRuns {
    * run id chosen beforehand. `opened` resolves once the run has opened and rejects with what kept it
    * from opening; `ended` resolves with the run's result (and rejects as `opened` does).
    */
-  runCrewRow(doc: CrewDocument, file: string, inputs: Record<string, string>, model: string | undefined, runId: string): { opened: Promise<string>; ended: Promise<CrewRunResult> } {
+  runCrewRow(doc: CrewDocument, file: string, inputs: Record<string, string>, model: string | undefined, runId: string, suggestions?: SuggestionSource): { opened: Promise<string>; ended: Promise<CrewRunResult> } {
     let result: Promise<CrewRunResult> | undefined;
-    const opened = this.launch(model, (runtime, run) => (result = runtime.runCrew(doc, { ...run, inputs, documentPath: file })), runId);
+    const opened = this.launch(model, (runtime, run) => (result = runtime.runCrew(doc, { ...run, inputs, documentPath: file })), runId, undefined, suggestions);
     return { opened, ended: opened.then(() => result!) };
   }
 
@@ -116,7 +117,8 @@ export class HostRuns {
     await Promise.allSettled(runs.map((r) => r.done));
   }
 
-  private async launch(model: string | undefined, startRun: StartRun, existingRunId?: string, offline?: Recording): Promise<string> {
+  /** `suggestions`: a batch's, read once for all its rows (default: the workspace's, read when the run opens). */
+  private async launch(model: string | undefined, startRun: StartRun, existingRunId?: string, offline?: Recording, suggestions?: SuggestionSource): Promise<string> {
     // A store that cannot open is left to the run: one with memory enabled reports it, the others run.
     const memory = await this.options.memory?.().catch(() => undefined);
     const { workspace, store, human, env, push, now } = this.options;
@@ -131,6 +133,7 @@ export class HostRuns {
       now,
       memory,
       offline,
+      ...(suggestions ? { suggestions } : {}),
     });
     const controller = new AbortController();
     return new Promise<string>((resolve, reject) => {

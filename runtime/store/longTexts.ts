@@ -25,11 +25,23 @@ export class LongTexts {
     this.select = db.prepare('SELECT text FROM texts WHERE hash = ?');
   }
 
+  /**
+   * A reference to `text`, stored once whatever its length: a run's document is the same for every run
+   * of one version of it (a batch of 1,000 rows stores its crew once, not 1,000 times).
+   */
+  packAlways(text: string): string {
+    return this.reference(text);
+  }
+
   /** A string to store in place of `text`: a reference when it is long (the text is stored), else itself. */
   packText(text: string): string;
   packText(text: string | null): string | null;
   packText(text: string | null): string | null {
     if (text === null || text.length < LONG_TEXT_CHARS) return text;
+    return this.reference(text);
+  }
+
+  private reference(text: string): string {
     let ref = this.recent.get(text);
     if (!ref) {
       const hash = createHash('sha256').update(text).digest('hex');

@@ -190,6 +190,38 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_document ON runs (document_id, started_at DESC, id DESC);
     `,
   },
+  {
+    version: 7,
+    name: 'batches: a crew run once per row of inputs, each row with its status and run',
+    sql: `
+      CREATE TABLE batches (
+        id TEXT PRIMARY KEY,
+        document_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        document_path TEXT NOT NULL,
+        concurrency INTEGER NOT NULL,
+        source TEXT,
+        model TEXT,
+        inputs TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'cancelled')),
+        created_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        pid INTEGER,
+        host TEXT
+      );
+      CREATE INDEX batches_created_at ON batches (created_at DESC, id DESC);
+
+      CREATE TABLE batch_rows (
+        batch_id TEXT NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        inputs TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'paused', 'completed', 'failed', 'cancelled')),
+        run_id TEXT NOT NULL,
+        error TEXT,
+        PRIMARY KEY (batch_id, idx)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,12 +3,13 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isLiveOnly, type RuntimeEvent } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
-import { RunNotFound, RunNotReopenable } from '../errors';
+import { BatchNotFound, BatchNotResumable, RunNotFound, RunNotReopenable } from '../errors';
+import { BatchTable, type RowChange, type StoredBatchRow } from './batchTable';
 import { openDatabase, workspaceDatabasePath } from './database';
 import { redactKnown } from '../redactSecrets';
 import { LongTexts } from './longTexts';
 import { closeKeepingWal } from './walKeeper';
-import type { NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
+import type { BatchRecord, BatchStatus, BatchSummary, NewBatch, NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
 
 interface RunRow {
   id: string;
@@ -95,6 +96,9 @@ export class SqliteRunStore implements RunStore {
   private pendingOutputs: StoredTaskOutput[] = [];
   /** Checkpoint entries appended this turn: committed with the turn's events. */
   private pendingEntries: { runId: string; entry: unknown }[] = [];
+  /** Batch rows that moved this turn: committed with the turn's events. */
+  private pendingRows: { batchId: string; index: number; change: RowChange }[] = [];
+  private readonly batches: BatchTable;
   private flushScheduled = false;
   /** A scheduled commit that failed; the next call on the store reports it. */
   private failure: unknown;
@@ -106,12 +110,13 @@ export class SqliteRunStore implements RunStore {
       else this.failure = error;
     }
   };
-  private readonly insertBatch: (events: RuntimeEvent[], outputs: StoredTaskOutput[], entries: { runId: string; entry: unknown }[]) => void;
+  private readonly insertBatch: (events: RuntimeEvent[], outputs: StoredTaskOutput[], entries: { runId: string; entry: unknown }[], rows: { batchId: string; index: number; change: RowChange }[]) => void;
   private readonly texts: LongTexts;
 
   /** Takes ownership of `db`: `close()` closes it. The schema must be migrated (see `openDatabase`). */
   constructor(private readonly db: Database) {
     this.texts = new LongTexts(db);
+    this.batches = new BatchTable(db);
     this.insertRun = db.prepare(`
       INSERT INTO runs (id, kind, document_id, name, status, document, document_path, inputs,
                         replay_of_run_id, replay_from_task_id, started_at, pid, host)
@@ -140,7 +145,7 @@ export class SqliteRunStore implements RunStore {
       )
       .raw(true);
     this.selectTaskOutputs = db.prepare('SELECT * FROM task_outputs WHERE run_id = ? ORDER BY idx, task_id');
-    this.insertBatch = db.transaction((events: RuntimeEvent[], outputs: StoredTaskOutput[], entries: { runId: string; entry: unknown }[]) => {
+    this.insertBatch = db.transaction((events: RuntimeEvent[], outputs: StoredTaskOutput[], entries: { runId: string; entry: unknown }[], rows: { batchId: string; index: number; change: RowChange }[]) => {
       for (const { type, runId, seq, ts, spanId, parentSpanId, ...payload } of events) {
         this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, this.texts.packJson(payload));
       }
@@ -157,6 +162,7 @@ export class SqliteRunStore implements RunStore {
         );
       }
       for (const { runId, entry } of entries) this.insertEntry.run(runId, runId, this.texts.packJson(entry));
+      for (const { batchId, index, change } of rows) this.batches.change(batchId, index, change);
     });
     this.upsertCheckpoint = db.prepare(`
       INSERT INTO flow_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)
@@ -202,7 +208,8 @@ export class SqliteRunStore implements RunStore {
       run.kind,
       run.documentId,
       run.name,
-      JSON.stringify(run.document),
+      // Stored once per version (by content hash): a run holds a reference to its document's text.
+      this.texts.packAlways(JSON.stringify(run.document)),
       run.documentPath ?? null,
       JSON.stringify(run.inputs),
       run.replayOf?.runId ?? null,
@@ -240,7 +247,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   private hasPending(): boolean {
-    return this.pending.length > 0 || this.pendingOutputs.length > 0 || this.pendingEntries.length > 0;
+    return this.pending.length > 0 || this.pendingOutputs.length > 0 || this.pendingEntries.length > 0 || this.pendingRows.length > 0;
   }
 
   /** Commits the events appended so far; throws if this or an earlier scheduled commit failed. */
@@ -251,11 +258,13 @@ export class SqliteRunStore implements RunStore {
     const batch = this.pending;
     const outputs = this.pendingOutputs;
     const entries = this.pendingEntries;
+    const rows = this.pendingRows;
     this.pending = [];
     this.pendingOutputs = [];
     this.pendingEntries = [];
+    this.pendingRows = [];
     try {
-      this.insertBatch(batch, outputs, entries);
+      this.insertBatch(batch, outputs, entries, rows);
     } catch (error) {
       // Another process holding the write lock past busy_timeout: keep the batch for the next try.
       // Anything else (a constraint broken by a bug) drops the batch rather than block every later event.
@@ -263,6 +272,7 @@ export class SqliteRunStore implements RunStore {
         this.pending = batch.concat(this.pending);
         this.pendingOutputs = outputs.concat(this.pendingOutputs);
         this.pendingEntries = entries.concat(this.pendingEntries);
+        this.pendingRows = rows.concat(this.pendingRows);
       }
       throw error;
     }
@@ -313,7 +323,7 @@ export class SqliteRunStore implements RunStore {
     const current = this.checkAlive(row);
     const record: RunRecord = {
       ...toSummary(current),
-      document: JSON.parse(current.document),
+      document: JSON.parse(this.texts.unpackText(current.document)),
       inputs: JSON.parse(current.inputs) as Record<string, string>,
     };
     if (current.output !== null) record.output = this.texts.unpackText(current.output);
@@ -381,6 +391,48 @@ export class SqliteRunStore implements RunStore {
     this.flush();
     return this.selectEntries.all(runId).map((row) => this.texts.parseJson(row.entry));
   }
+
+  createBatch(batch: NewBatch): void {
+    this.flush();
+    this.batches.insert(batch, process.pid, this.host);
+  }
+
+  updateBatchRow(batchId: string, index: number, change: RowChange): void {
+    this.throwFailure();
+    this.pendingRows.push({ batchId, index, change });
+    this.scheduleFlush();
+  }
+
+  finishBatch(batchId: string, status: Exclude<BatchStatus, 'running' | 'interrupted'>, endedAt: number): void {
+    this.flush();
+    if (!this.batches.finish(batchId, status, endedAt)) throw new BatchNotFound(batchId);
+  }
+
+  reopenBatch(batchId: string): void {
+    this.flush();
+    const row = this.batches.row(batchId);
+    if (!row) throw new BatchNotFound(batchId);
+    if (row.status === 'running' && this.batchAlive(row)) {
+      throw new BatchNotResumable(`batch ${batchId} is still running in process ${row.pid ?? '?'} on ${row.host ?? '?'}; stop it there (or wait for it) first`);
+    }
+    this.batches.reopen(batchId, process.pid, this.host);
+  }
+
+  getBatch(batchId: string): BatchRecord | undefined {
+    this.flush();
+    return this.batches.get(batchId, this.batchAlive);
+  }
+
+  listBatches(options: { limit?: number; offset?: number } = {}): BatchSummary[] {
+    this.flush();
+    const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIST_LIMIT));
+    const offset = Math.max(0, Math.floor(options.offset ?? 0));
+    return this.batches.list(limit, offset, this.batchAlive);
+  }
+
+  /** Whether the process that runs a batch is alive (this one, or one on another host we cannot check). */
+  private readonly batchAlive = (row: StoredBatchRow): boolean =>
+    row.pid === null || row.host !== this.host || row.pid === process.pid || !processGone(row.pid);
 
   reopenRun(runId: string): void {
     this.flush();

@@ -63,8 +63,75 @@ export interface RunEnd {
   endedAt: number;
 }
 
+/** A batch as stored: `interrupted` when it was running in a process that died (its rows not started are resumable). */
+export type BatchStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+export type BatchRowStatus = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+
+/** A crew run once per row of inputs (`crewdeck run --inputs-file`, the app's *Run for each row…*). */
+export interface NewBatch {
+  id: string;
+  documentId: string;
+  name: string;
+  /** The crew's path relative to the workspace (a resume runs the file as it is then). */
+  documentPath: string;
+  concurrency: number;
+  /** Where the rows came from (an inputs file), for messages. */
+  source?: string;
+  /** A model profile used over the crew's own. */
+  model?: string;
+  /** Inputs every row gets (`--input`); a row's own values win. */
+  inputs?: Record<string, string>;
+  /** In row order, each with the id its run will have. */
+  rows: { inputs: Record<string, string>; runId: string }[];
+  createdAt: number;
+}
+
+export interface BatchRowRecord {
+  /** 0-based. */
+  index: number;
+  inputs: Record<string, string>;
+  status: BatchRowStatus;
+  /** The row's run (its latest, after a resume ran the row again). */
+  runId: string;
+  error?: string;
+}
+
+export interface BatchSummary {
+  id: string;
+  documentId: string;
+  name: string;
+  documentPath: string;
+  status: BatchStatus;
+  concurrency: number;
+  source?: string;
+  model?: string;
+  createdAt: number;
+  endedAt?: number;
+  /** Rows by status. */
+  rows: { total: number } & Record<BatchRowStatus, number>;
+}
+
+export interface BatchRecord extends Omit<BatchSummary, 'rows'> {
+  inputs: Record<string, string>;
+  rows: BatchRowRecord[];
+}
+
+/** Stored batches: the rows, each row's status and run, so a batch outlives the process running it. */
+export interface BatchStore {
+  createBatch(batch: NewBatch): void;
+  /** A row moved (its run opened, paused, ended; a resume gave it a new run). Grouped and committed like `appendEvent`. */
+  updateBatchRow(batchId: string, index: number, change: { status: BatchRowStatus; runId?: string; error?: string }): void;
+  /** Every row ended (or the batch was stopped). */
+  finishBatch(batchId: string, status: Exclude<BatchStatus, 'running' | 'interrupted'>, endedAt: number): void;
+  /** A resume: `running` again, owned by this process. Refused (BatchNotResumable) while another live process runs it. */
+  reopenBatch(batchId: string): void;
+  getBatch(batchId: string): BatchRecord | undefined;
+  /** Newest first. */
+  listBatches(options?: { limit?: number; offset?: number }): BatchSummary[];
+}
+
 /** Persistent record of runs, their events and task outputs. */
-export interface RunStore {
+export interface RunStore extends BatchStore {
   createRun(run: NewRun): void;
   /**
    * Persists an event. Implementations may group the events of one event-loop turn into one commit,

@@ -165,3 +165,28 @@ describe('runs.startBatch', () => {
     expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 });
+
+describe('a batch is a stored record', () => {
+  it('after the app restarts, runs.batch shows the batch as it ended (rows, statuses, runs, usage); crewdeck batches sees it too', async () => {
+    const first = open();
+    const rows = [{ city: 'Oslo' }, { city: 'Atlantis' }];
+    const started: HostBatch = await first.call('runs.startBatch', { path: 'guide.crew.json', rows, concurrency: 2 });
+    const ended = await settled(first.call, started.batchId);
+    expect(ended.rows.map((r) => r.status)).toEqual(['completed', 'failed']);
+    await first.host.close();
+    hosts.splice(hosts.indexOf(first.host), 1);
+
+    // A new host on the same workspace (the app restarted): the batch comes from the store.
+    const host = createHostService({ workspace: workspace!, transport: 'websocket', env: { TEST_KEY: 'k' } });
+    hosts.push(host);
+    const result = await host.handle('runs.batch', { batchId: started.batchId });
+    if (!result.ok) throw new Error(result.error.message);
+    const stored = result.response as HostBatch;
+    expect(stored).toMatchObject({ batchId: started.batchId, path: 'guide.crew.json', concurrency: 2, status: 'failed' });
+    expect(stored.rows.map((r) => [r.index, r.runId, r.inputs, r.status, r.opened])).toEqual(ended.rows.map((r) => [r.index, r.runId, r.inputs, r.status, true]));
+    expect(stored.rows[0]!.tokenUsage.totalTokens).toBe(ended.rows[0]!.tokenUsage.totalTokens);
+    expect(stored.rows[0]!.tokenUsage.totalTokens).toBeGreaterThan(0);
+    const missing = await host.handle('runs.batch', { batchId: 'batch_nope' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});

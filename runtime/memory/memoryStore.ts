@@ -114,7 +114,23 @@ export interface MemoryStoreOptions {
   now?: () => number;
   /** Rows before the vector index is built (default VECTOR_INDEX_MIN_ROWS; Infinity: never). */
   vectorIndexMinRows?: number;
+  /** Table versions superseded longer ago than this are removed at each compaction (default PRUNE_VERSIONS_AFTER_MS). */
+  pruneVersionsAfterMs?: number;
+  /** How often (seconds) reads check for another process's newer version (default READ_CONSISTENCY_S; 0: every read). */
+  readConsistencyS?: number;
 }
+
+/**
+ * Every write makes a table version, and a compaction rewrites fragments and indices into a new one;
+ * LanceDB keeps superseded versions (and the files only they use) for 7 days by default: 28 GB on disk
+ * for 497 MB of live data after 300k records. Each compaction removes the versions superseded more than
+ * this long ago. What still needs them: a read in flight in another process (each process checks for a
+ * newer version at least every READ_CONSISTENCY_S before it reads, so a read is never older than that
+ * plus its own duration) — `reset` and recovery need only the latest version (a write is one commit).
+ */
+export const PRUNE_VERSIONS_AFTER_MS = 60_000;
+/** A store sees another process's writes within this many seconds (LanceDB's read consistency interval). */
+export const READ_CONSISTENCY_S = 1;
 
 /**
  * Where one `recall` spent its time (ms), for the benchmark: the two searches run at once, so `searchMs`
@@ -297,6 +313,7 @@ export class MemoryStore {
   /** The vector index (undefined: none yet); another kind than `vectorIndexFor` wants is retrained. */
   private vectorIndex: VectorIndexKind | undefined;
   private vectorIndexMinRows = VECTOR_INDEX_MIN_ROWS;
+  private pruneAfterMs = PRUNE_VERSIONS_AFTER_MS;
   /** lastAccessedAt set by recall but not yet written (applied to every record read meanwhile). */
   private readonly pendingAccess = new Map<string, number>();
   private accessFlushTimer: NodeJS.Timeout | undefined;
@@ -327,7 +344,7 @@ export class MemoryStore {
     // (it will leave the centroids out of them, which the store never reads).
     process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= 'false';
     mkdirSync(dir, { recursive: true });
-    const db = await lancedb.connect(dir);
+    const db = await lancedb.connect(dir, { readConsistencyInterval: options.readConsistencyS ?? READ_CONSISTENCY_S });
     const names = await db.tableNames();
     let table: lancedb.Table;
     if (names.includes(MEMORY_TABLE)) {
@@ -348,6 +365,7 @@ export class MemoryStore {
     store.hasScalarIndices = SCALAR_INDICES.every((s) => indices.some((i) => i.name === s.name));
     store.vectorIndex = vectorIndexIn(indices);
     store.vectorIndexMinRows = options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS;
+    store.pruneAfterMs = options.pruneVersionsAfterMs ?? PRUNE_VERSIONS_AFTER_MS;
     // Indices an earlier version did not build, or rows a process left unindexed (one killed before it
     // folded them in), are seen to now, behind the reads rather than in front of them.
     store.writes = store.countPrivateRows().then(() => store.upkeep());
@@ -526,8 +544,29 @@ export class MemoryStore {
     }
     const ftsStats = await this.table.indexStats(FTS_INDEX);
     const unindexed = Math.max(ftsStats?.numUnindexedRows ?? 0, vectorStats?.numUnindexedRows ?? 0);
-    if (unindexed >= OPTIMIZE_AFTER_UNINDEXED) await this.table.optimize();
+    if (unindexed >= OPTIMIZE_AFTER_UNINDEXED) await this.compact();
     if (trainingFailed) throw trainingFailed;
+  }
+
+  /**
+   * Folds unindexed rows into the indices and small fragments together, then removes the table versions
+   * superseded more than `pruneVersionsAfterMs` ago (and the files only they used). Files no version
+   * refers to are left alone (they may belong to another process's write in progress).
+   */
+  private async compact(): Promise<void> {
+    // Wall time (versions carry real timestamps), not the store's clock, which tests may set anywhere.
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - this.pruneAfterMs) });
+  }
+
+  /** How many versions of the table are kept on disk (bounded by compaction's pruning). */
+  async versionCount(): Promise<number> {
+    await this.idle();
+    return (await this.table.listVersions()).length;
+  }
+
+  /** Compacts now (what `maintainIndices` does once enough rows are unindexed). */
+  async compactNow(): Promise<void> {
+    await this.exclusive(() => this.compact());
   }
 
   /** Vector index coverage (undefined while the table is below `vectorIndexMinRows`). */

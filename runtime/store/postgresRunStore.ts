@@ -6,7 +6,7 @@ import { isTransientPostgresError, LeaseLost } from './postgresErrors';
 import { applyWrites, type StoreWrite, type TeamPending } from './postgresRunWrites';
 import { pendingOfCheckpoint } from './postgresPending';
 import type { SqliteRunStore } from './sqliteRunStore';
-import type { NewRun, RunEnd, RunRecord, RunStore, RunSummary, StoredTaskOutput } from './types';
+import type { BatchRecord, BatchRowStatus, BatchStatus, BatchSummary, NewBatch, NewRun, RunEnd, RunRecord, RunStore, RunSummary, StoredTaskOutput } from './types';
 
 /*
  * The run store of team mode, on PostgreSQL.
@@ -231,6 +231,34 @@ export class PostgresRunStore implements RunStore {
   reopenRun(runId: string): void {
     this.local.reopenRun(runId);
     this.writer.push({ kind: 'reopen', runId });
+  }
+
+  // Batches (BatchStore, migration 7 of the SQLite store): a job runs one run and never a batch; team
+  // batches are kept in PostgreSQL by runtime/team/teamBatches.ts. These answer from the job's working
+  // copy only, so the interface is whole; see /work/wt/SEAMS.md (scale ↔ team) for mapping them onto
+  // teamBatches' tables if team mode ever needs `crewdeck batches` against the server.
+  createBatch(batch: NewBatch): void {
+    this.local.createBatch(batch);
+  }
+
+  updateBatchRow(batchId: string, index: number, change: { status: BatchRowStatus; runId?: string; error?: string }): void {
+    this.local.updateBatchRow(batchId, index, change);
+  }
+
+  finishBatch(batchId: string, status: Exclude<BatchStatus, 'running' | 'interrupted'>, endedAt: number): void {
+    this.local.finishBatch(batchId, status, endedAt);
+  }
+
+  reopenBatch(batchId: string): void {
+    this.local.reopenBatch(batchId);
+  }
+
+  getBatch(batchId: string): BatchRecord | undefined {
+    return this.local.getBatch(batchId);
+  }
+
+  listBatches(options?: { limit?: number; offset?: number }): BatchSummary[] {
+    return this.local.listBatches(options);
   }
 
   close(): void {

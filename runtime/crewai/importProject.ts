@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { ProjectSource } from './project/projectSource';
 import type { CrewDocument } from '../../shared/model/crew';
 import type { FlowDocument } from '../../shared/model/flow';
 import { importCrewAiFlow } from './importFlow';
@@ -48,8 +49,19 @@ const NOT_NEEDED = 'not needed: Crewdeck records every step of a run in its trac
 const LLM_CLASSES = ['LLM', 'ChatOpenAI', 'AzureChatOpenAI', 'ChatAnthropic', 'ChatOllama', 'ChatGroq', 'ChatGoogleGenerativeAI'];
 const LANGCHAIN_PREFIX: Record<string, string> = { ChatOpenAI: 'openai', AzureChatOpenAI: 'azure', ChatAnthropic: 'anthropic', ChatOllama: 'ollama', ChatGroq: 'groq', ChatGoogleGenerativeAI: 'gemini' };
 
-/** Reads (never runs) a CrewAI project and maps it to a crew document; see docs in modelNames/toolNames. */
-export function importCrewAiProject(dir: string): CrewAiImport {
+/**
+ * Reads (never runs) a CrewAI project and maps it to a crew document; see docs in modelNames/toolNames.
+ * Its Python is parsed with a real Python parser: a syntax error is listed with its file, line and column.
+ */
+export async function importCrewAiProject(dir: string): Promise<CrewAiImport> {
+  const source = await ProjectSource.open(resolve(dir));
+  const result = importProjectFiles(dir);
+  for (const file of result.sourceFiles) if (file.endsWith('.py')) source.module(join(source.root, ...file.split('/')));
+  result.unmapped.unshift(...source.syntaxProblems());
+  return result;
+}
+
+function importProjectFiles(dir: string): CrewAiImport {
   let projects: CrewAiProjectFiles[];
   try {
     projects = findCrewAiProjects(dir);

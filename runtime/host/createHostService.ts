@@ -115,7 +115,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       return changed({});
     },
     'documents.validate': ({ document }) => ({ problems: validateDocument(document) }),
-    'documents.importCrewai': ({ dir }) => changed(importCrewAiIntoWorkspace(workspace, documents, dir)),
+    'documents.importCrewai': async ({ dir }) => changed(await importCrewAiIntoWorkspace(workspace, documents, dir)),
 
     'runs.start': async ({ path, inputs, model }) => ({ runId: await runs.start(path, inputs, model) }),
     'runs.startBatch': (request) => batches.start(request),

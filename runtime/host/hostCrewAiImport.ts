@@ -15,14 +15,14 @@ import type { WorkspaceDocuments } from './workspaceDocuments';
  * taken), and a Flow project's flow as `<flow id>.flow.json`. The flow (else the first crew) is the
  * main document, the one the app opens.
  */
-export function importCrewAiIntoWorkspace(
+export async function importCrewAiIntoWorkspace(
   workspace: string,
   documents: WorkspaceDocuments,
   dir: string,
-): { path: string; documents: { path: string; kind: 'crew' | 'flow' }[]; unmapped: UnmappedItem[]; sourceFiles: string[] } {
+): Promise<{ path: string; documents: { path: string; kind: 'crew' | 'flow' }[]; unmapped: UnmappedItem[]; sourceFiles: string[] }> {
   let result;
   try {
-    result = importCrewAiProject(resolveInWorkspace(workspace, dir));
+    result = await importCrewAiProject(resolveInWorkspace(workspace, dir));
   } catch (error) {
     if (error instanceof ToolError) {
       throw new HostBadInput(`the CrewAI project must be a folder inside the workspace (copy it there, or use \`crewdeck import\`): ${error.message.replace(/; file tools.*$/, '')}`);

@@ -12,8 +12,8 @@ afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('CrewAI export of a flow', () => {
-  const { crews } = importCrewAiProject(patterns);
+describe('CrewAI export of a flow', async () => {
+  const { crews } = (await importCrewAiProject(patterns));
   const outline = crews.find((c) => c.id === 'outline_crew')!;
   const chapter = crews.find((c) => c.id === 'chapter_crew')!;
   const flow = FlowDocumentSchema.parse({
@@ -31,7 +31,7 @@ describe('CrewAI export of a flow', () => {
     ],
   });
 
-  it('writes a Flow class with @start/@listen/@router, or_, asyncio.gather for for_each, and the crews it runs', () => {
+  it('writes a Flow class with @start/@listen/@router, or_, asyncio.gather for for_each, and the crews it runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crewai-flow-export-'));
     temps.push(dir);
     const out = exportCrewAiFlow(flow, new Map([['outline.crew.json', outline], ['chapter.crew.json', chapter]]), join(dir, 'out'));
@@ -59,7 +59,7 @@ describe('CrewAI export of a flow', () => {
       expect(main).toContain(line);
     }
     // The exported crews are the crews: importing the project back gives them unchanged.
-    const back = importCrewAiProject(join(dir, 'out'));
+    const back = (await importCrewAiProject(join(dir, 'out')));
     expect(back.crews.map((c) => c.id).sort()).toEqual(['chapter_crew', 'outline_crew']);
     expect(back.crews.find((c) => c.id === 'chapter_crew')).toEqual(chapter);
   });

@@ -35,8 +35,8 @@ function outline(flow: FlowDocument): string[] {
 }
 
 describe('CrewAI Flow import: what main.py maps to', () => {
-  it('self-evaluation loop: @start("retry"), a crew then state per method, an if-return router as rules, file writes as outputFile', () => {
-    const { flow, crews, unmapped } = importCrewAiProject(join(flows, 'self_evaluation_loop'));
+  it('self-evaluation loop: @start("retry"), a crew then state per method, an if-return router as rules, file writes as outputFile', async () => {
+    const { flow, crews, unmapped } = (await importCrewAiProject(join(flows, 'self_evaluation_loop')));
     expect(unmapped).toEqual([]);
     expect(crews.map((c) => c.id)).toEqual(['post_crew', 'review_crew']);
     expect(flow!.state).toEqual({
@@ -61,8 +61,8 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     ]);
   });
 
-  it('self-evaluation router: the router guards, kicks off the critique crew, sets state and routes — a guard step, then the rest on its continue route', () => {
-    const { flow, crews, unmapped } = importCrewAiProject(join(flows, 'self_evaluation_router'));
+  it('self-evaluation router: the router guards, kicks off the critique crew, sets state and routes — a guard step, then the rest on its continue route', async () => {
+    const { flow, crews, unmapped } = (await importCrewAiProject(join(flows, 'self_evaluation_router')));
     expect(unmapped).toEqual([]);
     expect(crews.map((c) => c.id)).toEqual(['critique_crew', 'draft_crew']);
     expect(flow!.methods.some((m) => m.body.type === 'script' && m.body.stub)).toBe(false);
@@ -85,7 +85,7 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     ]);
   });
 
-  it('a guard whose continue label is taken (a method or label of that name) gets the next free one; a guard after else is refused', () => {
+  it('a guard whose continue label is taken (a method or label of that name) gets the next free one; a guard after else is refused', async () => {
     const root = temp('crewai-flow-guard-');
     const main = (extra: string) =>
       [
@@ -121,8 +121,8 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     expect(refused).toEqual([{ path: 'main.py:11', item: 'check: if self.state["n"] > 5:', why: 'statements after a routing if-chain with an else; the method is a pass-through script stub that warns when it runs (rewrite it as Crewdeck steps)' }]);
   });
 
-  it('book writer: @persist, the nested async helper gathered over state.outline → for_each with {item}', () => {
-    const { flow, unmapped } = importCrewAiProject(join(flows, 'book_writer'));
+  it('book writer: @persist, the nested async helper gathered over state.outline → for_each with {item}', async () => {
+    const { flow, unmapped } = (await importCrewAiProject(join(flows, 'book_writer')));
     expect(unmapped).toEqual([]);
     expect(flow!.persist).toBe(true);
     expect(outline(flow!)).toEqual([
@@ -135,8 +135,8 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     expect(flow!.methods.find((m) => m.name === 'write_chapters')!.description).toBe('Writes every chapter at once, one crew per outline entry.');
   });
 
-  it('lead scorer: gather over kickoff_async per lead, @human_feedback(emit=…) as the human menu, or_ of a route and a method', () => {
-    const { flow, unmapped } = importCrewAiProject(join(flows, 'lead_score_flow'));
+  it('lead scorer: gather over kickoff_async per lead, @human_feedback(emit=…) as the human menu, or_ of a route and a method', async () => {
+    const { flow, unmapped } = (await importCrewAiProject(join(flows, 'lead_score_flow')));
     expect(unmapped).toEqual([]);
     expect(flow!.state.initial.leads).toHaveLength(3);
     expect(outline(flow!)).toEqual([
@@ -157,12 +157,12 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     });
   });
 
-  it.each(['self_evaluation_loop', 'self_evaluation_router', 'book_writer', 'lead_score_flow'])('%s round-trips: export with exportFlow, import again, the same flow and crews', (name) => {
-    const first = importCrewAiProject(join(flows, name));
+  it.each(['self_evaluation_loop', 'self_evaluation_router', 'book_writer', 'lead_score_flow'])('%s round-trips: export with exportFlow, import again, the same flow and crews', async (name) => {
+    const first = (await importCrewAiProject(join(flows, name)));
     const out = join(temp('crewai-flow-rt-'), 'out');
     const exported = exportCrewAiFlow(first.flow!, new Map(first.crews.map((c) => [`${c.id}.crew.json`, c])), out);
     expect(exported.summary).toEqual([]);
-    const back = importCrewAiProject(out);
+    const back = (await importCrewAiProject(out));
     expect(back.flow).toEqual(first.flow);
     const byId = (list: typeof first.crews) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(byId(back.crews)).toEqual(byId(first.crews));
@@ -203,7 +203,7 @@ class CounterFlow(Flow[CounterState]):
 `;
 
 describe('CrewAI Flow import: a field of a crew result in set_state', () => {
-  it('`self.state.note = result["feedback"]` is set_state {input.feedback}, and it survives export → import (json.loads(input)[…])', () => {
+  it('`self.state.note = result["feedback"]` is set_state {input.feedback}, and it survives export → import (json.loads(input)[…])', async () => {
     const root = temp('crewai-flow-field-');
     writeFileSync(
       join(root, 'main.py'),

@@ -55,7 +55,7 @@ function valid(doc: CrewDocument): void {
 
 describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   it('class-attribute LLMs: llm=self.llm resolves LLM(...) and ChatOpenAI(...) to the model, never a "self.llm" profile', async () => {
-    const { doc, unmapped } = load('class_attr_llm');
+    const { doc, unmapped } = await load('class_attr_llm');
     valid(doc);
     expect(doc.agents.map((a) => a.llm)).toEqual([
       { provider: 'openai', model: 'gpt-4o', temperature: 0.1 },
@@ -67,20 +67,20 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'crewai-patterns-'));
     temps.push(dir);
     exportCrewAi(doc, join(dir, 'out'));
-    const back = importCrewAiProject(join(dir, 'out'));
+    const back = (await importCrewAiProject(join(dir, 'out')));
     expect(back.doc.agents.map((a) => a.llm)).toEqual([
       { provider: 'openai', model: 'gpt-4o', temperature: 0.1 },
       { provider: 'openai', model: 'gpt-4' },
     ]);
   });
 
-  it('an unreadable class attribute becomes an unmapped item with its line, not a model profile name', () => {
+  it('an unreadable class attribute becomes an unmapped item with its line, not a model profile name', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crewai-patterns-'));
     temps.push(dir);
     cpSync(join(patterns, 'class_attr_llm'), dir, { recursive: true });
     const crewPy = join(dir, 'src/pricing_review/crew.py');
     writeFileSync(crewPy, readFileSync(crewPy, 'utf8').replace('llm = LLM(model="gpt-4o", temperature=0.1)', 'llm = make_llm(os.environ["MODEL"])'));
-    const { doc, unmapped } = importCrewAiProject(dir);
+    const { doc, unmapped } = (await importCrewAiProject(dir));
     expect(doc.agents[0].llm).toBeUndefined();
     expect(unmapped).toEqual([
       {
@@ -92,7 +92,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   });
 
   it('three @CrewBase classes in one crew.py give three crews, each with its own YAML and main.py inputs', async () => {
-    const { crews, doc, unmapped } = load('three_crews');
+    const { crews, doc, unmapped } = await load('three_crews');
     expect(crews.map((c) => [c.id, c.name])).toEqual([
       ['collect_crew', "Collects the week's news"],
       ['write_crew', 'Writes the newsletter'],
@@ -110,7 +110,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   });
 
   it('duplicate roles (two agent methods sharing one YAML config) are allowed, with a validate warning', async () => {
-    const { doc, warnings, unmapped } = load('duplicate_roles');
+    const { doc, warnings, unmapped } = await load('duplicate_roles');
     valid(doc);
     expect(doc.agents.map((a) => [a.id, a.role])).toEqual([
       ['first_reviewer', 'Ticket Reviewer'],
@@ -125,7 +125,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   });
 
   it('an empty expected_output: > is accepted with a warning', async () => {
-    const { doc, warnings } = load('empty_expected_output');
+    const { doc, warnings } = await load('empty_expected_output');
     valid(doc);
     expect(doc.tasks[0].expectedOutput).toBe('');
     expect(warnings).toEqual([{ crewId: 'haiku_writer', warnings: [{ path: 'tasks.0.expectedOutput', message: 'empty expected output: the agent is not told what answer to give' }] }]);
@@ -133,7 +133,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   });
 
   it('pydantic: Field(..., description=) is required with a description, Optional[X] without default is required-nullable, output_json stays output_json', async () => {
-    const { doc, unmapped } = load('pydantic_outputs');
+    const { doc, unmapped } = await load('pydantic_outputs');
     valid(doc);
     expect(unmapped).toEqual([]);
     const [profile, score] = doc.tasks;
@@ -172,11 +172,11 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
     expect(text).toContain('output_pydantic=ScoreOutput');
     expect(text).toContain('employees: Optional[int]\n');
     expect(text).toContain(`name: str = Field(..., description="The company's legal name")`);
-    expect(importCrewAiProject(join(dir, 'out')).doc.tasks.map((t) => t.output)).toEqual(doc.tasks.map((t) => t.output));
+    expect((await importCrewAiProject(join(dir, 'out'))).doc.tasks.map((t) => t.output)).toEqual(doc.tasks.map((t) => t.output));
   });
 
   it('knowledge_sources (PDF, text file and CSV files, a string) become crew and agent knowledge', async () => {
-    const { doc, unmapped } = load('knowledge_sources');
+    const { doc, unmapped } = await load('knowledge_sources');
     valid(doc);
     expect(unmapped).toEqual([]);
     expect(doc.knowledge).toEqual([
@@ -190,7 +190,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   });
 
   it('a local-variable tool (search_tool = SerperDevTool()) is reported under its real class', async () => {
-    const { doc, unmapped } = load('local_variable_tool');
+    const { doc, unmapped } = await load('local_variable_tool');
     valid(doc);
     expect(doc.agents[0].tools.map((t) => t.tool)).toEqual(['read_file']);
     expect(unmapped).toEqual([
@@ -209,7 +209,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   });
 
   it("a custom @tool function imported from the project is named as the project's own tool", async () => {
-    const { doc, unmapped, sourceFiles } = load('custom_tool_function');
+    const { doc, unmapped, sourceFiles } = await load('custom_tool_function');
     valid(doc);
     expect(unmapped).toEqual([
       {
@@ -222,10 +222,10 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
     await runsOffline(doc, { city: 'Ghent' });
   });
 
-  it('a plain-script project (Agent/Task/Crew built without @CrewBase) gets an error saying how it is built', () => {
+  it('a plain-script project (Agent/Task/Crew built without @CrewBase) gets an error saying how it is built', async () => {
     let error: unknown;
     try {
-      load('plain_script');
+      await load('plain_script');
     } catch (e) {
       error = e;
     }
@@ -236,10 +236,10 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
     expect((error as Error).message).not.toMatch(/agentId/);
   });
 
-  it("a key crew.py loads but the YAML lacks is one error in CrewAI's terms", () => {
+  it("a key crew.py loads but the YAML lacks is one error in CrewAI's terms", async () => {
     let error: unknown;
     try {
-      load('missing_yaml_key');
+      await load('missing_yaml_key');
     } catch (e) {
       error = e;
     }
@@ -250,7 +250,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   });
 
   it('a CrewAI Flow project: every crew under crews/ becomes a crew document, and the Flow class the flow (test/crewai/importFlow.test.ts)', async () => {
-    const { crews, unmapped, flow } = importCrewAiProject(join(patterns, '../flows/book_writer'));
+    const { crews, unmapped, flow } = (await importCrewAiProject(join(patterns, '../flows/book_writer')));
     expect(crews.map((c) => [c.id, c.name, c.inputs?.map((i) => i.name)])).toEqual([
       ['chapter_crew', 'Chapter crew', ['title', 'topic']],
       ['outline_crew', 'Outline crew', ['topic', 'goal']],

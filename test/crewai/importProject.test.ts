@@ -26,11 +26,11 @@ function write(dir: string, files: Record<string, string>): void {
   }
 }
 
-describe('importCrewAiProject: sequential project with a custom tool (market_research)', () => {
-  const result = importCrewAiProject(join(fixtures, 'market_research'));
+describe('importCrewAiProject: sequential project with a custom tool (market_research)', async () => {
+  const result = (await importCrewAiProject(join(fixtures, 'market_research')));
   const { doc, unmapped } = result;
 
-  it('gives a crew that validates, with ids from the YAML keys in crew.py order', () => {
+  it('gives a crew that validates, with ids from the YAML keys in crew.py order', async () => {
     expect(parseCrewDocument(doc).ok).toBe(true);
     expect(doc.id).toBe('market_research');
     expect(doc.name).toBe('Market research crew');
@@ -40,7 +40,7 @@ describe('importCrewAiProject: sequential project with a custom tool (market_res
     expect(doc.tasks.map((t) => t.id)).toEqual(['research_task', 'reporting_task']);
   });
 
-  it('maps agent fields, models and known tools', () => {
+  it('maps agent fields, models and known tools', async () => {
     const [researcher, analyst] = doc.agents;
     expect(researcher.role).toBe('{topic} Senior Data Researcher');
     expect(researcher.goal).toBe('Uncover cutting-edge developments in {topic} and size the market for each segment you find');
@@ -53,7 +53,7 @@ describe('importCrewAiProject: sequential project with a custom tool (market_res
     expect(analyst.allowDelegation).toBe(false);
   });
 
-  it('maps task fields: agent, context, markdown, output file, guardrail string as an llm guardrail', () => {
+  it('maps task fields: agent, context, markdown, output file, guardrail string as an llm guardrail', async () => {
     const [research, report] = doc.tasks;
     expect(research.agentId).toBe('researcher');
     expect(research.description).toContain('the current year is {current_year}');
@@ -64,11 +64,11 @@ describe('importCrewAiProject: sequential project with a custom tool (market_res
     expect(report.guardrails).toEqual([{ type: 'llm', criterion: 'The report covers every bullet point from the research and contains no placeholder text.' }]);
   });
 
-  it('keeps {placeholders} and declares them as inputs, with main.py literal defaults', () => {
+  it('keeps {placeholders} and declares them as inputs, with main.py literal defaults', async () => {
     expect(doc.inputs).toEqual([{ name: 'topic', default: 'AI LLMs' }, { name: 'current_year' }]);
   });
 
-  it('lists the custom tool, the unknown CrewAI tool, callbacks and hooks as not imported, with reasons', () => {
+  it('lists the custom tool, the unknown CrewAI tool, callbacks and hooks as not imported, with reasons', async () => {
     const find = (text: string) => unmapped.find((u) => u.item.includes(text));
     expect(find('MarketSizeTool')?.why).toMatch(/custom Python tool \(src\/market_research\/tools\/custom_tool\.py\)/);
     expect(find('MarketSizeTool')?.path).toMatch(/^src\/market_research\/crew\.py:\d+$/);
@@ -90,16 +90,16 @@ describe('importCrewAiProject: sequential project with a custom tool (market_res
   });
 });
 
-describe('importCrewAiProject: hierarchical project with manager_llm and context chains (launch_campaign)', () => {
-  const { doc, unmapped } = importCrewAiProject(join(fixtures, 'launch_campaign'));
+describe('importCrewAiProject: hierarchical project with manager_llm and context chains (launch_campaign)', async () => {
+  const { doc, unmapped } = (await importCrewAiProject(join(fixtures, 'launch_campaign')));
 
-  it('detects Process.hierarchical and maps manager_llm=LLM(...) to the manager model', () => {
+  it('detects Process.hierarchical and maps manager_llm=LLM(...) to the manager model', async () => {
     expect(parseCrewDocument(doc).ok).toBe(true);
     expect(doc.process).toBe('hierarchical');
     expect(doc.manager).toEqual({ llm: { provider: 'openai', model: 'gpt-4o', temperature: 0.2 }, delegateTo: 'assigned' });
   });
 
-  it('maps context chains, human input, YAML @tool names and a readable pydantic output class', () => {
+  it('maps context chains, human input, YAML @tool names and a readable pydantic output class', async () => {
     const byId = Object.fromEntries(doc.tasks.map((t) => [t.id, t]));
     expect(byId.positioning.context).toEqual(['market_analysis']);
     expect(byId.positioning.humanInput).toBe(true);
@@ -126,7 +126,7 @@ describe('importCrewAiProject: hierarchical project with manager_llm and context
     expect(doc.inputs?.map((i) => i.name)).toEqual(['product', 'audience', 'region']);
   });
 
-  it('lists the custom tool (named through an @tool method), step_callback and @after_kickoff as not imported', () => {
+  it('lists the custom tool (named through an @tool method), step_callback and @after_kickoff as not imported', async () => {
     const custom = unmapped.find((u) => u.item === 'market_analyst.tools: competitor_lookup');
     expect(custom?.why).toMatch(/custom Python tool \(src\/launch_campaign\/tools\/custom_tool\.py\)/);
     expect(unmapped.some((u) => u.item.startsWith('step_callback=') && /Python callback/.test(u.why))).toBe(true);
@@ -148,7 +148,7 @@ describe('importCrewAiProject: finding the project and reporting problems', () =
   const agents = 'writer:\n  role: Writer\n  goal: Write about {subject}\n  backstory: Short sentences.\n';
   const tasks = 'draft:\n  description: Draft a note on {subject}.\n  expected_output: A note.\n  agent: writer\n';
 
-  it('finds config YAML in an unusual folder without crew.py, and skips node_modules/.venv', () => {
+  it('finds config YAML in an unusual folder without crew.py, and skips node_modules/.venv', async () => {
     const dir = tempDir();
     write(dir, {
       'node_modules/pkg/config/agents.yaml': 'broken: [',
@@ -156,26 +156,26 @@ describe('importCrewAiProject: finding the project and reporting problems', () =
       'crews/notes/config/agents.yaml': agents,
       'crews/notes/config/tasks.yaml': tasks,
     });
-    const { doc, unmapped } = importCrewAiProject(dir);
+    const { doc, unmapped } = (await importCrewAiProject(dir));
     expect(doc.agents[0]).toMatchObject({ id: 'writer', role: 'Writer' });
     expect(doc.tasks[0]).toMatchObject({ id: 'draft', agentId: 'writer' });
     expect(doc.inputs).toEqual([{ name: 'subject' }]);
     expect(unmapped).toEqual([]);
   });
 
-  it('throws CrewAiProjectNotFound for a folder without agents.yaml/tasks.yaml', () => {
+  it('throws CrewAiProjectNotFound for a folder without agents.yaml/tasks.yaml', async () => {
     const dir = tempDir();
     write(dir, { 'README.md': '# nothing here' });
-    expect(() => importCrewAiProject(dir)).toThrow(CrewAiProjectNotFound);
-    expect(() => importCrewAiProject(join(dir, 'missing'))).toThrow(/does not exist/);
+    await expect(importCrewAiProject(dir)).rejects.toThrow(CrewAiProjectNotFound);
+    await expect(importCrewAiProject(join(dir, 'missing'))).rejects.toThrow(/does not exist/);
   });
 
-  it('throws CrewAiYamlInvalid naming the file and line of a YAML syntax error', () => {
+  it('throws CrewAiYamlInvalid naming the file and line of a YAML syntax error', async () => {
     const dir = tempDir();
     write(dir, { 'src/p/config/agents.yaml': agents, 'src/p/config/tasks.yaml': 'draft:\n  description: ok\n  expected_output: [unclosed\n' });
     let error: unknown;
     try {
-      importCrewAiProject(dir);
+      (await importCrewAiProject(dir));
     } catch (e) {
       error = e;
     }
@@ -185,14 +185,14 @@ describe('importCrewAiProject: finding the project and reporting problems', () =
     expect((error as Error).message).toMatch(/^src\/p\/config\/tasks\.yaml:\d+/);
   });
 
-  it('throws CrewAiImportInvalid when a sequential task has no agent', () => {
+  it('throws CrewAiImportInvalid when a sequential task has no agent', async () => {
     const dir = tempDir();
     write(dir, { 'config/agents.yaml': agents, 'config/tasks.yaml': 'draft:\n  description: Draft.\n  expected_output: A note.\n' });
-    expect(() => importCrewAiProject(dir)).toThrow(CrewAiImportInvalid);
-    expect(() => importCrewAiProject(dir)).toThrow(/tasks\.0\.agentId/);
+    await expect(importCrewAiProject(dir)).rejects.toThrow(CrewAiImportInvalid);
+    await expect(importCrewAiProject(dir)).rejects.toThrow(/tasks\.0\.agentId/);
   });
 
-  it('reads Crew(...) settings: manager_agent, planning, memory, max_rpm; keeps unknown providers as profile names', () => {
+  it('reads Crew(...) settings: manager_agent, planning, memory, max_rpm; keeps unknown providers as profile names', async () => {
     const dir = tempDir();
     cpSync(join(fixtures, 'launch_campaign'), dir, { recursive: true });
     write(dir, {
@@ -222,7 +222,7 @@ describe('importCrewAiProject: finding the project and reporting problems', () =
       ].join('\n'),
     });
     rmSync(join(dir, 'src/launch_campaign'), { recursive: true });
-    const { doc, unmapped } = importCrewAiProject(dir);
+    const { doc, unmapped } = (await importCrewAiProject(dir));
     expect(doc.process).toBe('hierarchical');
     expect(doc.manager).toEqual({ agentId: 'lead', delegateTo: 'assigned' });
     expect(doc.agents.map((a) => a.id)).toEqual(['lead', 'writer']);

@@ -51,10 +51,10 @@ function representable(doc: CrewDocument, summary: UnmappedItem[]): CrewDocument
   return parsed;
 }
 
-function roundTrip(doc: CrewDocument) {
+async function roundTrip(doc: CrewDocument) {
   const dir = tempDir();
   const exported = exportCrewAi(doc, dir);
-  const back = importCrewAiProject(dir);
+  const back = (await importCrewAiProject(dir));
   return { dir, exported, back };
 }
 
@@ -161,25 +161,29 @@ const HAND_WRITTEN: CrewDocument[] = [
   }),
 ];
 
-describe('CrewAI export → import round trip', () => {
+describe('CrewAI export → import round trip', async () => {
   const examples = ['research-brief', 'product-launch'].map((name) => CrewDocumentSchema.parse(JSON.parse(readFileSync(join(repo, 'examples', `${name}.crew.json`), 'utf8'))));
-  const fixtures = ['market_research', 'launch_campaign'].map((name) => importCrewAiProject(join(repo, 'test/fixtures/crewai', name)).doc);
+  const fixtures = await Promise.all(['market_research', 'launch_campaign'].map(async (name) => (await importCrewAiProject(join(repo, 'test/fixtures/crewai', name))).doc));
   // One fixture per import pattern (issue 16); a project with several crews gives each of them.
-  const patterns = ['class_attr_llm', 'three_crews', 'duplicate_roles', 'empty_expected_output', 'pydantic_outputs', 'knowledge_sources', 'local_variable_tool', 'custom_tool_function'].flatMap(
-    (name) => importCrewAiProject(join(repo, 'test/fixtures/crewai/patterns', name)).crews,
-  );
+  const patterns = (
+    await Promise.all(
+      ['class_attr_llm', 'three_crews', 'duplicate_roles', 'empty_expected_output', 'pydantic_outputs', 'knowledge_sources', 'local_variable_tool', 'custom_tool_function'].map(
+        async (name) => (await importCrewAiProject(join(repo, 'test/fixtures/crewai/patterns', name))).crews,
+      ),
+    )
+  ).flat();
   fixtures.push(...patterns);
 
-  it.each([...examples, ...fixtures, ...HAND_WRITTEN].map((doc) => [doc.id, doc] as const))('%s: every CrewAI-representable field survives', (_id, doc) => {
-    const { exported, back } = roundTrip(doc);
+  it.each([...examples, ...fixtures, ...HAND_WRITTEN].map((doc) => [doc.id, doc] as const))('%s: every CrewAI-representable field survives', async (_id, doc) => {
+    const { exported, back } = await roundTrip(doc);
     expect(back.doc).toEqual(representable(doc, exported.summary));
     expect(back.unmapped).toEqual([]);
     if (doc.id === 'every-field') expect(exported.summary).toEqual([]);
   });
 
-  it('lists what CrewAI cannot hold in the summary (and as YAML comments) instead of dropping it silently', () => {
+  it('lists what CrewAI cannot hold in the summary (and as YAML comments) instead of dropping it silently', async () => {
     const doc = HAND_WRITTEN[2];
-    const { dir, exported } = roundTrip(doc);
+    const { dir, exported } = await roundTrip(doc);
     const paths = exported.summary.map((s) => s.path);
     expect(paths).toEqual(
       expect.arrayContaining([
@@ -194,8 +198,8 @@ describe('CrewAI export → import round trip', () => {
     expect(crewPy).toMatch(/# +layout /);
   });
 
-  it('writes a CrewAI project layout with a @CrewBase class', () => {
-    const { dir, exported } = roundTrip(HAND_WRITTEN[0]);
+  it('writes a CrewAI project layout with a @CrewBase class', async () => {
+    const { dir, exported } = await roundTrip(HAND_WRITTEN[0]);
     expect(exported.packageName).toBe('every_field');
     expect(exported.files.sort()).toEqual(
       ['pyproject.toml', 'src/every_field/__init__.py', 'src/every_field/config/agents.yaml', 'src/every_field/config/tasks.yaml', 'src/every_field/crew.py', 'src/every_field/main.py', 'src/every_field/tools/__init__.py'].sort(),
@@ -213,7 +217,7 @@ describe('CrewAI export → import round trip', () => {
     expect(readFileSync(join(dir, 'pyproject.toml'), 'utf8')).toContain('name = "every-field"');
   });
 
-  it('refuses a folder that already has files unless asked to overwrite', () => {
+  it('refuses a folder that already has files unless asked to overwrite', async () => {
     const dir = tempDir();
     exportCrewAi(HAND_WRITTEN[1], dir);
     expect(() => exportCrewAi(HAND_WRITTEN[1], dir)).toThrow(CrewAiExportFailed);
@@ -221,7 +225,7 @@ describe('CrewAI export → import round trip', () => {
     expect(readdirSync(dir).sort()).toEqual(['pyproject.toml', 'src']);
   });
 
-  it("keeps a crew's text inside comments and docstrings: quotes and line breaks (CR, LS too) never become code in crew.py, main.py or YAML", () => {
+  it("keeps a crew's text inside comments and docstrings: quotes and line breaks (CR, LS too) never become code in crew.py, main.py or YAML", async () => {
     const hostile = crew({
       id: 'hostile',
       name: 'Say "hi"""\nimport os; os.system("PWNED")\n"\u2028injected: yes',
@@ -242,13 +246,13 @@ describe('CrewAI export → import round trip', () => {
       expect(lines(read(f), /\r\n|[\r\n\u0085\u2028\u2029]/).filter((l) => /^[^#]*(PWNED|injected)/.test(l))).toEqual([]);
     }
     expect(read('crew.py')).toContain('"""CrewAI project for "Say \\"hi\\"\\"\\"\nimport os; os.system(\\"PWNED\\")\n\\"\u2028injected: yes", exported by Crewdeck."""');
-    expect(importCrewAiProject(dir).doc.name).toBe(hostile.name);
+    expect((await importCrewAiProject(dir)).doc.name).toBe(hostile.name);
   });
 });
 
 describe('CrewAI export of several crews as one project', () => {
-  it('writes crews/<crew>/crew.py per crew and a main.py kicking each off; importing it back gives the same crews', () => {
-    const { crews } = importCrewAiProject(join(repo, 'test/fixtures/crewai/patterns/three_crews'));
+  it('writes crews/<crew>/crew.py per crew and a main.py kicking each off; importing it back gives the same crews', async () => {
+    const { crews } = (await importCrewAiProject(join(repo, 'test/fixtures/crewai/patterns/three_crews')));
     const dir = tempDir();
     const exported = exportCrewAiCrews(crews, join(dir, 'out'), { name: 'newsletter_pipeline' });
     expect(exported.files).toEqual(
@@ -262,12 +266,12 @@ describe('CrewAI export of several crews as one project', () => {
     expect(main).toContain('CollectCrew().crew().kickoff(inputs={"beat": "open source"})');
     expect(main).toContain('WriteCrew().crew().kickoff(inputs={"items": input("items: ")})');
     expect(exported.summary).toEqual([]);
-    const back = importCrewAiProject(join(dir, 'out'));
+    const back = (await importCrewAiProject(join(dir, 'out')));
     const byId = (list: CrewDocument[]) => [...list].sort((a, b) => a.id.localeCompare(b.id));
     expect(byId(back.crews)).toEqual(byId(crews));
   });
 
-  it('names what changes: a crew id CrewAI cannot carry and per-crew descriptions', () => {
+  it('names what changes: a crew id CrewAI cannot carry and per-crew descriptions', async () => {
     const docs = ['research-brief', 'product-launch'].map((name) => loadCrewFile(join(repo, 'examples', `${name}.crew.json`)));
     const exported = exportCrewAiCrews(docs, join(tempDir(), 'out'));
     expect(exported.summary.filter((s) => s.path.endsWith(': id')).map((s) => s.why)).toEqual([

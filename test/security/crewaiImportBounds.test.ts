@@ -30,32 +30,32 @@ function project(edit: (crewPy: string) => string) {
 }
 
 describe('importing a CrewAI project stays inside its folder and in linear time', () => {
-  it('an agents_config path leading out of the project is not followed', () => {
+  it('an agents_config path leading out of the project is not followed', async () => {
     const dir = project((src) => src.replace("agents_config = 'config/agents.yaml'", "agents_config = '../../../../outside/agents.yaml'"));
-    const result = importCrewAiProject(dir);
+    const result = (await importCrewAiProject(dir));
     expect(JSON.stringify(result)).not.toContain('OUTSIDE-CANARY');
     expect(result.crews[0].agents.length).toBeGreaterThan(0);
   });
 
-  it('a crew.py padded with blank lines imports in well under a second per 100 KB', () => {
+  // How long these take is measured in bench/importer.bench.ts (linear in the file's size); a test asserts what comes out.
+  it('a crew.py padded with blank lines imports whole', async () => {
     // Ending in a line that is neither an assignment nor an import, so every line start is tried.
     const dir = project((src) => `${src}\n${'\n'.repeat(100_000)}x = 1\n`);
-    const started = performance.now();
-    importCrewAiProject(dir);
-    expect(performance.now() - started).toBeLessThan(2000);
+    const result = await importCrewAiProject(dir);
+    expect(result.crews[0]!.agents.length).toBeGreaterThan(0);
+    expect(result.unmapped.filter((u) => u.item === 'Python syntax')).toEqual([]);
   });
 
-  it('a crew.py of 20,000 unclosed calls imports in well under a second per 100 KB', () => {
+  it('a crew.py of 20,000 unclosed calls is reported as a syntax error with its line and column', async () => {
     // Each `x = f(` used to scan the rest of the file for its closing bracket, and findCall then tried
     // every later `f(` the same way: over four minutes for this file. Brackets are now paired in one pass.
     const dir = project((src) => src.replace('@CrewBase', `${'x = f(\n'.repeat(20_000)}@CrewBase`).replace(/(class \w+\(?[^\n]*:\n)/, `$1${'    y = g(\n'.repeat(20_000)}`));
-    const started = performance.now();
-    try {
-      importCrewAiProject(dir);
-    } catch {
-      // Unclosed calls make a broken crew.py; only the time it takes to say so matters here.
-    }
-    expect(performance.now() - started).toBeLessThan(2000);
+    const outcome = await importCrewAiProject(dir).then(
+      (result) => result.unmapped.find((u) => u.item === 'Python syntax')?.path,
+      (error: Error) => error.message,
+    );
+    // Either the import names where the syntax breaks, or it fails naming the broken crew.py: never a hang or a crash.
+    expect(outcome).toMatch(/crew\.py(:\d+:\d+)?/);
   });
 });
 
@@ -78,17 +78,15 @@ describe('importing a CrewAI Flow from a downloaded main.py', () => {
   it.each([
     ['5,000 nested brackets', '(('.repeat(2500) + '1' + '))'.repeat(2500)],
     ['a sum of 20,000 terms', Array(20_000).fill('1').join(' + ')],
-  ])('%s in a state assignment become a stub and an unmapped item, not a stack overflow', (_what, expression) => {
+  ])('%s in a state assignment become a stub and an unmapped item, not a stack overflow', async (_what, expression) => {
     const dir = flowProject((src) => src.replace('self.state.retry_count += 1', `self.state.retry_count = ${expression}`));
-    const started = performance.now();
-    const result = importCrewAiProject(dir);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    const result = await importCrewAiProject(dir);
     expect(result.flow?.methods.length).toBeGreaterThan(0);
     expect(result.unmapped.map((u) => u.why).join('\n')).toMatch(/tokens|nested/);
   });
 
-  it('a file write outside the workspace is refused, naming the method field and the path', () => {
+  it('a file write outside the workspace is refused, naming the method field and the path', async () => {
     const dir = flowProject((src) => src.replace('open("post.md", "w")', 'open("../../outside.md", "w")'));
-    expect(() => importCrewAiProject(dir)).toThrow(/outputFile: "\.\.\/\.\.\/outside\.md" leaves the workspace/);
+    await expect(importCrewAiProject(dir)).rejects.toThrow(/outputFile: "\.\.\/\.\.\/outside\.md" leaves the workspace/);
   });
 });

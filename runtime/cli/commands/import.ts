@@ -33,7 +33,7 @@ export async function importCommand(args: string[]): Promise<number> {
 
   let result;
   try {
-    result = importCrewAiProject(dir);
+    result = await importCrewAiProject(dir);
   } catch (error) {
     if (error instanceof CrewAiYamlInvalid) return fail(error.name, error.message, { file: error.file, line: error.line, column: error.column });
     if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiImportInvalid || error instanceof CrewAiPlainScript || error instanceof CrewAiConfigKeyMissing) {

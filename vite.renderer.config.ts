@@ -12,6 +12,9 @@ export default defineConfig({
     target: 'chrome130',
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
+    // Rolldown prints a report of slow plugins (with raw colour codes into `npm install`'s log) on a busy
+    // machine: the build's speed is not the installer's concern.
+    rolldownOptions: { checks: { pluginTimings: false } },
   },
   logLevel: 'warn',
 });

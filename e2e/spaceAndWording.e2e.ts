@@ -65,7 +65,7 @@ describe('issue 18 at 1440×900: space and wording', () => {
     await page.getByTestId('run-crew').click();
     const hint = page.getByTestId('run-model-hint');
     await hint.waitFor();
-    expect(await hint.textContent()).toMatch(/add a model profile in Settings/);
+    expect(await hint.textContent()).toMatch(/To pick another model here, connect a model/);
     expect(await page.getByTestId('run-model').count()).toBe(0);
     await session.shot('space-run-dialog-no-profiles');
     await page.getByTestId('run-start').click();

@@ -75,16 +75,22 @@ describe('workspace trust in the app', () => {
     await session.shot('trust-run-refused');
     expect(existsSync(marker)).toBe(false);
 
-    // The page alone cannot trust: the grant asks for the code `crewdeck serve` printed on its terminal.
-    await page.getByTestId('trust-grant').click();
-    await page.getByTestId('trust-code').waitFor();
+    // The Run dialog shows the same Trust… flow as the banner (which the dialog dims), so the refused run
+    // is trusted from where it was refused. The page alone cannot trust: the grant asks for the code
+    // `crewdeck serve` printed on its terminal.
+    const inDialog = page.getByTestId('run-trust');
+    expect(await inDialog.textContent()).toContain(`runs: ${process.execPath} ${MARKER_SERVER} ${marker}`);
+    await inDialog.getByTestId('trust-grant').click();
+    await inDialog.getByTestId('trust-code').waitFor();
     expect(existsSync(join(configDir, 'trusted-workspaces.json'))).toBe(false);
     const code = /enter this code in the browser: (\d{3}) (\d{3})/.exec(app.output());
     expect(code, app.output()).not.toBeNull();
     expect(app.output()).toContain(`runs: ${process.execPath} ${MARKER_SERVER} ${marker}`);
-    await page.getByTestId('trust-code').fill(`${code![1]}${code![2]}`);
+    await inDialog.getByTestId('trust-code').fill(`${code![1]}${code![2]}`);
     await session.shot('trust-code');
-    await page.getByTestId('trust-confirm').click();
+    await inDialog.getByTestId('trust-confirm').click();
+    await inDialog.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
     await banner.waitFor({ state: 'detached' });
     expect(existsSync(join(configDir, 'trusted-workspaces.json'))).toBe(true);
     expect(session.errors.filter((e) => !/not trusted/.test(e))).toEqual([]);

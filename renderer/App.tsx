@@ -6,6 +6,7 @@ import { ImportCrewAiDialog } from './dialogs/importCrewAi/ImportCrewAiDialog';
 import { RunInputsDialog } from './dialogs/RunInputsDialog';
 import { BatchRunDialog } from './dialogs/batchRun/BatchRunDialog';
 import { CommandPalette } from './panels/CommandPalette';
+import { ConnectModelDialog } from './panels/connect/ConnectModelDialog';
 import { ConnectionBanner } from './panels/ConnectionBanner';
 import { Inspector } from './panels/Inspector';
 import { MemoryPanel } from './panels/memory/MemoryPanel';
@@ -25,6 +26,7 @@ import { TrustBanner } from './panels/TrustBanner';
 import { useDocumentStore } from './stores/documentStore';
 import { usePanelLayoutStore } from './stores/panelLayoutStore';
 import { useRunStore } from './stores/runStore';
+import { useSettingsStore } from './stores/settingsStore';
 import { useTrainingStore } from './stores/trainingStore';
 import { useUiStore, type BottomTab } from './stores/uiStore';
 import { useWorkspaceStore } from './stores/workspaceStore';
@@ -56,6 +58,8 @@ export function App() {
     void useRunStore.getState().attach();
     // Training runs' reviews name their iteration, whichever view is shown.
     useTrainingStore.getState().attach();
+    // Whether any model is connected yet (the sidebar's first-run Connect a model).
+    void useSettingsStore.getState().load();
   }, []);
 
   useMenuCommands();
@@ -89,6 +93,9 @@ export function App() {
   return (
     <div className="app">
       <Toolbar />
+      <div className="app-banners">
+        <TrustBanner />
+      </div>
       <div className="app-body" style={{ gridTemplateColumns: `${sidebarWidth}px minmax(0, 1fr)` }}>
         <Sidebar />
         <div className="resize-grip-slot" data-orientation="vertical" style={{ left: sidebarWidth }}>
@@ -153,7 +160,7 @@ export function App() {
       <TrainDialog />
       <TestDialog />
       <HumanDialogs />
-      <TrustBanner />
+      <ConnectModelDialog />
       <ConnectionBanner />
       <CommandPalette />
     </div>

@@ -402,11 +402,39 @@ export const HOST_CHANNELS = {
   },
   'settings.save': {
     request: z.strictObject({ settings: z.unknown() }),
-    response: z.object({ problems: z.array(ProblemSchema) }),
+    response: z.object({
+      problems: z.array(ProblemSchema),
+      /**
+       * Loopback base URLs this save recorded as the user's own model servers for this workspace (typed
+       * here, on a port the workspace never named): testing and running on them need no trust.
+       */
+      entered: z.array(z.string()).optional(),
+    }),
   },
   'settings.testConnection': {
     request: z.strictObject({ model: z.union([z.string().min(1), InlineModelSchema]) }),
     response: ConnectionTestSchema,
+  },
+  /**
+   * *Connect a model*: which of the usual local model servers answer on 127.0.0.1 (Ollama 11434, LM Studio
+   * 1234, vLLM 8000) and the models each lists. Asked only when the user opens that panel; the host probes
+   * its fixed list, never a host or port the renderer names.
+   */
+  'models.probeLocal': {
+    request: empty,
+    response: z.object({
+      servers: z.array(
+        z.object({
+          id: z.enum(['ollama', 'lmstudio', 'vllm']),
+          label: z.string(),
+          baseUrl: z.string(),
+          /** Something answered on the port. */
+          found: z.boolean(),
+          models: z.array(z.string()),
+          error: z.string().optional(),
+        }),
+      ),
+    }),
   },
 
   /**

@@ -22,10 +22,13 @@ export interface ServedApp {
 // The served app's user config (last workspace, trust records) stays out of the real home.
 export const configDir = process.env.CREWDECK_CONFIG_DIR ?? mkdtempSync(join(tmpdir(), 'crewdeck-e2e-config-'));
 
-/** Starts the real `crewdeck serve` on a free port over `workspace` and waits for its URL. */
-export async function serve(workspace: string): Promise<ServedApp> {
+/**
+ * Starts the real `crewdeck serve` on a free port over `workspace` and waits for its URL. `userConfig`:
+ * another user's config folder (a fresh home with no model servers of its own, say) instead of the suite's.
+ */
+export async function serve(workspace: string, options: { userConfig?: string } = {}): Promise<ServedApp> {
   const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'bin/crewdeck.js'), 'serve', '--port', '0', '--workspace', workspace], {
-    env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '', CREWDECK_CONFIG_DIR: configDir },
+    env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '', CREWDECK_CONFIG_DIR: options.userConfig ?? configDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -34,6 +34,7 @@ export const ALLOWED_CHANNELS = [
   'settings.get',
   'settings.save',
   'settings.testConnection',
+  'models.probeLocal',
   'tools.list',
   'secrets.list',
   'secrets.set',

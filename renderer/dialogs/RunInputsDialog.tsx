@@ -10,6 +10,9 @@ import { crewInputs, type CrewInput } from './crewInputs';
 import { DialogError, type DialogErrorValue } from './DialogError';
 import { Modal } from './Modal';
 import { saveOpenDocument } from './saveOpenDocument';
+import { RunTrust } from './RunTrust';
+import { useTrustStore } from '../stores/trustStore';
+import { useConnectModelStore } from '../panels/connect/connectModelStore';
 
 /** `noun`: what the dialog calls the document (a flow's dialog says flow). */
 type Loaded = { name: string; noun: 'crew' | 'flow'; inputs: CrewInput[]; profiles: string[]; defaultProfile?: string };
@@ -69,6 +72,12 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
       live = false;
     };
   }, [path]);
+
+  // Trusted from this dialog (or the terminal): the refusal shown here no longer holds.
+  const trusted = useTrustStore((s) => s.status?.trusted === true);
+  useEffect(() => {
+    if (trusted) setError((e) => (e && /not trusted/.test(e.message) ? undefined : e));
+  }, [trusted]);
 
   const missing = loaded?.inputs.filter((i) => (values[i.name] ?? '').trim() === '' && i.default === undefined) ?? [];
 
@@ -164,12 +173,25 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
           )}
           {loaded.profiles.length === 0 && (
             <div className="dialog-hint" data-testid="run-model-hint">
-              Runs use the models the {loaded.noun} names. To pick another model here, add a model profile in Settings.
+              Runs use the models the {loaded.noun} names. To pick another model here,{' '}
+              <button
+                type="button"
+                className="btn-link"
+                data-testid="run-connect-model"
+                onClick={() => {
+                  onClose();
+                  useConnectModelStore.getState().setOpen(true);
+                }}
+              >
+                connect a model
+              </button>
+              .
             </div>
           )}
           <button type="submit" hidden />
         </form>
       )}
+      <RunTrust />
       <DialogError error={error} testId="run-dialog-error" />
     </Modal>
   );

@@ -5,6 +5,7 @@ import { useUiStore } from '../stores/uiStore';
 import { useWorkspaceStore } from '../stores/workspaceStore';
 import { REVEAL_NODE_EVENT } from '../canvas/useRevealAdded';
 import { commandItems, filterItems } from './commandItems';
+import { useConnectModelStore } from './connect/connectModelStore';
 import { useBatchRunStore } from '../dialogs/batchRun/batchRunStore';
 import '../styles/command-palette.css';
 
@@ -68,6 +69,7 @@ function Palette({ onClose, onShortcuts }: { onClose(): void; onShortcuts(): voi
         { label: 'Tests', detail: 'view', run: () => ui().setView('tests') },
         { label: 'Memory', detail: 'view', run: () => ui().setView('memory') },
         { label: 'Settings', detail: 'view', run: () => ui().setView('settings') },
+        { label: 'Connect a model…', detail: 'a local server, any OpenAI-compatible URL or an OpenAI key', run: () => useConnectModelStore.getState().setOpen(true) },
         { label: 'Toggle theme', run: () => ui().setTheme(ui().theme === 'dark' ? 'light' : 'dark') },
         { label: 'Keyboard shortcuts', detail: '?', run: onShortcuts },
       ],

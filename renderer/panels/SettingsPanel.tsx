@@ -7,6 +7,8 @@ import '../styles/settings.css';
 import { ApiKeysSection } from './settings/ApiKeysSection';
 import { PricesSection } from './settings/PricesSection';
 import { ProfileEditor } from './settings/ProfileEditor';
+import { SettingsTrust } from './settings/SettingsTrust';
+import { useConnectModelStore } from './connect/connectModelStore';
 import { blankDraft, fromDraft, toDraft, type DraftField, type ProfileDraft } from './settings/profileDraft';
 
 const DRAFT_FIELDS = new Set<string>(['name', 'provider', 'model', 'baseUrl', 'apiKeyEnv', 'temperature', 'maxTokens', 'timeoutMs', 'maxRetries', 'nativeTools', 'stream', 'script']);
@@ -112,7 +114,13 @@ export function SettingsPanel() {
         )}
 
         <section className="settings-section" aria-labelledby="settings-models">
-          <h2 id="settings-models">Model profiles</h2>
+          <div className="settings-section-head">
+            <h2 id="settings-models">Model profiles</h2>
+            <button className="btn small primary" data-testid="settings-connect" onClick={() => useConnectModelStore.getState().setOpen(true)}>
+              Connect a model…
+            </button>
+          </div>
+          <SettingsTrust />
           {!loaded && <p className="settings-help">Loading…</p>}
           {loaded && (
             <div className="settings-profiles">

@@ -11,6 +11,7 @@ import { useUiStore } from '../stores/uiStore';
 import { useWorkspaceStore } from '../stores/workspaceStore';
 import '../styles/sidebar.css';
 import { FlowInbox } from './FlowInbox';
+import { ConnectModelCallout } from './connect/ConnectModelCallout';
 import { formatDuration, formatRelativeTime } from './formatTime';
 
 /** Workspace sidebar: the crews in the folder, a new-crew box, and the latest runs. */
@@ -26,6 +27,7 @@ export function Sidebar() {
         <div className="sidebar-workspace-path">{info?.path}</div>
       </div>
       {error && <div className="banner-error">{error}</div>}
+      <ConnectModelCallout />
       <section className="sidebar-section">
         <div className="sidebar-header">Crews &amp; flows</div>
         <NewCrew />

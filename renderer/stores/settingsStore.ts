@@ -4,6 +4,7 @@ import type { InlineModel } from '../../shared/model/modelRef';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
 import { host } from '../host/hostContext';
 import { HostCallError } from '../host/hostError';
+import { useTrustStore } from './trustStore';
 
 export interface Problem {
   path: string;
@@ -33,6 +34,8 @@ export interface SettingsState {
   saveProblems: Problem[];
   saveError?: string;
   savedAt?: number;
+  /** Loopback base URLs the last save recorded as the user's own model servers for this workspace. */
+  entered: string[];
   /** Connection checks by profile name. */
   checks: Record<string, ConnectionCheck>;
   secretError?: string;
@@ -53,6 +56,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   keys: [],
   saving: false,
   saveProblems: [],
+  entered: [],
   checks: {},
 
   async load() {
@@ -67,13 +71,15 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async save(settings) {
     set({ saving: true, saveProblems: [], saveError: undefined });
     try {
-      const { problems } = await host().invoke('settings.save', { settings });
+      const { problems, entered } = await host().invoke('settings.save', { settings });
       if (problems.length > 0) {
         set({ saving: false, saveProblems: problems });
         return false;
       }
-      set({ saving: false, settings, savedAt: Date.now() });
+      set({ saving: false, settings, savedAt: Date.now(), entered: entered ?? [] });
       void get().load();
+      // A base URL saved here may need trust (a remote one) or be the user's own now (a loopback one).
+      void useTrustStore.getState().refresh();
       return true;
     } catch (e) {
       set({ saving: false, saveError: message(e), saveProblems: e instanceof HostCallError ? (e.problems ?? []) : [] });

@@ -20,6 +20,7 @@ import { HostTraining } from './hostTraining';
 import { HostBadInput, HostConflict, HostNotFound, toHostError } from './hostErrors';
 import type { HostService, HostServiceOptions } from './hostService';
 import { testConnection } from './testConnection';
+import { probeLocalModels } from './probeLocalModels';
 import { HostTools } from './hostTools';
 import { warmUpCalculator } from '../tools/calculator';
 import { validateDocument, WorkspaceDocuments } from './workspaceDocuments';
@@ -28,6 +29,8 @@ import { WorkspaceSettingsFile } from './workspaceSettingsFile';
 import { WorkspaceTrust, type TrustStatus as RuntimeTrustStatus } from '../trust/workspaceTrust';
 import { refuseRendererGrants, trustFingerprint } from '../trust/trustConfirmation';
 import { loadWorkspaceSettings } from '../document/loadDocument';
+import { resolveWorkspaceDocument } from '../document/workspaceDocument';
+import { approveEnteredBaseUrls, noteDocumentBaseUrls, noteWorkspaceBaseUrls } from '../trust/enteredBaseUrls';
 
 type Handlers = { [C in HostChannel]: (request: HostRequestParsed<C>) => HostResponse<C> | Promise<HostResponse<C>> };
 
@@ -54,6 +57,10 @@ export function createHostService(options: HostServiceOptions): HostService {
   const memory = new HostMemory(workspace, env, push);
   const tools = new HostTools({ workspace, env });
   const trust = new WorkspaceTrust(workspace);
+  // What base URLs the workspace holds as it opens are its own, not the user's (enteredBaseUrls.ts).
+  noteWorkspaceBaseUrls(workspace);
+  /** Before a document is replaced or removed: the base URLs it held were the workspace's. */
+  const noteDocument = (path: string) => noteDocumentBaseUrls(workspace, resolveWorkspaceDocument(workspace, path).file);
   const confirmTrust = options.confirmTrust ?? refuseRendererGrants;
   const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
   const batches = new HostBatches({ workspace, runs, store, push, now });
@@ -98,6 +105,7 @@ export function createHostService(options: HostServiceOptions): HostService {
     'documents.read': ({ path }) => documents.read(path),
     'documents.create': ({ name, kind }) => changed(documents.create(name, kind)),
     'documents.save': ({ path, document }) => {
+      noteDocument(path);
       const saved = { path, ...documents.save(path, document) };
       // Autosave runs every half second while someone types: tell the sidebars only when what they
       // show (the name, the problem count) changed.
@@ -111,6 +119,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       return changed({ path: newPath });
     },
     'documents.delete': ({ path }) => {
+      noteDocument(path);
       documents.delete(path);
       return changed({});
     },
@@ -158,11 +167,20 @@ export function createHostService(options: HostServiceOptions): HostService {
       const { settings, problems } = settingsFile.read();
       return { settings, problems, keys: settingsFile.keyNames(settings).map((name) => ({ name, present: Boolean(env[name]) })) };
     },
-    'settings.save': ({ settings }) => ({ problems: settingsFile.save(settings) }),
+    'settings.save': ({ settings }) => {
+      // A loopback base URL typed here is the user's own; one the workspace already named is not.
+      noteWorkspaceBaseUrls(workspace);
+      const problems = settingsFile.save(settings);
+      if (problems.length > 0) return { problems };
+      const entered = approveEnteredBaseUrls(workspace, settingsFile.read().settings);
+      return entered.length > 0 ? { problems, entered } : { problems };
+    },
     'settings.testConnection': ({ model }) => {
       const { settings } = settingsFile.read();
       return testConnection(model, { settings, env, workspace, keyNames: settingsFile.keyNames(settings) });
     },
+
+    'models.probeLocal': async () => ({ servers: await probeLocalModels() }),
 
     'secrets.list': () => ({
       writable: false,

@@ -3,6 +3,7 @@ import { documentHeldParts, settingsHeldParts, type HeldPart } from './heldParts
 import { WorkspaceUntrusted } from './trustErrors';
 import { notedChange } from './heldFiles';
 import { TrustStore } from './trustStore';
+import { EnteredModelServers } from './enteredModelServers';
 import { userModelServers, type UserModelServers } from './userModelServers';
 import { workspaceDocumentFiles } from '../document/workspaceDocumentFiles';
 import { loadWorkspaceSettings } from '../document/loadDocument';
@@ -32,6 +33,8 @@ export interface TrustStatus {
  */
 export class WorkspaceTrust implements TrustGate {
   private readonly store: TrustStore;
+  /** Loopback model servers the user entered in the app's Settings for this workspace (enteredBaseUrls.ts). */
+  private readonly entered: EnteredModelServers;
 
   /**
    * `env` locates the user's config folder (CREWDECK_CONFIG_DIR…): the process's own environment, not
@@ -42,10 +45,18 @@ export class WorkspaceTrust implements TrustGate {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.store = new TrustStore(env);
+    this.entered = new EnteredModelServers(env);
   }
 
   require(part: HeldPart): void {
-    if (!this.store.trusted(this.workspace).has(part.digest)) throw new WorkspaceUntrusted([this.noted(part)]);
+    if (!this.trustedDigests().has(part.digest)) throw new WorkspaceUntrusted([this.noted(part)]);
+  }
+
+  /** What the user trusted (`crewdeck trust`, Trust…) and the model servers they entered in Settings. */
+  private trustedDigests(): Set<string> {
+    const trusted = this.store.trusted(this.workspace);
+    for (const digest of this.entered.approved(this.workspace)) trusted.add(digest);
+    return trusted;
   }
 
   /** A file part whose file was trusted with other content says so (`notedChange`). */
@@ -56,7 +67,7 @@ export class WorkspaceTrust implements TrustGate {
   /** The held parts of `crewdeck.json` and of the workspace's documents (inline models), and which are trusted. */
   status(settings: WorkspaceSettings | undefined): TrustStatus {
     const parts = workspaceHeldParts(this.workspace, settings, userModelServers(this.env));
-    const trusted = this.store.trusted(this.workspace);
+    const trusted = this.trustedDigests();
     const files = this.store.trustedFiles(this.workspace);
     const noted = parts.map((p) => (trusted.has(p.digest) ? p : this.noted(p, files)));
     const untrusted = noted.filter((p) => !trusted.has(p.digest));
@@ -70,7 +81,9 @@ export class WorkspaceTrust implements TrustGate {
   }
 
   revoke(): boolean {
-    return this.store.revoke(this.workspace);
+    const entered = this.entered.approved(this.workspace).size > 0;
+    this.entered.forget(this.workspace);
+    return this.store.revoke(this.workspace) || entered;
   }
 }
 

@@ -8,11 +8,16 @@ import { NodeRunBadge } from './NodeRunBadge';
 import { ToolChips } from './ToolChips';
 import { useLowDetail } from './useLowDetail';
 import { useNodeRun } from './useNodeRun';
+import { useSettingsStore } from '../../stores/settingsStore';
+import { DEFAULT_MODEL_LABEL } from '../modelLabel';
 
 /** An agent: role, model and tool chips; tasks connect to its left handle. */
 export const AgentNode = memo(function AgentNode({ id, data, selected }: NodeProps<AgentNodeType>) {
   const { status, counters } = useNodeRun(id);
   const lowDetail = useLowDetail();
+  // An agent with no model of its own runs on the workspace's default profile: name it.
+  const defaultProfile = useSettingsStore((s) => (data.model === DEFAULT_MODEL_LABEL ? s.settings?.models.default : undefined));
+  const model = defaultProfile ? `${DEFAULT_MODEL_LABEL} · ${defaultProfile}` : data.model;
   return (
     <div
       className={`crew-node crew-node--agent${lowDetail ? ' is-low-detail' : ''}`}
@@ -42,8 +47,8 @@ export const AgentNode = memo(function AgentNode({ id, data, selected }: NodePro
       {!lowDetail && (
         <>
           <div className="crew-node-meta">
-            <span className="crew-node-model" title={`Model: ${data.model}`}>
-              {data.model}
+            <span className="crew-node-model" title={`Model: ${model}`}>
+              {model}
             </span>
             {data.allowDelegation && <span className="crew-badge">delegates</span>}
           </div>

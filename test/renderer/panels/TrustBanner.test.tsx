@@ -4,9 +4,14 @@ import { afterEach, expect, it } from 'vitest';
 import type { TrustStatus } from '../../../shared/host-api';
 import { setHost } from '../../../renderer/host/hostContext';
 import { TrustBanner } from '../../../renderer/panels/TrustBanner';
+import { useTrustStore } from '../../../renderer/stores/trustStore';
 import { FakeHost } from '../run/fakeHost';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  // One store for the banner, Settings and the Run dialog: each test starts from nothing shown.
+  useTrustStore.setState({ status: undefined, codeAsked: undefined, error: undefined, busy: false });
+});
 
 const untrusted: TrustStatus = {
   needed: true,

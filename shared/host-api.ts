@@ -85,6 +85,8 @@ export const RunSummarySchema = z.object({
   documentPath: z.string().optional(),
   /** An offline re-run: the recorded run its model replies came from. */
   offlineFrom: z.string().optional(),
+  /** A run on the team server (listed with the local ones): the server, and its status there (queued, waiting…). */
+  team: z.object({ server: z.string(), status: z.string(), deploymentId: z.string().optional() }).optional(),
 });
 export type HostRunSummary = z.infer<typeof RunSummarySchema>;
 
@@ -336,6 +338,22 @@ export const HOST_CHANNELS = {
   /** Stops a batch: no further row starts (those rows end cancelled) and its live and paused runs are cancelled. */
   'runs.cancelBatch': { request: z.strictObject({ batchId: Id }), response: z.object({ cancelled: z.number() }) },
   'runs.cancel': { request: z.strictObject({ runId: RunId }), response: z.object({ cancelled: z.boolean() }) },
+  /**
+   * Runs the document on the workspace's team server (settings `team.server`, key CREWDECK_API_KEY): it is
+   * published (an unchanged one keeps its version), the run starts there, and its events are pushed as a
+   * local run's are while it goes on.
+   */
+  'runs.startTeam': {
+    request: z.strictObject({ path: DocumentPathSchema, inputs: Inputs.default({}) }),
+    response: z.object({ runId: z.string(), server: z.string() }),
+  },
+  /** Uploads a local run (record, events, task outputs) to the team server for the team to see. */
+  'runs.share': { request: z.strictObject({ runId: RunId }), response: z.object({ runId: z.string(), server: z.string() }) },
+  /** Whether a team server is set up, and whether it answered the last time it was asked. */
+  'team.status': {
+    request: empty,
+    response: z.object({ configured: z.boolean(), server: z.string().optional(), keyPresent: z.boolean(), error: z.string().optional() }),
+  },
   'runs.list': {
     request: z.strictObject({
       limit: z.number().int().min(1).max(1000).default(200),

@@ -24,11 +24,12 @@ export const configDir = process.env.CREWDECK_CONFIG_DIR ?? mkdtempSync(join(tmp
 
 /**
  * Starts the real `crewdeck serve` on a free port over `workspace` and waits for its URL. `userConfig`:
- * another user's config folder (a fresh home with no model servers of its own, say) instead of the suite's.
+ * another user's config folder (a fresh home with no model servers of its own, say) instead of the suite's;
+ * `env`: variables added to its environment (a team server's key, say).
  */
-export async function serve(workspace: string, options: { userConfig?: string } = {}): Promise<ServedApp> {
+export async function serve(workspace: string, options: { userConfig?: string; env?: Record<string, string> } = {}): Promise<ServedApp> {
   const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'bin/crewdeck.js'), 'serve', '--port', '0', '--workspace', workspace], {
-    env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '', CREWDECK_CONFIG_DIR: options.userConfig ?? configDir },
+    env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '', CREWDECK_CONFIG_DIR: options.userConfig ?? configDir, ...(options.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -15,7 +15,7 @@ import { useTrustStore } from '../stores/trustStore';
 import { useConnectModelStore } from '../panels/connect/connectModelStore';
 
 /** `noun`: what the dialog calls the document (a flow's dialog says flow). */
-type Loaded = { name: string; noun: 'crew' | 'flow'; inputs: CrewInput[]; profiles: string[]; defaultProfile?: string };
+type Loaded = { name: string; noun: 'crew' | 'flow'; inputs: CrewInput[]; profiles: string[]; defaultProfile?: string; teamServer?: string };
 
 /**
  * "Run with inputs": opened by `uiStore.runDialogOpen` for the document on the canvas. Reads the saved
@@ -61,6 +61,7 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
           inputs,
           profiles: settings ? Object.keys(settings.settings.models.profiles) : [],
           defaultProfile: settings?.settings.models.default,
+          teamServer: settings?.settings.team?.server,
         });
         setValues(Object.fromEntries(inputs.map((i) => [i.name, i.default ?? ''])));
         if (read.problems.length > 0) setError({ message: `The saved ${isFlowDocument(doc) ? 'flow' : 'crew'} has problems; the run will be refused until they are fixed.`, problems: read.problems });
@@ -81,7 +82,7 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
 
   const missing = loaded?.inputs.filter((i) => (values[i.name] ?? '').trim() === '' && i.default === undefined) ?? [];
 
-  const submit = async (e?: FormEvent) => {
+  const submit = async (e?: FormEvent, onTeam = false) => {
     e?.preventDefault();
     if (!loaded || starting || missing.length > 0) return;
     setStarting(true);
@@ -93,7 +94,8 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
         setError({ message: unsaved });
         return;
       }
-      await useRunStore.getState().start(path, values, model || undefined);
+      if (onTeam) await useRunStore.getState().startTeam(path, values);
+      else await useRunStore.getState().start(path, values, model || undefined);
       useUiStore.getState().setBottomTab('trace');
       onClose();
     } catch (caught) {
@@ -127,6 +129,17 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
           <button className="btn" onClick={onClose}>
             Cancel
           </button>
+          {loaded?.teamServer && (
+            <button
+              className="btn"
+              data-testid="run-start-team"
+              title={`Publish this ${loaded.noun} to ${loaded.teamServer} and run it there; its trace streams here`}
+              disabled={starting || missing.length > 0}
+              onClick={() => void submit(undefined, true)}
+            >
+              Run on team server
+            </button>
+          )}
           <button className="btn primary" data-testid="run-start" disabled={!loaded || starting || missing.length > 0} onClick={() => void submit()}>
             {starting ? 'Starting…' : '▶ Start run'}
           </button>

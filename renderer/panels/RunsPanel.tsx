@@ -1,5 +1,6 @@
 import { replayStart } from '../../shared/events';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { host } from '../host/hostContext';
 import type { HostRunSummary } from '../../shared/host-api';
 import { ReplayDialog } from '../dialogs/ReplayDialog';
 import { RunCompareDialog } from '../dialogs/RunCompareDialog';
@@ -16,6 +17,7 @@ import { formatCompact } from './trace/formatCount';
 /** Run history: status, crew, start, duration, tokens, replay origin; open, replay from a task, stop. */
 export function RunsPanel() {
   const runs = useRunStore((s) => s.runs);
+  const teamServer = useTeamServer();
   const loaded = useRunStore((s) => s.runsLoaded);
   const error = useRunStore((s) => s.runsError);
   const [replayOf, setReplayOf] = useState<string>();
@@ -53,7 +55,7 @@ export function RunsPanel() {
             </thead>
             <tbody>
               {runs.map((run) => (
-                <RunRow key={run.id} run={run} onReplay={() => setReplayOf(run.id)} picked={picked.includes(run.id)} onPick={() => togglePick(run.id)} />
+                <RunRow key={run.id} run={run} teamServer={teamServer} onReplay={() => setReplayOf(run.id)} picked={picked.includes(run.id)} onPick={() => togglePick(run.id)} />
               ))}
             </tbody>
           </table>
@@ -65,7 +67,7 @@ export function RunsPanel() {
   );
 }
 
-function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onReplay(): void; picked: boolean; onPick(): void }) {
+function RunRow({ run, teamServer, onReplay, picked, onPick }: { run: HostRunSummary; teamServer?: string; onReplay(): void; picked: boolean; onPick(): void }) {
   const shown = useRunStore((s) => s.runId === run.id);
   // The shown run's live status is newer than the list's.
   const liveStatus = useRunStore((s) => {
@@ -93,6 +95,11 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
           <span>
             {run.name}
             {run.kind === 'flow' && <span className="runs-kind">flow</span>}
+            {run.team && (
+              <span className="runs-kind runs-team" data-testid="runs-team-mark" title={`On the team server ${run.team.server} (${run.team.status})`}>
+                team
+              </span>
+            )}
             {run.offlineFrom && (
               <span className="runs-kind" data-testid="runs-offline-mark" title={`Offline re-run: model replies from ${run.offlineFrom}`}>
                 offline
@@ -127,7 +134,9 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
         )}
       </td>
       <td className="runs-actions" onClick={(e) => e.stopPropagation()}>
-        {status === 'paused' ? (
+        {run.team ? (
+          <span className="settings-help">{run.team.status}</span>
+        ) : status === 'paused' ? (
           <AnswerPausedButton runId={run.id} />
         ) : status === 'running' ? (
           <button className="btn small danger" data-testid="runs-cancel" onClick={() => void useRunStore.getState().cancel(run.id)}>
@@ -153,6 +162,7 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
                 Re-run offline
               </button>
             )}
+            {teamServer && <ShareRunButton runId={run.id} server={teamServer} />}
             <button className="btn small" data-testid="runs-replay" onClick={onReplay} title={run.kind === 'flow' ? 'Fork the run from a method, its state edited' : 'Replay from a task, earlier outputs edited'}>
               Replay from…
             </button>
@@ -163,3 +173,48 @@ function RunRow({ run, onReplay, picked, onPick }: { run: HostRunSummary; onRepl
   );
 }
 
+
+/** The workspace's team server, when one is set up (Settings → Team server). */
+function useTeamServer(): string | undefined {
+  const [server, setServer] = useState<string>();
+  const runs = useRunStore((s) => s.runs);
+  useEffect(() => {
+    let live = true;
+    host()
+      .invoke('team.status', {})
+      .then((status) => live && setServer(status.configured ? status.server : undefined))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [runs]);
+  return server;
+}
+
+/** *Share run*: uploads this local run to the team server. */
+function ShareRunButton({ runId, server }: { runId: string; server: string }) {
+  const [state, setState] = useState<'idle' | 'sharing' | 'shared'>('idle');
+  return (
+    <button
+      className="btn small"
+      data-testid="runs-share"
+      disabled={state !== 'idle'}
+      title={`Upload this run (its record, events and outputs) to ${server} for your team`}
+      onClick={() => {
+        setState('sharing');
+        useRunStore
+          .getState()
+          .share(runId)
+          .then(
+            () => setState('shared'),
+            (e: unknown) => {
+              setState('idle');
+              useRunStore.setState({ runsError: `Could not share ${runId}: ${e instanceof Error ? e.message : String(e)}` });
+            },
+          );
+      }}
+    >
+      {state === 'shared' ? 'Shared' : state === 'sharing' ? 'Sharing…' : 'Share run'}
+    </button>
+  );
+}

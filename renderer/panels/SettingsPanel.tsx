@@ -6,6 +6,7 @@ import { useUiStore } from '../stores/uiStore';
 import '../styles/settings.css';
 import { ApiKeysSection } from './settings/ApiKeysSection';
 import { PricesSection } from './settings/PricesSection';
+import { TeamServerSection } from './settings/TeamServerSection';
 import { ProfileEditor } from './settings/ProfileEditor';
 import { SettingsTrust } from './settings/SettingsTrust';
 import { useConnectModelStore } from './connect/connectModelStore';
@@ -220,6 +221,7 @@ export function SettingsPanel() {
 
         <PricesSection />
 
+        <TeamServerSection />
         <ApiKeysSection />
 
         <section className="settings-section" aria-labelledby="settings-appearance">

@@ -40,6 +40,10 @@ export interface RunState {
    * does not hold the run's events up.
    */
   openRun(runId: string, documentPath?: string): Promise<void>;
+  /** Runs the document on the workspace's team server and shows it (its events stream in like a local run's). */
+  startTeam(path: string, inputs: Record<string, string>): Promise<string>;
+  /** Uploads a local run to the team server (*Share run*). */
+  share(runId: string): Promise<void>;
   /** Starts a run of a workspace document and shows it. Rejects with the host's error (problems included). */
   start(path: string, inputs: Record<string, string>, model?: string): Promise<string>;
   cancel(runId?: string): Promise<void>;
@@ -162,6 +166,18 @@ export const useRunStore = create<RunState>()((set, get) => {
       refreshSoon();
       await get().show(runId);
       return runId;
+    },
+
+    async startTeam(path, inputs) {
+      const { runId } = await host().invoke('runs.startTeam', { path, inputs });
+      refreshSoon();
+      await get().show(runId);
+      return runId;
+    },
+
+    async share(runId) {
+      await host().invoke('runs.share', { runId });
+      refreshSoon();
     },
 
     async cancel(runId) {

@@ -17,6 +17,7 @@ import { HostRuns } from './hostRuns';
 import { HostBatches } from './hostBatches';
 import { diffRuns } from '../runs/runDiff';
 import { HostTraining } from './hostTraining';
+import { HostTeam } from './hostTeam';
 import { HostBadInput, HostConflict, HostNotFound, toHostError } from './hostErrors';
 import type { HostService, HostServiceOptions } from './hostService';
 import { testConnection } from './testConnection';
@@ -65,6 +66,7 @@ export function createHostService(options: HostServiceOptions): HostService {
   const runs = new HostRuns({ workspace, store, human, env, push, now, memory: () => memory.store() });
   const batches = new HostBatches({ workspace, runs, store, push, now });
   listeners.add((message) => batches.receive(message));
+  const team = new HostTeam({ workspace, env, store, push, settings: () => settingsFile.read().settings });
   const training = new HostTraining({ workspace, store, human, env, push, now, memory: () => memory.store() });
   // The app lives long: load mathjs (about 2 s on a small machine) before a run needs it.
   setTimeout(warmUpCalculator, 500).unref();
@@ -132,8 +134,18 @@ export function createHostService(options: HostServiceOptions): HostService {
     'runs.cancelBatch': ({ batchId }) => ({ cancelled: batches.cancel(batchId) }),
     'runs.cancel': ({ runId }) => ({ cancelled: runs.cancel(runId) }),
     // A document's runs are selected in SQL (runs_document index): all of them, whatever else ran since.
-    'runs.list': ({ limit, offset, documentId }) => ({ runs: store.listRuns({ limit, offset, documentId }).map(summary) }),
+    'runs.list': async ({ limit, offset, documentId }) => {
+      const local = store.listRuns({ limit, offset, documentId }).map(summary);
+      // The team server's runs are listed with the local ones (marked `team`), newest first; not per document.
+      if (documentId !== undefined || offset > 0) return { runs: local };
+      const all = [...local, ...(await team.list(limit))].sort((a, b) => b.startedAt - a.startedAt);
+      return { runs: all.slice(0, limit) };
+    },
+    'runs.startTeam': ({ path, inputs }) => team.start(path, inputs),
+    'runs.share': ({ runId }) => team.share(runId),
+    'team.status': () => team.status(),
     'runs.get': ({ runId }) => {
+      if (team.isTeamRun(runId) && !store.getRun(runId)) return team.get(runId);
       const run = requireRun(runId);
       return {
         run: { ...summary(run), document: run.document, inputs: run.inputs, output: run.output },
@@ -141,6 +153,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       };
     },
     'runs.events': ({ runId, afterSeq, limit }) => {
+      if (team.isTeamRun(runId) && !store.getRun(runId)) return team.events(runId, afterSeq, limit);
       requireRunExists(runId);
       // One more than asked says whether there are more.
       const page: RuntimeEvent[] = store.events(runId, afterSeq, limit + 1);
@@ -236,6 +249,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       return () => listeners.delete(listener);
     },
     async close() {
+      team.close();
       batches.closeAll();
       await runs.closeAll();
       await training.closeAll();

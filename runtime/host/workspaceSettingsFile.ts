@@ -35,10 +35,12 @@ export class WorkspaceSettingsFile {
     return [];
   }
 
-  /** Environment variables the profiles read keys from (and OPENAI_API_KEY, the default). */
+  /** Environment variables the profiles read keys from (and OPENAI_API_KEY, the default; CREWDECK_API_KEY with a team server). */
   keyNames(settings: WorkspaceSettings): string[] {
     const names = new Set(['OPENAI_API_KEY']);
     for (const profile of Object.values(settings.models.profiles)) if (profile.apiKeyEnv) names.add(profile.apiKeyEnv);
+    // The personal key of the team server, kept like a model key.
+    if (settings.team) names.add('CREWDECK_API_KEY');
     return [...names].sort();
   }
 }

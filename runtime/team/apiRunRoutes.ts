@@ -92,7 +92,12 @@ export const RUN_ROUTES: Route[] = [
     scope: 'run',
     handle: async (ctx) => sendJson(ctx.res, 201, await shareRun(ctx.pool, await readJsonBody(ctx.req), ctx.key.id)),
   },
-  { method: 'GET', path: new RegExp(`^/v1/runs/${ID}$`), scope: 'run', handle: async (ctx) => sendJson(ctx.res, 200, await viewRun(ctx.pool, ctx.params[0]!)) },
+  {
+    method: 'GET',
+    path: new RegExp(`^/v1/runs/${ID}$`),
+    scope: 'run',
+    handle: async (ctx) => sendJson(ctx.res, 200, await viewRun(ctx.pool, ctx.params[0]!, ctx.query.get('include') === 'document')),
+  },
   { method: 'GET', path: new RegExp(`^/v1/runs/${ID}/events$`), scope: 'run', handle: events },
   { method: 'GET', path: new RegExp(`^/v1/runs/${ID}/stream$`), scope: 'run', handle: stream },
   { method: 'POST', path: new RegExp(`^/v1/runs/${ID}/resume$`), scope: 'run', handle: resume },

@@ -29,10 +29,12 @@ export interface TeamRunView {
   shared?: boolean;
 }
 
-export async function viewRun(pool: Pool, runId: string): Promise<TeamRunView> {
+/** A run's view; `withDocument` adds the document it ran (`?include=document`: the app draws its trace with it). */
+export async function viewRun(pool: Pool, runId: string, withDocument = false): Promise<TeamRunView & { document?: unknown }> {
   const row = await readTeamRun(pool, runId);
   if (!row) throw new TeamNotFound(`no run "${runId}"`);
-  const view = summaryView(row);
+  const view: TeamRunView & { document?: unknown } = summaryView(row);
+  if (withDocument) view.document = row.document;
   if (row.kind === 'flow') {
     const [base, entries] = await Promise.all([readTeamCheckpoint(pool, runId), readTeamCheckpointEntries(pool, runId)]);
     const checkpoint = loadFlowCheckpoint({ loadCheckpoint: () => base, checkpointEntries: () => entries }, runId);

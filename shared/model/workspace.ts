@@ -37,5 +37,7 @@ export const WorkspaceSettingsSchema = z.strictObject({
   training: z.strictObject({ newVersions: z.enum(['active', 'draft']).default('active') }).optional(),
   /** US dollars per million tokens by model name (or `provider:model`); overrides the built-in defaults (prices.ts). */
   prices: PriceTableSchema.optional(),
+  /** The team server this workspace runs on and lists runs from (README "Team server"); the key is CREWDECK_API_KEY. */
+  team: z.strictObject({ server: HttpUrlSchema }).optional(),
 });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettingsSchema>;

@@ -1,33 +1,21 @@
+import { formsOf, type SecretForms } from './secretForms';
+
 /**
  * The one place secrets are cut out of text. A secret (an API key read from the environment, an MCP
  * `${VAR}` value) is replaced with `***` wherever it shows: as itself (so also inside `Bearer …`), URL-
- * encoded, and base64 or base64url encoded — also when it is encoded as part of a longer text
- * (`base64("Bearer sk-…")`, a JSON body), since the encoding of the secret's middle does not depend on
- * what surrounds it except for its alignment, and all three alignments are looked for.
+ * encoded, `\uXXXX`- or `%XX`-escaped, hex, reversed, spaced out (`s k - …`), and base64 or base64url
+ * encoded — of its UTF-8 or its UTF-16 bytes, also as part of a longer text (`base64("Bearer sk-…")`, a
+ * JSON body) at each of the three alignments, and also when the base64 is wrapped across lines.
  *
- * Code that reads a secret registers it (`registerSecret`); the event log, the run store and the CLI's
- * output then redact every registered secret (`redactKnown`, `redactKnownDeep`).
+ * Code that reads a secret registers it (`registerSecret`); every output then redacts every registered
+ * secret (`redactKnown`, `redactKnownDeep`): events and the run store, output files, memory, knowledge,
+ * training and test records, exports, model requests, CLI and host replies (docs/SECURITY.md).
  */
 
 /** Shorter values are not treated as secrets: cutting them would mangle ordinary text. */
 const MIN_SECRET_CHARS = 4;
-/** Encoded forms are looked for only for secrets this long (their encodings' cores are long enough to be unique). */
-const MIN_ENCODED_SECRET_CHARS = 8;
-
-interface SecretForms {
-  /** The secret, its URL encodings and its hex encodings, cut exactly. */
-  exact: string[];
-  /**
-   * The secret with any of its characters escaped as `\uXXXX` (JSON, JavaScript) or `%XX` (URLs), in
-   * any mix: a pattern of fixed-length alternatives, so matching stays linear.
-   */
-  escaped?: RegExp;
-  /** The middle of its base64 and base64url encodings at each alignment. */
-  cores: string[];
-}
 
 const registered = new Set<string>();
-const formsCache = new Map<string, SecretForms>();
 
 /** Makes a secret known to `redactKnown`: every event, stored row and CLI line is cleaned of it from now on. */
 export function registerSecret(secret: string | undefined | null): void {
@@ -48,6 +36,7 @@ export function redactSecrets(text: string, secrets: Iterable<string>): string {
     for (const form of forms.exact) if (out.includes(form)) out = out.split(form).join('***');
     if (forms.escaped && (out.includes('\\u') || out.includes('%'))) out = out.replace(forms.escaped, '***');
     for (const core of forms.cores) if (out.includes(core)) out = cutEncodedRuns(out, core);
+    if (forms.spread.length > 0) out = cutSpread(out, forms);
   }
   return out;
 }
@@ -67,8 +56,75 @@ function cutEncodedRuns(text: string, core: string): string {
   return out;
 }
 
+/**
+ * What the spread-out forms are looked for without: white space, NULs, and the escapes JSON writes for
+ * line breaks, tabs and NULs (a wrapped base64 block inside a JSON string has `\n`, not a line break).
+ */
+const GAPS = /(?:[\s\0]|\\[nrt]|\\u0000)+/g;
+/** A gap that only breaks a line (what wrapping adds): a base64 run is followed across it, not across spaces. */
+const LINE_BREAKS = /^(?:[\r\n]|\\[rn])*$/;
+
+/**
+ * The forms that show only once gaps are taken out: the secret spaced out or split over lines, reversed,
+ * hex in groups, UTF-16 text read as bytes, and base64 wrapped across lines (its run is cut whole,
+ * following line breaks but not spaces). Each match is cut in the original text, from its first
+ * character to its last.
+ */
+function cutSpread(text: string, forms: SecretForms): string {
+  const view = text.replace(GAPS, '');
+  if (view.length === text.length) return text;
+  const hits = [...forms.spread, ...forms.cores].filter((form) => view.includes(form));
+  if (hits.length === 0) return text;
+  const at = viewPositions(text, view.length);
+  const spans: [number, number][] = [];
+  for (const form of hits) {
+    const encoded = forms.cores.includes(form);
+    for (let i = view.indexOf(form); i >= 0; i = view.indexOf(form, i + 1)) {
+      let start = i;
+      let end = i + form.length;
+      if (encoded) {
+        const wrapped = (k: number) => LINE_BREAKS.test(text.slice(at[k - 1]! + 1, at[k]!));
+        while (start > 0 && isBase64Char(view.charCodeAt(start - 1)) && wrapped(start)) start--;
+        while (end < view.length && isBase64Char(view.charCodeAt(end)) && wrapped(end)) end++;
+        for (let pad = 0; pad < 2 && view[end] === '=' && wrapped(end); pad++) end++;
+      }
+      spans.push([at[start]!, at[end - 1]! + 1]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    if (end <= from) continue;
+    out += `${text.slice(from, Math.max(from, start))}***`;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/** For each character of the view (the text without its gaps), its index in the text. */
+function viewPositions(text: string, length: number): Int32Array {
+  const at = new Int32Array(length);
+  let j = 0;
+  let kept = 0;
+  const add = (from: number, to: number) => {
+    for (let i = from; i < to; i++) at[j++] = i;
+  };
+  for (const m of text.matchAll(GAPS)) {
+    add(kept, m.index);
+    kept = m.index + m[0].length;
+  }
+  add(kept, text.length);
+  return at;
+}
+
 function isBase64Char(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 43 || code === 47 || code === 45 || code === 95;
+}
+
+/** The secrets registered so far (for outputs redacted elsewhere, e.g. a child process's). */
+export function knownSecrets(): readonly string[] {
+  return [...registered];
 }
 
 /** `redactSecrets` with the registered secrets. */
@@ -104,40 +160,4 @@ function redactValue(value: unknown): unknown {
     return copy ?? value;
   }
   return value;
-}
-
-function formsOf(secret: string): SecretForms {
-  const cached = formsCache.get(secret);
-  if (cached) return cached;
-  const encoded = encodeURIComponent(secret);
-  const hex = Buffer.from(secret, 'utf8').toString('hex');
-  const exact = [...new Set([secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), ...(secret.length >= MIN_ENCODED_SECRET_CHARS ? [hex, hex.toUpperCase()] : [])])];
-  const cores = new Set<string>();
-  if (secret.length >= MIN_ENCODED_SECRET_CHARS) {
-    const bytes = Buffer.from(secret, 'utf8');
-    for (let offset = 0; offset < 3; offset++) {
-      const base64 = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-      // Only whole groups of the secret's own bytes: the first group holds prefix bytes when offset > 0,
-      // the last partial group depends on what follows.
-      const core = base64.slice(offset === 0 ? 0 : 4, Math.floor((offset + bytes.length) / 3) * 4);
-      cores.add(core);
-      cores.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
-    }
-  }
-  const forms = { exact, cores: [...cores], escaped: escapedForm(secret) };
-  formsCache.set(secret, forms);
-  return forms;
-}
-
-/** See `SecretForms.escaped`. Each character: itself, `\u` + its code in hex (either case), or `%` + its UTF-8 bytes. */
-function escapedForm(secret: string): RegExp | undefined {
-  if (secret.length < MIN_ENCODED_SECRET_CHARS) return undefined;
-  const hexOf = (n: number, width: number) => n.toString(16).padStart(width, '0').split('').map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
-  const parts = [...secret].map((char) => {
-    const units = [...char].length === 1 && char.length === 2 ? [char.charCodeAt(0), char.charCodeAt(1)] : [char.charCodeAt(0)];
-    const unicode = units.map((u) => `\\\\u${hexOf(u, 4)}`).join('');
-    const percent = [...Buffer.from(char, 'utf8')].map((b) => `%${hexOf(b, 2)}`).join('');
-    return `(?:${char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}|${unicode}|${percent})`;
-  });
-  return new RegExp(parts.join(''), 'g');
 }

@@ -6,6 +6,7 @@ import { problemsFromZod } from './model/problems';
 import { TokenUsageSchema } from './usage';
 import { RunDiffSchema } from './runDiff';
 import { BudgetSchema } from './model/budget';
+import { isSecretEnvName, SECRET_ENV_NAME_RULE } from './model/secretEnvNames';
 import {
   SuggestionDiffSchema,
   SuggestionVersionSchema,
@@ -38,14 +39,14 @@ export const DocumentPathSchema = z
   .refine((p) => /\.(crew|flow)\.json$/.test(p), 'must end in .crew.json or .flow.json');
 
 /**
- * Names of API-key variables the app may store and hand to the runtime's environment. Variables that
- * change how processes load code or where requests go are refused.
+ * Names of API-key variables the app may store and hand to the runtime's environment: an allowlist
+ * (`isSecretEnvName`), so variables that change how processes load code or where requests go
+ * (`BASH_ENV`, `PYTHONPATH`, `GIT_SSH_COMMAND`…) are refused.
  */
 const EnvName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,100}$/, 'must be an environment variable name')
-  .refine((name) => !/^(NODE_|LD_|DYLD_|ELECTRON_|NPM_|npm_)/i.test(name) && !/^(PATH|HOME|SHELL|TMPDIR|TEMP|TMP)$/i.test(name), 'this variable cannot hold an API key')
-  .refine((name) => !/_(BASE_)?URL$|_PROXY$/i.test(name), 'URLs and proxies are settings, not keys');
+  .refine(isSecretEnvName, SECRET_ENV_NAME_RULE);
 
 const RunId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, 'not a run id');
 const Id = z.string().regex(/^[A-Za-z0-9_-]{1,120}$/, 'not an id');

@@ -1,4 +1,5 @@
 import { redactStandardStreams } from './redactedOutput';
+import { registerEnvSecrets } from '../secretEnv';
 import { HELP, UsageError, EXIT } from './usage';
 
 type Command = (args: string[]) => Promise<number>;
@@ -27,6 +28,7 @@ const commands: Record<string, () => Promise<Command>> = {
 
 export async function main(argv: string[]): Promise<number> {
   redactStandardStreams();
+  registerEnvSecrets();
   // `crewdeck runs events … | head` closes the pipe early: stop quietly, as Unix tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);

@@ -1,3 +1,4 @@
+import { redactKnown } from '../redactSecrets';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Task } from '../../shared/model/crew';
@@ -201,5 +202,6 @@ export async function writeOutputFile(workspace: string, path: string, content: 
   const target = resolveInWorkspace(workspace, path);
   assertWritable(workspace, target);
   await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, content, 'utf8');
+  // A key a model or tool echoed never reaches the file, in any encoding.
+  await writeFile(target, redactKnown(content), 'utf8');
 }

@@ -1,3 +1,4 @@
+import { redactKnown } from '../redactSecrets';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { CrewDocument } from '../../shared/model/crew';
@@ -33,7 +34,7 @@ export function exportCrewAiFlow(flow: FlowDocument, crews: Map<string, CrewDocu
   const mainPath = `src/${pkg}/main.py`;
   const full = join(root, ...mainPath.split('/'));
   mkdirSync(join(full, '..'), { recursive: true });
-  writeFileSync(full, main);
+  writeFileSync(full, redactKnown(main));
   if (docs.length === 0) writeFileSync(join(root, 'pyproject.toml'), `[project]\nname = ${JSON.stringify(flow.id)}\nversion = "0.1.0"\nrequires-python = ">=3.10,<3.14"\ndependencies = ["crewai[tools]>=0.150.0"]\n\n[tool.crewai]\ntype = "flow"\n`);
   const files = [...new Set([...base.files, relative(root, full).split(sep).join('/'), ...(docs.length === 0 ? ['pyproject.toml'] : [])])];
   return { files, summary: [...base.summary, ...writer.summary], packageName: pkg };

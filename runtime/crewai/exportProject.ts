@@ -1,3 +1,4 @@
+import { redactKnown } from '../redactSecrets';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'yaml';
@@ -43,7 +44,7 @@ export function exportCrewAi(doc: CrewDocument, dir: string, options: ExportOpti
   for (const [path, content] of files) {
     const full = join(root, ...path.split('/'));
     mkdirSync(join(full, '..'), { recursive: true });
-    writeFileSync(full, content);
+    writeFileSync(full, redactKnown(content));
     written.push(relative(root, full).split(sep).join('/'));
   }
   return { files: written, summary: writer.summary, packageName: writer.pkg };
@@ -91,7 +92,7 @@ export function exportCrewAiCrews(docs: CrewDocument[], dir: string, options: Ex
   for (const [path, content] of files) {
     const full = join(root, ...path.split('/'));
     mkdirSync(join(full, '..'), { recursive: true });
-    writeFileSync(full, content);
+    writeFileSync(full, redactKnown(content));
     written.push(relative(root, full).split(sep).join('/'));
   }
   return { files: written, summary, packageName: pkg };

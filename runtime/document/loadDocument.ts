@@ -1,3 +1,4 @@
+import { registerWorkspaceSecrets } from '../secretEnv';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCrewDocument, parseFlowDocument } from '../../shared/model/parse';
@@ -82,6 +83,9 @@ export function loadWorkspaceSettings(workspace: string): WorkspaceSettings | un
   if (!existsSync(file)) return undefined;
   const result = WorkspaceSettingsSchema.safeParse(readJsonFile(file));
   if (!result.success) throw new DocumentInvalid(file, problemsFromZod(result.error));
+  // The keys these settings name are cut from every output of this process from now on, also by code
+  // that never reads them (listing memories, showing runs).
+  registerWorkspaceSecrets(result.data);
   return result.data;
 }
 

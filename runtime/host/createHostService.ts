@@ -32,6 +32,8 @@ import { refuseRendererGrants, trustFingerprint } from '../trust/trustConfirmati
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { resolveWorkspaceDocument } from '../document/workspaceDocument';
 import { approveEnteredBaseUrls, noteDocumentBaseUrls, noteWorkspaceBaseUrls } from '../trust/enteredBaseUrls';
+import { redactKnownDeep } from '../redactSecrets';
+import { registerEnvSecrets } from '../secretEnv';
 
 type Handlers = { [C in HostChannel]: (request: HostRequestParsed<C>) => HostResponse<C> | Promise<HostResponse<C>> };
 
@@ -39,6 +41,9 @@ type Handlers = { [C in HostChannel]: (request: HostRequestParsed<C>) => HostRes
 export function createHostService(options: HostServiceOptions): HostService {
   const workspace = resolve(options.workspace);
   const env = options.env ?? process.env;
+  // Keys in the environment are cut from every reply and push from the start (a memory a model wrote
+  // before redaction existed, a stored error), whatever reads them later.
+  registerEnvSecrets(env);
   const now = Date.now;
   const listeners = new Set<(push: HostPush) => void>();
   const push = (message: HostPush) => {
@@ -239,9 +244,10 @@ export function createHostService(options: HostServiceOptions): HostService {
       if (!checked.ok) return checked;
       try {
         const handler = handlers[checked.channel] as (request: unknown) => unknown;
-        return { ok: true, response: (await handler(checked.request)) as HostResponse<HostChannel> } as HostResult<HostChannel>;
+        // Every reply leaves redacted, in every encoding (docs/SECURITY.md).
+        return { ok: true, response: redactKnownDeep((await handler(checked.request)) as HostResponse<HostChannel>) } as HostResult<HostChannel>;
       } catch (error) {
-        return { ok: false, error: toHostError(error) };
+        return { ok: false, error: redactKnownDeep(toHostError(error)) };
       }
     },
     subscribe(listener) {

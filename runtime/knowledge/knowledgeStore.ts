@@ -10,6 +10,7 @@
  * Search fuses vector (cosine) and full-text results (reciprocal-rank fusion) within the given sources,
  * then scores each candidate 0..1 from its cosine similarity and the share of query words it contains.
  */
+import { redactKnown } from '../redactSecrets';
 import { toNumbers } from '../memory/lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
@@ -234,7 +235,9 @@ export class KnowledgeStore {
    * Stores a source's chunks. Unchanged text (same hash, same chunking) writes nothing and embeds
    * nothing (a new name is recorded without re-embedding); changed text replaces every old chunk.
    */
-  async ingest(source: LoadedSource, chunking: Partial<ChunkSettings> = {}): Promise<IngestResult> {
+  async ingest(loaded: LoadedSource, chunking: Partial<ChunkSettings> = {}): Promise<IngestResult> {
+    // A key in a source (a page or file that holds one) is neither stored nor sent to the embedder.
+    const source = { ...loaded, text: redactKnown(loaded.text) };
     const settings: ChunkSettings = { size: chunking.size ?? DEFAULT_CHUNK_SIZE, overlap: chunking.overlap ?? DEFAULT_CHUNK_OVERLAP };
     const hash = contentHash(source.text);
     await this.idle();

@@ -13,8 +13,9 @@ import type { ChatModel, ChatRequest, ChatResponse } from './chatModel';
 import { ModelCallAborted, ModelCallFailed } from './errors';
 import { describeAttemptFailure, finalError, ReplyNotJson } from './openaiErrors';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
-import { redactSecrets, registerSecret } from '../redactSecrets';
+import { redactKnown, redactKnownDeep, redactSecrets, registerSecret } from '../redactSecrets';
 import { fromWireName } from './toolWireName';
+import { redactedDeltas } from './redactedDeltas';
 import { nodeHttpFetch } from './nodeHttpFetch';
 import { retryDelayMs } from './retryPolicy';
 
@@ -121,7 +122,8 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   private buildParams(request: ChatRequest): BaseParams {
-    const params: BaseParams = { model: this.model, messages: toOpenAIMessages(request.messages) };
+    // A key that reached the conversation (a reply or a tool result that echoed it) is never sent back.
+    const params: BaseParams = { model: this.model, messages: toOpenAIMessages(redactKnownDeep(request.messages)) };
     if (request.tools && request.tools.length > 0) params.tools = toOpenAITools(request.tools);
     if (request.responseFormat) params.response_format = toOpenAIResponseFormat(request.responseFormat);
     if (request.stop && request.stop.length > 0) params.stop = request.stop;
@@ -159,6 +161,9 @@ export class OpenAIChatModel implements ChatModel {
       if (controller.signal.aborted) throw new Error('aborted');
       // Tool names travel in a wire-safe form (`mcp:fs/x` → `mcp__fs__x`); give calls their real names back.
       for (const call of response.toolCalls) call.name = fromWireName(call.name, request.tools);
+      // A key the server echoed goes no further than here: not into the conversation, the trace or an output.
+      response.content = redactKnown(response.content);
+      for (const call of response.toolCalls) call.arguments = redactKnown(call.arguments);
       return response;
     } catch (error) {
       if (request.signal?.aborted) throw new ModelCallAborted();
@@ -217,6 +222,7 @@ export class OpenAIChatModel implements ChatModel {
     let finishReason = '';
     let usage: CompletionUsage | undefined;
     const calls = new Map<number, ToolCallRecord>();
+    const deltas = redactedDeltas(onChunk);
     for await (const chunk of stream) {
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
@@ -224,7 +230,7 @@ export class OpenAIChatModel implements ChatModel {
       const text = choice.delta?.content;
       if (text) {
         content += text;
-        onChunk?.(text);
+        deltas.push(text);
       }
       for (const delta of choice.delta?.tool_calls ?? []) accumulateToolCall(calls, delta);
       if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -234,6 +240,7 @@ export class OpenAIChatModel implements ChatModel {
     if (!finishReason && !signal.aborted) {
       throw new APIConnectionError({ message: 'the reply stream ended before the model finished (no finish_reason)' });
     }
+    deltas.end();
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     return { content, toolCalls, finishReason, usage: toUsage(usage) };
   }

@@ -13,6 +13,7 @@
  * - IVF_RQ on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there); a vector index of
  *   another type (an earlier version's IVF_PQ) or under another name is replaced when the store is opened.
  */
+import { redactKnownDeep } from '../redactSecrets';
 import { toNumbers, vectorValues } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
@@ -603,8 +604,10 @@ export class MemoryStore {
   }
 
   /** Adds records; `vectors` (from `embed`, one per memory) saves embedding them again. */
-  async add(memories: NewMemory[], vectors?: number[][]): Promise<MemoryRecord[]> {
-    if (memories.length === 0) return [];
+  async add(given: NewMemory[], vectors?: number[][]): Promise<MemoryRecord[]> {
+    if (given.length === 0) return [];
+    // A key a model echoed is neither stored nor sent to the embedder (docs/SECURITY.md).
+    const memories = given.map((m) => redactKnownDeep(m));
     for (const m of memories) {
       if (typeof m.content !== 'string' || m.content.trim() === '') throw new Error('a memory needs non-empty content');
     }
@@ -662,7 +665,8 @@ export class MemoryStore {
   }
 
   /** Changes a record; a new content is re-embedded and the old one goes onto `history`. `source` never changes. */
-  async update(id: string, patch: MemoryPatch): Promise<MemoryRecord> {
+  async update(id: string, given: MemoryPatch): Promise<MemoryRecord> {
+    const patch = redactKnownDeep(given);
     const before = await this.get(id);
     if (!before) throw new MemoryNotFound(id);
     const contentChanged = patch.content !== undefined && patch.content !== before.content;

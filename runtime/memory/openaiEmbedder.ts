@@ -127,8 +127,10 @@ export class OpenAIEmbedder implements Embedder {
   }
 
   /** One batch, retried on retryable failures; vectors validated, normalised and in input order. */
-  private async embedBatch(input: string[], signal: AbortSignal | undefined): Promise<number[][]> {
+  private async embedBatch(texts: string[], signal: AbortSignal | undefined): Promise<number[][]> {
     const client = this.getClient();
+    // A key in a text to embed is never sent (the client registered its own key above).
+    const input = texts.map(redactKnown);
     const maxAttempts = this.maxRetries + 1;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new ModelCallAborted('embedding aborted');

@@ -6,7 +6,7 @@ import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { BatchNotFound, BatchNotResumable, RunNotFound, RunNotReopenable } from '../errors';
 import { BatchTable, type RowChange, type StoredBatchRow } from './batchTable';
 import { openDatabase, workspaceDatabasePath } from './database';
-import { redactKnown } from '../redactSecrets';
+import { redactKnown, redactKnownDeep } from '../redactSecrets';
 import { LongTexts } from './longTexts';
 import { closeKeepingWal } from './walKeeper';
 import type { BatchRecord, BatchStatus, BatchSummary, NewBatch, NewRun, RunEnd, RunRecord, RunStatus, RunStore, RunSummary, StoredTaskOutput } from './types';
@@ -156,7 +156,7 @@ export class SqliteRunStore implements RunStore {
           output.index,
           output.agentRole,
           this.texts.packText(redactKnown(output.raw)),
-          output.json === undefined ? null : this.texts.packJson(output.json),
+          output.json === undefined ? null : this.texts.packJson(redactKnownDeep(output.json)),
           output.skipped ? 1 : 0,
           JSON.stringify(output.tokenUsage),
         );
@@ -372,7 +372,7 @@ export class SqliteRunStore implements RunStore {
 
   saveCheckpoint(runId: string, checkpoint: unknown): void {
     this.flush();
-    this.replaceCheckpoint(runId, JSON.stringify(checkpoint), Date.now());
+    this.replaceCheckpoint(runId, JSON.stringify(redactKnownDeep(checkpoint)), Date.now());
   }
 
   loadCheckpoint(runId: string): unknown {
@@ -383,7 +383,7 @@ export class SqliteRunStore implements RunStore {
 
   appendCheckpointEntry(runId: string, entry: unknown): void {
     this.throwFailure();
-    this.pendingEntries.push({ runId, entry });
+    this.pendingEntries.push({ runId, entry: redactKnownDeep(entry) });
     this.scheduleFlush();
   }
 

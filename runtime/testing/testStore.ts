@@ -1,3 +1,4 @@
+import { redactKnownDeep } from '../redactSecrets';
 import type { Database } from 'better-sqlite3';
 import type { CheckResult, TestReport, TestResult, TestSession } from '../../shared/training';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
@@ -58,7 +59,8 @@ export class TestStore {
     this.table.setStatus(id, status, error);
   }
 
-  addResult(sessionId: string, result: TestResult): void {
+  addResult(sessionId: string, given: TestResult): void {
+    const result = redactKnownDeep(given);
     this.db
       .prepare(
         `INSERT INTO test_results (session_id, iteration, run_id, task_id, idx, agent_role, status, score, reason, check_score, check_details, duration_ms, token_usage)

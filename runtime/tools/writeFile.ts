@@ -1,3 +1,4 @@
+import { redactKnown } from '../redactSecrets';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, ToolError, type ToolContext } from './tool';
@@ -67,7 +68,8 @@ export const writeFileTool = defineTool({
     const file = targetFile(args, ctx, crewai);
     const shown = displayPath(ctx.workspace, file);
     assertWritable(ctx.workspace, file, { allowDocumentWrites: ctx.config.allowDocumentWrites === true });
-    const content = args.content as string;
+    // A key a model or tool echoed never reaches the file, in any encoding.
+    const content = redactKnown(args.content as string);
     const append = !crewai && args.append === true;
     const overwrite = crewai ? truthy(args.overwrite ?? false) : true;
     try {

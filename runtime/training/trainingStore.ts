@@ -1,3 +1,4 @@
+import { redactKnownDeep } from '../redactSecrets';
 import type { Database } from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import type { SuggestionEdit, SuggestionStatus, SuggestionVersion, TrainingRecord, TrainingSession } from '../../shared/training';
@@ -113,7 +114,8 @@ export class TrainingStore {
 
   // --- records --------------------------------------------------------------------------------
 
-  addRecord(record: NewTrainingRecord): TrainingRecord {
+  addRecord(given: NewTrainingRecord): TrainingRecord {
+    const record = redactKnownDeep(given);
     const createdAt = this.now();
     const result = this.db
       .prepare(
@@ -150,7 +152,8 @@ export class TrainingStore {
   // --- suggestion versions --------------------------------------------------------------------
 
   /** Adds the next version for the crew and role. An active one deactivates the role's other versions. */
-  addVersion(input: NewSuggestionVersion): SuggestionVersion {
+  addVersion(given: NewSuggestionVersion): SuggestionVersion {
+    const input = redactKnownDeep(given);
     const created = this.now();
     return this.db.transaction(() => {
       const next = (this.db.prepare<[string, string], { n: number | null }>('SELECT MAX(version) AS n FROM suggestion_versions WHERE crew_id = ? AND agent_role = ?').get(input.crewId, input.role)?.n ?? 0) + 1;

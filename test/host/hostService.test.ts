@@ -105,8 +105,13 @@ describe('HostService: requests are validated on arrival', () => {
       expect(await host.handle('documents.save', { path: 'x.crew.json', document }), String(document)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     }
     expect(existsSync(join(workspace, 'x.crew.json'))).toBe(false);
-    for (const name of ['NODE_OPTIONS', 'LD_PRELOAD', 'PATH', 'OPENAI_BASE_URL', 'HTTPS_PROXY', 'ELECTRON_RUN_AS_NODE', 'not a name']) {
-      expect(await host.handle('secrets.set', { name, value: 'x' }), name).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    // secrets.set takes an allowlist of key names (issue 26): what a denylist let through is refused too.
+    for (const name of ['NODE_OPTIONS', 'LD_PRELOAD', 'PATH', 'OPENAI_BASE_URL', 'HTTPS_PROXY', 'ELECTRON_RUN_AS_NODE', 'not a name', 'BASH_ENV', 'PYTHONPATH', 'GIT_SSH_COMMAND', 'PYTHONSTARTUP', 'openai_api_key']) {
+      expect(await host.handle('secrets.set', { name, value: 'x' }), name).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('is not a key name the app uses') } });
+    }
+    // The app's names and key-shaped names pass the contract (browser mode then says to use the shell).
+    for (const name of ['OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'SERPER_API_KEY', 'MY_LLM_KEY', 'CORP_GATEWAY_TOKEN']) {
+      expect(await host.handle('secrets.set', { name, value: 'x' }), name).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining(`set ${name} before starting crewdeck serve`) } });
     }
     const extra = await host.handle('runs.cancel', { runId: 'run_1', sneaky: true });
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid_request' } });

@@ -108,7 +108,9 @@ describe('OpenAIChatModel against the scripted server', () => {
   });
 
   it('streams text through onChunk and reads usage, cached tokens included, from the last chunk', async () => {
-    const text = 'The quick brown fox jumps over the lazy dog.';
+    // Long enough to stream in pieces while keys are registered: deltas are passed on a margin behind the
+    // reply (longer than any form of a key), so a key split over deltas is cut before it shows.
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(60).trim();
     server.enqueue({ content: text, usage: { prompt_tokens: 100, completion_tokens: 11, cached: 64 } });
     const chunks: string[] = [];
     const reply = await model({ stream: true }).chat({ messages: user('Tell me'), onChunk: (d) => chunks.push(d) });

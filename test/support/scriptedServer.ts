@@ -57,7 +57,8 @@ export interface ScriptedServer {
   baseUrl: string;
   requests: RecordedRequest[];
   enqueue(...replies: ServerReply[]): void;
-  setHandler(fn: ((body: any) => ServerReply | undefined) | undefined): void;
+  /** `request` is the request being answered (headers included: a handler may echo what it was sent). */
+  setHandler(fn: ((body: any, request: RecordedRequest) => ServerReply | undefined) | undefined): void;
   /** Chat replies still queued. */
   readonly queued: number;
   close(): Promise<void>;
@@ -66,7 +67,7 @@ export interface ScriptedServer {
 export async function startScriptedServer(options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const queue: ServerReply[] = [];
   const requests: RecordedRequest[] = [];
-  let handler: ((body: any) => ServerReply | undefined) | undefined;
+  let handler: ((body: any, request: RecordedRequest) => ServerReply | undefined) | undefined;
   let completionCount = 0;
   let toolCallCount = 0;
   const dimensionsDefault = options.embeddingDimensions ?? 64;
@@ -91,7 +92,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     }
     requests.push({ method: req.method ?? 'GET', path, body, headers: flattenHeaders(req) });
 
-    if (req.method === 'POST' && path === '/v1/chat/completions') return chat(body, res);
+    if (req.method === 'POST' && path === '/v1/chat/completions') return chat(body, res, requests[requests.length - 1]!);
     if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(body, res);
     if (req.method === 'GET' && path === '/v1/models' && models !== false) {
       sendJson(res, 200, {
@@ -103,9 +104,9 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'invalid_request_error'));
   }
 
-  async function chat(body: any, res: ServerResponse): Promise<void> {
+  async function chat(body: any, res: ServerResponse, request: RecordedRequest): Promise<void> {
     const n = ++completionCount;
-    const reply = handler?.(body) ?? queue.shift();
+    const reply = handler?.(body, request) ?? queue.shift();
     if (!reply) {
       sendJson(
         res,

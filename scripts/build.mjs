@@ -2,7 +2,7 @@
 // see BUNDLED_PACKAGES; commands split into chunks loaded on demand), the renderer (vite), and the
 // Electron shell's entries.
 import { build } from 'esbuild';
-import { existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute } from 'node:path';
 
 const only = process.argv[2];
@@ -63,6 +63,8 @@ if (!only || only === 'cli') {
     minifySyntax: true,
     logLevel: 'warning',
   });
+  // The Python tool bridge: a script the project's interpreter runs (runtime/mcp/pythonBridge.ts finds it next to the chunks).
+  copyFileSync(new URL('../runtime/mcp/crewdeck_bridge.py', import.meta.url), new URL('../dist/cli/crewdeck_bridge.py', import.meta.url));
 }
 
 if (!only || only === 'renderer') {

@@ -6,7 +6,7 @@
 //   sandboxWorker.cjs the worker thread of the runtime's QuickJS scripts
 // npm packages stay external (better-sqlite3 is native; electron is provided by Electron itself).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,6 +38,8 @@ export async function buildElectron({ outdir = 'dist/electron', sourcemap = 'lin
     // Everything but electron is bundled: the preload imports only our own small modules.
     build({ ...common, entryPoints: { preload: 'electron/preload/preload.ts' }, external: ['electron'], target: 'chrome130' }),
   ]);
+  // The Python tool bridge (runtime/mcp/pythonBridge.ts finds it next to the runtime's bundle).
+  copyFileSync(resolve(root, 'runtime/mcp/crewdeck_bridge.py'), resolve(outdir, 'crewdeck_bridge.py'));
   return ['main', 'preload', 'runtimeHost', 'sandboxWorker'].map((name) => resolve(outdir, `${name}.cjs`));
 }
 

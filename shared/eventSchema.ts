@@ -168,6 +168,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'tool.failed': z.strictObject({ tool: str, error: str, durationMs: num }),
   'tool.blocked': z.strictObject({ tool: str, reason: str, by: z.enum(['hook', 'approval', 'usage_limit']) }),
   'tool.cached': z.strictObject({ tool: str, result: str }),
+  'tool.output': z.strictObject({ tool: str, stream: z.literal('stderr'), text: str }),
 
   'delegation.started': z.strictObject({ kind: delegationKind, manager: str, coworker: str, requestedCoworker: str, task: str, context: str }),
   'delegation.completed': z.strictObject({ kind: delegationKind, manager: str, coworker: str, result: str, durationMs: num }),

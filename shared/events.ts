@@ -351,6 +351,8 @@ export interface EventPayloads {
   'tool.failed': { tool: string; error: string; durationMs: number };
   'tool.blocked': { tool: string; reason: string; by: 'hook' | 'approval' | 'usage_limit' };
   'tool.cached': { tool: string; result: string };
+  /** What a tool's server process wrote to stderr during the call (MCP stdio servers, the Python bridge): for the trace, never the model. */
+  'tool.output': { tool: string; stream: 'stderr'; text: string };
 
   'delegation.started': { kind: 'delegate' | 'ask'; manager: string; coworker: string; requestedCoworker: string; task: string; context: string };
   'delegation.completed': { kind: 'delegate' | 'ask'; manager: string; coworker: string; result: string; durationMs: number };

@@ -176,6 +176,9 @@ class RunDraft {
       case 'tool.cached':
         this.close(e, 'cached');
         return;
+      case 'tool.output':
+        this.record(e);
+        return;
       case 'delegation.started':
         return this.delegationStarted(e);
       case 'delegation.completed':

@@ -11,6 +11,7 @@ import { expandEnv, expandEnvRecord } from './expandEnv';
 import type { TrustGate } from '../trust/workspaceTrust';
 import { McpServerUnavailable } from './mcpErrors';
 import { resultText } from './mcpResult';
+import { bridgeLaunch } from './pythonBridge';
 
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
 /** Starting a server (spawn + handshake + tools/list); `npx` servers may need a while. */
@@ -44,38 +45,27 @@ export class McpConnection {
   private gone: string | undefined;
   private stderr = '';
 
+  /** Receivers of the server's stderr during calls in flight; with none, it waits for the next call. */
+  private readonly outputListeners = new Set<(text: string) => void>();
+  private pendingOutput = '';
+
   private constructor(
     readonly server: string,
     private readonly client: Client,
     private readonly secrets: string[],
     private readonly callTimeoutMs: number,
+    /** The Python bridge: its stderr (tracebacks, prints) reaches the trace only, never a model's observation. */
+    private readonly stderrPrivate = false,
     public tools: McpToolInfo[] = [],
   ) {}
 
   static async open(server: string, settings: McpServerSettings, options: McpConnectOptions): Promise<McpConnection> {
     const secrets: string[] = [];
-    const where = `mcp.servers.${server}`;
-    let transport: Transport;
-    if (settings.transport === 'stdio') {
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-      transport = new StdioClientTransport({
-        command: settings.command,
-        args: settings.args,
-        env: expandEnvRecord(settings.env, options.env, `${where}.env`, secrets),
-        cwd: settings.cwd ? resolve(options.workspace, settings.cwd) : options.workspace,
-        stderr: 'pipe',
-      });
-    } else {
-      const url = expandEnv(settings.url, options.env, `${where}.url`);
-      secrets.push(...url.secrets);
-      const headers = expandEnvRecord(settings.headers, options.env, `${where}.headers`, secrets);
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      transport = new StreamableHTTPClientTransport(new URL(url.value), { requestInit: headers ? { headers } : undefined });
-    }
+    const transport = await openTransport(server, settings, options, secrets);
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(CLIENT_INFO);
-    const connection = new McpConnection(server, client, secrets, settings.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS);
-    connection.watch(transport, settings.transport === 'stdio');
+    const connection = new McpConnection(server, client, secrets, settings.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS, settings.transport === 'python');
+    connection.watch(transport, settings.transport !== 'http');
     const timeout = options.startTimeoutMs ?? MCP_START_TIMEOUT_MS;
     try {
       await client.connect(transport, { timeout });
@@ -87,8 +77,25 @@ export class McpConnection {
     return connection;
   }
 
-  /** Calls a tool; the result becomes observation text. Failures are ToolErrors naming the server. */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+  /**
+   * Calls a tool; the result becomes observation text. Failures are ToolErrors naming the server.
+   * `onOutput` gets what the server wrote to stderr during the call (and before it, since the last call), once, when it ends.
+   */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, onOutput?: (text: string) => void): Promise<string> {
+    if (!onOutput) return this.callTool(tool, args, signal);
+    let output = this.pendingOutput;
+    this.pendingOutput = '';
+    const listener = (text: string) => (output = capped(output + text));
+    this.outputListeners.add(listener);
+    try {
+      return await this.callTool(tool, args, signal);
+    } finally {
+      this.outputListeners.delete(listener);
+      if (output.trim() !== '') onOutput(this.redact(output));
+    }
+  }
+
+  private async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
     if (this.gone) throw new ToolError(`MCP server "${this.server}" is not running (${this.gone}); its tool "${tool}" cannot be used in this run`);
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
@@ -99,7 +106,7 @@ export class McpConnection {
         throw new ToolError(`MCP server "${this.server}" did not answer the call of "${tool}" within ${this.callTimeoutMs} ms`);
       }
       if (this.gone) throw new ToolError(`MCP server "${this.server}" stopped during the call of "${tool}" (${this.gone})`);
-      throw new ToolError(`MCP server "${this.server}" failed the call of "${tool}": ${this.explain(error)}`);
+      throw new ToolError(`MCP server "${this.server}" failed the call of "${tool}": ${this.stderrPrivate ? this.redact(errorText(error)) : this.explain(error)}`);
     }
     const text = this.redact(resultText(result));
     if (result.isError === true) throw new ToolError(`MCP tool "${tool}" (server "${this.server}") reported an error: ${text}`);
@@ -141,13 +148,17 @@ export class McpConnection {
   private watch(transport: Transport, stdio: boolean): void {
     if (stdio) {
       (transport as StdioClientTransport).stderr?.on('data', (chunk: Buffer) => {
-        this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
+        const text = chunk.toString('utf8');
+        this.stderr = (this.stderr + text).slice(-STDERR_KEPT);
+        if (this.outputListeners.size === 0) this.pendingOutput = capped(this.pendingOutput + text);
+        for (const listener of this.outputListeners) listener(text);
       });
     }
     this.client.onclose = () => {
       if (this.closing) return;
       const last = this.lastStderrLine();
-      this.gone = `the server exited or closed the connection${last ? `; its last message: ${last}` : ''}`;
+      // The bridge's last words (a traceback line) go to the trace with the call's output, not into the observation.
+      this.gone = `the server exited or closed the connection${last && !this.stderrPrivate ? `; its last message: ${last}` : ''}`;
     };
   }
 
@@ -158,7 +169,7 @@ export class McpConnection {
   }
 
   private explain(error: unknown): string {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const last = this.lastStderrLine();
     return this.redact(last && !message.includes(last) ? `${message} (server said: ${last})` : message);
   }
@@ -167,6 +178,45 @@ export class McpConnection {
     return redactSecrets(text, this.secrets);
   }
 }
+
+/** What a server's stderr during one call keeps for the trace: its last 20,000 characters. */
+const OUTPUT_KEPT = 20_000;
+
+function capped(text: string): string {
+  return text.length <= OUTPUT_KEPT ? text : `[… earlier output cut]\n${text.slice(-OUTPUT_KEPT)}`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The transport for a server entry: a child process (stdio, the Python bridge) or streamable HTTP. */
+async function openTransport(server: string, settings: McpServerSettings, options: McpConnectOptions, secrets: string[]): Promise<Transport> {
+  const where = `mcp.servers.${server}`;
+  if (settings.transport === 'http') {
+    const url = expandEnv(settings.url, options.env, `${where}.url`);
+    secrets.push(...url.secrets);
+    const headers = expandEnvRecord(settings.headers, options.env, `${where}.headers`, secrets);
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return new StreamableHTTPClientTransport(new URL(url.value), { requestInit: headers ? { headers } : undefined });
+  }
+  const env = expandEnvRecord(settings.env, options.env, `${where}.env`, secrets);
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  if (settings.transport === 'python') {
+    const launch = bridgeLaunch(server, settings, options.workspace, options.env);
+    return new StdioClientTransport({ command: launch.command, args: launch.args, env: { ...env, ...BRIDGE_ENV }, cwd: launch.cwd, stderr: 'pipe' });
+  }
+  return new StdioClientTransport({
+    command: settings.command,
+    args: settings.args,
+    env,
+    cwd: settings.cwd ? resolve(options.workspace, settings.cwd) : options.workspace,
+    stderr: 'pipe',
+  });
+}
+
+/** The bridge's Python: unbuffered UTF-8 streams, and no __pycache__ written into the project. */
+const BRIDGE_ENV = { PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8', PYTHONDONTWRITEBYTECODE: '1' };
 
 function isTimeout(error: unknown): boolean {
   // McpError with ErrorCode.RequestTimeout (-32001).

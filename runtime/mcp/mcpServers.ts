@@ -110,7 +110,7 @@ export class McpRunSession {
           reasons[prefix] = error.message;
           return;
         }
-        for (const info of connection.tools) tools.push(mcpTool(server, info, (tool, args, signal) => connection.call(tool, args, signal)));
+        for (const info of connection.tools) tools.push(mcpTool(server, info, (tool, args, signal, onOutput) => connection.call(tool, args, signal, onOutput)));
         reasons[prefix] = connection.tools.length
           ? `MCP server "${server}" has the tools: ${connection.tools.map((t) => t.name).join(', ')}`
           : `MCP server "${server}" lists no tools`;

@@ -10,13 +10,19 @@ export function mcpToolName(server: string, tool: string): string {
  * An MCP server's tool as a Crewdeck tool. Calls go through the policy gate like every tool; only
  * tools the server marks read-only are cacheable (others may change the world).
  */
-export function mcpTool(server: string, info: McpToolInfo, call: (tool: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<string>): Tool {
+export function mcpTool(
+  server: string,
+  info: McpToolInfo,
+  call: (tool: string, args: Record<string, unknown>, signal: AbortSignal, onOutput?: (text: string) => void) => Promise<string>,
+): Tool {
+  const name = mcpToolName(server, info.name);
   return {
-    name: mcpToolName(server, info.name),
+    name,
     description: info.description || `The "${info.name}" tool of the MCP server "${server}".`,
     parameters: toolParameters(info.inputSchema),
     cacheable: info.readOnly,
-    execute: (args, ctx) => call(info.name, args, ctx.signal),
+    // What the server writes to stderr during the call goes to the trace (a `tool.output` event), not to the model.
+    execute: (args, ctx) => call(info.name, args, ctx.signal, ctx.span ? (text) => ctx.span?.emit({ type: 'tool.output', tool: ctx.toolName ?? name, stream: 'stderr', text }) : undefined),
   };
 }
 

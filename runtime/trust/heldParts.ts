@@ -3,6 +3,7 @@ import type { EmbedderSettings, WorkspaceSettings } from '../../shared/model/wor
 import { forEachRecord } from './documentRecords';
 import { digestOf, hostOf, type HeldPart } from './heldPart';
 import { mcpFileParts } from './heldFiles';
+import { pythonServerFileParts, pythonServerPart } from './pythonParts';
 import { documentReachParts, localHostKind, modelHostHeldPart } from './networkParts';
 import { userModelServers, type UserModelServers } from './userModelServers';
 
@@ -38,7 +39,9 @@ export function settingsHeldParts(settings: WorkspaceSettings | undefined, serve
  */
 export function mcpHeldParts(name: string, server: McpServerSettings, workspace: string, env: NodeJS.ProcessEnv = process.env): HeldPart[] {
   const own = mcpHeldPart(name, server);
-  return [...(own ? [own] : []), ...mcpFileParts(name, server, workspace, env)];
+  // A Python tool server's files usually lie outside the workspace (the project's own folder): all are hashed.
+  const files = server.transport === 'python' ? pythonServerFileParts(name, server, workspace, env) : mcpFileParts(name, server, workspace, env);
+  return [...(own ? [own] : []), ...files];
 }
 
 /**
@@ -46,6 +49,7 @@ export function mcpHeldParts(name: string, server: McpServerSettings, workspace:
  * local, private or metadata host (a `network` part over its URL and headers); else undefined.
  */
 export function mcpHeldPart(name: string, server: McpServerSettings): HeldPart | undefined {
+  if (server.transport === 'python') return pythonServerPart(name, server);
   const where = `crewdeck.json mcp.servers.${name}`;
   const { timeoutMs: _timeout, ...content } = server;
   const digest = digestOf({ mcp: name, ...content });

@@ -1,6 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServerSettings } from '../../shared/model/mcpSettings';
+import { bridgeModuleFiles, projectFolder, pythonInterpreter } from '../mcp/pythonBridge';
 
 /**
  * The workspace files a configured command runs: what trust covers besides the command line
@@ -26,7 +27,15 @@ const RUN_FILE_LISTERS: { [K in McpServerSettings['transport']]: RunFileLister<K
   stdio: stdioRunFiles,
   // An HTTP server runs nothing on this machine.
   http: () => [],
+  python: pythonBridgeRunFiles,
 };
+
+/** A Python tool server: the interpreter (a project .venv inside the workspace) and the files the bridge imports. */
+function pythonBridgeRunFiles(server: ServerOf<'python'>, workspace: string, env: NodeJS.ProcessEnv): RunFile[] {
+  const interpreter = pythonInterpreter(server, workspace, env);
+  const command = /[\\/]/.test(interpreter.command) ? [{ file: path.resolve(projectFolder(server, workspace), interpreter.command), role: 'command' }] : [];
+  return [...command, ...bridgeModuleFiles(server, workspace).map(({ file, module }) => ({ file, role: `module ${module}` }))];
+}
 
 /**
  * The regular files inside the workspace (its real path; symbolic links resolved) that a server runs,

@@ -31,7 +31,28 @@ export const McpHttpServerSchema = z.strictObject({
   timeoutMs: z.number().int().positive().optional(),
 });
 
-export const McpServerSchema = z.discriminatedUnion('transport', [McpStdioServerSchema, McpHttpServerSchema]);
+const PYTHON_MODULE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * A project's own Python tools (`@tool` functions, `BaseTool` subclasses), run by Crewdeck's bridge with
+ * the project's interpreter and spoken to over MCP stdio. Each tool is `mcp:<server>/<Python identifier>`.
+ */
+export const McpPythonServerSchema = z.strictObject({
+  transport: z.literal('python'),
+  /** The project's folder (absolute, or relative to the workspace); the bridge runs in it. */
+  project: z.string().min(1),
+  /** Folders, relative to the project, that modules are imported from (e.g. `src`). */
+  path: z.array(z.string().min(1)).default([]),
+  /** Dotted names of the modules that define the tools. */
+  modules: z.array(z.string().regex(PYTHON_MODULE, 'must be a dotted Python module name, e.g. pkg.tools.custom_tool')).min(1, 'list at least one module'),
+  /** The interpreter to use instead of the project's own (.venv, else `uv run python`, else python3). */
+  python: z.string().min(1).optional(),
+  /** Extra environment for the tools (as for stdio servers: `${VAR}` is taken from yours). */
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), envTemplated).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+});
+
+export const McpServerSchema = z.discriminatedUnion('transport', [McpStdioServerSchema, McpHttpServerSchema, McpPythonServerSchema]);
 export type McpServerSettings = z.infer<typeof McpServerSchema>;
 
 export const McpSettingsSchema = z.strictObject({

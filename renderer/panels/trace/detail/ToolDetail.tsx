@@ -10,6 +10,7 @@ export function ToolDetail({ span }: { span: TraceSpan }) {
   const cached = eventOf(span, 'tool.cached');
   const failed = eventOf(span, 'tool.failed');
   const blocked = eventOf(span, 'tool.blocked');
+  const output = eventOf(span, 'tool.output');
   return (
     <>
       <Facts
@@ -31,6 +32,11 @@ export function ToolDetail({ span }: { span: TraceSpan }) {
         </Section>
       )}
       {failed && <TextBlock label="Error" text={failed.error} tone="err" />}
+      {output && (
+        <Section title="Server output (stderr, not shown to the model)" testId="tool-output">
+          <TextBlock text={output.text} />
+        </Section>
+      )}
       {blocked && <TextBlock label="Blocked" text={blocked.reason} tone="warn" />}
     </>
   );

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import type { Pool } from 'pg';
 import { emptyUsage } from '../../shared/usage';
 import { openDatabase } from './database';
@@ -12,7 +13,7 @@ import type { RunStatus } from './types';
  * run whose process died, so the runtime's resume continues it; one stopped at a pause is `paused`.
  */
 export async function loadWorkingCopy(pool: Pool, runIds: readonly string[]): Promise<SqliteRunStore> {
-  const db = openDatabase(':memory:');
+  const db = emptyWorkingDatabase();
   const local = new SqliteRunStore(db);
   try {
     const setEnd = db.prepare('UPDATE runs SET status = ?, ended_at = ?, output = ?, error = ?, token_usage = ?, pid = NULL, host = NULL WHERE id = ?');
@@ -48,6 +49,26 @@ export async function loadWorkingCopy(pool: Pool, runIds: readonly string[]): Pr
     local.close();
     throw error;
   }
+}
+
+let template: Buffer | undefined;
+
+/**
+ * An empty, migrated in-memory database: a copy of one migrated once (5 ms of migrations per job, against
+ * 0.1 ms to copy the image).
+ */
+function emptyWorkingDatabase(): Database.Database {
+  template ??= (() => {
+    const db = openDatabase(':memory:');
+    try {
+      return db.serialize();
+    } finally {
+      db.close();
+    }
+  })();
+  const db = new Database(template);
+  db.pragma('foreign_keys = ON');
+  return db;
 }
 
 /** The working copy's status of a run, from PostgreSQL's and its last stored event. */

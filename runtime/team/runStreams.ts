@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import type { Pool } from 'pg';
-import type { RuntimeEvent } from '../../shared/events';
 import { readTeamEvents, readTeamRun, type TeamRunStatus } from '../store/postgresRunReads';
 
 const ENDED: ReadonlySet<TeamRunStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -10,46 +9,80 @@ const PAGE = 500;
 interface Subscriber {
   res: ServerResponse;
   cursor: number;
-  pumping: boolean;
-  again: boolean;
 }
 
-/** The subscribers of one run, and the reads they share (one query per cursor, however many streams wait on it). */
+/**
+ * The subscribers of one run and their one reader: a commit announced reads PostgreSQL once (after the
+ * cursor of the stream furthest behind), and every stream is written what it has not had — however many
+ * streams are open on the run.
+ */
 class RunTail {
   readonly subscribers = new Set<Subscriber>();
-  private readonly reads = new Map<number, Promise<RuntimeEvent[]>>();
-  private status: Promise<TeamRunStatus | undefined> | undefined;
+  private reading = false;
+  private again = false;
 
   constructor(
     private readonly pool: Pool,
     readonly runId: string,
   ) {}
 
-  read(after: number): Promise<RuntimeEvent[]> {
-    let read = this.reads.get(after);
-    if (!read) {
-      read = readTeamEvents(this.pool, this.runId, after, PAGE).finally(() => this.reads.delete(after));
-      this.reads.set(after, read);
+  refresh(): void {
+    if (this.reading) {
+      this.again = true;
+      return;
     }
-    return read;
+    this.reading = true;
+    this.readAll()
+      .catch(() => undefined) // PostgreSQL away: the next announcement or tick tries again
+      .finally(() => {
+        this.reading = false;
+        if (this.again && this.subscribers.size > 0) {
+          this.again = false;
+          this.refresh();
+        }
+      });
   }
 
-  readStatus(): Promise<TeamRunStatus | undefined> {
-    this.status ??= readTeamRun(this.pool, this.runId)
-      .then((row) => row?.status)
-      .finally(() => {
-        this.status = undefined;
-      });
-    return this.status;
+  /** Sends every stream what it lacks; ends the streams when the run has ended and nothing is left. */
+  private async readAll(): Promise<void> {
+    for (;;) {
+      if (this.subscribers.size === 0) return;
+      // The status first: an end read before the last page means nothing was committed after that page.
+      const status = (await readTeamRun(this.pool, this.runId))?.status;
+      const after = Math.min(...[...this.subscribers].map((s) => s.cursor));
+      const events = await readTeamEvents(this.pool, this.runId, after, PAGE);
+      for (const sub of this.subscribers) {
+        let text = '';
+        for (const event of events) {
+          if (event.seq <= sub.cursor) continue;
+          // Seqs have no gaps: a stream that joined after this read began (further behind) waits for the next one.
+          if (event.seq !== sub.cursor + 1) {
+            this.again = true;
+            break;
+          }
+          text += `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;
+          sub.cursor = event.seq;
+        }
+        if (text) sub.res.write(text);
+      }
+      if (events.length === PAGE) continue;
+      if ((status === undefined || ENDED.has(status)) && !this.again) {
+        for (const sub of this.subscribers) {
+          sub.res.write(`event: end\ndata: ${JSON.stringify({ runId: this.runId, status: status ?? 'unknown', lastSeq: sub.cursor })}\n\n`);
+          sub.res.end();
+        }
+      }
+      return;
+    }
   }
 }
 
 /**
  * Server-Sent Events of runs: `id:` is the event's seq, so a client that reconnects with
- * `Last-Event-ID` gets every later event exactly once, in order. Each stream reads PostgreSQL after its
- * own cursor whenever a commit is announced (NOTIFY on `crewdeck_events`, sent by the committing
- * transaction), and every few seconds in case an announcement was lost (a reconnect); a run that has
- * ended gets its remaining events and the stream closes.
+ * `Last-Event-ID` gets every later event exactly once, in order. Whenever a commit is announced (NOTIFY on
+ * `crewdeck_events`, sent by the committing transaction), and every few seconds in case an announcement
+ * was lost (a reconnect), the run's one reader reads PostgreSQL and writes each stream what it lacks; a
+ * run that has ended gets its remaining events and the stream closes.
  */
 export class RunStreams {
   private readonly tails = new Map<string, RunTail>();
@@ -62,12 +95,11 @@ export class RunStreams {
 
   /** A commit of `runId`'s events (or a change of its status) was announced. */
   notify(runId: string): void {
-    const tail = this.tails.get(runId);
-    if (tail) for (const sub of tail.subscribers) this.pump(tail, sub);
+    this.tails.get(runId)?.refresh();
   }
 
   pokeAll(): void {
-    for (const tail of this.tails.values()) for (const sub of tail.subscribers) this.pump(tail, sub);
+    for (const tail of this.tails.values()) tail.refresh();
   }
 
   open(runId: string, res: ServerResponse, after: number): void {
@@ -78,7 +110,7 @@ export class RunStreams {
       tail = new RunTail(this.pool, runId);
       this.tails.set(runId, tail);
     }
-    const sub: Subscriber = { res, cursor: after, pumping: false, again: false };
+    const sub: Subscriber = { res, cursor: after };
     tail.subscribers.add(sub);
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
     keepAlive.unref();
@@ -88,45 +120,7 @@ export class RunStreams {
       owner.subscribers.delete(sub);
       if (owner.subscribers.size === 0) this.tails.delete(runId);
     });
-    this.pump(tail, sub);
-  }
-
-  private pump(tail: RunTail, sub: Subscriber): void {
-    if (sub.pumping) {
-      sub.again = true;
-      return;
-    }
-    sub.pumping = true;
-    this.drain(tail, sub)
-      .catch(() => undefined) // PostgreSQL away: the next announcement or tick tries again
-      .finally(() => {
-        sub.pumping = false;
-        if (sub.again && !sub.res.writableEnded) {
-          sub.again = false;
-          this.pump(tail, sub);
-        }
-      });
-  }
-
-  /** Sends everything after the cursor; closes the stream when the run has ended and nothing is left. */
-  private async drain(tail: RunTail, sub: Subscriber): Promise<void> {
-    for (;;) {
-      if (sub.res.writableEnded || sub.res.destroyed) return;
-      // The status first: an end read before the last page means nothing was committed after that page.
-      const status = await tail.readStatus();
-      const events = await tail.read(sub.cursor);
-      for (const event of events) {
-        if (event.seq <= sub.cursor) continue;
-        sub.res.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
-        sub.cursor = event.seq;
-      }
-      if (events.length === PAGE) continue;
-      if (status === undefined || ENDED.has(status)) {
-        sub.res.write(`event: end\ndata: ${JSON.stringify({ runId: tail.runId, status: status ?? 'unknown', lastSeq: sub.cursor })}\n\n`);
-        sub.res.end();
-      }
-      return;
-    }
+    tail.refresh();
   }
 
   close(): void {

@@ -28,27 +28,31 @@ const { values: args } = parseArgs({
     'memory-records': { type: 'string', default: '300000' },
     'no-memory': { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
+    /** Comma-separated parts to run: memory, foreach, trace, insert, batch, list (default: all). */
+    only: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
   },
 });
 const rounds = Number(args.rounds);
+const parts = new Set((args.only ?? 'memory,foreach,trace,insert,batch,list').split(','));
+const part = <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => (parts.has(name) ? run() : Promise.resolve(undefined));
 const quick = args.quick ?? false;
 const load: number[] = [loadavg()[0]!];
 const started = new Date();
 
 // Memory first: its RSS is the process's, before the other parts load anything.
 let memory: MemoryFigures | undefined;
-if (!args['no-memory']) memory = await measureMemory(quick ? 20_000 : Number(args['memory-records']), quick ? 50 : 300);
+if (!args['no-memory']) memory = await part('memory', () => measureMemory(quick ? 20_000 : Number(args['memory-records']), quick ? 50 : 300));
 load.push(loadavg()[0]!);
-const forEach = await measureForEach(quick ? [50, 100] : [250, 500, 1000], rounds);
+const forEach = (await part('foreach', () => measureForEach(quick ? [50, 100] : [250, 500, 1000], rounds))) ?? [];
 load.push(loadavg()[0]!);
-const trace = await measureTraceLoad(quick ? [2000] : [10_000, 50_000], rounds);
+const trace = (await part('trace', () => measureTraceLoad(quick ? [2000] : [10_000, 50_000], rounds))) ?? [];
 load.push(loadavg()[0]!);
-const insert = await measureEventInsert(quick ? 2000 : 20_000, 9, rounds);
+const insert = await part('insert', () => measureEventInsert(quick ? 2000 : 20_000, 9, rounds));
 load.push(loadavg()[0]!);
-const batch = await measureBatch(quick ? 50 : 1000, rounds);
+const batch = await part('batch', () => measureBatch(quick ? 50 : 1000, rounds));
 load.push(loadavg()[0]!);
-const list = await measureRunsList(quick ? [1000] : [1000, 10_000, 100_000], quick ? 20 : 50);
+const list = (await part('list', () => measureRunsList(quick ? [1000] : [1000, 10_000, 100_000], quick ? 20 : 50))) ?? [];
 load.push(loadavg()[0]!);
 
 const L = (i: number) => fmt(load[i]!, 2);
@@ -79,10 +83,16 @@ for (const t of trace) {
     `| trace load, ${t.events.toLocaleString('en-US')} events through the host API (\`runs.get\` + ${t.pages} pages of \`runs.events\`, run document: an 8,400-task crew) — CPU | ${fmt(median(t.pair.measured), 0)} ms | the same pages selected + parsed from SQLite: ${fmt(median(t.pair.floor), 0)} ms | ${fmt(t.ratio, 2)}× | ${verdict(t.ratio, 1.5)} | ${L(2)} |`,
   );
 }
-lines.push(
+if (insert) {
+  lines.push(
   `| storing ${insert.events.toLocaleString('en-US')} events (\`appendEvent\`, ${insert.perTurn} per event-loop turn) — CPU per event | ${fmt((median(insert.pair.measured) * 1000) / insert.events, 1)} µs | raw prepared insert of the same rows, one transaction per turn: ${fmt((median(insert.pair.floor) * 1000) / insert.events, 1)} µs | ${fmt(insert.ratio, 2)}× | ${verdict(insert.ratio, 1.5)} | ${L(3)} |`,
-  `| batch of ${batch.rows.toLocaleString('en-US')} rows (1-task crew per row, stored batch, streamed HTTP) — CPU per row | ${fmt(median(batch.pair.measured), 2)} ms | one call of the bare openai SDK (same server, same transport, streamed): ${fmt(median(batch.pair.floor), 2)} ms | ${fmt(batch.ratio, 2)}× | ${verdict(batch.ratio, 1.5)} | ${L(4)} |`,
-);
+  );
+}
+if (batch) {
+  lines.push(
+    `| batch of ${batch.rows.toLocaleString('en-US')} rows (1-task crew per row, stored batch, streamed HTTP) — CPU per row | ${fmt(median(batch.pair.measured), 2)} ms | one call of the bare openai SDK (same server, same transport, streamed): ${fmt(median(batch.pair.floor), 2)} ms | ${fmt(batch.ratio, 2)}× | ${verdict(batch.ratio, 1.5)} | ${L(4)} |`,
+  );
+}
 for (const l of list) {
   lines.push(`| \`runs.list\` by document (50 newest of 1 in 10), ${l.runs.toLocaleString('en-US')} runs — wall | ${fmt(l.byDocumentMs, 3)} ms | unfiltered first page of 50: ${fmt(l.unfilteredMs, 3)} ms | ${fmt(l.ratio, 2)}× | flat from 1k to 100k | ${L(5)} |`);
 }
@@ -91,8 +101,8 @@ lines.push(
   `Spread (p95 of the measured runs): ${[
     ...forEach.map((f) => `for_each ${f.items} on ${fmt(percentile(f.pair.measured, 95), 0)} / off ${fmt(percentile(f.pair.floor, 95), 0)} ms`),
     ...trace.map((t) => `trace ${t.events} ${fmt(percentile(t.pair.measured, 95), 0)} / floor ${fmt(percentile(t.pair.floor, 95), 0)} ms`),
-    `batch ${fmt(percentile(batch.pair.measured, 95), 2)} / SDK ${fmt(percentile(batch.pair.floor, 95), 2)} ms per row`,
+    ...(batch ? [`batch ${fmt(percentile(batch.pair.measured, 95), 2)} / SDK ${fmt(percentile(batch.pair.floor, 95), 2)} ms per row`] : []),
   ].join('; ')}.`,
 );
 console.log(lines.join('\n'));
-if (!args['no-write'] && !quick) console.log(`\nwrote ${writeGeneratedBlock('scale', '## Scale (npm run bench:scale)', lines.join('\n'))}`);
+if (!args['no-write'] && !quick && parts.size === 6) console.log(`\nwrote ${writeGeneratedBlock('scale', '## Scale (npm run bench:scale)', lines.join('\n'))}`);

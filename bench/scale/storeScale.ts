@@ -145,11 +145,12 @@ export async function measureEventInsert(events: number, perTurn: number, rounds
     const store = SqliteRunStore.open(dir);
     const runId = `run_${++round}`;
     store.createRun(sampleRun(runId));
+    const events = rows.map((e) => ({ ...e, runId }));
     try {
       return (
         await cpuMs(async () => {
-          for (let i = 0; i < rows.length; i += perTurn) {
-            for (const e of rows.slice(i, i + perTurn)) store.appendEvent({ ...e, runId });
+          for (let i = 0; i < events.length; i += perTurn) {
+            for (let j = i; j < Math.min(i + perTurn, events.length); j++) store.appendEvent(events[j]!);
             await turn();
           }
           store.commitPending();
@@ -167,14 +168,17 @@ export async function measureEventInsert(events: number, perTurn: number, rounds
     const store = new SqliteRunStore(db);
     store.createRun(sampleRun(runId));
     const insert = db.prepare('INSERT INTO events (run_id, seq, type, ts, span_id, parent_span_id, payload) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    const tx = db.transaction((batch: RuntimeEvent[]) => {
-      for (const { type, seq, ts, spanId, parentSpanId, runId: _r, ...payload } of batch) insert.run(runId, seq, type, ts, spanId, parentSpanId ?? null, JSON.stringify(payload));
+    const tx = db.transaction((from: number, to: number) => {
+      for (let j = from; j < to; j++) {
+        const { type, seq, ts, spanId, parentSpanId, runId: _r, ...payload } = rows[j]!;
+        insert.run(runId, seq, type, ts, spanId, parentSpanId ?? null, JSON.stringify(payload));
+      }
     });
     try {
       return (
         await cpuMs(async () => {
           for (let i = 0; i < rows.length; i += perTurn) {
-            tx(rows.slice(i, i + perTurn));
+            tx(i, Math.min(i + perTurn, rows.length));
             await turn();
           }
         })

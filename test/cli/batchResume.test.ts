@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { workspaceDatabasePath } from '../../runtime/store/database';
 import { SqliteRunStore } from '../../runtime/store/sqliteRunStore';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { describeResult, finished, parseSingleJson, runCli, spawnCli, tempDir, type TempWorkspace } from './cliHarness';
@@ -122,5 +124,31 @@ describe('crewdeck batches: a batch is a stored record', () => {
     expect(missing.stderr + missing.stdout).toContain('no batch with id "batch_nope"');
     const resumeMissing = await runCli(['batches', 'resume', 'batch_nope', '--json', '--workspace', ws.dir]);
     expect(resumeMissing.code).toBe(2);
+  });
+});
+
+describe('crewdeck batches cancel', () => {
+  it('ends an interrupted batch: rows not completed become cancelled; a batch whose process is alive is refused', async () => {
+    ws = workspace();
+    const store = SqliteRunStore.open(ws.dir);
+    const rows = [{ inputs: { city: 'Ghent' }, runId: 'run_a' }, { inputs: { city: 'Oslo' }, runId: 'run_b' }];
+    store.createBatch({ id: 'batch_live', documentId: 'guide', name: 'City guide', documentPath: 'guide.crew.json', concurrency: 1, rows, createdAt: 1 });
+    store.createBatch({ id: 'batch_dead', documentId: 'guide', name: 'City guide', documentPath: 'guide.crew.json', concurrency: 1, rows, createdAt: 2 });
+    store.updateBatchRow('batch_dead', 0, { status: 'completed' });
+    store.close();
+    // batch_dead's process is gone (a pid no process has); batch_live's is this test's own.
+    const db = new Database(workspaceDatabasePath(ws.dir));
+    db.prepare("UPDATE batches SET pid = 2147483646 WHERE id = 'batch_dead'").run();
+    db.close();
+
+    const refused = await runCli(['batches', 'cancel', 'batch_live', '--json', '--workspace', ws.dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr + refused.stdout).toContain('batch batch_live is running in another process');
+
+    const r = await runCli(['batches', 'cancel', 'batch_dead', '--json', '--workspace', ws.dir]);
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(parseSingleJson(r)).toEqual({ batchId: 'batch_dead', status: 'cancelled', cancelled: 1 });
+    const shown = parseSingleJson(await runCli(['batches', 'show', 'batch_dead', '--json', '--workspace', ws.dir])).batch;
+    expect(shown.rows.map((row: { status: string }) => row.status)).toEqual(['completed', 'cancelled']);
   });
 });

@@ -18,8 +18,10 @@ import { newBatchId, runBatchRows, suggestionsOnce } from '../../runtime/batch/s
 import { workspaceSuggestions } from '../../runtime/training/suggestionSource';
 import { newRunId } from '../../runtime/runId';
 import type { BatchRecord } from '../../runtime/store/types';
-import { SYSTEM } from '../peers/frameworks/workloads.mjs';
-import { cpuMs, interleaved, log, ratio, type Pair } from './measure';
+import { SYSTEM, taskPrompt } from '../peers/frameworks/workloads.mjs';
+import * as crewdeckPeer from '../peers/frameworks/crewdeck';
+import { nodeHttpFetch } from '../../runtime/llm/nodeHttpFetch';
+import { cpuMs, log, median } from './measure';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -75,10 +77,15 @@ async function batchOnce(baseUrl: string, rows: number): Promise<number> {
   }
 }
 
-async function sdkOnce(baseUrl: string, calls: number): Promise<number> {
-  const client = new OpenAI({ baseURL: baseUrl, apiKey: 'bench' });
+/**
+ * The bare SDK's streamed calls, `prompts(i)` for the i-th, on Crewdeck's transport (`nodeHttpFetch`,
+ * runtime/llm/nodeHttpFetch.ts: what the openai provider gives the SDK) or on the SDK's default (Node's fetch).
+ */
+async function sdkOnce(baseUrl: string, calls: number, transport: 'crewdeck' | 'default', prompts: (i: number, previous: string) => string): Promise<number> {
+  const client = new OpenAI({ baseURL: baseUrl, apiKey: 'bench', ...(transport === 'crewdeck' ? { fetch: nodeHttpFetch } : {}) });
   return (
     await cpuMs(async () => {
+      let previous = '';
       for (let i = 0; i < calls; i++) {
         const stream = await client.chat.completions.create({
           model: 'bench',
@@ -86,29 +93,62 @@ async function sdkOnce(baseUrl: string, calls: number): Promise<number> {
           stream_options: { include_usage: true },
           messages: [
             { role: 'system', content: SYSTEM },
-            { role: 'user', content: prompt(`City${i}`) },
+            { role: 'user', content: prompts(i, previous) },
           ],
         });
         let text = '';
         for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
         if (!text.includes('FINAL')) throw new Error(`unexpected reply ${text}`);
+        previous = text;
       }
     })
   ).ms / calls;
 }
 
-export interface BatchFigures {
-  rows: number;
-  pair: Pair;
-  ratio: number;
+/** Per row / per task CPU (ms) of Crewdeck, and of the bare SDK on Crewdeck's transport and on its default one. */
+export interface TransportTriple {
+  crewdeck: number[];
+  sdkSameTransport: number[];
+  sdkDefaultTransport: number[];
 }
 
-export async function measureBatch(rows: number, rounds: number): Promise<BatchFigures> {
-  log(`batch of ${rows} rows…`);
+export interface HttpFigures {
+  /** A stored batch, one 1-task crew per row. */
+  batch: TransportTriple & { rows: number };
+  /** W1 of bench:peers: a 200-task sequential crew, the previous task's output as context. */
+  perTask: TransportTriple & { tasks: number };
+}
+
+/** `rounds` triples after one warm-up, rotating which goes first. */
+async function triple(rounds: number, steps: [() => Promise<number>, () => Promise<number>, () => Promise<number>]): Promise<TransportTriple> {
+  const out: TransportTriple = { crewdeck: [], sdkSameTransport: [], sdkDefaultTransport: [] };
+  const keys = ['crewdeck', 'sdkSameTransport', 'sdkDefaultTransport'] as const;
+  for (let i = 0; i < rounds + 1; i++) {
+    for (let k = 0; k < 3; k++) {
+      const which = (i + k) % 3;
+      const ms = await steps[which]!();
+      if (i > 0) out[keys[which]!].push(ms);
+    }
+  }
+  return out;
+}
+
+export const tripleRatio = (t: TransportTriple, floor: 'sdkSameTransport' | 'sdkDefaultTransport') => median(t.crewdeck) / median(t[floor]);
+
+export async function measureHttp(rows: number, tasks: number, rounds: number): Promise<HttpFigures> {
   const { baseUrl, child } = await startServer();
   try {
-    const pair = await interleaved(rounds, 1, () => batchOnce(baseUrl, rows), () => sdkOnce(baseUrl, rows));
-    return { rows, pair, ratio: ratio(pair) };
+    log(`batch of ${rows} rows…`);
+    const city = (i: number) => prompt(`City${i}`);
+    const batch = await triple(rounds, [() => batchOnce(baseUrl, rows), () => sdkOnce(baseUrl, rows, 'crewdeck', city), () => sdkOnce(baseUrl, rows, 'default', city)]);
+    log(`${tasks}-task sequential crew over HTTP…`);
+    const w1 = (i: number, previous: string) => taskPrompt(i, previous, false);
+    const perTask = await triple(rounds, [
+      async () => (await cpuMs(() => crewdeckPeer.sequential(baseUrl, tasks))).ms / tasks,
+      () => sdkOnce(baseUrl, tasks, 'crewdeck', w1),
+      () => sdkOnce(baseUrl, tasks, 'default', w1),
+    ]);
+    return { batch: { ...batch, rows }, perTask: { ...perTask, tasks } };
   } finally {
     child.kill();
   }

@@ -111,13 +111,7 @@ export class OpenAIChatModel implements ChatModel {
           '(or apiKeyEnv in the model settings), or set a baseUrl for a local server that needs no key.',
       );
     }
-    this.client = new OpenAI({
-      apiKey: apiKey ?? PLACEHOLDER_API_KEY,
-      baseURL: baseURL ?? OPENAI_BASE_URL,
-      maxRetries: 0,
-      timeout: this.timeoutMs,
-      fetch: nodeHttpFetch,
-    });
+    this.client = sharedClient(apiKey ?? PLACEHOLDER_API_KEY, baseURL ?? OPENAI_BASE_URL, this.timeoutMs);
     return this.client;
   }
 
@@ -306,4 +300,23 @@ function toUsage(usage: CompletionUsage | null | undefined): TokenUsage {
     totalTokens: usage?.total_tokens ?? promptTokens + completionTokens,
     requests: 1,
   };
+}
+
+/**
+ * Clients by key, base URL and timeout, shared by the runs of a process: constructing an SDK client
+ * (its resource objects, headers, options) cost a batch row more CPU than its one call's client work.
+ * The SDK's client holds no per-call state. A few are kept, the least recently made dropped first.
+ */
+const clients = new Map<string, OpenAI>();
+const KEPT_CLIENTS = 16;
+
+function sharedClient(apiKey: string, baseURL: string, timeout: number): OpenAI {
+  const key = JSON.stringify([apiKey, baseURL, timeout]);
+  let client = clients.get(key);
+  if (!client) {
+    client = new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout, fetch: nodeHttpFetch });
+    clients.set(key, client);
+    if (clients.size > KEPT_CLIENTS) clients.delete(clients.keys().next().value as string);
+  }
+  return client;
 }

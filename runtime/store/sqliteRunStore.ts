@@ -99,6 +99,8 @@ export class SqliteRunStore implements RunStore {
   /** Batch rows that moved this turn: committed with the turn's events. */
   private pendingRows: { batchId: string; index: number; change: RowChange }[] = [];
   private readonly batches: BatchTable;
+  /** Documents are not changed once loaded: a document object's stored reference is kept with it. */
+  private readonly documentRefs = new WeakMap<object, string>();
   private flushScheduled = false;
   /** A scheduled commit that failed; the next call on the store reports it. */
   private failure: unknown;
@@ -209,7 +211,7 @@ export class SqliteRunStore implements RunStore {
       run.documentId,
       run.name,
       // Stored once per version (by content hash): a run holds a reference to its document's text.
-      this.texts.packAlways(JSON.stringify(run.document)),
+      this.documentRef(run.document),
       run.documentPath ?? null,
       JSON.stringify(run.inputs),
       run.replayOf?.runId ?? null,
@@ -219,6 +221,17 @@ export class SqliteRunStore implements RunStore {
       process.pid,
       this.host,
     );
+  }
+
+  /** The stored reference of a document; the same document object (a batch's rows) is serialised once. */
+  private documentRef(document: unknown): string {
+    if (document === null || typeof document !== 'object') return this.texts.packAlways(JSON.stringify(document));
+    let ref = this.documentRefs.get(document);
+    if (!ref) {
+      ref = this.texts.packAlways(JSON.stringify(document));
+      this.documentRefs.set(document, ref);
+    }
+    return ref;
   }
 
   /**

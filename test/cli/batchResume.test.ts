@@ -101,7 +101,7 @@ describe('crewdeck batches: a batch is a stored record', () => {
     const again = parseSingleJson(await runCli(['batches', 'resume', batch.id, '--json', '--workspace', ws.dir], { env: { TEST_KEY: 'k' } }));
     expect(again).toMatchObject({ batchId: batch.id, status: 'completed', runs: [] });
     expect(askedCities()).toEqual([]);
-  });
+  }, 120_000);
 
   it('lists newest first; show and resume name an unknown batch (exit 2)', async () => {
     ws = workspace();
@@ -124,7 +124,7 @@ describe('crewdeck batches: a batch is a stored record', () => {
     expect(missing.stderr + missing.stdout).toContain('no batch with id "batch_nope"');
     const resumeMissing = await runCli(['batches', 'resume', 'batch_nope', '--json', '--workspace', ws.dir]);
     expect(resumeMissing.code).toBe(2);
-  });
+  }, 120_000);
 });
 
 describe('crewdeck batches cancel', () => {
@@ -150,5 +150,5 @@ describe('crewdeck batches cancel', () => {
     expect(parseSingleJson(r)).toEqual({ batchId: 'batch_dead', status: 'cancelled', cancelled: 1 });
     const shown = parseSingleJson(await runCli(['batches', 'show', 'batch_dead', '--json', '--workspace', ws.dir])).batch;
     expect(shown.rows.map((row: { status: string }) => row.status)).toEqual(['completed', 'cancelled']);
-  });
+  }, 120_000);
 });

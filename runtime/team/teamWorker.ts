@@ -23,7 +23,7 @@ export interface WorkerOptions {
   redisUrl: string;
   /** Runs advanced at once by this process. */
   concurrency?: number;
-  /** How long a run's lease lasts without renewal: a dead worker's runs continue elsewhere within it. Default 20 s. */
+  /** How long a run's lease lasts without renewal: a dead worker's runs continue elsewhere within it. Default 15 s (recovery within about 1.5 leases: the lease, then BullMQ's stalled-job check at half of it). */
   leaseMs?: number;
   /** Where published versions are laid out (default: a folder in the system's temp folder). */
   dataDir?: string;
@@ -40,7 +40,7 @@ export interface TeamWorker {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_LEASE_MS = 20_000;
+export const DEFAULT_LEASE_MS = 15_000;
 
 /**
  * `crewdeck worker`: consumes "advance run R" jobs from BullMQ, keeps Redis in line with PostgreSQL

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await team?.stop();
   await (await sharedServices()).stop();
-});
+}, 60_000);
 
 const runView = (id: string) => client.request<TeamRunView>('GET', `/v1/runs/${id}`);
 const ended = (r: TeamRunView) => ['completed', 'failed', 'cancelled'].includes(r.status);
@@ -56,7 +56,7 @@ describe('the /v1 API', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
-  });
+  }, 60_000);
 
   it('answers bad bodies with 400 naming the field, and unknown runs with 404', async () => {
     await publish(client, slowCrew('badbody', 1, 0));
@@ -65,7 +65,7 @@ describe('the /v1 API', () => {
     expect(bad.field).toBe('webhook.url');
     expect((await apiError(client.request('GET', '/v1/runs/run_nope'))).status).toBe(404);
     expect((await apiError(client.request('POST', '/v1/deployments/nope/runs', {}))).status).toBe(404);
-  });
+  }, 60_000);
 
   it('runs a published crew; the same idempotency key returns the same run; events page; the stream resumes with Last-Event-ID', async () => {
     const published = await publish(client, slowCrew('pages', 3, 0));
@@ -101,7 +101,7 @@ describe('the /v1 API', () => {
     expect(text).toContain('event: end');
     expect([...got, ...rest].map((e) => e.seq)).toEqual(all.events.map((e) => e.seq));
     expect(rest[0]!.seq).toBe(5);
-  });
+  }, 60_000);
 
   it('a flow with a person in it: waiting with a requestId; the outcome takes that branch only; a repeated resume gets 409', async () => {
     await publish(client, reviewFlow('review'));
@@ -123,7 +123,7 @@ describe('the /v1 API', () => {
     expect(methods).toEqual(['draft', 'review', 'publish']);
     expect(events.filter((e) => e.type === 'human.answered')).toHaveLength(1);
     expect((await apiError(client.request('POST', `/v1/runs/${runId}/resume`, { requestId, outcome: 'approved' }))).status).toBe(409);
-  });
+  }, 60_000);
 
   it('webhooks: every delivery is signed, each event arrives once per id and in order, across a resume', async () => {
     const secret = await webhookSecret(team.pool);
@@ -164,5 +164,5 @@ describe('the /v1 API', () => {
     } finally {
       receiver.close();
     }
-  });
+  }, 60_000);
 });

@@ -64,7 +64,7 @@ describe('a team server with two workers', () => {
     expect(streamed.map((e) => e.seq)).toEqual(stored.map((e) => e.seq));
     expect(streamed.map((e) => e.type)).toEqual(stored.map((e) => e.type));
     expect(stored.at(-1)!.type).toBe('run.completed');
-  });
+  }, 180_000);
 
   it('kill -9 of the worker running a crew: the other worker finishes it within the lease, every task completed once', async () => {
     await client.request('POST', '/v1/deployments', { documentPath: 'long.crew.json', document: slowCrew('long', 6, 400), files: {} });
@@ -88,5 +88,5 @@ describe('a team server with two workers', () => {
     expect(completed.sort()).toEqual(['step1', 'step2', 'step3', 'step4', 'step5', 'step6']);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     await team.addWorker();
-  });
+  }, 180_000);
 });

@@ -62,7 +62,7 @@ describe('batches', () => {
     const neverStarted = stopped.rows.filter((r) => r.runId === undefined);
     expect(neverStarted.length).toBeGreaterThan(30);
     expect(neverStarted.every((r) => r.status === 'cancelled')).toBe(true);
-  });
+  }, 180_000);
 });
 
 describe('restarts', () => {
@@ -75,7 +75,7 @@ describe('restarts', () => {
     const { events } = await client.request<{ events: RuntimeEvent[] }>('GET', `/v1/runs/${runId}/events`);
     expect(events.filter((e) => e.type === 'task.completed').map((e) => (e as { taskId: string }).taskId).sort()).toEqual(['step1', 'step2', 'step3', 'step4', 'step5']);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-  });
+  }, 180_000);
 
   it('Redis restarted (empty) during a batch: every row completes', async () => {
     const { batchId } = await client.request<{ batchId: string }>('POST', '/v1/deployments/slow/batches', { rows: Array.from({ length: 16 }, (_, i) => ({ topic: `r${i}` })), concurrency: 4 });
@@ -83,5 +83,5 @@ describe('restarts', () => {
     await redis.restart();
     const done = await waitFor(() => batch(batchId), (b) => ended(b) && (b.counts.completed ?? 0) === 16, 'the batch to complete', 120_000);
     expect(done.rows.every((r) => r.status === 'completed')).toBe(true);
-  });
+  }, 180_000);
 });

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.dispose();
   await (await sharedServices()).stop();
-});
+}, 60_000);
 
 describe('refusals', () => {
   it('PostgreSQL unreachable: server and worker exit 2 naming it (password hidden)', async () => {
@@ -26,13 +26,13 @@ describe('refusals', () => {
       expect(result.stderr).toContain(`PostgreSQL at postgres://me:***@127.0.0.1:${closedPort}/x is unreachable`);
       expect(result.stderr).not.toContain('secret');
     }
-  });
+  }, 60_000);
 
   it('Redis unreachable: exit 2 naming it; --json answers on stdout', async () => {
     const result = await runCli(['worker', '--database', env.databaseUrl, '--redis', `redis://127.0.0.1:${closedPort}`, '--json']);
     expect(result.code, describeResult(result)).toBe(2);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'refused', error: expect.stringContaining(`Redis at redis://127.0.0.1:${closedPort}`) });
-  });
+  }, 60_000);
 
   it('a schema newer than this Crewdeck, or none: refused with what to do', async () => {
     const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 1 });
@@ -47,7 +47,7 @@ describe('refusals', () => {
     const none = await runCli(['worker', '--database', env.databaseUrl, '--redis', env.redisUrl]);
     expect(none.code, describeResult(none)).toBe(2);
     expect(none.stderr).toContain('run `crewdeck server migrate --database <url>` first');
-  });
+  }, 60_000);
 
   it('a client whose server does not answer fails with a clear error instead of hanging', async () => {
     const { createServer } = await import('node:net');
@@ -64,5 +64,5 @@ describe('refusals', () => {
     } finally {
       silent.close();
     }
-  });
+  }, 60_000);
 });

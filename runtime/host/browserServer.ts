@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostPush, WireMessage } from '../../shared/host-api';
 import type { HostService } from './hostService';
+import { SocketBudget } from './socketBudget';
 
 export interface BrowserServerOptions {
   host: HostService;
@@ -94,9 +95,9 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
 
   const accept = (ws: WebSocket) => {
     sockets.add(ws);
-    const send = (message: WireMessage) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
-    };
+    // A page that sends without reading is held to a budget (socketBudget.ts): closed with 1008 past it.
+    const budget = new SocketBudget(ws);
+    const send = (message: WireMessage) => budget.send(JSON.stringify(message), 'id' in message);
     // Pushes gather for PUSH_WINDOW_MS and go together (in order, at most MAX_PUSH_BATCH a message);
     // a response first sends what was pushed before it, so order holds.
     let queued: HostPush[] = [];
@@ -115,6 +116,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       else if (scheduled === undefined) scheduled = setTimeout(sendPushes, PUSH_WINDOW_MS);
     });
     ws.on('message', async (data) => {
+      if (budget.closed) return;
       let message: { id?: unknown; channel?: unknown; request?: unknown };
       try {
         message = JSON.parse(String(data));
@@ -126,11 +128,13 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
         ws.close(1003, 'messages must be { id, channel, request }');
         return;
       }
+      if (!budget.requestArrived()) return;
       const result = await options.host.handle(message.channel, message.request);
       sendPushes();
       send({ id: message.id, result });
     });
     ws.on('close', () => {
+      budget.dispose();
       unsubscribe();
       if (scheduled !== undefined) clearTimeout(scheduled);
       sockets.delete(ws);

@@ -53,14 +53,32 @@ export const mainProcessConfirmer: TrustConfirmer = {
 
 const CODE_TTL_MS = 5 * 60_000;
 const MAX_WRONG_CODES = 5;
+/** At most this many codes are minted (and printed) in any `MINT_WINDOW_MS`, whatever asks. */
+const MAX_MINTS_PER_WINDOW = 10;
+const MINT_WINDOW_MS = 10_000;
+/** The wait after the first wrong code; each further wrong code doubles it, up to `MAX_GUESS_DELAY_MS`. */
+const FIRST_GUESS_DELAY_MS = 1_000;
+const MAX_GUESS_DELAY_MS = 10 * 60_000;
 
 /**
- * Browser mode: the first grant request prints a six-digit code and the summary on the serving terminal;
- * a grant with that code (within five minutes, for the same parts) goes through. Five wrong codes end the
- * code, so it cannot be guessed from the page.
+ * Browser mode: a grant request prints a six-digit code and the summary on the serving terminal; a grant
+ * with that code (within five minutes, for the same parts) goes through. The code cannot be guessed from
+ * the page:
+ *
+ * - one code is pending at a time (one serving process serves one workspace): asking again while it is
+ *   valid prints nothing new — each code is printed once;
+ * - each wrong code makes the next guess wait, 1 s, 2 s, 4 s… (up to 10 minutes; a guess during the wait
+ *   is not even compared), and the count carries over to new codes until a right one;
+ * - five wrong codes end the code; at most ten codes are minted in any ten seconds.
+ *
+ * A brute force then gets about log2(t) guesses in t seconds instead of thousands a second.
  */
 export class TerminalCodeConfirmer implements TrustConfirmer {
   private pending: { code: string; fingerprint: string; expires: number; wrong: number } | undefined;
+  /** Wrong codes since the last right one (across codes). */
+  private wrongGuesses = 0;
+  private nextGuessAt = 0;
+  private readonly minted: number[] = [];
 
   constructor(
     private readonly write: (text: string) => void,
@@ -69,18 +87,47 @@ export class TerminalCodeConfirmer implements TrustConfirmer {
   ) {}
 
   confirm(status: TrustStatus, request: TrustGrantRequest): TrustConfirmation {
+    const now = this.now();
     const fingerprint = trustFingerprint(status);
+    // A code ends when it expires or when the parts it was printed for change (a server added meanwhile).
+    if (this.pending && (this.pending.expires <= now || this.pending.fingerprint !== fingerprint)) this.pending = undefined;
     const pending = this.pending;
-    if (request.code !== undefined && pending && pending.fingerprint === fingerprint && pending.expires > this.now()) {
-      if (sameCode(request.code.replace(/\s+/g, ''), pending.code)) {
-        this.pending = undefined;
-        return { confirmed: true };
-      }
-      if (++pending.wrong >= MAX_WRONG_CODES) this.pending = undefined;
-      return { confirmed: false, codeRequired: true, message: 'that is not the code printed in the terminal' + (this.pending ? '' : '; ask for a new one') };
+    if (request.code !== undefined && pending) return this.guess(pending, request.code, now);
+    if (pending) {
+      return { confirmed: false, codeRequired: true, message: 'Enter the code printed in the terminal where `crewdeck serve` runs (it is printed once, and valid for 5 minutes)' };
     }
+    return this.mint(status, fingerprint, now);
+  }
+
+  private guess(pending: NonNullable<TerminalCodeConfirmer['pending']>, code: string, now: number): TrustConfirmation {
+    if (now < this.nextGuessAt) {
+      return { confirmed: false, codeRequired: true, message: `wait ${seconds(this.nextGuessAt - now)} before trying another code (each wrong code doubles the wait)` };
+    }
+    if (sameCode(code.replace(/\s+/g, ''), pending.code)) {
+      this.pending = undefined;
+      this.wrongGuesses = 0;
+      this.nextGuessAt = 0;
+      return { confirmed: true };
+    }
+    this.wrongGuesses += 1;
+    const delay = Math.min(MAX_GUESS_DELAY_MS, FIRST_GUESS_DELAY_MS * 2 ** Math.min(this.wrongGuesses - 1, 30));
+    this.nextGuessAt = now + delay;
+    if (++pending.wrong >= MAX_WRONG_CODES) this.pending = undefined;
+    return {
+      confirmed: false,
+      codeRequired: true,
+      message: `that is not the code printed in the terminal; try again in ${seconds(delay)}${this.pending ? '' : ' (that code has ended: ask for a new one)'}`,
+    };
+  }
+
+  private mint(status: TrustStatus, fingerprint: string, now: number): TrustConfirmation {
+    while (this.minted.length > 0 && this.minted[0]! <= now - MINT_WINDOW_MS) this.minted.shift();
+    if (this.minted.length >= MAX_MINTS_PER_WINDOW) {
+      return { confirmed: false, codeRequired: true, message: `too many codes were asked for; try again in ${seconds(this.minted[0]! + MINT_WINDOW_MS - now)}` };
+    }
+    this.minted.push(now);
     const code = this.newCode();
-    this.pending = { code, fingerprint, expires: this.now() + CODE_TTL_MS, wrong: 0 };
+    this.pending = { code, fingerprint, expires: now + CODE_TTL_MS, wrong: 0 };
     const lines = status.untrusted.map((p) => `    ${p.where}: ${p.summary}`);
     this.write(
       `\nThe app asks to trust this workspace. Trusting it lets it:\n${lines.join('\n')}\n` +
@@ -92,6 +139,11 @@ export class TerminalCodeConfirmer implements TrustConfirmer {
       message: 'Enter the code printed in the terminal where `crewdeck serve` runs',
     };
   }
+}
+
+function seconds(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return `${s} second${s === 1 ? '' : 's'}`;
 }
 
 function sameCode(given: string, expected: string): boolean {

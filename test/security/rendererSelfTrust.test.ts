@@ -18,6 +18,12 @@ afterEach(async () => {
 
 const EVIL = { transport: 'stdio', command: 'sh', args: ['-c', 'touch pwned'] };
 
+/** A clock the test moves: the trust code's waits are checked without sleeping. */
+function fakeClock(start = 1_700_000_000_000) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
+}
+
 async function hostWithSavedServer(confirmTrust?: TrustConfirmer) {
   const ws = tempDir('crewdeck-selftrust-');
   ws.write('crewdeck.json', { version: 1, models: { profiles: {} } });
@@ -54,7 +60,8 @@ describe('the renderer alone cannot trust a command it saved', () => {
     const printed: string[] = [];
     let next = 0;
     const codes = ['314159', '271828', '161803'];
-    const { grant, status, save } = await hostWithSavedServer(new TerminalCodeConfirmer((t) => printed.push(t), Date.now, () => codes[next++]));
+    const clock = fakeClock();
+    const { grant, status, save } = await hostWithSavedServer(new TerminalCodeConfirmer((t) => printed.push(t), clock.now, () => codes[next++]!));
 
     const asked = await grant();
     expect(asked).toMatchObject({ trusted: false, confirmation: { codeRequired: true } });
@@ -70,6 +77,9 @@ describe('the renderer alone cannot trust a command it saved', () => {
     expect(printed.join('')).toContain('271 828'); // a new code, with the new summary
     expect(printed.join('')).toContain("runs: sh -c 'touch other'");
 
+    // A wrong code makes the next guess wait (1 s after the first): asked sooner, it is not even compared.
+    expect((await grant({ code: '271 828' })).confirmation?.message).toMatch(/^wait 1 second before trying another code/);
+    clock.advance(1_000);
     const granted = await grant({ code: '271 828' });
     expect(granted.trusted).toBe(true);
     expect(granted.confirmation).toBeUndefined();
@@ -77,10 +87,17 @@ describe('the renderer alone cannot trust a command it saved', () => {
   });
 
   it('browser mode: five wrong codes end the code', async () => {
-    const { grant } = await hostWithSavedServer(new TerminalCodeConfirmer(() => {}, Date.now, () => '123456'));
+    const clock = fakeClock();
+    const { grant } = await hostWithSavedServer(new TerminalCodeConfirmer(() => {}, clock.now, () => '123456'));
     await grant();
-    for (let i = 0; i < 5; i++) expect((await grant({ code: '654321' })).trusted).toBe(false);
-    expect((await grant({ code: '123456' })).trusted).toBe(false); // ended: the right code no longer works
+    for (let i = 0; i < 5; i++) {
+      const answer = await grant({ code: '654321' });
+      expect(answer.trusted).toBe(false);
+      expect(answer.confirmation?.message).toMatch(/^that is not the code printed in the terminal/);
+      clock.advance(16_000); // past the wait (1, 2, 4, 8 s), within the code's 5 minutes
+    }
+    // Ended: the right code no longer works (the request mints a new code instead).
+    expect((await grant({ code: '123456' })).confirmation?.message).toBe('Enter the code printed in the terminal where `crewdeck serve` runs');
   });
 
   it('Electron: the runtime grants only the fingerprint main showed in its dialog', async () => {

@@ -165,4 +165,39 @@ describe('the /v1 API', () => {
       receiver.close();
     }
   }, 60_000);
+
+  it('cancel reaches the worker holding a running run: it stops there and ends cancelled', async () => {
+    await publish(client, slowCrew('stoppable', 8, 300));
+    const { runId } = await client.request<{ runId: string }>('POST', '/v1/deployments/stoppable/runs', {});
+    await waitFor(async () => (await client.request<{ events: RuntimeEvent[] }>('GET', `/v1/runs/${runId}/events`)).events.some((e) => e.type === 'task.completed'), Boolean, 'a task to complete');
+    const answer = await client.request<{ status: string }>('POST', `/v1/runs/${runId}/cancel`, { reason: 'not needed any more' });
+    expect(answer.status).toBe('running');
+    const done = await waitFor(() => runView(runId), ended, 'the run to stop');
+    expect(done.status).toBe('cancelled');
+    const { events } = await client.request<{ events: RuntimeEvent[] }>('GET', `/v1/runs/${runId}/events`);
+    expect(events.at(-1)).toMatchObject({ type: 'run.cancelled', reason: 'not needed any more' });
+    expect(events.filter((e) => e.type === 'task.completed').length).toBeLessThan(8);
+    expect((await apiError(client.request('POST', `/v1/runs/${runId}/cancel`, {}))).status).toBe(409);
+  }, 60_000);
+});
+
+describe('the team store', () => {
+  it('a writer whose lease was taken over commits nothing more, and says so', async () => {
+    const { PostgresWriter } = await import('../../runtime/store/postgresRunStore');
+    const { LeaseLost } = await import('../../runtime/store/postgresErrors');
+    await team.pool.query(`INSERT INTO runs (id, kind, document_id, name, status, inputs, created_at, request, lease_owner, lease_until) VALUES ('fenced', 'crew', 'd', 'n', 'running', '{}', 0, '{"kind":"start"}', 'A', now() + interval '1 minute')`);
+    const lost: unknown[] = [];
+    const writer = new PostgresWriter(team.pool, 'fenced', 'A', 60_000, { onLeaseLost: (e) => lost.push(e), onFailure: (e) => lost.push(e) });
+    const event = (seq: number) => ({ type: 'task.started', runId: 'fenced', seq, ts: Date.now(), spanId: `s${seq}`, taskId: 't', agentRole: 'r' }) as unknown as RuntimeEvent;
+    writer.push({ kind: 'events', runId: 'fenced', events: [event(1), event(2)] });
+    await writer.drain();
+    // Another worker takes the run over (A's lease ran out while it was paused or cut off).
+    await team.pool.query("UPDATE runs SET lease_owner = 'B' WHERE id = 'fenced'");
+    writer.push({ kind: 'events', runId: 'fenced', events: [event(3)] });
+    await expect(writer.drain()).rejects.toBeInstanceOf(LeaseLost);
+    expect(lost).toHaveLength(1);
+    const stored = await team.pool.query<{ seq: number }>("SELECT seq FROM events WHERE run_id = 'fenced' ORDER BY seq");
+    expect(stored.rows.map((r) => r.seq)).toEqual([1, 2]);
+    expect((await team.pool.query<{ last_seq: number }>("SELECT last_seq FROM runs WHERE id = 'fenced'")).rows[0]!.last_seq).toBe(2);
+  }, 60_000);
 });

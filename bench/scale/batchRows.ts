@@ -25,7 +25,7 @@ import { cpuMs, log, median } from './measure';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-async function startServer(): Promise<{ baseUrl: string; child: ChildProcess }> {
+export async function startServer(): Promise<{ baseUrl: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(here, '..', 'peers', 'zeroServer.mjs'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -38,7 +38,7 @@ async function startServer(): Promise<{ baseUrl: string; child: ChildProcess }> 
 
 const prompt = (city: string) => `Describe ${city} in one line.`;
 
-async function batchOnce(baseUrl: string, rows: number): Promise<number> {
+export async function batchOnce(baseUrl: string, rows: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'crewdeck-bench-scale-batch-'));
   const store = SqliteRunStore.open(dir);
   try {

@@ -28,6 +28,7 @@ import { planFlowFork } from './flow/flowFork';
 import type { FlowDeps } from './flow/bodies/types';
 import { flowSchemaProblems } from './document/schemaProblems';
 import { McpServers } from './mcp/mcpServers';
+import { createToolKnowledge } from './knowledge/toolKnowledge';
 import { mcpServersIn, mcpServersInFlow } from './mcp/mcpReferences';
 import { workspaceSuggestions, type SuggestionSource } from './training/suggestionSource';
 import type { RunPurpose } from '../shared/events';
@@ -135,7 +136,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       embedding = undefined; // a server that was down is asked again by the next run
       throw error;
     }));
-  const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now, suggestions, embedder };
+  // Tools that reach providers read their keys here and search with the workspace's embedder.
+  const toolServices = { env: options.env ?? process.env, knowledge: createToolKnowledge(workspace, embedder) };
+  const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now, suggestions, embedder, toolServices };
   // MCP servers a run's documents name are started while the run is prepared (their tool schemas
   // must be known before it opens), shared by its tasks and stopped when it ends or is cancelled.
   const mcp = new McpServers(options.settings?.mcp, { workspace, env: options.env ?? process.env, trust });
@@ -190,6 +193,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     hooks: options.hooks,
     suggestions,
     embedder,
+    toolServices,
     // Crews and agents inside the flow may remember, and reviews that learn; other methods never touch memory.
     memory: doc.methods.some((m) => m.body.type === 'crew' || (m.body.type === 'agent' && m.body.agent.memory) || (m.body.type === 'human_feedback' && m.body.learn))
       ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env, trust }))))

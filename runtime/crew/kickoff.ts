@@ -17,6 +17,7 @@ import type { ToolRegistry } from '../tools/registry';
 import { toRecord } from './crewOutput';
 import { firstUnfinished, markResumed, type CrewCheckpoint, type CrewResume } from './crewCheckpoint';
 import { crewContext, executeCrew, prepareCrew, type CrewDeps } from './executeCrew';
+import type { ToolServices } from '../tools/tool';
 
 export interface CrewRunResult {
   runId: string;
@@ -60,6 +61,8 @@ export interface KickoffRequest {
   offlineFrom?: string;
   /** The workspace's embedder, made on first use (knowledge sources). */
   embedder?: () => Promise<Embedder>;
+  /** Keys and the embedder lent to the run's tools. */
+  toolServices?: ToolServices;
   /** Caps over the document's `budget` (each field replaces the document's). */
   budget?: Budget;
   /**

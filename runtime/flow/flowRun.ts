@@ -128,7 +128,7 @@ export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { 
 
 function lifecycleRequest(req: Omit<FlowRunRequest, 'doc'>): RunLifecycleRequest {
   const { deps } = req;
-  return { runId: req.runId, workspace: deps.workspace, human: deps.human, hooks: deps.hooks, store: req.store, signal: req.signal, onEvent: req.onEvent, now: req.now };
+  return { runId: req.runId, workspace: deps.workspace, human: deps.human, hooks: deps.hooks, store: req.store, signal: req.signal, onEvent: req.onEvent, now: req.now, toolServices: deps.toolServices };
 }
 
 /**

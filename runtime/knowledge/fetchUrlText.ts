@@ -9,6 +9,8 @@ export interface FetchedUrl {
   /** The media type without parameters (`text/html`), or '' when the server sent none. */
   contentType: string;
   bytes: Uint8Array;
+  /** With `cut`: the body was longer than `maxBytes` and only its start was read. */
+  cut?: boolean;
 }
 
 export interface UrlLimits {
@@ -21,6 +23,14 @@ export interface UrlLimits {
    * `127.0.0.1:8080`, held for trust before the run opens) is; any other must resolve to public addresses.
    */
   trustNamedHost?: boolean;
+  /**
+   * The URL comes from a model (scrape_website, website_search without a pinned URL): it gets the address
+   * policy of model-chosen URLs (public addresses only, as http_request without allowedHosts), never the
+   * trust a document-named host gets.
+   */
+  modelChosen?: boolean;
+  /** A body over `maxBytes` is cut there (the start is kept) instead of refused. */
+  cut?: boolean;
 }
 
 /** Why a URL could not be fetched; the message says what went wrong (status, size, timeout). */
@@ -44,29 +54,34 @@ export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<Fet
   try {
     const start = new URL(url);
     const headers = new Headers({ accept: 'text/html, text/plain, text/markdown, text/csv, application/json, application/pdf;q=0.9, */*;q=0.5' });
-    const named = limits.trustNamedHost || classifyHostName(start.hostname) !== undefined;
+    const named = !limits.modelChosen && (limits.trustNamedHost || classifyHostName(start.hostname) !== undefined);
     const response = await guardedFetch(start, { signal, headers, trustedHosts: named ? [start.host] : [] });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new UrlFetchFailed(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
     }
     const declared = Number(response.headers.get('content-length') ?? NaN);
-    if (declared > maxBytes) {
+    if (declared > maxBytes && !limits.cut) {
       await response.body?.cancel().catch(() => undefined);
       throw new UrlFetchFailed(`the response is ${declared} bytes, over the limit of ${maxBytes}`);
     }
     const parts: Uint8Array[] = [];
     let total = 0;
+    let cut = false;
     if (response.body) {
       const reader = response.body.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
+        if (total + value.byteLength > maxBytes) {
           await reader.cancel().catch(() => undefined);
-          throw new UrlFetchFailed(`the response is over the limit of ${maxBytes} bytes`);
+          if (!limits.cut) throw new UrlFetchFailed(`the response is over the limit of ${maxBytes} bytes`);
+          parts.push(value.subarray(0, maxBytes - total));
+          total = maxBytes;
+          cut = true;
+          break;
         }
+        total += value.byteLength;
         parts.push(value);
       }
     }
@@ -77,7 +92,7 @@ export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<Fet
       at += part.byteLength;
     }
     const contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-    return { contentType, bytes };
+    return { contentType, bytes, ...(cut ? { cut } : {}) };
   } catch (error) {
     if (error instanceof UrlFetchFailed) throw error;
     if (error instanceof RequestRefused) throw new UrlFetchFailed(error.message);

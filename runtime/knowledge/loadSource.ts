@@ -8,11 +8,13 @@ import { csvToText } from './csvText';
 import { KnowledgeSourceError } from './errors';
 import { fetchedText, fetchUrl, type UrlLimits } from './fetchUrlText';
 import { pdfToText } from './pdfText';
+import { docxToText } from './docxText';
+import { xmlToText } from './xmlText';
 
 /** Files larger than this are refused (a PDF's text is usually far smaller than the file). */
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 
-export const FILE_KINDS = ['.txt', '.md', '.markdown', '.csv', '.json', '.pdf'] as const;
+export const FILE_KINDS = ['.txt', '.md', '.markdown', '.mdx', '.csv', '.json', '.pdf', '.docx', '.xml'] as const;
 
 /** A source's text, ready to chunk. */
 export interface LoadedSource {
@@ -82,7 +84,7 @@ export async function loadSource(workspace: string, source: KnowledgeSource, opt
 async function loadFile(workspace: string, path: string, label: string): Promise<string> {
   const ext = extname(path).toLowerCase();
   if (!(FILE_KINDS as readonly string[]).includes(ext)) {
-    throw new KnowledgeSourceError(label, `unsupported file type "${ext || '(none)'}"; use ${FILE_KINDS.filter((k) => k !== '.markdown').join(', ')}`);
+    throw new KnowledgeSourceError(label, `unsupported file type "${ext || '(none)'}"; use ${FILE_KINDS.filter((k) => k !== '.markdown' && k !== '.mdx').join(', ')}`);
   }
   let absolute: string;
   try {
@@ -116,6 +118,20 @@ async function loadUrl(url: string, label: string, limits: UrlLimits): Promise<s
 }
 
 async function textOf(ext: string, bytes: Uint8Array, label: string): Promise<string> {
+  if (ext === '.docx') {
+    try {
+      return await docxToText(bytes);
+    } catch (error) {
+      throw new KnowledgeSourceError(label, `is not a readable Word document (${errorMessage(error)})`);
+    }
+  }
+  if (ext === '.xml') {
+    try {
+      return await xmlToText(new TextDecoder('utf-8').decode(bytes));
+    } catch (error) {
+      throw new KnowledgeSourceError(label, `is not readable XML (${errorMessage(error)})`);
+    }
+  }
   if (ext === '.pdf') {
     try {
       return await pdfToText(bytes);

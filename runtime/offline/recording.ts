@@ -144,7 +144,13 @@ export class Recording {
 }
 
 
-/** Tools whose results come from outside the machine: an offline re-run answers them from the recording. */
+/**
+ * Tools whose results come from outside the machine (or from a process or embedder of their own): an
+ * offline re-run answers them from the recording. The search tools are recorded too, so a re-run needs
+ * neither the provider, the page, nor the embedder.
+ */
+const RECORDED_TOOLS = new Set(['http_request', 'web_search', 'scrape_website', 'website_search', 'file_search']);
+
 export function isExternalTool(name: string): boolean {
-  return name === 'http_request' || name.startsWith('mcp:');
+  return RECORDED_TOOLS.has(name) || name.startsWith('mcp:');
 }

@@ -9,6 +9,7 @@ import type { HumanChannel } from '../human/humanChannel';
 import { ModelCallAborted } from '../llm/errors';
 import type { NewRun, RunStore } from '../store/types';
 import { PolicyGate, type AfterToolHook, type BeforeToolHook } from '../tools/policyGate';
+import type { ToolServices } from '../tools/tool';
 import { BudgetGuard } from './budgetGuard';
 
 /** What opening (or continuing) any run needs: crews, flows, evaluation runs alike. */
@@ -24,6 +25,8 @@ export interface RunLifecycleRequest {
   now: () => number;
   /** The run's caps: a model call the budget has no room for pauses the run instead. */
   budget?: Budget;
+  /** Keys and the embedder lent to the run's tools (web search, file search). */
+  toolServices?: ToolServices;
 }
 
 /** A run that goes on where an earlier session of it stopped (a resumed flow). */
@@ -91,7 +94,7 @@ export class RunLifecycle {
     this.onOuterAbort = () => this.controller.abort(req.signal?.reason ?? new RunCancelled());
     req.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
     this.budget = new BudgetGuard(req.budget, () => this.usage());
-    this.gate = new PolicyGate({ workspace: req.workspace, human: req.human, before: req.hooks?.before, after: req.hooks?.after, newRequestId: () => this.newId('h') });
+    this.gate = new PolicyGate({ workspace: req.workspace, human: req.human, before: req.hooks?.before, after: req.hooks?.after, newRequestId: () => this.newId('h'), services: req.toolServices });
   }
 
   /** Opens a new run: records it in the store and emits `run.started`. */

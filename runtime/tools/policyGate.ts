@@ -5,7 +5,7 @@ import type { Span } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
 import { flatObjectCheck, type SurelyValid } from '../validation/flatObjectSchema';
 import { compileSchema } from '../validation/jsonSchema';
-import type { Tool, ToolMemory } from './tool';
+import type { Tool, ToolMemory, ToolServices } from './tool';
 
 /** A tool as one agent may use it (from its ToolRef, or added by the runtime). */
 export interface ToolUse {
@@ -56,6 +56,8 @@ export interface PolicyGateOptions {
   before?: BeforeToolHook[];
   after?: AfterToolHook[];
   newRequestId?: () => string;
+  /** Keys and the embedder, lent to every tool call (ToolContext.services). */
+  services?: ToolServices;
 }
 
 type Validator = ValidateFunction | { schemaError: string };
@@ -169,6 +171,7 @@ export class PolicyGate {
       toolName: tool.name,
       span,
       memory: call.memory,
+      services: this.options.services,
     });
     const result = typeof output === 'string' ? output : JSON.stringify(output);
     if (cacheKey !== undefined) this.cache.set(cacheKey, result);

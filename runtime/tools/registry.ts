@@ -8,6 +8,10 @@ import { saveMemoryTool } from './saveMemory';
 import { searchMemoryTool } from './searchMemory';
 import type { Tool } from './tool';
 import { writeFileTool } from './writeFile';
+import { webSearchTool } from './webSearch';
+import { scrapeWebsiteTool } from './scrapeWebsite';
+import { websiteSearchTool } from './websiteSearch';
+import { fileSearchTool } from './fileSearch';
 
 export class DuplicateToolError extends Error {
   override name = 'DuplicateToolError';
@@ -61,15 +65,6 @@ export class ToolRegistry {
   }
 }
 
-/** Built-in tool ids whose implementation lands after the ids (issue 27): reported as not available until then. */
-type NotYetBuilt = 'web_search' | 'scrape_website' | 'website_search' | 'file_search';
-const NOT_YET_BUILT: Record<NotYetBuilt, string> = {
-  web_search: 'web_search is not built into this version of Crewdeck yet',
-  scrape_website: 'scrape_website is not built into this version of Crewdeck yet',
-  website_search: 'website_search is not built into this version of Crewdeck yet',
-  file_search: 'file_search is not built into this version of Crewdeck yet',
-};
-
 export const BUILTIN_TOOL_IMPLEMENTATIONS = {
   read_file: readFileTool,
   write_file: writeFileTool,
@@ -79,12 +74,16 @@ export const BUILTIN_TOOL_IMPLEMENTATIONS = {
   current_time: currentTimeTool,
   search_memory: searchMemoryTool,
   save_memory: saveMemoryTool,
-} satisfies Record<Exclude<BuiltinToolName, NotYetBuilt>, Tool>;
+  web_search: webSearchTool,
+  scrape_website: scrapeWebsiteTool,
+  website_search: websiteSearchTool,
+  file_search: fileSearchTool,
+} satisfies Record<BuiltinToolName, Tool>;
 
 export function createBuiltinRegistry(): ToolRegistry {
   const registry = new ToolRegistry();
   for (const tool of Object.values(BUILTIN_TOOL_IMPLEMENTATIONS)) registry.register(tool);
-  return registry.extend([], NOT_YET_BUILT);
+  return registry;
 }
 
 /** The shape chat models take in their `tools` list. */

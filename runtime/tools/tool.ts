@@ -15,6 +15,69 @@ export interface ToolContext {
   span?: Span;
   /** The run's memory, when the crew has memory enabled (memory tools). */
   memory?: ToolMemory;
+  /** What the runtime lends its tools (keys, the embedder); absent in unit tests, which use the defaults. */
+  services?: ToolServices;
+}
+
+/** What tools that reach providers or read and search pages and files get from the runtime that runs them. */
+export interface ToolServices {
+  /** Where keys are read (the runtime's environment: the shell's for the CLI, with the keychain's keys in the app). */
+  env: NodeJS.ProcessEnv;
+  /** Reading pages and files as text and searching them: the knowledge layer, lent to the tools (as memory is to the memory tools). */
+  knowledge?: ToolKnowledge;
+}
+
+/** A downloaded page: its media type and (possibly cut) bytes. */
+export interface FetchedPage {
+  contentType: string;
+  bytes: Uint8Array;
+  /** The download stopped at its size cap; only the start was read. */
+  cut?: boolean;
+}
+
+export interface ReadablePage {
+  url: string;
+  title?: string;
+  /** The page's readable text (an HTML page's main content, without menus and scripts). */
+  text: string;
+  cut: boolean;
+}
+
+/** A text to search, under the key the knowledge store keeps its chunks by. */
+export interface SearchableText {
+  key: string;
+  name: string;
+  text: string;
+}
+
+export interface SearchSettings {
+  limit?: number;
+  minScore?: number;
+}
+
+/** What the page and file tools use of the knowledge layer (runtime/knowledge/toolKnowledge.ts). */
+export interface ToolKnowledge {
+  /**
+   * Downloads a page through the guarded fetch, cut at its size cap. `pinned`: the URL is in the tool's
+   * settings (reached as a knowledge URL is); otherwise the model chose it (public addresses only).
+   */
+  fetchPage(url: string, options: { pinned: boolean; signal: AbortSignal }): Promise<FetchedPage>;
+  readable(url: string, page: FetchedPage): Promise<ReadablePage>;
+  /** The text of each element a CSS selector matches. */
+  select(page: FetchedPage, selector: string): Promise<string[]>;
+  /**
+   * Reads workspace files (paths relative to the workspace) as knowledge reads them, ingests them (once per
+   * content hash) and returns the best chunks for the query; files that cannot be read are listed, not searched.
+   */
+  searchFiles(paths: readonly string[], query: string, settings: SearchSettings, signal: AbortSignal): Promise<{ found: string; skipped: string[] }>;
+  /** The same for texts already read (a page). */
+  searchTexts(texts: readonly SearchableText[], query: string, settings: SearchSettings, signal: AbortSignal): Promise<string>;
+}
+
+/** The knowledge services a tool needs; a runtime always lends them. */
+export function toolKnowledge(ctx: ToolContext, tool: string): ToolKnowledge {
+  if (!ctx.services?.knowledge) throw new ToolError(`${tool} cannot read pages or files here: the runtime lends it no knowledge services`);
+  return ctx.services.knowledge;
 }
 
 /** Memory as the memory tools see it. */

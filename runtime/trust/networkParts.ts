@@ -1,38 +1,15 @@
-import { classifyHostName, dottedRefusedNames, type RefusedAddressKind } from '../tools/addressPolicy';
+import type { RefusedAddressKind } from '../tools/addressPolicy';
+import { localHostKind } from './hostKind';
+
+export { localHostKind } from './hostKind';
 import { hostListed } from '../tools/guardedFetch';
 import { forEachRecord } from './documentRecords';
 import { digestOf, type HeldPart } from './heldPart';
 import type { UserModelServers } from './userModelServers';
+import { toolListedNameParts, toolReachParts } from './toolParts';
 
 /** The host a model or embedder reaches when its settings name no `baseUrl` of its own. */
 export const DEFAULT_MODEL_HOST = 'api.openai.com';
-
-/**
- * Why an `allowedHosts` entry (`name`, `name:port`, `[v6]:port`, `*.suffix`) or a URL's host names a
- * host that is not public by its name alone: a loopback, private, link-local, metadata… address or
- * name, or a wildcard that covers one. Undefined for a public address or any other name.
- */
-export function localHostKind(entry: string): RefusedAddressKind | undefined {
-  const host = entry.trim().toLowerCase();
-  if (host.startsWith('*.')) {
-    // A trailing dot names the same host (`hostListed` drops it on both sides), so `*.internal.` is `*.internal`.
-    const suffix = host.slice(2).replace(/:\d+$/, '').replace(/\.+$/, '');
-    // A suffix whose last label is numeric (`*.0.0.1`, `*.1`, `*.169.254`, `*.0x1`) or that holds an IPv6
-    // piece can only match IP literals, some of them local: held as such (metadata when it covers it).
-    if (suffix === '' || /(^|\.)(\d+|0x[0-9a-f]*)$/.test(suffix) || /[[\]:]/.test(suffix)) {
-      return '169.254.169.254'.endsWith(`.${suffix}`) ? 'metadata' : 'loopback';
-    }
-    const covered = dottedRefusedNames().find((name) => name === suffix || name.endsWith(`.${suffix}`));
-    return classifyHostName(`x.${suffix}`)?.refused ?? (covered ? classifyHostName(covered)?.refused : undefined);
-  }
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(host);
-  const bare = bracketed ? bracketed[1] : host.split(':').length === 2 ? host.replace(/:\d*$/, '') : host;
-  try {
-    return classifyHostName(bare)?.refused;
-  } catch {
-    return undefined;
-  }
-}
 
 function described(kind: RefusedAddressKind): string {
   return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address`;
@@ -97,6 +74,8 @@ export function documentReachParts(document: unknown, source: string, options: {
   forEachRecord(document, (record, path) => {
     const where = (key: string) => `${source} ${[...path, key].join('.')}`;
     if (options.tools && Array.isArray(record.allowedHosts)) parts.push(...allowedHostsParts(record.allowedHosts, where('allowedHosts')));
+    // A web search base URL of its own, a URL pinned in scrape_website / website_search on a local host.
+    if (options.tools) parts.push(...toolReachParts(record, `${source} ${path.join('.')}`));
     if (record.type === 'url' && typeof record.url === 'string') {
       const part = knowledgeUrlPart(record.url, where('url'));
       if (part) parts.push(part);
@@ -127,6 +106,7 @@ export function documentListedNameParts(document: unknown, source: string): Held
         parts.push({ kind: 'network', where: `${where('allowedHosts')}.${i}`, summary: `lets http_request reach ${entry} at any address`, digest: digestOf({ network: 'allowedName', host }) });
       });
     }
+    parts.push(...toolListedNameParts(record, `${source} ${path.join('.')}`));
     if (record.type === 'url' && typeof record.url === 'string') {
       let host: string | undefined;
       try {

@@ -13,7 +13,7 @@ const id = z.string().regex(/^[A-Za-z0-9_-]+$/, 'ids may only contain letters, d
 /** Knowledge sources are declared here; ingestion belongs to the knowledge module. */
 export const KnowledgeSourceSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), name: z.string().min(1), text: z.string().min(1) }),
-  /** A .txt, .md, .csv, .json or .pdf file in the workspace; `name` defaults to the file name. */
+  /** A .txt, .md, .csv, .json, .pdf, .docx or .xml file in the workspace; `name` defaults to the file name. */
   z.strictObject({ type: z.literal('file'), path: WorkspacePathSchema, name: z.string().min(1).optional() }),
   z.strictObject({ type: z.literal('url'), url: z.string().url(), name: z.string().min(1).optional() }),
 ]);

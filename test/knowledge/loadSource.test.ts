@@ -75,7 +75,7 @@ describe('loading knowledge sources', () => {
     expect((await failure(loadSource(ws, file('missing.md')))).message).toBe('knowledge source "missing.md": file not found (missing.md)');
     writeFileSync(join(ws, 'slides.pptx'), 'x');
     expect((await failure(loadSource(ws, file('slides.pptx')))).message).toBe(
-      'knowledge source "slides.pptx": unsupported file type ".pptx"; use .txt, .md, .csv, .json, .pdf',
+      'knowledge source "slides.pptx": unsupported file type ".pptx"; use .txt, .md, .csv, .json, .pdf, .docx, .xml',
     );
     writeFileSync(join(ws, 'empty.txt'), '  \n');
     expect((await failure(loadSource(ws, file('empty.txt')))).problem).toBe('has no text to learn from');

@@ -44,7 +44,7 @@ function titleOf(source: Source): string {
 }
 
 /**
- * Knowledge sources (SPEC §5): inline text, a workspace file (.txt, .md, .csv, .json, .pdf) or a URL.
+ * Knowledge sources (SPEC §5): inline text, a workspace file (.txt, .md, .csv, .json, .pdf, .docx, .xml) or a URL.
  * They are chunked and embedded at run time; the best matches reach task prompts with the source name.
  */
 export function KnowledgeSourcesEditor({ path, value, onChange, readers }: Props) {
@@ -126,7 +126,7 @@ function KnowledgeSourceCard({ path, index, source, onPatch, onRemove }: CardPro
             value={source.path}
             mono
             placeholder="knowledge/handbook.pdf"
-            hint=".txt, .md, .csv, .json or .pdf, relative to the workspace"
+            hint=".txt, .md, .csv, .json, .pdf, .docx or .xml, relative to the workspace"
             onChange={(v) => onPatch('path', v ?? '')}
             testId="knowledge-path"
           />

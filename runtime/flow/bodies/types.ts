@@ -5,6 +5,7 @@ import type { CrewDeps } from '../../crew/executeCrew';
 import type { Span } from '../../events/span';
 import type { ModelResolver } from '../../llm/resolveModel';
 import type { StateOp } from '../stateOps';
+import type { ToolServices } from '../../tools/tool';
 
 /** What a flow's methods need from around the run. */
 export interface FlowDeps extends CrewDeps {
@@ -16,6 +17,8 @@ export interface FlowDeps extends CrewDeps {
    * the crew that was loaded to run, at the point of use (the file may have changed since the run opened).
    */
   requireReach?(doc: unknown, source: string): void;
+  /** Keys and the embedder lent to the run's tools. */
+  toolServices?: ToolServices;
 }
 
 /**

@@ -257,7 +257,7 @@ describe('in the light theme', () => {
 });
 
 describe('the trust banner and dialogs', () => {
-  it('the Run dialog opens below the trust banner, not under it', async () => {
+  it('the Run dialog dims the docked trust banner with the rest and carries the same Trust… flow itself (issue 32)', async () => {
     const trustWorkspace = tempWorkspace('readability-trust');
     // A stdio MCP server: the workspace needs trust before anything of it runs (nothing is started here).
     writeFileSync(
@@ -276,10 +276,13 @@ describe('the trust banner and dialogs', () => {
       const dialog = page.getByTestId('run-dialog');
       await dialog.waitFor();
       await trustSession.shot('readability-trust-banner-run-dialog');
-      const b = (await banner.boundingBox())!;
       const d = (await dialog.boundingBox())!;
-      expect(b.y + b.height).toBeLessThanOrEqual(d.y);
       expect(d.y + d.height).toBeLessThanOrEqual(900);
+      // The banner is under the modal's backdrop (dimmed, not clickable); the dialog lists the parts and offers Trust….
+      const under = await banner.evaluate((el) => document.elementFromPoint(el.getBoundingClientRect().x + 8, el.getBoundingClientRect().y + 8)?.className ?? '');
+      expect(under).toContain('modal-backdrop');
+      expect(await dialog.getByTestId('run-trust').textContent()).toContain('crewdeck.json mcp.servers.marker');
+      expect(await dialog.getByTestId('trust-grant').isEnabled()).toBe(true);
       expect(trustSession.errors).toEqual([]);
     } finally {
       await trustSession.close();

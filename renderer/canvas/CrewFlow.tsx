@@ -29,6 +29,7 @@ import { ProblemBanner } from './ProblemBanner';
 import { useCanvasShortcuts } from './useCanvasShortcuts';
 import { useCanvasState } from './useCanvasState';
 import { useZoomVariable } from './useZoomVariable';
+import { useKeepPlaceWhenTopMoves } from './useKeepPlaceWhenTopMoves';
 
 const MINIMAP_COLORS: Record<string, string> = { agent: 'var(--agent)', task: 'var(--task)', manager: 'var(--manager)' };
 const minimapColor = (n: Node) => MINIMAP_COLORS[n.type ?? ''] ?? 'var(--muted)';
@@ -71,6 +72,7 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   );
   useCanvasShortcuts(container, selectedEdges);
   useZoomVariable(container);
+  useKeepPlaceWhenTopMoves(container);
 
   const isValidConnection: IsValidConnection<CrewEdge> = useCallback((connection) => {
     const current = useDocumentStore.getState().doc;

@@ -84,7 +84,7 @@ export class WorkspaceDocuments {
     return { path, document, text, problems: validateDocument(document), modifiedAt };
   }
 
-  /** A new crew (empty: it does not validate until it has an agent and a task, and says so) or flow (one start method). */
+  /** A new crew or flow, empty: it does not validate until it has an agent and a task (a method), and says so. */
   create(name: string, kind: DocumentKind = 'crew'): { path: string; document: unknown } {
     const slug = slugify(name);
     let path = `${slug}.${kind}.json`;
@@ -208,6 +208,7 @@ function newFlow(id: string, name: string): unknown {
     id,
     name,
     state: { initial: {} },
-    methods: [{ id: 'begin', name: 'begin', trigger: { start: true }, body: { type: 'llm', prompt: 'Say hello.' } }],
+    // Empty, like a new crew: the first method dropped from the palette starts it (it says so until then).
+    methods: [],
   };
 }

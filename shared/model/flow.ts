@@ -4,6 +4,7 @@ import { ModelRefSchema } from './modelRef';
 import { regexProblem } from './regex';
 import { WorkspacePathSchema } from './workspacePath';
 import { BudgetSchema } from './budget';
+import { startInputProblems } from './flowChecks';
 
 export const FLOW_DOCUMENT_VERSION = 1;
 
@@ -241,4 +242,6 @@ function checkFlowReferences(input: unknown, ctx: z.RefinementCtx): void {
       issue(['methods', i, 'body', 'body', 'file'], `"${inner.file}" is not a crew file (*.crew.json)`);
     }
   });
+  // A start method's {input}: nothing triggered it, so its run would fail there.
+  for (const problem of startInputProblems(Array.isArray(flow.methods) ? flow.methods : [])) issue(problem.path, problem.message);
 }

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, type DragEvent } from 'react';
-import { ReactFlow, useReactFlow, type Connection, type FinalConnectionState, type IsValidConnection, type Node } from '@xyflow/react';
+import { Panel, ReactFlow, useReactFlow, type Connection, type FinalConnectionState, type IsValidConnection, type Node } from '@xyflow/react';
 import '../../styles/flow.css';
 import { composeCommands } from '../../commands/command';
 import type { CrewDraft } from '../../commands/crewDraft';
@@ -18,10 +18,12 @@ import { ProblemBanner } from '../ProblemBanner';
 import { useCanvasShortcuts } from '../useCanvasShortcuts';
 import { useCanvasState } from '../useCanvasState';
 import { useZoomVariable } from '../useZoomVariable';
+import { useKeepPlaceWhenTopMoves } from '../useKeepPlaceWhenTopMoves';
 import { flowEdgeTypes, flowNodeTypes } from './flowNodeTypes';
 import type { FlowNode, ListenEdge } from './flowGraphTypes';
 import { flowToGraph } from './flowToGraph';
 import { FLOW_PALETTE_MIME } from './flowPaletteItems';
+import { selectedMethodNode } from './FlowPalette';
 
 const MINIMAP_COLORS: Record<string, string> = { start: 'var(--flow-start)', listen: 'var(--flow-listen)', router: 'var(--flow-router)' };
 const minimapColor = (n: Node) => (n.type === 'method' ? (MINIMAP_COLORS[(n.data as { role?: string }).role ?? ''] ?? 'var(--muted)') : 'var(--muted)');
@@ -51,6 +53,7 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
   }, []);
   useCanvasShortcuts(container, noCrewEdges, deleteSelection);
   useZoomVariable(container);
+  useKeepPlaceWhenTopMoves(container);
 
   const isValidConnection: IsValidConnection<ListenEdge> = useCallback((connection) => {
     const current = useDocumentStore.getState().doc;
@@ -81,7 +84,7 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
       event.preventDefault();
       const point = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
       const position = { x: Math.round(point.x - FLOW_NODE_SIZE.method.width / 2), y: Math.round(point.y - 20) };
-      useDocumentStore.getState().perform(addMethod(template, position));
+      useDocumentStore.getState().perform(addMethod(template, position, selectedMethodNode()));
     },
     [flow],
   );
@@ -109,6 +112,11 @@ export function FlowCanvas({ doc }: { doc: CrewDraft }) {
           {...CANVAS_PROPS}
         >
           <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{ nodeCount: graph.nodes.length, ...FLOW_ACTIONS }} />
+          {graph.nodes.length === 0 && (
+            <Panel position="top-center" className="crew-canvas-empty" data-testid="flow-canvas-empty">
+              Drag a method from the palette: the first one starts the flow. With a method selected, the next one listens to it.
+            </Panel>
+          )}
         </ReactFlow>
       </div>
     </>

@@ -3,6 +3,7 @@ import '../../styles/canvas.css';
 import '../../styles/flow.css';
 import { addMethod } from '../../commands/flow/addMethod';
 import { useDocumentStore } from '../../stores/documentStore';
+import { useUiStore } from '../../stores/uiStore';
 import { BodyIcon } from './BodyIcon';
 import { FLOW_PALETTE_ITEMS, FLOW_PALETTE_MIME } from './flowPaletteItems';
 
@@ -32,7 +33,7 @@ export function FlowPalette() {
           title={`${item.hint}. Drag onto the canvas, or click to add.`}
           data-testid={`palette-${item.template}`}
           onDragStart={(e) => onDragStart(e, item.template)}
-          onClick={() => useDocumentStore.getState().perform(addMethod(item.template))}
+          onClick={() => useDocumentStore.getState().perform(addMethod(item.template, undefined, selectedMethodNode()))}
         >
           <span className="palette-item-icon" aria-hidden>
             <BodyIcon kind={item.template} size={13} />
@@ -53,4 +54,10 @@ export function FlowPalette() {
       </span>
     </div>
   );
+}
+
+/** The one method selected on the canvas, if exactly one is: a method added now listens to it. */
+export function selectedMethodNode(): string | undefined {
+  const selected = useUiStore.getState().selectedNodeIds;
+  return selected.length === 1 && selected[0]?.startsWith('method:') ? selected[0] : undefined;
 }

@@ -34,6 +34,7 @@ export const MethodNode = memo(function MethodNode({ id, data, selected }: NodeP
       data-status={status}
       data-selected={selected || undefined}
       data-invalid={data.problems.length > 0 || undefined}
+      data-warned={data.warnings.length > 0 || undefined}
       data-testid={`flow-method-${data.key}`}
     >
       <Handle type="target" position={Position.Left} id={FLOW_HANDLE.in} className="crew-handle flow-handle is-in" title="Listens to: drop a method’s output or a route here" />
@@ -100,6 +101,7 @@ export const MethodNode = memo(function MethodNode({ id, data, selected }: NodeP
         </div>
       )}
       {!lowDetail && <NodeProblems problems={data.problems} />}
+      {!lowDetail && data.problems.length === 0 && <NodeProblems problems={data.warnings} warning />}
     </div>
   );
 });

@@ -14,6 +14,8 @@ export type MethodNodeData = {
   summary: string;
   routes: string[];
   problems: string[];
+  /** Not problems (the flow runs), but probably not meant: never runs, a route with no listener. */
+  warnings: string[];
 };
 
 export type GateNodeData = {

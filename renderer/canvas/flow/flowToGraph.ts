@@ -7,6 +7,7 @@ import { routeOfHandle } from '../../commands/flow/connectMethods';
 import { bodySummary } from './bodySummary';
 import type { FlowNode, ListenEdge, MethodRole } from './flowGraphTypes';
 import { flowProblemsToNodes } from './flowProblemsToNodes';
+import { flowWarnings } from '../../../shared/model/flowChecks';
 
 export type FlowGraph = { nodes: FlowNode[]; edges: ListenEdge[]; generalProblems: Problem[] };
 
@@ -25,6 +26,8 @@ export function flowToGraph(doc: CrewDraft, problems: readonly Problem[] = []): 
   const structure = flowStructure(flow);
   const positions = flowPositions(doc);
   const placement = flowProblemsToNodes(flow, problems);
+  // What CrewAI allows but is probably not meant (a method that never runs, a route nothing listens to): on the node too.
+  const warnings = flowProblemsToNodes(flow, flowWarnings(doc)).byNode;
   const nodes: FlowNode[] = structure.nodes.map((node): FlowNode => {
     const position = positions[node.id] ?? { x: 0, y: 0 };
     if (node.kind === 'gate') {
@@ -50,6 +53,7 @@ export function flowToGraph(doc: CrewDraft, problems: readonly Problem[] = []): 
         summary: bodySummary(method.body),
         routes,
         problems: placement.byNode[node.id] ?? [],
+        warnings: warnings[node.id] ?? [],
       },
     };
   });

@@ -3,8 +3,15 @@ import type { FlowBodyKind } from '../../../shared/model/flow';
 /** What the palette adds: a method with one of the body kinds, or a router (a rules body with two routes). */
 export type MethodTemplate = FlowBodyKind | 'router';
 
-/** A body that validates as it is, for a method just added or switched to another kind. */
-export function defaultBody(kind: FlowBodyKind, routes: readonly string[] = []): Record<string, unknown> {
+/**
+ * A body that validates as it is, for a method just added or switched to another kind. A start method's
+ * (`start`) names no `{input}`: nothing triggers it, so there is none (flowChecks.ts reports it).
+ */
+export function defaultBody(kind: FlowBodyKind, routes: readonly string[] = [], start = false): Record<string, unknown> {
+  if (start) {
+    const body = startBody(kind);
+    if (body) return body;
+  }
   switch (kind) {
     case 'crew':
       return { type: 'crew', file: 'crews/my-crew.crew.json' };
@@ -28,6 +35,24 @@ export function defaultBody(kind: FlowBodyKind, routes: readonly string[] = []):
       const [first = 'yes', second = first === 'yes' ? 'no' : 'yes'] = routes;
       return { type: 'rules', rules: [{ when: { path: 'input', op: 'truthy' }, route: first }], default: second };
     }
+  }
+}
+
+/** The start variant of the bodies whose default reads `{input}`. */
+function startBody(kind: FlowBodyKind): Record<string, unknown> | undefined {
+  switch (kind) {
+    case 'agent':
+      return { type: 'agent', agent: { role: 'Assistant', goal: 'Do the step well', backstory: '', tools: [] }, prompt: 'Introduce yourself in one sentence.' };
+    case 'llm':
+      return { type: 'llm', prompt: 'Write one short sentence to start with.' };
+    case 'for_each':
+      return { type: 'for_each', items: '["first", "second"]', concurrency: 4, into: 'results', body: { type: 'llm', prompt: 'Work on item {index}: {item}' } };
+    case 'human_feedback':
+      return { type: 'human_feedback', message: 'Ready to go on?', outcomes: ['approved', 'rejected'], defaultOutcome: 'approved' };
+    case 'set_state':
+      return { type: 'set_state', set: { step: 'started' } };
+    default:
+      return undefined;
   }
 }
 

@@ -3,7 +3,7 @@ import type { Command } from '../command';
 import { withPatch } from '../crewDraft';
 import { mapLeaves, routeOf } from './conditionTree';
 import { defaultBody, ROUTING_KINDS } from './defaultBody';
-import { asDraft, asFlow, bodyOf, methodIndexOf, methodsOf, routesOf, triggerOf } from './flowDraft';
+import { asDraft, asFlow, bodyOf, isStart, methodIndexOf, methodsOf, routesOf, triggerOf } from './flowDraft';
 import { triggerFor } from './listenerTrigger';
 
 /**
@@ -27,7 +27,7 @@ export function setBodyKind(nodeId: string, kind: FlowBodyKind): Command {
       if (kind === 'rules' && routes.length === 0) routes = ['yes', 'no'];
       const dropped = ROUTING_KINDS.has(kind) ? [] : routes;
       if (!ROUTING_KINDS.has(kind)) routes = [];
-      let body = defaultBody(kind, routes);
+      let body = defaultBody(kind, routes, isStart(method));
       if ((kind === 'llm' || kind === 'agent') && typeof old.prompt === 'string' && old.prompt) body = { ...body, prompt: old.prompt };
       const updated = withPatch(method, { body, routes: routes.length > 0 ? routes : undefined });
       const offered = new Set(methods.filter((_, i) => i !== index).flatMap(routesOf));

@@ -38,11 +38,12 @@ afterEach(async () => {
 describe('flow editing commands (through the document store)', () => {
   it('loads a flow as editable, with no problems, and autosaves an edit', async () => {
     expect(store().problems).toEqual([]);
-    expect(store().perform(addMethod('llm', { x: 10, y: 20 }))).toEqual({ ok: true, changed: true });
+    // Dropped on free canvas (nothing selected): kept where it was dropped, as another start method.
+    expect(store().perform(addMethod('llm', { x: 2000, y: 20 }))).toEqual({ ok: true, changed: true });
     await store().flushSave();
     const saved = host.saves.at(-1)!.document as ReturnType<typeof asFlow>;
     expect(saved.methods!.at(-1)).toMatchObject({ id: 'call-model', name: 'call_model', trigger: { start: true }, body: { type: 'llm' } });
-    expect(saved.layout!['method:call-model']).toEqual({ x: 10, y: 20 });
+    expect(saved.layout!['method:call-model']).toEqual({ x: 2000, y: 20 });
     // Every node got a saved position on the first edit (nothing jumps later).
     expect(Object.keys(saved.layout!)).toEqual(expect.arrayContaining(['method:write', 'method:check', 'gate:notify', 'gate:publish.1']));
     // The new method is selected.
@@ -188,10 +189,12 @@ describe('flow editing commands (through the document store)', () => {
     expect(method('check').routes).toBeUndefined();
     expect(trigger('fix')).toEqual({ start: true });
     expect(trigger('notify')).toEqual({ listen: 'fix' });
-    expect(store().problems).toEqual([]);
+    // fix starts the flow now, and its prompt reads {input}: nothing triggers a start method, so that is a problem on it.
+    expect(store().problems).toEqual([{ path: 'methods.2.body.prompt', message: expect.stringContaining('{input} has no value in a start method') }]);
     store().perform(setBodyKind('method:check', 'rules'));
     expect(method('check').routes).toEqual(['yes', 'no']);
-    expect(parseFlowDocument(store().doc).ok).toBe(true);
+    const parsed = parseFlowDocument(store().doc);
+    expect(parsed.ok ? [] : parsed.problems.map((p) => p.path)).toEqual(['methods.2.body.prompt']);
   });
 
   it('the trigger JSON escape hatch; the only start method cannot be made to listen', () => {

@@ -62,6 +62,8 @@ export interface TeamRunRow {
   resume_request: TeamResumeRequest | null;
   cancel_requested: string | null;
   webhook: TeamWebhook | null;
+  /** Why the run's webhook stopped (the address policy refused its URL at delivery). */
+  webhook_error: string | null;
   batch_id: string | null;
   batch_row: number | null;
 }

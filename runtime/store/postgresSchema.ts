@@ -164,6 +164,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX batch_rows_pending ON batch_rows (batch_id, idx) WHERE status = 'pending';
     `,
   },
+  {
+    version: 2,
+    name: 'webhooks the address policy refused stop, with the reason',
+    sql: `
+      ALTER TABLE runs ADD COLUMN webhook_error TEXT;
+      DROP INDEX runs_webhooks_due;
+      CREATE INDEX runs_webhooks_due ON runs (id) WHERE webhook IS NOT NULL AND webhook_error IS NULL AND webhook_seq < last_seq;
+    `,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -1,7 +1,7 @@
 import { guessInputRowsFormat, InputRowsInvalid, parseInputRows } from '../../shared/inputRows';
 import type { TeamRunRequest } from '../store/postgresRunReads';
 import { ApiError, readJsonBody, sendJson } from './apiHttp';
-import { BatchSchema, parseBody, StartRunSchema } from './apiSchemas';
+import { allowedWebhook, BatchSchema, parseBody, StartRunSchema } from './apiSchemas';
 import type { ApiContext, Route } from './apiRoute';
 import type { DeploymentBundle } from './deploymentBundle';
 import { deploymentContent, getDeployment, listDeployments, publishDeployment } from './deployments';
@@ -18,6 +18,7 @@ async function publish(ctx: ApiContext): Promise<void> {
 
 async function startRun(ctx: ApiContext): Promise<void> {
   const body = parseBody(StartRunSchema, await readJsonBody(ctx.req));
+  allowedWebhook(body.webhook, ctx.webhookPolicy);
   const content = await deploymentContent(ctx.pool, ctx.params[0]!, body.version);
   const request: TeamRunRequest = { kind: 'start', ...(body.profile ? { profile: body.profile } : {}), ...(body.budget ? { budget: body.budget } : {}) };
   const doc = content.document as { name: string };
@@ -37,6 +38,7 @@ async function startRun(ctx: ApiContext): Promise<void> {
 
 async function startBatch(ctx: ApiContext): Promise<void> {
   const body = parseBody(BatchSchema, await readJsonBody(ctx.req));
+  allowedWebhook(body.webhook, ctx.webhookPolicy);
   const content = await deploymentContent(ctx.pool, ctx.params[0]!, body.version);
   let rows = body.rows;
   if (body.csv !== undefined) {

@@ -3,12 +3,14 @@ import type { Pool } from 'pg';
 import type { ApiKey, KeyScope } from './apiKeys';
 import type { RunDispatch } from './dispatch';
 import type { RunStreams } from './runStreams';
+import type { WebhookPolicy } from './webhookPolicy';
 
 /** What every route handler gets. */
 export interface ApiContext {
   pool: Pool;
   dispatch: RunDispatch;
   streams: RunStreams;
+  webhookPolicy: WebhookPolicy;
   key: ApiKey;
   req: IncomingMessage;
   res: ServerResponse;

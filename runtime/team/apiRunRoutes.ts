@@ -1,6 +1,6 @@
 import { readTeamEvents, readTeamRun, TEAM_RUN_STATUSES, type TeamRunStatus } from '../store/postgresRunReads';
 import { ApiError, readJsonBody, sendJson } from './apiHttp';
-import { CancelSchema, parseBody, ReplaySchema, ResumeSchema } from './apiSchemas';
+import { allowedWebhook, CancelSchema, parseBody, ReplaySchema, ResumeSchema } from './apiSchemas';
 import type { ApiContext, Route } from './apiRoute';
 import { shareRun } from './teamShare';
 import { cancelRun, listTeamRuns, queueRun, resumeRun, viewRun } from './teamRuns';
@@ -55,7 +55,8 @@ async function replay(ctx: ApiContext): Promise<void> {
   if (source.deployment_id === null || source.version === null) throw new ApiError(409, 'conflict', `run ${source.id} was shared from a desktop; only runs of a deployment can be replayed on the server`);
   if (source.kind === 'crew' && body.fromTaskId === undefined) throw new ApiError(400, 'invalid_request', `run ${source.id} is a crew run: replay it from a task (fromTaskId)`, 'fromTaskId');
   if (source.kind === 'flow' && body.fromMethodId === undefined) throw new ApiError(400, 'invalid_request', `run ${source.id} is a flow run: replay it from a method (fromMethodId)`, 'fromMethodId');
-  const { webhook, ...rest } = body;
+  const { webhook: given, ...rest } = body;
+  const webhook = allowedWebhook(given, ctx.webhookPolicy);
   const run = await queueRun(ctx.pool, ctx.dispatch, {
     deploymentId: source.deployment_id,
     version: source.version,

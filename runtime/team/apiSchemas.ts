@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from './apiHttp';
+import { webhookUrlProblem, type WebhookPolicy } from './webhookPolicy';
 
 /** Request bodies of the /v1 API, validated at the boundary (unknown fields are refused, by name). */
 const Inputs = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String));
@@ -59,4 +60,12 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   const issue = result.error.issues[0]!;
   const field = issue.path.map(String).join('.');
   throw new ApiError(400, 'invalid_request', `${field ? `${field}: ` : ''}${issue.message}`, field || undefined);
+}
+
+/** The body's webhook, once its URL passes the server's address policy (a 400 naming `webhook.url` otherwise). */
+export function allowedWebhook<T extends { url: string } | undefined>(webhook: T, policy: WebhookPolicy): T {
+  if (webhook === undefined) return webhook;
+  const problem = webhookUrlProblem(webhook.url, policy);
+  if (problem) throw new ApiError(400, 'invalid_request', `webhook.url: ${problem}`, 'webhook.url');
+  return webhook;
 }

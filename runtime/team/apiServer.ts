@@ -9,6 +9,7 @@ import type { RunDispatch } from './dispatch';
 import type { RateLimiter } from './rateLimit';
 import type { RunStreams } from './runStreams';
 import type { Route } from './apiRoute';
+import type { WebhookPolicy } from './webhookPolicy';
 
 const ROUTES: readonly Route[] = [...DEPLOYMENT_ROUTES, ...RUN_ROUTES];
 
@@ -17,6 +18,7 @@ export interface ApiServerDeps {
   dispatch: RunDispatch;
   streams: RunStreams;
   limiter: RateLimiter;
+  webhookPolicy: WebhookPolicy;
 }
 
 /**
@@ -46,7 +48,7 @@ async function handle(deps: ApiServerDeps, req: IncomingMessage, res: ServerResp
   const wait = await deps.limiter.check(key.id, key.ratePerMinute);
   if (wait > 0) throw new ApiError(429, 'rate_limited', `this key made more than ${key.ratePerMinute} requests a minute; try again in ${wait} s`, undefined, { 'retry-after': String(wait) });
   const params = route.path.exec(url.pathname)!.slice(1).map((p) => decodeURIComponent(p));
-  await route.handle({ pool: deps.pool, dispatch: deps.dispatch, streams: deps.streams, key, req, res, params, query: url.searchParams });
+  await route.handle({ pool: deps.pool, dispatch: deps.dispatch, streams: deps.streams, webhookPolicy: deps.webhookPolicy, key, req, res, params, query: url.searchParams });
 }
 
 async function authenticate(pool: Pool, req: IncomingMessage): Promise<ApiKey> {

@@ -27,6 +27,8 @@ export interface TeamRunView {
   batchId?: string;
   replayOf?: { runId: string; from: string };
   shared?: boolean;
+  /** Why the run's webhook stopped being sent (its URL reached a refused address). */
+  webhookError?: string;
 }
 
 /** A run's view; `withDocument` adds the document it ran (`?include=document`: the app draws its trace with it). */
@@ -66,6 +68,7 @@ export function summaryView(row: TeamRunRow): TeamRunView {
     ...(row.batch_id !== null ? { batchId: row.batch_id } : {}),
     ...(row.replay_of_run_id !== null ? { replayOf: { runId: row.replay_of_run_id, from: row.replay_from_step_id ?? '' } } : {}),
     ...(row.request.kind === 'shared' ? { shared: true } : {}),
+    ...(row.webhook_error ? { webhookError: row.webhook_error } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { PgListener } from './pgListener';
 import { RateLimiter } from './rateLimit';
 import { RunStreams } from './runStreams';
 import { startWorker, type TeamWorker, type WorkerOptions } from './teamWorker';
+import { webhookPolicyFrom, type WebhookPolicy } from './webhookPolicy';
 
 export interface ServerOptions {
   databaseUrl: string;
@@ -14,8 +15,10 @@ export interface ServerOptions {
   port?: number;
   host?: string;
   /** Also run a worker in this process (one machine, one command). */
-  withWorker?: Omit<WorkerOptions, 'databaseUrl' | 'redisUrl' | 'queuePrefix' | 'log'>;
+  withWorker?: Omit<WorkerOptions, 'databaseUrl' | 'redisUrl' | 'queuePrefix' | 'log' | 'webhookPolicy'>;
   queuePrefix?: string;
+  /** Hosts webhooks may reach whatever their address (webhookPolicy.ts); public addresses only otherwise. */
+  webhookPolicy?: WebhookPolicy;
   log?: (line: string) => void;
 }
 
@@ -46,7 +49,8 @@ export async function startTeamServer(options: ServerOptions): Promise<TeamServe
     const listener = new PgListener(options.databaseUrl, ['crewdeck_events', 'crewdeck_runs'], (_channel, payload) => streams.notify(payload.slice(0, payload.indexOf(':'))), () => streams.pokeAll());
     await listener.start();
     closers.unshift(() => listener.close());
-    const server = createApiServer({ pool, dispatch, streams, limiter: new RateLimiter(redis) });
+    const webhookPolicy = options.webhookPolicy ?? webhookPolicyFrom([]);
+    const server = createApiServer({ pool, dispatch, streams, limiter: new RateLimiter(redis), webhookPolicy });
     const url = await listen(server, options.port ?? 8787, options.host ?? '127.0.0.1');
     closers.unshift(
       () =>
@@ -57,7 +61,7 @@ export async function startTeamServer(options: ServerOptions): Promise<TeamServe
     );
     let worker: TeamWorker | undefined;
     if (options.withWorker) {
-      worker = await startWorker({ ...options.withWorker, databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, log, ...(options.queuePrefix ? { queuePrefix: options.queuePrefix } : {}) });
+      worker = await startWorker({ ...options.withWorker, databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, log, webhookPolicy, ...(options.queuePrefix ? { queuePrefix: options.queuePrefix } : {}) });
       closers.unshift(() => worker!.stop());
     }
     log(`crewdeck server: the API listens on ${url}/v1 (PostgreSQL ${displayUrl(options.databaseUrl)}, Redis ${displayUrl(options.redisUrl)})${worker ? ', with a worker' : ''}`);

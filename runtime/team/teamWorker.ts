@@ -8,6 +8,7 @@ import { errorMessage } from '../errors';
 import type { RunMemoryStore } from '../memory/runMemory';
 import { workspaceEmbedder } from '../memory/workspaceMemory';
 import { requirePostgresSchema } from '../store/postgresSchema';
+import type { ResolveAll } from '../tools/guardedFetch';
 import { readTeamRun } from '../store/postgresRunReads';
 import { advanceRun, type AdvanceContext } from './advanceRun';
 import { displayUrl, openPostgres, openRedis } from './connections';
@@ -16,6 +17,7 @@ import { reconcileRuns, RunDispatch, RUN_QUEUE, type AdvanceJob } from './dispat
 import { PgListener } from './pgListener';
 import { RunLeases } from './runLease';
 import { runningBatches, topUpBatch } from './teamBatches';
+import { webhookPolicyFrom, type WebhookPolicy } from './webhookPolicy';
 import { webhookSecret, WebhookSender } from './webhooks';
 
 export interface WorkerOptions {
@@ -31,6 +33,10 @@ export interface WorkerOptions {
   memoryDir?: string;
   /** BullMQ key prefix (tests keep apart on one Redis). */
   queuePrefix?: string;
+  /** Hosts webhooks may reach whatever their address (webhookPolicy.ts); public addresses only otherwise. */
+  webhookPolicy?: WebhookPolicy;
+  /** How webhook host names are resolved (tests answer without DNS); default the system's. */
+  webhookResolve?: ResolveAll;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
 }
@@ -63,7 +69,10 @@ export async function startWorker(options: WorkerOptions): Promise<TeamWorker> {
     const dispatch = new RunDispatch(queueRedis, options.queuePrefix);
     closers.unshift(() => dispatch.close());
     const cancels = new Map<string, (reason: string) => void>();
-    const webhooks = new WebhookSender(pool, await webhookSecret(pool, options.env ?? process.env), log);
+    const webhooks = new WebhookSender(pool, await webhookSecret(pool, options.env ?? process.env), log, {
+      policy: options.webhookPolicy ?? webhookPolicyFrom([], options.env),
+      ...(options.webhookResolve ? { resolve: options.webhookResolve } : {}),
+    });
     const listener = new PgListener(
       options.databaseUrl,
       ['crewdeck_cancel', 'crewdeck_events'],

@@ -3,6 +3,8 @@ import type { Pool } from 'pg';
 import type { RuntimeEvent } from '../../shared/events';
 import { errorMessage } from '../errors';
 import { readTeamEvents, type TeamWebhook } from '../store/postgresRunReads';
+import { guardedFetch, RequestRefused, type ResolveAll } from '../tools/guardedFetch';
+import type { WebhookPolicy } from './webhookPolicy';
 
 /** The header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export const SIGNATURE_HEADER = 'X-Crewdeck-Signature';
@@ -46,11 +48,22 @@ export function webhookBody(event: RuntimeEvent): string {
 
 type DueRun = { id: string; webhook: TeamWebhook; webhook_seq: number; webhook_attempts: number };
 
+export interface WebhookSenderOptions {
+  /** Where webhooks may go (webhookPolicy.ts): public addresses, and the hosts the server allows. */
+  policy: WebhookPolicy;
+  /** Per delivery. Default 10 s. */
+  timeoutMs?: number;
+  /** How host names are resolved (tests answer without DNS); default the system's. */
+  resolve?: ResolveAll;
+}
+
 /**
  * Delivers runs' events to their webhooks, at least once and in order per run. A run's sender holds a
  * short lease on it (so one sender at a time), sends its events after the last one delivered, moves the
  * run's cursor after each 2xx, and on a failure waits (1 s doubling, at most 60 s) before trying the
- * same event again. Every worker runs one; they share the work through the leases.
+ * same event again. A URL the address policy refuses (it resolves to a private address, or redirects) is
+ * not tried again: the run's `webhook_error` says why, and its webhook stops. Every worker runs one; they
+ * share the work through the leases.
  */
 export class WebhookSender {
   private running = false;
@@ -60,7 +73,7 @@ export class WebhookSender {
     private readonly pool: Pool,
     private readonly secret: string,
     private readonly log: (line: string) => void,
-    private readonly timeoutMs = 10_000,
+    private readonly options: WebhookSenderOptions,
   ) {}
 
   /** Runs a round now (or right after the one under way). */
@@ -85,6 +98,7 @@ export class WebhookSender {
     const due = await this.pool.query<DueRun>(
       `UPDATE runs SET webhook_lease_until = now() + interval '60 seconds' WHERE id IN (
          SELECT id FROM runs WHERE webhook IS NOT NULL AND webhook_seq < last_seq
+           AND webhook_error IS NULL
            AND (webhook_next_at IS NULL OR webhook_next_at <= now()) AND (webhook_lease_until IS NULL OR webhook_lease_until < now())
          LIMIT 20 FOR UPDATE SKIP LOCKED)
        RETURNING id, webhook, webhook_seq, webhook_attempts`,
@@ -102,6 +116,11 @@ export class WebhookSender {
       }
       await this.pool.query('UPDATE runs SET webhook_lease_until = NULL WHERE id = $1', [run.id]);
     } catch (error) {
+      if (error instanceof RequestRefused) {
+        this.log(`webhook of run ${run.id} stopped: ${error.message}`);
+        await this.pool.query('UPDATE runs SET webhook_error = $2, webhook_lease_until = NULL WHERE id = $1', [run.id, error.message]);
+        return;
+      }
       const attempts = run.webhook_attempts + 1;
       const waitMs = Math.min(1_000 * 2 ** (attempts - 1), 60_000);
       this.log(`webhook of run ${run.id} (event ${cursor + 1}): ${errorMessage(error)}; try ${attempts + 1} in ${waitMs} ms`);
@@ -114,12 +133,16 @@ export class WebhookSender {
 
   private async post(url: string, event: RuntimeEvent): Promise<void> {
     const body = webhookBody(event);
-    const response = await fetch(url, {
+    const headers = new Headers({ 'content-type': 'application/json', [SIGNATURE_HEADER]: signWebhook(this.secret, Math.floor(Date.now() / 1000), body), 'X-Crewdeck-Event': event.type, 'X-Crewdeck-Delivery': `${event.runId}:${event.seq}` });
+    // Every address checked (webhookPolicy.ts), the connection pinned to the checked ones; a redirect is refused.
+    const response = await guardedFetch(new URL(url), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signWebhook(this.secret, Math.floor(Date.now() / 1000), body), 'X-Crewdeck-Event': event.type, 'X-Crewdeck-Delivery': `${event.runId}:${event.seq}` },
+      headers,
       body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.timeoutMs),
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      trustedHosts: this.options.policy.allowedHosts,
+      maxRedirects: 0,
+      ...(this.options.resolve ? { resolve: this.options.resolve } : {}),
     });
     await response.arrayBuffer().catch(() => undefined);
     if (response.status < 200 || response.status >= 300) throw new Error(`the receiver answered HTTP ${response.status}`);

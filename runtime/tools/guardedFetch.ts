@@ -76,8 +76,9 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions = {}
     const location = response.headers.get('location');
     if (response.status < 300 || response.status > 399 || !location) return response;
     await response.body?.cancel().catch(() => undefined);
-    if (hop >= maxRedirects) throw new RequestRefused(`request to ${start.href} was redirected more than ${maxRedirects} times`);
     const next = new URL(location, url);
+    if (maxRedirects === 0) throw new RequestRefused(`request to ${url.href} was redirected (HTTP ${response.status} to ${next.href}); redirects are not followed here`);
+    if (hop >= maxRedirects) throw new RequestRefused(`request to ${start.href} was redirected more than ${maxRedirects} times`);
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
       throw new RequestRefused(`request to ${url.href} was redirected to a ${next.protocol} URL; only http and https are allowed`);
     }

@@ -11,7 +11,17 @@ let team: InProcessTeam;
 let client: TeamClient;
 
 beforeAll(async () => {
-  team = await startInProcessTeam({ workers: 1, concurrency: 4 });
+  // Webhooks: the loopback receivers below are allowed by the server's configuration (--webhook-allow
+  // 127.0.0.1); `hooks.example.test` "resolves" to loopback without being allowed (no DNS in tests).
+  team = await startInProcessTeam({
+    workers: 1,
+    concurrency: 4,
+    webhookAllow: ['127.0.0.1'],
+    webhookResolve: async (name) => {
+      if (name === 'hooks.example.test') return [{ address: '127.0.0.1', family: 4 }];
+      throw Object.assign(new Error(`no test address for ${name}`), { code: 'ENOTFOUND' });
+    },
+  });
   client = await team.client('deploy');
 }, 60_000);
 
@@ -161,6 +171,37 @@ describe('the /v1 API', () => {
       expect(received.map((r) => r.type)).toContain('run.resumed');
       expect(received.at(-1)!.type).toBe('run.completed');
       expect(verifyWebhook(secret, 't=1,v1=00', '{}')).toBe(false);
+    } finally {
+      receiver.close();
+    }
+  }, 60_000);
+
+  it('webhook URLs: a refused address is a 400 naming webhook.url; a name resolving to one is refused at delivery and stops', async () => {
+    await publish(client, slowCrew('guarded', 1, 0));
+    for (const url of ['http://localhost:9/hook', 'http://[::1]:9/hook', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.5/hook']) {
+      const refused = await apiError(client.request('POST', '/v1/deployments/guarded/runs', { webhook: { url } }));
+      expect(refused.status, url).toBe(400);
+      expect(refused.field).toBe('webhook.url');
+      expect(refused.message).toContain('--webhook-allow');
+      const batch = await apiError(client.request('POST', '/v1/deployments/guarded/batches', { rows: [{}], webhook: { url } }));
+      expect(batch.field).toBe('webhook.url');
+    }
+
+    let hits = 0;
+    const receiver: Server = createServer((req, res) => {
+      hits += 1;
+      req.resume();
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const port = (receiver.address() as { port: number }).port;
+      const { runId } = await client.request<{ runId: string }>('POST', '/v1/deployments/guarded/runs', { webhook: { url: `http://hooks.example.test:${port}/hook` } });
+      // Accepted (a name is checked when it is resolved); at delivery it resolves to loopback: refused, and the webhook stops.
+      const stopped = await waitFor(() => runView(runId), (r) => r.webhookError !== undefined && ended(r), 'the webhook to be refused');
+      expect(stopped.status).toBe('completed');
+      expect(stopped.webhookError).toContain('hooks.example.test (127.0.0.1) is a loopback address');
+      expect(hits).toBe(0);
     } finally {
       receiver.close();
     }

@@ -6,6 +6,7 @@ import { createApiKey, type KeyScope } from '../../runtime/team/apiKeys';
 import { TeamClient } from '../../runtime/team/teamClient';
 import { startTeamServer, type TeamServer } from '../../runtime/team/teamServer';
 import { startWorker, type TeamWorker } from '../../runtime/team/teamWorker';
+import type { ResolveAll } from '../../runtime/tools/guardedFetch';
 import { teamTestEnv, type TeamTestEnv } from '../support/teamServices';
 
 /** A team server and workers in this process, on a database of this test's own. */
@@ -21,14 +22,26 @@ export interface InProcessTeam {
   stop(): Promise<void>;
 }
 
-export async function startInProcessTeam(options: { workers?: number; concurrency?: number; leaseMs?: number; services?: { adminUrl: string; redisUrl: string } } = {}): Promise<InProcessTeam> {
+export interface InProcessTeamOptions {
+  workers?: number;
+  concurrency?: number;
+  leaseMs?: number;
+  services?: { adminUrl: string; redisUrl: string };
+  /** Hosts webhooks may reach whatever their address (the server's --webhook-allow). */
+  webhookAllow?: string[];
+  /** How the workers resolve webhook host names (no DNS in tests). */
+  webhookResolve?: ResolveAll;
+}
+
+export async function startInProcessTeam(options: InProcessTeamOptions = {}): Promise<InProcessTeam> {
   const env = await teamTestEnv(options.services);
   const dataDir = mkdtempSync(join(tmpdir(), 'crewdeck-team-'));
   const log = process.env.TEAM_DEBUG ? (line: string) => console.error(line) : () => undefined;
-  const server = await startTeamServer({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, port: 0, queuePrefix: env.queuePrefix, log });
+  const webhookPolicy = { allowedHosts: options.webhookAllow ?? [] };
+  const server = await startTeamServer({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, port: 0, queuePrefix: env.queuePrefix, webhookPolicy, log });
   const workers: TeamWorker[] = [];
   for (let i = 0; i < (options.workers ?? 1); i++) {
-    workers.push(await startWorker({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, queuePrefix: env.queuePrefix, concurrency: options.concurrency ?? 4, leaseMs: options.leaseMs ?? 5_000, dataDir: join(dataDir, `w${i}`), memoryDir: join(dataDir, 'memory'), log }));
+    workers.push(await startWorker({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, queuePrefix: env.queuePrefix, concurrency: options.concurrency ?? 4, leaseMs: options.leaseMs ?? 5_000, dataDir: join(dataDir, `w${i}`), memoryDir: join(dataDir, 'memory'), webhookPolicy, ...(options.webhookResolve ? { webhookResolve: options.webhookResolve } : {}), log }));
   }
   const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 4 });
   pool.on('error', () => undefined);

@@ -2,6 +2,7 @@ import { parseOptions } from '../options';
 import { UsageError } from '../usage';
 import { CONNECTION_OPTIONS, databaseUrl, intOption, redisUrl, secondsOption, untilStopped } from '../team/teamOptions';
 import { reportRefusal } from '../team/teamRefusal';
+import { webhookPolicyFrom } from '../../team/webhookPolicy';
 import { serverKeysCommand } from '../team/serverKeys';
 
 /**
@@ -25,6 +26,7 @@ export async function serverCommand(args: string[]): Promise<number> {
     memory: { type: 'string' },
     data: { type: 'string' },
     'queue-prefix': { type: 'string' },
+    'webhook-allow': { type: 'string', multiple: true },
     json: { type: 'boolean', default: false },
   });
   const options = {
@@ -33,6 +35,7 @@ export async function serverCommand(args: string[]): Promise<number> {
     port: intOption(values.port, 'port', 0, 65535) ?? 8787,
     host: values.host ?? '127.0.0.1',
     ...(values['queue-prefix'] ? { queuePrefix: values['queue-prefix'] } : {}),
+    webhookPolicy: webhookPolicyFrom(values['webhook-allow']),
     ...(values['with-worker']
       ? {
           withWorker: {

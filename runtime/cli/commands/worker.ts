@@ -2,6 +2,7 @@ import { parseOptions } from '../options';
 import { UsageError } from '../usage';
 import { CONNECTION_OPTIONS, databaseUrl, intOption, redisUrl, secondsOption, untilStopped } from '../team/teamOptions';
 import { reportRefusal } from '../team/teamRefusal';
+import { webhookPolicyFrom } from '../../team/webhookPolicy';
 
 /** `crewdeck worker --database … --redis … [--concurrency N] [--lease-seconds S] [--memory DIR] [--data DIR]`. */
 export async function workerCommand(args: string[]): Promise<number> {
@@ -12,6 +13,7 @@ export async function workerCommand(args: string[]): Promise<number> {
     memory: { type: 'string' },
     data: { type: 'string' },
     'queue-prefix': { type: 'string' },
+    'webhook-allow': { type: 'string', multiple: true },
     json: { type: 'boolean', default: false },
   });
   if (positionals.length > 0) throw new UsageError(`worker takes no arguments, got "${positionals.join(' ')}"`);
@@ -23,6 +25,7 @@ export async function workerCommand(args: string[]): Promise<number> {
     ...(values.memory ? { memoryDir: values.memory } : {}),
     ...(values.data ? { dataDir: values.data } : {}),
     ...(values['queue-prefix'] ? { queuePrefix: values['queue-prefix'] } : {}),
+    webhookPolicy: webhookPolicyFrom(values['webhook-allow']),
   };
   const { startWorker } = await import('../../team/teamWorker');
   let worker;

@@ -17,8 +17,8 @@ import type { BodyOutcome, FeedbackAsk, FlowDeps, ItemResult, MethodScope } from
 import { FlowLoopLimit, FlowNotResumable, FlowRouteInvalid, FlowStateInvalid } from './flowErrors';
 import { describeTrigger, ListenerBook } from './listeners';
 import { callKey, type FlowFork } from './flowFork';
-import { loadFlowCheckpoint, progressOf, progressOps, type ActiveCall, type FlowCheckpoint, type FlowCheckpointEntry, type FlowProgress, type PendingFeedback } from './flowCheckpoint';
-import { applyStateOps, fieldsTouched, setOps, type StateOp } from './stateOps';
+import { loadFlowCheckpoint, progressOf, progressOps, type ActiveCall, type CheckpointOp, type FlowCheckpoint, type FlowCheckpointEntry, type FlowProgress, type ItemsRef, type PendingFeedback } from './flowCheckpoint';
+import { applyStateOps, fieldsTouched, jsonEqual, setOps, type StateOp } from './stateOps';
 
 export interface FlowRunResult {
   runId: string;
@@ -158,7 +158,9 @@ class FlowRun {
   private readonly validateState?: ReturnType<typeof compileSchema>;
   private failure: unknown;
   /** State operations applied since the checkpoint was last written (only while checkpointing). */
-  private unsavedOps: StateOp[] = [];
+  private unsavedOps: CheckpointOp[] = [];
+  /** The last output, when a method completed since the checkpoint was last written (only while checkpointing). */
+  private unsavedOutput: string | ItemsRef | undefined;
 
   /** `written`: the progress as the stored checkpoint holds it (undefined: nothing stored yet, a new run). */
   constructor(
@@ -231,10 +233,13 @@ class FlowRun {
       store.saveCheckpoint(this.req.runId, this.cp);
       this.written = progressOf(this.cp);
       this.unsavedOps = [];
+      this.unsavedOutput = undefined;
       return;
     }
-    this.appendEntry({ kind: 'step', ops: this.unsavedOps });
+    const output = this.unsavedOutput;
+    this.appendEntry({ kind: 'step', ops: this.unsavedOps, ...(output !== undefined ? { output } : {}) });
     this.unsavedOps = [];
+    this.unsavedOutput = undefined;
   }
 
   /** Appends an entry to the stored checkpoint, with the progress that moved since the last one. */
@@ -245,7 +250,7 @@ class FlowRun {
     this.cp.tokenUsage = this.run.usage();
     const now = progressOf(this.cp);
     const progress = progressOps(this.written, now);
-    if (entry.kind === 'step' && entry.ops.length === 0 && progress.length === 0) return;
+    if (entry.kind === 'step' && entry.ops.length === 0 && entry.output === undefined && progress.length === 0) return;
     store.appendCheckpointEntry(this.req.runId, { ...entry, progress } as FlowCheckpointEntry);
     this.written = now;
     // A method's entry is committed at once, with the events before it (durable after every method, as
@@ -257,13 +262,16 @@ class FlowRun {
     return Boolean(this.req.store && this.req.doc.persist);
   }
 
-  /** Applies state operations to the live state (checked against the schema first); answers the new state. */
-  private applyState(ops: readonly StateOp[], what: string): Record<string, unknown> {
+  /**
+   * Applies state operations to the live state (checked against the schema first); answers the new state.
+   * `stored`: the same operations as the checkpoint is to hold them (a for_each's list as its items).
+   */
+  private applyState(ops: readonly StateOp[], what: string, stored: readonly CheckpointOp[] = ops): Record<string, unknown> {
     const next = applyStateOps(this.cp.state, ops);
     if (ops.length === 0) return next;
     this.checkState(next, what);
     this.cp.state = next;
-    if (this.checkpointing) this.unsavedOps.push(...ops);
+    if (this.checkpointing) this.unsavedOps.push(...stored);
     return next;
   }
 
@@ -483,6 +491,15 @@ class FlowRun {
     this.save(true);
   }
 
+  /** A for_each's results as a reference to its item entries, when every item is among them (else undefined: written out). */
+  private itemsRef(call: ActiveCall, outcome: Extract<BodyOutcome, { kind: 'done' }>): ItemsRef | undefined {
+    if (!this.checkpointing || outcome.itemsInto === undefined) return undefined;
+    const list = outcome.set?.[outcome.itemsInto];
+    if (!Array.isArray(list) || !call.items) return undefined;
+    const done = call.items;
+    return list.every((_, i) => Object.hasOwn(done, String(i))) ? { items: call.key, count: list.length } : undefined;
+  }
+
   private complete(method: FlowMethod, span: Span, call: ActiveCall, outcome: Extract<BodyOutcome, { kind: 'done' }>, started: number, restoredFrom?: string): void {
     let route: string | undefined;
     if (method.routes) {
@@ -492,8 +509,9 @@ class FlowRun {
     }
     const ops = outcomeOps(outcome);
     const before = this.cp.state;
-    const next = this.applyState(ops, `the state after "${method.name}"`);
-    const changed = fieldsTouched(ops).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
+    const items = this.itemsRef(call, outcome);
+    const next = this.applyState(ops, `the state after "${method.name}"`, items ? withItemsRef(ops, outcome.itemsInto, items) : ops);
+    const changed = fieldsTouched(ops).filter((k) => !jsonEqual(before[k], next[k]));
     if (route !== undefined) {
       span.emit({
         type: 'flow.route',
@@ -517,6 +535,7 @@ class FlowRun {
       ...(restoredFrom ? { restoredFrom } : {}),
     });
     this.cp.lastOutput = outcome.output;
+    if (this.checkpointing) this.unsavedOutput = items ?? outcome.output;
     this.cp.completed[method.id] = (this.cp.completed[method.id] ?? 0) + 1;
     this.cp.active = this.cp.active.filter((c) => c.key !== call.key);
     try {
@@ -531,6 +550,11 @@ class FlowRun {
     this.save();
     this.launchActive();
   }
+}
+
+/** The operations as a checkpoint holds them: the for_each's list (`set` of `into`) as a reference to its items. */
+function withItemsRef(ops: StateOp[], into: string | undefined, items: ItemsRef): CheckpointOp[] {
+  return ops.map((op) => (op.op === 'set' && op.path.length === 1 && op.path[0] === into ? { op: 'items', path: op.path, ...items } : op));
 }
 
 /** A body's changes to the state as operations: its `set` fields, then its finer operations. */

@@ -77,9 +77,47 @@ export function setOps(set: Record<string, unknown> | undefined): StateOp[] {
   return Object.entries(set ?? {}).map(([key, value]) => ({ op: 'set', path: [key], value }));
 }
 
-function same(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+/** A key's value as JSON sees it: undefined fields are absent. */
+function definedKeys(object: Json): string[] {
+  return Object.keys(object).filter((k) => object[k] !== undefined);
 }
+
+/**
+ * Whether two JSON values are equal as JSON (object fields in any order), without serialising them: a
+ * long string shared by both sides compares by identity, so comparing a progress that holds a 2 MB
+ * output with its copy costs what the structure costs, not what the text costs.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((v, i) => jsonEqual(v, b[i]));
+  }
+  const keys = definedKeys(a as Json);
+  if (keys.length !== definedKeys(b as Json).length) return false;
+  return keys.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Json)[k], (b as Json)[k]));
+}
+
+/**
+ * A copy as a JSON round trip would make it (undefined fields dropped, undefined list items null), but
+ * strings are shared rather than copied: they are immutable, and a copy keeps comparing by identity.
+ */
+export function copyJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => (v === undefined ? null : copyJson(v))) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const v = (value as Json)[key];
+    if (v === undefined) continue;
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copyJson(v), enumerable: true, writable: true, configurable: true });
+    else out[key] = copyJson(v);
+  }
+  return out as T;
+}
+
+const same = jsonEqual;
 
 /**
  * The operations that turn `before` into `after`, as narrow as can be read from the two: an integer that

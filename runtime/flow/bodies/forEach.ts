@@ -79,7 +79,7 @@ export const runForEach: BodyRunner<'for_each'> = async (body, scope) => {
   if (budgetStop) throw budgetStop;
   if (scope.ctx.signal.aborted) throw scope.ctx.signal.reason ?? new Error('stopped');
   const values = results.map((r) => (r!.json !== undefined ? r!.json : r!.output));
-  return { kind: 'done', output: JSON.stringify(values), json: values, set: { [body.into]: values } };
+  return { kind: 'done', output: JSON.stringify(values), json: values, set: { [body.into]: values }, itemsInto: body.into };
 };
 
 /** `{state.list}` gives the list itself; any other template must render to a JSON array. */

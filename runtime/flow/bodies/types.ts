@@ -72,6 +72,11 @@ export type BodyOutcome =
       set?: Record<string, unknown>;
       /** Finer changes to the state (a script's), applied after `set` to the live state (stateOps.ts). */
       ops?: StateOp[];
+      /**
+       * A for_each's: `set[itemsInto]` is the list of this call's item results (each recorded through
+       * `scope.items`) and `output` its JSON, so a checkpoint may refer to the items instead of copying them.
+       */
+      itemsInto?: string;
     }
   | { kind: 'pause'; ask: FeedbackAsk };
 

@@ -52,21 +52,3 @@ export class CrewAiConfigKeyMissing extends Error {
     super(`${at}: ${reason} (${detail})`);
   }
 }
-
-/** The project builds its crew in a plain Python script, not in a @CrewBase class Crewdeck can read. */
-export class CrewAiPlainScript extends Error {
-  override name = 'CrewAiPlainScript';
-  constructor(
-    readonly dir: string,
-    /** The script, relative to the project folder, and the line of its first Agent(...) or Crew(...). */
-    readonly file: string,
-    readonly line: number,
-  ) {
-    super(
-      `${file}:${line} builds the crew in a plain Python script: it creates Agent(...), Task(...) and Crew(...) objects directly ` +
-        'instead of in a @CrewBase class whose @agent, @task and @crew methods load config/agents.yaml and config/tasks.yaml. ' +
-        'Crewdeck imports @CrewBase projects (the layout `crewai create crew` makes) without running their Python; ' +
-        'move the agents and tasks into such a class, or build the crew in Crewdeck.',
-    );
-  }
-}

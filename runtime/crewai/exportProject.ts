@@ -1,15 +1,16 @@
 import { redactKnown } from '../redactSecrets';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'yaml';
 import type { Agent, CrewDocument, KnowledgeSource, Task } from '../../shared/model/crew';
-import type { ModelRef } from '../../shared/model/modelRef';
+import type { InlineModel, ModelRef } from '../../shared/model/modelRef';
+import { modelForCrewAi } from './export/exportModels';
+import { toolForCrewAi } from './export/exportTools';
 import type { ToolRef } from '../../shared/model/tool';
 import { CrewAiExportFailed } from './crewAiErrors';
-import { modelToCrewAi, needsLlmObject, type LlmSettings } from './modelNames';
+import { needsLlmObject, type LlmSettings } from './modelNames';
 import { pydanticFromSchema, usesPydanticField } from './pydanticSchema';
 import { pyQuote } from './pythonSource';
-import { BUILTIN_TO_CREWAI } from './toolNames';
 import type { UnmappedItem } from './unmapped';
 
 export interface CrewAiExport {
@@ -24,6 +25,10 @@ export interface CrewAiExport {
 export interface ExportOptions {
   /** Write into a folder that already has files (files of the same name are replaced). */
   overwrite?: boolean;
+  /** The workspace's model profiles: a profile an agent names is written as the model it stands for. */
+  profiles?: Record<string, InlineModel>;
+  /** The workspace the documents live in: the knowledge files and tool files they name are copied along. */
+  workspace?: string;
 }
 
 type Py = string[];
@@ -38,7 +43,7 @@ export function exportCrewAi(doc: CrewDocument, dir: string, options: ExportOpti
     if (!statSync(root).isDirectory()) throw new CrewAiExportFailed(`${root} is a file; give a folder to export into`);
     if (!options.overwrite && readdirSync(root).length > 0) throw new CrewAiExportFailed(`${root} is not empty; choose an empty or new folder`);
   }
-  const writer = new ProjectWriter(doc);
+  const writer = new ProjectWriter(doc, options);
   const files = writer.render();
   const written: string[] = [];
   for (const [path, content] of files) {
@@ -47,6 +52,7 @@ export function exportCrewAi(doc: CrewDocument, dir: string, options: ExportOpti
     writeFileSync(full, redactKnown(content));
     written.push(relative(root, full).split(sep).join('/'));
   }
+  written.push(...copyAlong(root, writer.copies));
   return { files: written, summary: writer.summary, packageName: writer.pkg };
 }
 
@@ -68,7 +74,7 @@ export function exportCrewAiCrews(docs: CrewDocument[], dir: string, options: Ex
   const pkg = /^[a-z]/.test(pkgRaw) ? pkgRaw : `crews_${pkgRaw}`;
   const summary: UnmappedItem[] = [];
   const files = new Map<string, string>();
-  const writers = docs.map((doc) => new ProjectWriter(doc));
+  const writers = docs.map((doc) => new ProjectWriter(doc, options));
   const seen = new Set<string>();
   for (const w of writers) {
     if (seen.has(w.pkg)) throw new CrewAiExportFailed(`two crews would both be written as crews/${w.pkg}; give them different ids`);
@@ -95,6 +101,7 @@ export function exportCrewAiCrews(docs: CrewDocument[], dir: string, options: Ex
     writeFileSync(full, redactKnown(content));
     written.push(relative(root, full).split(sep).join('/'));
   }
+  for (const w of writers) written.push(...copyAlong(root, w.copies));
   return { files: written, summary, packageName: pkg };
 }
 
@@ -145,7 +152,13 @@ class ProjectWriter {
   private readonly knowledgeVars: string[] = [];
   private usesOs = false;
 
-  constructor(readonly doc: CrewDocument) {
+  /** Workspace files the crew names (knowledge, tool files): project-relative target → absolute source. */
+  readonly copies = new Map<string, string>();
+
+  constructor(
+    readonly doc: CrewDocument,
+    private readonly options: ExportOptions = {},
+  ) {
     const pkg = doc.id.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^_+|_+$/g, '');
     this.pkg = /^[a-z]/.test(pkg) ? pkg : `crew_${pkg}`;
     this.className = this.pkg.split('_').filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('') || 'Crew';
@@ -222,7 +235,7 @@ class ProjectWriter {
 
   /** A model as CrewAI writes it: a model string, or the name of an @llm method holding LLM(...). */
   private llm(ref: ModelRef, path: string, methodName: string): { yaml: string; code: string } | undefined {
-    const mapped = modelToCrewAi(ref);
+    const mapped = modelForCrewAi(ref, this.options.profiles);
     if (!mapped.ok) {
       this.skip(path, JSON.stringify(ref), `${mapped.why}; CrewAI will use its default model`);
       return undefined;
@@ -234,23 +247,30 @@ class ProjectWriter {
     return { yaml: methodName, code: `self.${methodName}()` };
   }
 
+  /** Tools as crewai_tools classes (the tools' mapping table); what CrewAI has no class for is listed. */
   private toolsFor(tools: ToolRef[] | undefined, path: string): string[] {
     const out: string[] = [];
     (tools ?? []).forEach((ref, j) => {
-      const cls = BUILTIN_TO_CREWAI[ref.tool];
-      if (!cls) {
-        this.skip(`${path}.${j}`, ref.tool, ref.tool.startsWith('mcp:') ? 'MCP tools are attached in CrewAI with an MCP server adapter in Python; add it by hand' : `CrewAI has no tool like the ${ref.tool} built-in`);
+      const mapped = toolForCrewAi(ref);
+      if (!mapped.ok) {
+        this.skip(`${path}.${j}`, ref.tool, mapped.why);
         return;
       }
-      this.toolClasses.add(cls);
-      const args: string[] = [];
-      if (ref.resultAsAnswer) args.push('result_as_answer=True');
-      if (ref.maxUsageCount !== undefined) args.push(`max_usage_count=${ref.maxUsageCount}`);
+      this.toolClasses.add(mapped.className);
       if (ref.requiresApproval) this.skip(`${path}.${j}.requiresApproval`, ref.tool, 'CrewAI has no approval step before a tool call');
-      if (ref.config !== undefined) this.skip(`${path}.${j}.config`, `${ref.tool} ${JSON.stringify(ref.config)}`, 'tool configuration has no CrewAI equivalent');
-      out.push(`${cls}(${args.join(', ')})`);
+      if (mapped.lost) this.skip(`${path}.${j}.config`, `${ref.tool} ${JSON.stringify(ref.config ?? {})}`, mapped.lost);
+      for (const key of ['path', 'directory']) {
+        const file = (ref.config as Record<string, unknown> | undefined)?.[key];
+        if (typeof file === 'string') this.copyAlong(file);
+      }
+      out.push(mapped.code);
     });
     return out;
+  }
+
+  /** A workspace file the crew names, copied to the same path in the project (CrewAI runs from the project folder). */
+  private copyAlong(path: string): void {
+    if (this.options.workspace) this.copies.set(path, join(this.options.workspace, ...path.split('/')));
   }
 
   // ---- tasks ---------------------------------------------------------------------------------------
@@ -315,6 +335,7 @@ class ProjectWriter {
         const className = /\.pdf$/i.test(source.path) ? 'PDFKnowledgeSource' : /\.csv$/i.test(source.path) ? 'CSVKnowledgeSource' : /\.json$/i.test(source.path) ? 'JSONKnowledgeSource' : 'TextFileKnowledgeSource';
         this.knowledgeClasses.add(className);
         out.push(`${className}(file_paths=[${pyQuote(source.path.slice('knowledge/'.length))}])`);
+        this.copyAlong(source.path);
         if (source.name !== undefined) this.skip(`${path}.${i}.name`, source.name, 'CrewAI file sources are named by their file');
         return;
       }
@@ -457,12 +478,8 @@ class ProjectWriter {
   /** Tool constructor calls for code; reported tools were already noted by toolsFor (YAML pass). */
   private toolsForCode(tools: ToolRef[] | undefined): string[] {
     return (tools ?? []).flatMap((ref) => {
-      const cls = BUILTIN_TO_CREWAI[ref.tool];
-      if (!cls) return [];
-      const args: string[] = [];
-      if (ref.resultAsAnswer) args.push('result_as_answer=True');
-      if (ref.maxUsageCount !== undefined) args.push(`max_usage_count=${ref.maxUsageCount}`);
-      return [`${cls}(${args.join(', ')})`];
+      const mapped = toolForCrewAi(ref);
+      return mapped.ok ? [mapped.code] : [];
     });
   }
 
@@ -518,6 +535,21 @@ class ProjectWriter {
       '',
     ].join('\n');
   }
+}
+
+/** Copies the files a crew names (those its workspace has) into the project; returns what was copied. */
+function copyAlong(root: string, copies: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [path, from] of copies) {
+    if (!existsSync(from) || !statSync(from).isFile()) continue;
+    const target = join(root, ...path.split('/'));
+    mkdirSync(dirname(target), { recursive: true });
+    // Text goes through the same redaction as every other file an export writes; binary files are copied.
+    if (/\.(txt|md|markdown|csv|json|ya?ml|xml|html?)$/i.test(path)) writeFileSync(target, redactKnown(readFileSync(from, 'utf8')));
+    else copyFileSync(from, target);
+    out.push(path);
+  }
+  return out;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiPlainScript, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../crewai/crewAiErrors';
+import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../crewai/crewAiErrors';
 import { importCrewAiProject, type UnmappedItem } from '../crewai/importProject';
 import { withCrewFiles } from '../crewai/importFlow';
+import { ImportFileExists, writeImportExtras } from '../crewai/writeImport';
 import { ToolError } from '../tools/tool';
 import { resolveInWorkspace } from '../tools/workspacePath';
 import { HostBadInput } from './hostErrors';
@@ -27,11 +28,19 @@ export async function importCrewAiIntoWorkspace(
     if (error instanceof ToolError) {
       throw new HostBadInput(`the CrewAI project must be a folder inside the workspace (copy it there, or use \`crewdeck import\`): ${error.message.replace(/; file tools.*$/, '')}`);
     }
-    if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiYamlInvalid || error instanceof CrewAiImportInvalid || error instanceof CrewAiPlainScript || error instanceof CrewAiConfigKeyMissing) {
+    if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiYamlInvalid || error instanceof CrewAiImportInvalid || error instanceof CrewAiConfigKeyMissing) {
       throw new HostBadInput(error.message);
     }
     throw error;
   }
+  let notes;
+  try {
+    notes = writeImportExtras(workspace, result);
+  } catch (error) {
+    if (error instanceof ImportFileExists) throw new HostBadInput(`the import would replace ${error.path} in the workspace, which holds a different file of that name; move it away and import again`);
+    throw error;
+  }
+  result.unmapped.push(...notes);
   const renamed = new Map<string, string>();
   const written: { path: string; kind: 'crew' | 'flow' }[] = result.crews.map((crew) => {
     let path = `${crew.id}.crew.json`;

@@ -24,7 +24,7 @@ describe('crewdeck import (CrewAI project)', () => {
     expect(r.stdout).toContain('2 agents (researcher, reporting_analyst), 2 tasks (research_task, reporting_task)');
     expect(r.stdout).toMatch(/inputs: topic \(default "AI LLMs"\), current_year/);
     expect(r.stdout).toMatch(/Not imported \(\d+\):/);
-    expect(r.stdout).toMatch(/src\/market_research\/crew\.py:\d+ {2}researcher\.tools: MarketSizeTool\(\)\n {6}MarketSizeTool is the project's own tool \(custom Python tool/);
+    expect(r.stdout).toMatch(/src\/market_research\/crew\.py:\d+ {2}researcher\.tools: MarketSizeTool\n {6}the project's own Python tool \(src\/market_research\/tools\/custom_tool\.py\)/);
 
     // The imported crew runs through the CLI on a scripted profile (no network).
     ws.write('crewdeck.json', offlineSettings());
@@ -42,7 +42,7 @@ describe('crewdeck import (CrewAI project)', () => {
     expect(out.file).toBe(ws.path('launch_campaign.crew.json'));
     expect(out.crew).toMatchObject({ id: 'launch_campaign', process: 'hierarchical', agents: 3, tasks: 4, inputs: ['product', 'audience', 'region'] });
     expect(out.sourceFiles).toContain('src/launch_campaign/tools/custom_tool.py');
-    expect(out.unmapped.find((u: { item: string }) => u.item === 'market_analyst.tools: competitor_lookup').why).toMatch(/custom Python tool/);
+    expect(out.unmapped.find((u: { item: string }) => u.item === 'market_analyst.tools: CompetitorLookupTool').why).toMatch(/the project's own Python tool/);
     const v = await runCli(['validate', out.file], { cwd: ws.dir });
     expect(v.code, describeResult(v)).toBe(0);
   });
@@ -62,7 +62,7 @@ describe('crewdeck import (CrewAI project)', () => {
     ws = tempDir();
     const none = await runCli(['import', ws.dir], { cwd: ws.dir });
     expect(none.code, describeResult(none)).toBe(2);
-    expect(none.stderr).toMatch(/No CrewAI project in .*no config\/agents\.yaml and config\/tasks\.yaml/);
+    expect(none.stderr).toMatch(/No CrewAI project in .*no crew \(a @CrewBase class, or Crew\(\.\.\.\) built in Python\) and no Flow class anywhere in it/);
 
     cpSync(join(fixtures, 'market_research'), ws.path('proj'), { recursive: true });
     const tasks = ws.path('proj/src/market_research/config/tasks.yaml');

@@ -38,14 +38,14 @@ describe('crewdeck import: several documents, -o folder, --json, errors in CrewA
     for (const n of ['collect_crew', 'write_crew', 'check_crew']) expect(existsSync(ws.path(`${n}.crew.json`))).toBe(true);
   });
 
-  it('a missing YAML key and a plain script exit 2 with one message each', async () => {
+  it('a missing YAML key (the only crew) exits 2 naming the key; a plain script imports', async () => {
     ws = tempDir();
     const missing = await runCli(['import', join(patterns, 'missing_yaml_key')], { cwd: ws.dir });
     expect(missing.code, describeResult(missing)).toBe(2);
-    expect(missing.stderr.trim()).toBe(`✗ src/email_sorter/crew.py:13: agents_config['email_filter_agent'] is not in agents.yaml (src/email_sorter/config/agents.yaml defines "email_sorter_agent")`);
+    expect(missing.stderr.trim()).toBe(`✗ src/email_sorter/crew.py:14: agents_config['email_filter_agent'] is not in agents.yaml (src/email_sorter/config/agents.yaml defines "email_sorter_agent")`);
     const script = await runCli(['import', join(patterns, 'plain_script'), '--json'], { cwd: ws.dir });
-    expect(script.code, describeResult(script)).toBe(2);
-    expect(parseSingleJson(script)).toMatchObject({ error: 'CrewAiPlainScript', message: expect.stringMatching(/^main\.py:9 builds the crew in a plain Python script/) });
+    expect(script.code, describeResult(script)).toBe(0);
+    expect(parseSingleJson(script)).toMatchObject({ documents: [{ kind: 'crew', path: ws.path('email_digest.crew.json') }], unmapped: [] });
   });
 
   it('validate prints the duplicate-role warning and still exits 0', async () => {

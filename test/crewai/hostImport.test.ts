@@ -31,7 +31,9 @@ describe('documents.importCrewai', () => {
     const { path, unmapped, sourceFiles } = result.response as { path: string; unmapped: { item: string; why: string }[]; sourceFiles: string[] };
     expect(path).toBe('market_research.crew.json');
     expect(parseCrewDocument(JSON.parse(readFileSync(join(workspace, path), 'utf8'))).ok).toBe(true);
-    expect(unmapped.find((u) => u.item.includes('MarketSizeTool'))?.why).toMatch(/custom Python tool/);
+    expect(unmapped.find((u) => u.item.includes('MarketSizeTool'))?.why).toMatch(/the project's own Python tool/);
+    // Its models are profiles in the workspace's crewdeck.json.
+    expect(JSON.parse(readFileSync(join(workspace, 'crewdeck.json'), 'utf8')).models.profiles['ollama/llama3.1']).toMatchObject({ model: 'llama3.1', baseUrl: 'http://localhost:11434/v1' });
     expect(sourceFiles).toContain('src/market_research/crew.py');
     expect(pushes.some((p) => p.kind === 'documents.changed')).toBe(true);
 
@@ -58,11 +60,13 @@ describe('documents.importCrewai', () => {
     for (const d of documents) expect(parseCrewDocument(JSON.parse(readFileSync(join(workspace, d.path), 'utf8'))).ok).toBe(true);
   });
 
-  it('answers bad_input with the plain-script explanation for a project without @CrewBase', async () => {
+  it('imports a plain-script project (Agent/Task/Crew built without @CrewBase) as a crew', async () => {
     cpSync(join(fixtures, 'patterns/plain_script'), join(workspace, 'digest'), { recursive: true });
     const result = await host.handle('documents.importCrewai', { dir: 'digest' });
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.message).toMatch(/^main\.py:9 builds the crew in a plain Python script/);
+    if (!result.ok) throw new Error(result.error.message);
+    const { path } = result.response as { path: string };
+    expect(path).toBe('email_digest.crew.json');
+    expect(parseCrewDocument(JSON.parse(readFileSync(join(workspace, path), 'utf8'))).ok).toBe(true);
   });
 
   it('answers bad_input with the reason when the folder holds no CrewAI project', async () => {

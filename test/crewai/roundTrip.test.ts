@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrewDocumentSchema, type CrewDocument } from '../../shared/model/crew';
+import type { InlineModel, ModelRef } from '../../shared/model/modelRef';
+import type { ToolRef } from '../../shared/model/tool';
+import { crewAiFromToolRef, toolRefFromCrewAi } from '../../runtime/crewai/crewAiTools';
 import { CrewAiExportFailed } from '../../runtime/crewai/crewAiErrors';
 import { exportCrewAi, exportCrewAiCrews } from '../../runtime/crewai/exportProject';
 import { loadCrewFile } from '../../runtime/document/loadDocument';
@@ -38,6 +41,15 @@ function representable(doc: CrewDocument, summary: UnmappedItem[]): CrewDocument
     else if (node) delete node[last];
   }
   const parsed = CrewDocumentSchema.parse(copy);
+  // A tool comes back as CrewAI's class reads it (the tools' mapping table): DirectoryReadTool lists recursively.
+  const back = (ref: ToolRef): ToolRef => {
+    const out = crewAiFromToolRef(ref);
+    if (!out) return ref;
+    const again = toolRefFromCrewAi(out.className, out.kwargs);
+    return 'ref' in again ? { ...again.ref, requiresApproval: ref.requiresApproval } : ref;
+  };
+  for (const a of parsed.agents) a.tools = a.tools.map(back);
+  for (const t of parsed.tasks) if (t.tools) t.tools = t.tools.map(back);
   const declared = new Set((parsed.inputs ?? []).map((i) => i.name));
   const texts = [...parsed.agents.flatMap((a) => [a.role, a.goal, a.backstory]), ...parsed.tasks.flatMap((t) => [t.description, t.expectedOutput, t.outputFile ?? ''])];
   for (const text of texts) {
@@ -51,12 +63,33 @@ function representable(doc: CrewDocument, summary: UnmappedItem[]): CrewDocument
   return parsed;
 }
 
-async function roundTrip(doc: CrewDocument) {
+/** Exports a crew (with the workspace's model profiles and files, when it has them) and imports the project again. */
+async function roundTrip(doc: CrewDocument, from: { profiles?: Record<string, InlineModel>; workspace?: string } = {}) {
   const dir = tempDir();
-  const exported = exportCrewAi(doc, dir);
-  const back = (await importCrewAiProject(dir));
+  const exported = exportCrewAi(doc, dir, from);
+  const back = await importCrewAiProject(dir);
   return { dir, exported, back };
 }
+
+/**
+ * The models of a crew as an import names them: each inline model is the profile the import made with
+ * the same settings (every one must have one), a profile name stays.
+ */
+function withProfiles(doc: CrewDocument, profiles: Record<string, InlineModel>): CrewDocument {
+  const name = (ref: ModelRef | undefined): ModelRef | undefined => {
+    if (ref === undefined || typeof ref === 'string') return ref;
+    const found = Object.entries(profiles).find(([, m]) => JSON.stringify(sorted(m)) === JSON.stringify(sorted(ref)));
+    expect(found, `a profile for ${JSON.stringify(ref)} among ${JSON.stringify(profiles)}`).toBeDefined();
+    return found![0];
+  };
+  const copy = structuredClone(doc);
+  for (const a of copy.agents) if (a.llm !== undefined) a.llm = name(a.llm);
+  if (copy.manager && 'llm' in copy.manager && copy.manager.llm !== undefined) copy.manager.llm = name(copy.manager.llm);
+  if (copy.planning?.llm !== undefined) copy.planning.llm = name(copy.planning.llm);
+  return copy;
+}
+
+const sorted = (m: object) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 const HAND_WRITTEN: CrewDocument[] = [
   crew({
@@ -74,7 +107,7 @@ const HAND_WRITTEN: CrewDocument[] = [
         goal: 'Find facts about {topic}\nfor {audience}',
         backstory: 'Multi-line\nbackstory: with a colon, # a hash and {topic}.',
         llm: { provider: 'openai', model: 'llama3', baseUrl: 'http://localhost:11434/v1', apiKeyEnv: 'LOCAL_KEY', temperature: 0.3, maxTokens: 900, stream: true, timeoutMs: 45_000 },
-        tools: [{ tool: 'read_file', resultAsAnswer: true, maxUsageCount: 3 }, { tool: 'list_directory' }, { tool: 'http_request' }],
+        tools: [{ tool: 'read_file', resultAsAnswer: true, maxUsageCount: 3 }, { tool: 'list_directory', config: { recursive: true } }],
         allowDelegation: true,
         maxIter: 9,
         maxRpm: 12,
@@ -83,7 +116,7 @@ const HAND_WRITTEN: CrewDocument[] = [
         cache: false,
         respectContextWindow: false,
       },
-      { id: 'writer', role: 'Writer', goal: 'Write', llm: 'fast-profile', tools: [{ tool: 'write_file' }] },
+      { id: 'writer', role: 'Writer', goal: 'Write', llm: 'gpt-4o-mini', tools: [{ tool: 'write_file', config: { argumentStyle: 'crewai' } }] },
       { id: 'editor-2', role: 'Editor', goal: 'Edit', llm: { provider: 'openai', model: 'gpt-4o' } },
     ],
     tasks: [
@@ -163,20 +196,28 @@ const HAND_WRITTEN: CrewDocument[] = [
 
 describe('CrewAI export → import round trip', async () => {
   const examples = ['research-brief', 'product-launch'].map((name) => CrewDocumentSchema.parse(JSON.parse(readFileSync(join(repo, 'examples', `${name}.crew.json`), 'utf8'))));
-  const fixtures = await Promise.all(['market_research', 'launch_campaign'].map(async (name) => (await importCrewAiProject(join(repo, 'test/fixtures/crewai', name))).doc));
+  // Imported crews keep the project they came from: its model profiles, and its files (knowledge), which the export brings along.
+  const imported = async (dir: string) => {
+    const result = await importCrewAiProject(dir);
+    return result.crews.map((doc) => ({ doc, from: { profiles: result.profiles, workspace: dir } }));
+  };
+  const fixtures = (await Promise.all(['market_research', 'launch_campaign'].map((name) => imported(join(repo, 'test/fixtures/crewai', name))))).flat();
   // One fixture per import pattern (issue 16); a project with several crews gives each of them.
   const patterns = (
     await Promise.all(
-      ['class_attr_llm', 'three_crews', 'duplicate_roles', 'empty_expected_output', 'pydantic_outputs', 'knowledge_sources', 'local_variable_tool', 'custom_tool_function'].map(
-        async (name) => (await importCrewAiProject(join(repo, 'test/fixtures/crewai/patterns', name))).crews,
+      ['class_attr_llm', 'three_crews', 'duplicate_roles', 'empty_expected_output', 'pydantic_outputs', 'knowledge_sources', 'local_variable_tool', 'custom_tool_function', 'plain_script'].map((name) =>
+        imported(join(repo, 'test/fixtures/crewai/patterns', name)),
       ),
     )
   ).flat();
   fixtures.push(...patterns);
+  const cases = [...[...examples, ...HAND_WRITTEN].map((doc) => ({ doc, from: {} })), ...fixtures];
 
-  it.each([...examples, ...fixtures, ...HAND_WRITTEN].map((doc) => [doc.id, doc] as const))('%s: every CrewAI-representable field survives', async (_id, doc) => {
-    const { exported, back } = await roundTrip(doc);
-    expect(back.doc).toEqual(representable(doc, exported.summary));
+  it.each(cases.map((c) => [c.doc.id, c] as const))('%s: every CrewAI-representable field survives', async (_id, { doc, from }) => {
+    const { exported, back } = await roundTrip(doc, from);
+    expect(back.doc).toEqual(withProfiles(representable(doc, exported.summary), back.profiles));
+    // Profiles the import made come back as they were.
+    for (const [name, model] of Object.entries(back.profiles)) if ((from as { profiles?: Record<string, InlineModel> }).profiles?.[name]) expect(model).toEqual((from as { profiles: Record<string, InlineModel> }).profiles[name]);
     expect(back.unmapped).toEqual([]);
     if (doc.id === 'every-field') expect(exported.summary).toEqual([]);
   });
@@ -209,7 +250,7 @@ describe('CrewAI export → import round trip', async () => {
     expect(crewPy).toMatch(/@agent\n    def researcher\(self\) -> Agent:/);
     expect(crewPy).toMatch(/@task\n    def draft_1\(self\) -> Task:/);
     expect(crewPy).toContain('process=Process.sequential,');
-    expect(crewPy).toContain('tools=[FileReadTool(result_as_answer=True, max_usage_count=3), DirectoryReadTool(), ScrapeWebsiteTool()]');
+    expect(crewPy).toContain('tools=[FileReadTool(result_as_answer=True, max_usage_count=3), DirectoryReadTool()]');
     expect(crewPy).toContain('api_key=os.environ.get("LOCAL_KEY")');
     expect(crewPy).toContain('class SummaryOutput(BaseModel):');
     const main = readFileSync(join(dir, 'src/every_field/main.py'), 'utf8');

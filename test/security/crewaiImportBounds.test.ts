@@ -1,7 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CrewAiYamlInvalid } from '../../runtime/crewai/crewAiErrors';
 import { importCrewAiProject } from '../../runtime/crewai/importProject';
 
 /**
@@ -30,11 +31,45 @@ function project(edit: (crewPy: string) => string) {
 }
 
 describe('importing a CrewAI project stays inside its folder and in linear time', () => {
-  it('an agents_config path leading out of the project is not followed', async () => {
+  it('an agents_config path leading out of the project is not followed: the crew is refused, naming the path', async () => {
     const dir = project((src) => src.replace("agents_config = 'config/agents.yaml'", "agents_config = '../../../../outside/agents.yaml'"));
-    const result = (await importCrewAiProject(dir));
-    expect(JSON.stringify(result)).not.toContain('OUTSIDE-CANARY');
-    expect(result.crews[0].agents.length).toBeGreaterThan(0);
+    const error = await importCrewAiProject(dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CrewAiYamlInvalid);
+    expect((error as Error).message).toMatch(/^\.\.\/\.\.\/outside\/agents\.yaml: a path leading out of the project folder/);
+    expect(JSON.stringify(error)).not.toContain('OUTSIDE-CANARY');
+    expect((error as Error).message).not.toContain('OUTSIDE-CANARY');
+  });
+
+  it('a config/agents.yaml that is a symbolic link out of the project is refused (issue 26), never read', async () => {
+    const dir = project((src) => src);
+    const config = join(dir, 'src', 'market_research', 'config', 'agents.yaml');
+    rmSync(config);
+    symlinkSync(join(root!, 'outside', 'agents.yaml'), config);
+    const error = await importCrewAiProject(dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CrewAiYamlInvalid);
+    expect((error as CrewAiYamlInvalid).file).toBe('src/market_research/config/agents.yaml');
+    expect((error as Error).message).toMatch(/a symbolic link leading out of the project folder \(to .*outside\/agents\.yaml\); the importer reads only files inside the project/);
+    expect((error as Error).message).not.toContain('OUTSIDE-CANARY');
+  });
+
+  it('a YAML alias bomb in tasks.yaml is refused naming the file, without expanding it (issue 26)', async () => {
+    const dir = project((src) => src);
+    const lol = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i += 1) lol.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    writeFileSync(join(dir, 'src', 'market_research', 'config', 'tasks.yaml'), `${lol.join('\n')}\n`);
+    const error = await importCrewAiProject(dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CrewAiYamlInvalid);
+    expect((error as CrewAiYamlInvalid).file).toBe('src/market_research/config/tasks.yaml');
+    expect((error as Error).message).toMatch(/expands too far through its aliases/);
   });
 
   // How long these take is measured in bench/importer.bench.ts (linear in the file's size); a test asserts what comes out.

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { DocumentOutsideWorkspace, loadWorkspaceDocument } from '../../document/workspaceDocument';
+import { loadWorkspaceSettings } from '../../document/loadDocument';
 import { DocumentInvalid } from '../../errors';
 import { CrewAiExportFailed } from '../../crewai/crewAiErrors';
 import { exportCrewAiCrews } from '../../crewai/exportProject';
@@ -44,7 +45,8 @@ export async function exportCommand(args: string[]): Promise<number> {
       return loaded.doc;
     });
     const doc = docs[0];
-    const result = exportCrewAiCrews(docs, resolve(dir), { overwrite: values.force });
+    const workspace = dirname(resolve(crewFiles[0]!));
+    const result = exportCrewAiCrews(docs, resolve(dir), { overwrite: values.force, workspace, profiles: loadWorkspaceSettings(workspace)?.models.profiles });
     if (json) {
       process.stdout.write(`${JSON.stringify({ dir: resolve(dir), packageName: result.packageName, files: result.files, summary: result.summary })}\n`);
       return EXIT.ok;
@@ -76,7 +78,7 @@ function exportFlow(flow: FlowDocument, workspace: string, dir: string, force: b
     if (loaded.kind !== 'crew') throw new DocumentInvalid(loaded.shown, [{ path: 'kind', message: `method "${m.name}" runs it as a crew, but it is a flow` }]);
     crews.set(body.file, loaded.doc);
   }
-  const result = exportCrewAiFlow(flow, crews, dir, { overwrite: force });
+  const result = exportCrewAiFlow(flow, crews, dir, { overwrite: force, workspace, profiles: loadWorkspaceSettings(workspace)?.models.profiles });
   if (json) {
     process.stdout.write(`${JSON.stringify({ dir, packageName: result.packageName, files: result.files, summary: result.summary })}\n`);
     return EXIT.ok;

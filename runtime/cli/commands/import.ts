@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { CrewDocument } from '../../../shared/model/crew';
-import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiPlainScript, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../../crewai/crewAiErrors';
+import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../../crewai/crewAiErrors';
 import { importCrewAiProject } from '../../crewai/importProject';
+import { ImportFileExists, writeImportExtras } from '../../crewai/writeImport';
 import { formatUnmapped } from '../crewAiSummary';
 import { parseOptions } from '../options';
 import { colorFor, createStyle } from '../style';
@@ -36,7 +37,7 @@ export async function importCommand(args: string[]): Promise<number> {
     result = await importCrewAiProject(dir);
   } catch (error) {
     if (error instanceof CrewAiYamlInvalid) return fail(error.name, error.message, { file: error.file, line: error.line, column: error.column });
-    if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiImportInvalid || error instanceof CrewAiPlainScript || error instanceof CrewAiConfigKeyMissing) {
+    if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiImportInvalid || error instanceof CrewAiConfigKeyMissing) {
       return fail(error.name, error.message);
     }
     throw error;
@@ -60,8 +61,16 @@ export async function importCommand(args: string[]): Promise<number> {
   const taken = [...(flowFile ? [flowFile] : []), ...files].find((f) => existsSync(f));
   if (taken && !values.force) return fail('OutputExists', `${shown(taken)} already exists; use --force to replace it or -o to choose another file or folder`);
   if (targetIsDir) mkdirSync(folder, { recursive: true });
+  let extraNotes;
+  try {
+    extraNotes = writeImportExtras(target !== undefined && !targetIsDir ? dirname(target) : folder, result, values.force);
+  } catch (error) {
+    if (error instanceof ImportFileExists) return fail('OutputExists', `${error.path} already exists with different content; use --force to replace it or -o to choose another folder`);
+    throw error;
+  }
+  unmapped.push(...extraNotes);
   if (flow && flowFile) writeFileSync(flowFile, `${JSON.stringify(flow, null, 2)}\n`);
-  crews.forEach((crew, i) => writeFileSync(files[i], `${JSON.stringify(crew, null, 2)}\n`));
+  crews.forEach((crew, i) => writeFileSync(files[i]!, `${JSON.stringify(crew, null, 2)}\n`));
   const documents = [...(flowFile ? [{ path: flowFile, kind: 'flow' as const }] : []), ...files.map((path) => ({ path, kind: 'crew' as const }))];
 
   if (json) {
@@ -72,9 +81,12 @@ export async function importCommand(args: string[]): Promise<number> {
         unmapped,
         warnings,
         sourceFiles,
+        profiles: result.profiles,
+        files: result.files.map((f) => f.path),
+        mcpServers: result.mcpServers,
         // The first (main) crew, as before several crews were imported.
         file: files[0],
-        crew: summary(first),
+        ...(first ? { crew: summary(first) } : {}),
       })}\n`,
     );
     return EXIT.ok;
@@ -82,6 +94,8 @@ export async function importCommand(args: string[]): Promise<number> {
   const out = [
     `${style.green('✓')} Imported the CrewAI project ${positionals[0]} → ${documents.map((d) => style.bold(shown(d.path))).join(', ')}`,
     ...(flow ? [`  flow "${flow.name}": ${flow.methods.length} method${flow.methods.length === 1 ? '' : 's'} (${flow.methods.map((m) => m.name).join(', ')})`] : []),
+    ...(Object.keys(result.profiles).length > 0 ? [`  model profiles (crewdeck.json): ${Object.keys(result.profiles).join(', ')}`] : []),
+    ...(result.files.length > 0 ? [`  files brought along: ${result.files.map((f) => f.path).join(', ')}`] : []),
     ...crews.flatMap((doc) => [
       `  crew "${doc.name}" (${doc.process}${doc.manager ? ', with a manager' : ''}): ${doc.agents.length} agent${doc.agents.length === 1 ? '' : 's'} (${doc.agents.map((a) => a.id).join(', ')}), ${doc.tasks.length} task${doc.tasks.length === 1 ? '' : 's'} (${doc.tasks.map((t) => t.id).join(', ')})`,
       ...(doc.inputs?.length ? [`    inputs: ${doc.inputs.map((i) => (i.default !== undefined ? `${i.name} (default "${i.default}")` : i.name)).join(', ')}`] : []),

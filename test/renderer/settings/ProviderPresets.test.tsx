@@ -45,6 +45,18 @@ describe('provider presets', () => {
       'LM Studio',
       'vLLM',
       'OpenRouter',
+      'Groq',
+      'Anthropic',
+      'Google Gemini',
+      'Azure OpenAI',
+      'NVIDIA NIM',
+      'Mistral',
+      'DeepSeek',
+      'xAI',
+      'Together AI',
+      'Fireworks AI',
+      'Cerebras',
+      'Hugging Face',
       'Any OpenAI-compatible URL',
     ]);
 

@@ -13,7 +13,7 @@ afterEach(() => {
 });
 
 describe('crewdeck import (CrewAI project)', () => {
-  it('writes a valid crew file and prints a "Not imported" list naming the custom tool, exit 0', async () => {
+  it('writes a valid crew file, the models and the Python tool server into crewdeck.json, and a "Not imported" list; the crew runs', async () => {
     ws = tempDir();
     const r = await runCli(['import', join(fixtures, 'market_research'), '-o', 'research.crew.json'], { cwd: ws.dir });
     expect(r.code, describeResult(r)).toBe(0);
@@ -24,10 +24,19 @@ describe('crewdeck import (CrewAI project)', () => {
     expect(r.stdout).toContain('2 agents (researcher, reporting_analyst), 2 tasks (research_task, reporting_task)');
     expect(r.stdout).toMatch(/inputs: topic \(default "AI LLMs"\), current_year/);
     expect(r.stdout).toMatch(/Not imported \(\d+\):/);
-    expect(r.stdout).toMatch(/src\/market_research\/crew\.py:\d+ {2}researcher\.tools: MarketSizeTool\n {6}the project's own Python tool \(src\/market_research\/tools\/custom_tool\.py\)/);
+    expect(r.stdout).toContain('model profiles (crewdeck.json): openai/gpt-4o-mini, ollama/llama3.1');
+    // The project's own tool is a tool of its Python tool server, which crewdeck.json now holds.
+    expect(doc.agents[0].tools.map((t: { tool: string }) => t.tool)).toContain('mcp:market-research-tools/MarketSizeTool');
+    const written = JSON.parse(readFileSync(ws.path('crewdeck.json'), 'utf8'));
+    expect(written.mcp.servers['market-research-tools']).toEqual({ transport: 'python', project: join(fixtures, 'market_research'), path: ['src'], modules: ['market_research.tools.custom_tool'] });
+    expect(written.models.profiles['ollama/llama3.1']).toMatchObject({ model: 'llama3.1', baseUrl: 'http://localhost:11434/v1' });
 
-    // The imported crew runs through the CLI on a scripted profile (no network).
-    ws.write('crewdeck.json', offlineSettings());
+    // The imported crew runs through the CLI on a scripted profile (no network), once the workspace is trusted.
+    ws.write('crewdeck.json', { ...written, models: { ...written.models, profiles: { ...written.models.profiles, ...offlineSettings().models.profiles } } });
+    const untrusted = await runCli(['run', 'research.crew.json', '--model', 'offline', '--input', 'current_year=2026', '--json'], { cwd: ws.dir });
+    expect(untrusted.code, describeResult(untrusted)).toBe(2);
+    const trust = await runCli(['trust', '--yes'], { cwd: ws.dir });
+    expect(trust.code, describeResult(trust)).toBe(0);
     const run = await runCli(['run', 'research.crew.json', '--model', 'offline', '--input', 'current_year=2026', '--json'], { cwd: ws.dir });
     expect(run.code, describeResult(run)).toBe(0);
     expect(parseSingleJson(run).status).toBe('completed');
@@ -42,7 +51,7 @@ describe('crewdeck import (CrewAI project)', () => {
     expect(out.file).toBe(ws.path('launch_campaign.crew.json'));
     expect(out.crew).toMatchObject({ id: 'launch_campaign', process: 'hierarchical', agents: 3, tasks: 4, inputs: ['product', 'audience', 'region'] });
     expect(out.sourceFiles).toContain('src/launch_campaign/tools/custom_tool.py');
-    expect(out.unmapped.find((u: { item: string }) => u.item === 'market_analyst.tools: CompetitorLookupTool').why).toMatch(/the project's own Python tool/);
+    expect(out.mcpServers).toEqual({ 'launch-campaign-tools': { transport: 'python', project: join(fixtures, 'launch_campaign'), path: ['src'], modules: ['launch_campaign.tools.custom_tool'] } });
     const v = await runCli(['validate', out.file], { cwd: ws.dir });
     expect(v.code, describeResult(v)).toBe(0);
   });

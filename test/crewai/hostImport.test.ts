@@ -31,7 +31,8 @@ describe('documents.importCrewai', () => {
     const { path, unmapped, sourceFiles } = result.response as { path: string; unmapped: { item: string; why: string }[]; sourceFiles: string[] };
     expect(path).toBe('market_research.crew.json');
     expect(parseCrewDocument(JSON.parse(readFileSync(join(workspace, path), 'utf8'))).ok).toBe(true);
-    expect(unmapped.find((u) => u.item.includes('MarketSizeTool'))?.why).toMatch(/the project's own Python tool/);
+    expect(unmapped.find((u) => u.item.includes('MarketSizeTool'))).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(workspace, 'crewdeck.json'), 'utf8')).mcp.servers['market-research-tools']).toMatchObject({ transport: 'python', modules: ['market_research.tools.custom_tool'] });
     // Its models are profiles in the workspace's crewdeck.json.
     expect(JSON.parse(readFileSync(join(workspace, 'crewdeck.json'), 'utf8')).models.profiles['ollama/llama3.1']).toMatchObject({ model: 'llama3.1', baseUrl: 'http://localhost:11434/v1' });
     expect(sourceFiles).toContain('src/market_research/crew.py');

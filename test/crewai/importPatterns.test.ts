@@ -12,6 +12,7 @@ import { createBuiltinRegistry } from '../../runtime/tools/registry';
 import { exportCrewAi } from '../../runtime/crewai/exportProject';
 import { importCrewAiProject } from '../../runtime/crewai/importProject';
 import { ofType, runCrew } from '../support/crewHarness';
+import { runImportedCrew } from '../support/importedCrew';
 
 /** One fixture per CrewAI pattern the importer once misread (issue 16); each is a small project of its own. */
 const patterns = join(import.meta.dirname, '../fixtures/crewai/patterns');
@@ -207,19 +208,17 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   });
 
   it("a custom @tool function imported from the project is named as the project's own tool", async () => {
-    const { doc, unmapped, sourceFiles } = await load('custom_tool_function');
+    const result = await load('custom_tool_function');
+    const { doc, unmapped, sourceFiles } = result;
     valid(doc);
-    if (!PYTHON_TOOLS_RUN) {
-      expect(unmapped).toEqual([
-        {
-          path: 'src/trip_planner/crew.py:15',
-          item: 'planner.tools: weather_lookup',
-          why: "the project's own Python tool (src/trip_planner/tools/weather.py); this build of Crewdeck has no Python tool bridge to run it — rebuild it as an MCP server or use a built-in tool",
-        },
-      ]);
-    }
+    // A @tool function of the project runs through the project's Python tool server (the bridge), by its Python identifier.
+    expect(PYTHON_TOOLS_RUN).toBe(true);
+    expect(unmapped).toEqual([]);
+    expect(doc.agents[0]!.tools.map((t) => t.tool)).toEqual(['mcp:custom-tool-function-tools/weather_lookup']);
+    expect(result.mcpServers).toEqual({ 'custom-tool-function-tools': { transport: 'python', project: join(patterns, 'custom_tool_function'), path: ['src'], modules: ['trip_planner.tools.weather'] } });
     expect(sourceFiles).toContain('src/trip_planner/tools/weather.py');
-    await runsOffline(doc, { city: 'Ghent' });
+    const { result: run } = await runImportedCrew(result, doc, settings.models.profiles.offline!, { inputs: { city: 'Ghent' } });
+    expect(run.status).toBe('completed');
   });
 
   it('a plain-script project (Agent/Task/Crew built in module code, configs loaded with yaml.safe_load) imports as a crew', async () => {

@@ -38,7 +38,14 @@ function toolOf(ctx: MapContext, scope: CrewScope, v: Val, at: string, item: str
     return crewAiTool(ctx, name, [], new Map(), at, item);
   }
   if (v.t === 'obj') return crewAiTool(ctx, v.cls, v.args.pos, v.args.kw, at, item, v);
-  if (v.t === 'func' && ctx.ev.isDecorated(v.def, 'tool')) return pythonTool(ctx, v.mod.file, v.def.name, at, item);
+  if (v.t === 'func' && ctx.ev.isDecorated(v.def, 'tool')) {
+    // The bridge serves module-level @tool functions and BaseTool classes (SEAMS.md); one defined in a class body is listed.
+    if (v.cls) {
+      ctx.note(at, `${item}: ${v.cls.name}.${v.def.name}`, `a @tool function defined inside the class ${v.cls.name} (${v.mod.file}:${v.def.line}); the Python tool bridge serves module-level @tool functions and BaseTool classes — move it to module level to run it`);
+      return undefined;
+    }
+    return pythonTool(ctx, v.mod.file, v.def.name, at, item);
+  }
   if (v.t === 'inst' && ctx.ev.baseNames(v.cls).includes('BaseTool')) return pythonTool(ctx, v.cls.mod.file, v.cls.name, at, item);
   if (v.t === 'class' && ctx.ev.baseNames(v.ref).includes('BaseTool')) return pythonTool(ctx, v.ref.mod.file, v.ref.name, at, item);
   ctx.note(at, `${item}: ${shown(v)}`, v.t === 'unknown' ? `not a tool the importer can identify without running the Python (${v.why}); add the tool in Crewdeck` : 'not a tool the importer can identify; add the tool in Crewdeck');

@@ -135,8 +135,8 @@ describe('importCrewAiProject: hierarchical project with manager_llm and context
     const analyst = doc.agents.find((a) => a.id === 'market_analyst')!;
     const scrape = createBuiltinRegistry().missingReason('scrape_website') === undefined;
     expect(analyst.tools).toEqual([
-      ...(scrape ? [{ tool: 'scrape_website', maxUsageCount: 5, resultAsAnswer: false, requiresApproval: false }] : []),
       { tool: 'mcp:launch-campaign-tools/CompetitorLookupTool', resultAsAnswer: false, requiresApproval: false },
+      ...(scrape ? [{ tool: 'scrape_website', maxUsageCount: 5, resultAsAnswer: false, requiresApproval: false }] : []),
     ]);
     const strategist = doc.agents.find((a) => a.id === 'brand_strategist')!;
     expect(strategist.allowDelegation).toBe(true);

@@ -11,6 +11,7 @@ import { McpConfigInvalid } from './mcp/mcpErrors';
 import { WorkspaceUntrusted } from './trust/trustErrors';
 import { DocumentOutsideWorkspace } from './document/workspaceDocument';
 import { BudgetNotRaised } from './run/budgetGuard';
+import { HumanAnswerInvalid } from './human/humanPause';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -28,6 +29,8 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof FlowNotResumable ||
     // Resuming a run paused at its budget without a higher cap.
     error instanceof BudgetNotRaised ||
+    // Resuming a run paused for a person without the answer it waits for (or with the wrong kind).
+    error instanceof HumanAnswerInvalid ||
     error instanceof RunNotReopenable ||
     error instanceof BatchNotFound ||
     error instanceof BatchNotResumable ||

@@ -4,6 +4,7 @@ import type { WorkspaceSettings } from '../shared/model/workspace';
 import { DocumentInvalid, MissingInput, ReplayNotPossible, RunNotFound, TaskNotFound } from './errors';
 import type { EventListener } from './events/span';
 import { unattendedHuman, type HumanChannel } from './human/humanChannel';
+import { answerOf } from './human/humanPause';
 import { ModelResolver } from './llm/resolveModel';
 import type { RunStore, StoredTaskOutput } from './store/types';
 import { emptyUsage } from '../shared/usage';
@@ -31,7 +32,7 @@ import { McpServers } from './mcp/mcpServers';
 import { createToolKnowledge } from './knowledge/toolKnowledge';
 import { mcpServersIn, mcpServersInFlow } from './mcp/mcpReferences';
 import { workspaceSuggestions, type SuggestionSource } from './training/suggestionSource';
-import type { RunPurpose } from '../shared/events';
+import type { RunPurpose, ToolApprovalDecision } from '../shared/events';
 import { RunLifecycle } from './run/runLifecycle';
 import { WorkspaceTrust, requireTrusted, type TrustGate } from './trust/workspaceTrust';
 import { documentReachParts } from './trust/networkParts';
@@ -99,7 +100,7 @@ export interface Runtime {
    * Continues a paused (or interrupted) flow, answering its pending feedback, or a crew or flow paused at
    * its budget under the higher `budget`. Completed methods and tasks are not run again.
    */
-  resume(runId: string, options?: { feedback?: string; budget?: Budget; signal?: AbortSignal; onEvent?: EventListener }): Promise<FlowRunResult | CrewRunResult>;
+  resume(runId: string, options?: ResumeOptions): Promise<FlowRunResult | CrewRunResult>;
   /** Ends a paused or interrupted run (a flow without answering it, a crew at its budget or whose process died): it becomes `cancelled`. */
   cancelStopped(runId: string, reason: string): void;
   /**
@@ -108,6 +109,17 @@ export interface Runtime {
    * then finishes it.
    */
   openSessionRun(doc: CrewDocument, options: { purpose: Extract<RunPurpose, { kind: 'evaluation' }>; documentPath?: string; signal?: AbortSignal; onEvent?: EventListener }): RunLifecycle;
+}
+
+/** How a stopped run continues: the answer it waits for (feedback, a tool decision), a higher budget. */
+export interface ResumeOptions {
+  /** A flow's pending feedback, or a crew's task review (an empty string accepts the answer). */
+  feedback?: string;
+  /** A crew paused at a tool approval: the person's decision. */
+  decision?: ToolApprovalDecision;
+  budget?: Budget;
+  signal?: AbortSignal;
+  onEvent?: EventListener;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -344,19 +356,23 @@ export function createRuntime(options: RuntimeOptions): Runtime {
    * A crew paused at its budget continues under a higher cap, and one interrupted (its process died)
    * continues as it was, both from the first task with no stored output; finished tasks are not re-run.
    */
-  async function resumeCrew(runId: string, run: { budget?: Budget; signal?: AbortSignal; onEvent?: EventListener }): Promise<CrewRunResult> {
+  async function resumeCrew(runId: string, run: ResumeOptions): Promise<CrewRunResult> {
     const store = options.store!;
     // Reading the run marks one whose process died as interrupted.
     const previous = store.getRun(runId)!;
     const checkpoint = (store.loadCheckpoint(runId) as CrewCheckpoint | undefined) ?? (previous.status === 'interrupted' ? positionFromEvents(store, previous) : undefined);
-    const resumable = checkpoint?.kind === 'crew' && ((previous.status === 'paused' && checkpoint.pending !== undefined) || previous.status === 'interrupted');
+    const waits = checkpoint?.pending !== undefined || checkpoint?.humanPending !== undefined;
+    const resumable = checkpoint?.kind === 'crew' && ((previous.status === 'paused' && waits) || previous.status === 'interrupted');
     if (previous.status === 'cancelled') {
       throw new FlowNotResumable(`run ${runId} was cancelled${previous.error ? ` (${previous.error})` : ''}, so it cannot be resumed; run it again from a task with crewdeck replay ${runId} --from-task <taskId>`);
     }
     if (!resumable) {
       const why = previous.status === 'running' ? `running (process still alive)` : `${previous.status}${previous.status === 'paused' || previous.status === 'interrupted' ? ' with no saved position' : ''}`;
-      throw new FlowNotResumable(`run ${runId} is a crew run that is ${why}; only crews paused at their budget or interrupted can be resumed (replay a crew with crewdeck replay)`);
+      throw new FlowNotResumable(`run ${runId} is a crew run that is ${why}; only crews paused (at their budget, or for a person) or interrupted can be resumed (replay a crew with crewdeck replay)`);
     }
+    // Paused for a person: the answer must fit what was asked (feedback for a review, a decision for a tool).
+    const asked = previous.status === 'paused' ? checkpoint.humanPending : undefined;
+    const answer = asked ? answerOf(asked, run, runId) : undefined;
     const parsed = CrewDocumentSchema.safeParse(previous.document);
     if (!parsed.success) throw new DocumentInvalid(`run ${runId} (stored document)`, problemsFromZod(parsed.error));
     const doc = parsed.data;
@@ -384,7 +400,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       onEvent: run.onEvent,
       budget: run.budget,
       offlineFrom: recording?.runId,
-      resume: { checkpoint, outputs, ...(interrupted ? { interrupted } : {}) },
+      resume: { checkpoint, outputs, ...(interrupted ? { interrupted } : {}), ...(answer ? { answer } : {}) },
     }));
   }
 }

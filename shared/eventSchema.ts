@@ -60,7 +60,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'run.completed': z.strictObject({ output: str, tokenUsage: TokenUsageSchema, durationMs: num }),
   'run.failed': z.strictObject({ error: str, errorName: str, tokenUsage: TokenUsageSchema, durationMs: num }),
   'run.cancelled': z.strictObject({ reason: str, durationMs: num }),
-  'run.paused': z.strictObject({ requestId: str, methodId: str, durationMs: num, reason: z.literal('budget').optional() }),
+  'run.paused': z.strictObject({ requestId: str, methodId: str, durationMs: num, reason: z.enum(['budget', 'human']).optional() }),
   'run.resumed': z.strictObject({ requestId: str, pausedForMs: num, offlineFrom: str.optional() }),
   'budget.reached': z.strictObject({ which: z.enum(['maxTokens', 'maxCostUsd']), spent: num, limit: num, taskId: str.optional(), methodId: str.optional(), agentRole: str.optional() }),
 
@@ -105,7 +105,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     readAs: readAs.optional(),
   }),
   'task.failed': z.strictObject({ taskId: str, agentRole: str, error: str, errorName: str, durationMs: num }),
-  'task.paused': z.strictObject({ taskId: str, agentRole: str, reason: z.literal('budget'), message: str, durationMs: num }),
+  'task.paused': z.strictObject({ taskId: str, agentRole: str, reason: z.enum(['budget', 'human']), message: str, durationMs: num }),
   'task.skipped': z.strictObject({ taskId: str, index: num, reason: str }),
   'task.retrying': z.strictObject({ taskId: str, attempt: num, maxRetries: num, reason: str, rejectedOutput: str }),
   'memory.recall': z.strictObject({
@@ -149,7 +149,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   }),
   'agent.completed': z.strictObject({ role: str, output: str, iterations: num, tokenUsage: TokenUsageSchema, durationMs: num, readAs: readAs.optional() }),
   'agent.failed': z.strictObject({ role: str, error: str, errorName: str, durationMs: num }),
-  'agent.paused': z.strictObject({ role: str, reason: z.literal('budget'), message: str, durationMs: num }),
+  'agent.paused': z.strictObject({ role: str, reason: z.enum(['budget', 'human']), message: str, durationMs: num }),
 
   'llm.started': z.strictObject({
     model: str,

@@ -145,7 +145,7 @@ export interface EventPayloads {
    * `methodId`: the step it waits in (a flow's method; a crew's task when its budget was reached).
    * `reason: "budget"`: the run's budget was reached (see `budget.reached`); a higher cap continues it.
    */
-  'run.paused': { requestId: string; methodId: string; durationMs: number; reason?: 'budget' };
+  'run.paused': { requestId: string; methodId: string; durationMs: number; reason?: 'budget' | 'human' };
   /** A paused flow continues (in this or another process); events go on under the same spans. */
   /** `offlineFrom`: this session answers its model calls from that recorded run (`resume --offline`). */
   'run.resumed': { requestId: string; pausedForMs: number; offlineFrom?: string };
@@ -240,7 +240,7 @@ export interface EventPayloads {
   };
   'task.failed': { taskId: string; agentRole: string; error: string; errorName: string; durationMs: number };
   /** The task stopped at the run's budget (see `budget.reached`): its partial work is dropped and it runs again when the run resumes. */
-  'task.paused': { taskId: string; agentRole: string; reason: 'budget'; message: string; durationMs: number };
+  'task.paused': { taskId: string; agentRole: string; reason: 'budget' | 'human'; message: string; durationMs: number };
   'task.skipped': { taskId: string; index: number; reason: string };
   'task.retrying': { taskId: string; attempt: number; maxRetries: number; reason: string; rejectedOutput: string };
   /** Memories recalled for a task and added to its prompt (on the task's span). */
@@ -320,7 +320,7 @@ export interface EventPayloads {
   'agent.completed': { role: string; output: string; iterations: number; tokenUsage: TokenUsage; durationMs: number; readAs?: ReadAs[] };
   'agent.failed': { role: string; error: string; errorName: string; durationMs: number };
   /** The agent's next model call found the run's budget reached: it stops with its task (`task.paused`). */
-  'agent.paused': { role: string; reason: 'budget'; message: string; durationMs: number };
+  'agent.paused': { role: string; reason: 'budget' | 'human'; message: string; durationMs: number };
 
   'llm.started': {
     model: string;

@@ -101,8 +101,8 @@ export interface PausedFor {
   requestId: string;
   /** The flow method (or, at a budget, the crew task) it waits at. */
   methodId: string;
-  /** `budget`: paused at its budget cap (a higher cap continues it), not waiting for feedback. */
-  reason?: 'budget';
+  /** `budget`: paused at its budget cap (a higher cap continues it); `human`: a crew's task review or tool approval. */
+  reason?: 'budget' | 'human';
 }
 
 /** Bookkeeping the node statuses are derived from. */

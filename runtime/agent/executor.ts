@@ -1,8 +1,10 @@
-import type { ChatMessageRecord, ReadAs } from '../../shared/events';
+import type { ChatMessageRecord, ReadAs, ToolApprovalDecision, ToolCallRecord } from '../../shared/events';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
 import { AgentTimeout, BudgetReached, errorMessage, errorName } from '../errors';
 import type { Span } from '../events/span';
 import type { ChatModel, ChatResponse } from '../llm/chatModel';
+import type { ResumedAgent } from '../human/humanChannel';
+import { HumanInputPending, type PausedConversation } from '../human/humanPause';
 import { ContextWindowExceeded, ToolsUnsupported } from '../llm/errors';
 import type { ToolUse } from '../tools/policyGate';
 import { toChatSchema } from '../tools/registry';
@@ -51,7 +53,9 @@ export async function executeAgent(ctx: RunContext, parent: Span, exec: AgentExe
   const span = parent.child();
   const started = performance.now();
   const { signal, dispose, timedOut } = executionSignal(ctx.signal, exec.agent.maxExecutionTimeMs);
-  const run = new AgentLoop(ctx, span, exec, signal);
+  // A run resumed after this agent paused for a person: it goes on from where it stood.
+  const resumed = exec.delegatedBy === undefined ? ctx.human.resumeAgent?.(exec.taskId, exec.agent.role) : undefined;
+  const run = new AgentLoop(ctx, span, exec, signal, resumed);
   span.emit({
     type: 'agent.started',
     agentId: exec.agent.id,
@@ -72,8 +76,8 @@ export async function executeAgent(ctx: RunContext, parent: Span, exec: AgentExe
   } catch (caught) {
     // Whatever was interrupted (a model call, a tool, a human), a fired timer means the agent timed out.
     const error = timedOut() && !ctx.signal.aborted ? new AgentTimeout(exec.agent.role, exec.agent.maxExecutionTimeMs ?? 0) : caught;
-    if (error instanceof BudgetReached) {
-      span.emit({ type: 'agent.paused', role: exec.agent.role, reason: 'budget', message: error.message, durationMs: Math.round(performance.now() - started) });
+    if (error instanceof BudgetReached || error instanceof HumanInputPending) {
+      span.emit({ type: 'agent.paused', role: exec.agent.role, reason: error instanceof BudgetReached ? 'budget' : 'human', message: error.message, durationMs: Math.round(performance.now() - started) });
       throw error;
     }
     span.emit({
@@ -97,12 +101,15 @@ class AgentLoop {
   answerReadAs: ReadAs[] = [];
   private messages: ChatMessageRecord[];
   private readonly schemas;
+  /** Model turns of the current round (up to maxIter; a resumed agent goes on counting). */
+  private steps = 0;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly span: Span,
     private readonly exec: AgentExecution,
     private readonly signal: AbortSignal,
+    private readonly resumed?: ResumedAgent,
   ) {
     this.schemas = exec.tools.map((u) => toChatSchema(u.tool));
     this.mode = exec.tools.length === 0 ? 'none' : exec.model.supportsNativeTools ? 'native' : 'react';
@@ -110,23 +117,44 @@ class AgentLoop {
       { role: 'system', content: systemPrompt(exec.agent, this.mode, this.schemas) },
       { role: 'user', content: exec.prompt },
     ];
+    if (resumed) {
+      this.mode = resumed.conversation.mode;
+      this.messages = [...resumed.conversation.messages];
+      this.steps = resumed.conversation.steps;
+    }
   }
 
   async execute(): Promise<string> {
+    let next = await this.continueResumed();
     for (;;) {
-      const answer = await this.untilAnswer();
+      const answer = next?.answer ?? (await this.untilAnswer());
       if (!this.exec.humanInput) return answer;
-      const feedback = await this.review(answer);
+      const feedback = next?.feedback ?? (await this.review(answer));
+      next = undefined;
       if (feedback.trim() === '') return answer;
       this.messages.push({ role: 'assistant', content: answer }, { role: 'user', content: humanFeedbackPrompt(feedback) });
+      this.steps = 0;
     }
+  }
+
+  /**
+   * A resumed agent first does what it paused in, with the person's answer: the review's feedback, or the
+   * tool calls left of its reply (the first with the decision). Undefined when it goes on with its loop.
+   */
+  private async continueResumed(): Promise<{ answer: string; feedback?: string } | undefined> {
+    if (!this.resumed) return undefined;
+    const { conversation, answer } = this.resumed;
+    const next = conversation.next;
+    if (next.kind === 'review') return { answer: next.answer, feedback: 'feedback' in answer ? answer.feedback : '' };
+    const decision: ToolApprovalDecision = 'decision' in answer ? answer.decision : 'deny';
+    const done = next.kind === 'calls' ? await this.runCalls(next.calls, decision, next.answer) : await this.runReact(next, decision);
+    return done === undefined ? undefined : { answer: done };
   }
 
   /** Iterates until a final answer, or forces one when maxIter is reached. */
   private async untilAnswer(): Promise<string> {
-    let steps = 0;
     let summariesInARow = 0;
-    while (steps < this.exec.agent.maxIter) {
+    while (this.steps < this.exec.agent.maxIter) {
       let response: ChatResponse;
       try {
         response = await this.ask(this.mode === 'native');
@@ -150,7 +178,7 @@ class AgentLoop {
         }
         throw error;
       }
-      steps += 1;
+      this.steps += 1;
       this.iterations += 1;
       const answer = this.mode === 'react' ? await this.reactStep(response) : await this.nativeStep(response);
       if (answer !== undefined) return answer;
@@ -167,17 +195,37 @@ class AgentLoop {
       return undefined;
     }
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
-    let answer: string | undefined;
-    for (const call of response.toolCalls) {
+    return this.runCalls(response.toolCalls);
+  }
+
+  /** Runs a reply's tool calls in order; `decision`: the first one's approval, given while the run was paused. */
+  private async runCalls(calls: ToolCallRecord[], decision?: ToolApprovalDecision, answerSoFar?: string): Promise<string | undefined> {
+    let answer = answerSoFar;
+    for (const [i, call] of calls.entries()) {
       const read = readActionInput(call.arguments);
-      const outcome =
-        read === undefined
-          ? await this.failedCall(call.name, call.arguments, call.id, `the arguments are not a valid JSON object: ${call.arguments}`)
-          : await this.useTool(call.name, read.input, call.id, read.readAs);
+      let outcome: { observation: string; resultAsAnswer: boolean };
+      try {
+        outcome =
+          read === undefined
+            ? await this.failedCall(call.name, call.arguments, call.id, `the arguments are not a valid JSON object: ${call.arguments}`)
+            : await this.useTool(call.name, read.input, call.id, read.readAs, i === 0 ? decision : undefined);
+      } catch (error) {
+        throw this.placed(error, { kind: 'calls', calls: calls.slice(i), ...(answer !== undefined ? { answer } : {}) });
+      }
       this.messages.push({ role: 'tool', toolCallId: call.id, content: outcome.observation });
       if (outcome.resultAsAnswer && answer === undefined) answer = outcome.observation;
     }
     return answer;
+  }
+
+  /**
+   * A question to a person that pauses the run (humanPause.ts), asked by this agent: kept with where the
+   * agent stands, so it goes on from here when the run resumes (a delegated coworker's is not: its task runs again).
+   */
+  private placed(error: unknown, next: PausedConversation['next']): unknown {
+    if (!(error instanceof HumanInputPending) || error.pending.conversation || this.exec.delegatedBy !== undefined) return error;
+    if (error.pending.agentRole !== this.exec.agent.role || error.pending.taskId !== this.exec.taskId) return error;
+    return error.at({ spanId: error.pending.spanId, ...(error.pending.parentSpanId ? { parentSpanId: error.pending.parentSpanId } : {}), conversation: { messages: [...this.messages], mode: this.mode, steps: this.steps, next } });
   }
 
   /**
@@ -187,7 +235,12 @@ class AgentLoop {
   private async textToolCall(name: string, args: Record<string, unknown>, argumentsJson: string): Promise<string | undefined> {
     const call = { id: this.ctx.newId('call'), name, arguments: argumentsJson };
     this.messages.push({ role: 'assistant', content: '', toolCalls: [call] });
-    const outcome = await this.useTool(name, args, call.id, ['text-tool-call']);
+    let outcome: { observation: string; resultAsAnswer: boolean };
+    try {
+      outcome = await this.useTool(name, args, call.id, ['text-tool-call']);
+    } catch (error) {
+      throw this.placed(error, { kind: 'calls', calls: [call] });
+    }
     this.messages.push({ role: 'tool', toolCallId: call.id, content: outcome.observation });
     return outcome.resultAsAnswer ? outcome.observation : undefined;
   }
@@ -202,7 +255,19 @@ class AgentLoop {
       this.messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: formatErrorObservation(step.error) });
       return undefined;
     }
-    const outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'), step.readAs);
+    let outcome: { observation: string; resultAsAnswer: boolean };
+    try {
+      outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'), step.readAs);
+    } catch (error) {
+      throw this.placed(error, { kind: 'react', tool: step.tool, input: step.input, text: step.text });
+    }
+    this.messages.push({ role: 'assistant', content: step.text }, { role: 'user', content: `Observation: ${outcome.observation}` });
+    return outcome.resultAsAnswer ? outcome.observation : undefined;
+  }
+
+  /** A ReAct step's call that waited for approval, made with the person's decision. */
+  private async runReact(step: { tool: string; input: Record<string, unknown>; text: string }, decision: ToolApprovalDecision): Promise<string | undefined> {
+    const outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'), [], decision);
     this.messages.push({ role: 'assistant', content: step.text }, { role: 'user', content: `Observation: ${outcome.observation}` });
     return outcome.resultAsAnswer ? outcome.observation : undefined;
   }
@@ -217,6 +282,7 @@ class AgentLoop {
     args: Record<string, unknown>,
     callId: string,
     readAs: ReadAs[] = [],
+    decision?: ToolApprovalDecision,
   ): Promise<{ observation: string; resultAsAnswer: boolean }> {
     const found = this.findTool(name, args, true);
     if (found === undefined) {
@@ -234,6 +300,7 @@ class AgentLoop {
         cache: this.exec.agent.cache,
         memory: this.ctx.memory,
         ...(how.length ? { readAs: how } : {}),
+        ...(decision ? { decision } : {}),
       },
       this.span,
       this.signal,
@@ -268,10 +335,12 @@ class AgentLoop {
     const prompt = this.exec.reviewPrompt ?? this.exec.prompt;
     const span = this.span.child();
     span.emit({ type: 'human.requested', requestId, kind: 'task_review', taskId: this.exec.taskId, agentRole: this.exec.agent.role, prompt, output: answer });
-    const feedback = await this.ctx.human.reviewTask(
-      { requestId, taskId: this.exec.taskId, agentRole: this.exec.agent.role, prompt, output: answer },
-      this.signal,
-    );
+    let feedback: string;
+    try {
+      feedback = await this.ctx.human.reviewTask({ requestId, taskId: this.exec.taskId, agentRole: this.exec.agent.role, prompt, output: answer }, this.signal);
+    } catch (error) {
+      throw this.placed(error instanceof HumanInputPending ? error.at({ spanId: span.id, parentSpanId: this.span.id }) : error, { kind: 'review', answer });
+    }
     span.emit({ type: 'human.answered', requestId, kind: 'task_review', feedback });
     return feedback;
   }

@@ -89,6 +89,7 @@ export class LiveTree {
       }
       case 'run.paused':
         if (e.reason === 'budget') return `${s.magenta('⏸ paused')} after ${formatDuration(e.durationMs)}: the budget is reached before ${e.methodId}; resume with a higher cap`;
+        if (e.reason === 'human') return `${s.magenta('⏸ paused')} after ${formatDuration(e.durationMs)}: waiting for a person in ${e.methodId}`;
         return `${s.magenta('⏸ paused')} after ${formatDuration(e.durationMs)}: waiting for feedback on ${e.methodId}`;
       case 'run.resumed':
         return `${s.magenta('▶ resumed')} ${s.dim(`after ${formatDuration(e.pausedForMs)}`)}`;
@@ -138,7 +139,7 @@ export class LiveTree {
       case 'task.failed':
         return `${s.red('✗')} task ${e.taskId} failed${this.reason(e.error)}`;
       case 'task.paused':
-        return `${s.magenta('⏸')} task ${e.taskId} paused ${s.dim(`— ${e.message}; it runs again when the run resumes`)}`;
+        return `${s.magenta('⏸')} task ${e.taskId} paused ${s.dim(`— ${e.message}; ${e.reason === 'human' ? 'it goes on with the answer' : 'it runs again'} when the run resumes`)}`;
       case 'task.skipped':
         return `${s.yellow('⤼')} task ${e.taskId} skipped ${s.dim(`— ${e.reason}`)}`;
       case 'task.retrying':

@@ -12,6 +12,7 @@ import { formatUsageLine } from './format';
 import { LiveTree } from './liveTree';
 import { colorFor, createStyle } from './style';
 import { TerminalHuman } from './terminalHuman';
+import { pausingHuman, type HumanPending } from '../human/humanPause';
 import { cancelOnCtrlC, reportBadInput } from './terminalStop';
 import { workspaceDir } from './workspaceDir';
 import { confirmTrustAtTerminal } from './terminalTrust';
@@ -26,6 +27,8 @@ export interface SessionOptions {
   createStore: boolean;
   /** `--offline <runId>`: answer every model call (and external tool) from that recorded run. */
   offline?: string;
+  /** `--pause-for-humans`: a task review or tool approval pauses the run instead of asking at the terminal. */
+  pauseForHumans?: boolean;
 }
 
 type Start = (runtime: Runtime, run: { signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult | FlowRunResult>;
@@ -38,7 +41,8 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
   const out = process.stdout;
   const style = createStyle(!options.json && colorFor(out));
   const tree = new LiveTree({ out, style, spinner: !options.json && Boolean(out.isTTY) });
-  const human = new TerminalHuman(options.json ? process.stderr : out, createStyle(colorFor(options.json ? process.stderr : out)), tree);
+  const terminal = new TerminalHuman(options.json ? process.stderr : out, createStyle(colorFor(options.json ? process.stderr : out)), tree);
+  const human = options.pauseForHumans ? pausingHuman : terminal;
   const controller = new AbortController();
   const detachCtrlC = cancelOnCtrlC(controller, 'the run');
 
@@ -66,7 +70,7 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
     return reportBadInput(error, options.json, style);
   } finally {
     detachCtrlC();
-    human.close();
+    terminal.close();
     store?.close();
   }
 }
@@ -85,6 +89,8 @@ function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style
     const spent = p.which === 'maxTokens' ? `${p.spent} tokens of ${p.limit}` : `$${p.spent.toFixed(6)} of $${p.limit}`;
     process.stdout.write(`\n${style.bold(`Paused: the budget is reached (${spent})`)}${p.stepId ? ` before a model call in "${p.stepId}"` : ''}\n`);
     process.stdout.write(`\nContinue with a higher cap: crewdeck resume ${result.runId} ${p.which === 'maxTokens' ? '--max-tokens N' : '--max-cost X'}\n`);
+  } else if ('humanPending' in result && result.humanPending) {
+    printHumanPending(result.runId, result.humanPending, style);
   } else if (flow?.pending && flow.pending.kind === undefined) {
     const p = flow.pending;
     process.stdout.write(`\n${style.bold(`Paused: "${p.methodName}" waits for your feedback`)}\n${p.message}\n`);
@@ -97,6 +103,22 @@ function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style
   }
 }
 
+function printHumanPending(runId: string, p: HumanPending, style: ReturnType<typeof createStyle>): void {
+  if (p.kind === 'task_review') {
+    process.stdout.write(`\n${style.bold(`Paused: ${p.agentRole}'s answer to task ${p.taskId ?? ''} waits for your review`)}\n${style.dim('Under review:')}\n${p.output}\n`);
+    process.stdout.write(`\nAnswer with: crewdeck resume ${runId} --feedback "…" (or --approve to accept it)\n`);
+  } else {
+    process.stdout.write(`\n${style.bold(`Paused: ${p.prompt}`)}\n${style.dim(JSON.stringify(p.args, null, 2))}\n`);
+    process.stdout.write(`\nAnswer with: crewdeck resume ${runId} --approve | --deny | --always\n`);
+  }
+}
+
+/** What a run paused for a person waits for, as `--json` and the team API show it (its conversation stays inside). */
+export function publicHumanPending(p: HumanPending): Record<string, unknown> {
+  const { conversation: _conversation, spanId: _span, parentSpanId: _parent, ...shown } = p;
+  return shown;
+}
+
 /** The object `run --json` prints for a run (also one row of a batch run). */
 export function runJson(result: CrewRunResult | FlowRunResult, offlineFrom?: string): Record<string, unknown> {
   const flow = 'state' in result ? result : undefined;
@@ -106,6 +128,7 @@ export function runJson(result: CrewRunResult | FlowRunResult, offlineFrom?: str
     output: result.output,
     ...(flow ? { state: flow.state } : { tasks: (result as CrewRunResult).tasks }),
     ...(result.pending ? { pending: result.pending } : {}),
+    ...('humanPending' in result && result.humanPending ? { pending: publicHumanPending(result.humanPending) } : {}),
     tokenUsage: result.tokenUsage,
     ...(result.error ? { error: result.status === 'cancelled' ? `run cancelled: ${result.error.message}` : result.error.message } : {}),
     ...(offlineFrom ? { offlineFrom } : {}),

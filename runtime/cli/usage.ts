@@ -12,10 +12,12 @@ Usage:
       [--offline RUNID]   answer every model call from that recorded run (no network)
       [--inputs-file rows.csv|rows.tsv|rows.jsonl] [--concurrency N]   the crew once per row (CSV header = input names)
       [--max-tokens N] [--max-cost X]   pause (not fail) before a model call once the run reached the cap
+      [--pause-for-humans]   a task review or tool approval pauses the run (answer it later with resume) instead of asking here
   crewdeck replay <runId> --from-task <taskId> [--set-output <taskId>=<text|@file>]... [--max-tokens N] [--max-cost X] [--offline RUNID] [--workspace DIR] [--json]
   crewdeck replay <runId> --from-method <methodId> [--set-state <key>=<json|text|@file>]...   a flow, the state at that method edited
-  crewdeck resume <runId> [--feedback TEXT] [--max-tokens N] [--max-cost X] [--offline RUNID] [--workspace DIR] [--json]
-      continue a paused or interrupted flow or crew, or a crew or flow paused at its budget (with a higher cap)
+  crewdeck resume <runId> [--feedback TEXT] [--approve | --deny | --always] [--max-tokens N] [--max-cost X] [--pause-for-humans] [--offline RUNID] [--workspace DIR] [--json]
+      continue a paused or interrupted flow or crew: a flow's feedback, a crew's task review (--feedback, or --approve
+      to accept) or tool approval (--approve, --deny, --always), or a run paused at its budget (with a higher cap)
   crewdeck validate <file.crew.json|file.flow.json>
   crewdeck runs list [--limit N] [--workspace DIR] [--json]
   crewdeck runs show <runId> [--workspace DIR] [--json]
@@ -45,8 +47,8 @@ Team server (PostgreSQL + Redis; see README "Team server"):
   crewdeck worker --database URL --redis URL [--concurrency N] [--lease-seconds S] [--memory DIR] [--webhook-allow HOST]... [--json]   runs the queued runs
   crewdeck deploy <file.crew.json|file.flow.json> --server URL [--json]   publish an immutable version (key: CREWDECK_API_KEY)
   crewdeck run <file|deployment> --server URL [--input k=v]... [--detach]   run on the team server, streaming its events
-  crewdeck resume <runId> --server URL [--feedback TEXT | --outcome NAME] [--max-tokens N]
-  crewdeck runs list|show|events --server URL [--deployment ID] [--status S] [--cursor C]
+  crewdeck resume <runId> --server URL [--feedback TEXT | --outcome NAME | --approve | --deny | --always] [--max-tokens N]
+  crewdeck runs list|show|events --server URL [--deployment ID] [--status S] [--cursor C] [--json]   as for local runs (same --json shapes)
 
 The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept
 in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the

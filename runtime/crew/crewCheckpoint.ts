@@ -3,6 +3,8 @@ import type { CrewDocument } from '../../shared/model/crew';
 import type { TokenUsage } from '../../shared/usage';
 import type { RunLifecycle } from '../run/runLifecycle';
 import type { RunStore, StoredTaskOutput } from '../store/types';
+import type { HumanAnswer, HumanPending } from '../human/humanPause';
+import { Span } from '../events/span';
 import { closeOpenSpans } from '../run/openSpans';
 import { usageOfEvents, type InterruptedCrew } from './interruptedCrew';
 
@@ -24,6 +26,8 @@ export interface CrewCheckpoint {
   budget?: Budget;
   /** Paused at its budget: what it waits for. */
   pending?: BudgetPending;
+  /** Paused for a person (a task review or a tool approval): what it waits for (humanPause.ts). */
+  humanPending?: HumanPending;
 }
 
 /** The first task a paused crew run has no stored output of: where it continues. */
@@ -40,6 +44,8 @@ export interface CrewResume {
   checkpoint: CrewCheckpoint;
   outputs: Map<string, StoredTaskOutput>;
   interrupted?: InterruptedCrew;
+  /** The person's answer to `checkpoint.humanPending`, checked to fit it. */
+  answer?: HumanAnswer;
 }
 
 /**
@@ -49,8 +55,14 @@ export interface CrewResume {
  */
 export function markResumed(run: RunLifecycle, resumed: CrewResume, now: number, offlineFrom: string | undefined): void {
   const stoppedAt = resumed.interrupted?.endedAt ?? resumed.checkpoint.pausedAt ?? now;
-  run.root.emit({ type: 'run.resumed', requestId: resumed.checkpoint.pending?.requestId ?? '', pausedForMs: Math.max(0, now - stoppedAt), ...(offlineFrom ? { offlineFrom } : {}) });
+  const { pending, humanPending } = resumed.checkpoint;
+  run.root.emit({ type: 'run.resumed', requestId: pending?.requestId ?? humanPending?.requestId ?? '', pausedForMs: Math.max(0, now - stoppedAt), ...(offlineFrom ? { offlineFrom } : {}) });
   if (resumed.interrupted) closeOpenSpans(run.log, resumed.interrupted.open, stoppedAt, 'interrupted: the process running the crew stopped; the task runs again');
+  // The request the run paused at is answered on its own span, as a flow's feedback is (under the run: the
+  // agent that asked closed its span when the run paused).
+  if (humanPending && resumed.answer) {
+    new Span(run.log, humanPending.spanId, run.root.id).emit({ type: 'human.answered', requestId: humanPending.requestId, kind: humanPending.kind, ...resumed.answer });
+  }
 }
 
 /** Where an interrupted crew run that saved no checkpoint (an older run) is, read from its events. */

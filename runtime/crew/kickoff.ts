@@ -10,6 +10,7 @@ import type { Embedder } from '../memory/types';
 import type { ModelResolver } from '../llm/resolveModel';
 import { RunLifecycle } from '../run/runLifecycle';
 import { BudgetReached } from '../errors';
+import { HumanInputPending, resumingHuman, type HumanPending } from '../human/humanPause';
 import { mergeBudget } from '../run/budgetGuard';
 import type { RunStore, StoredTaskOutput } from '../store/types';
 import type { AfterToolHook, BeforeToolHook } from '../tools/policyGate';
@@ -24,6 +25,8 @@ export interface CrewRunResult {
   status: 'completed' | 'failed' | 'cancelled' | 'paused';
   /** A run paused at its budget: what it waits for (`crewdeck resume <runId> --max-tokens N`). */
   pending?: BudgetPending;
+  /** A run paused for a person: the review or approval it waits for (`crewdeck resume <runId> --feedback … | --approve`). */
+  humanPending?: HumanPending;
   /** The last non-empty task output ('' when the run did not complete). */
   output: string;
   json?: unknown;
@@ -77,7 +80,10 @@ export interface KickoffRequest {
  * plan (optional), run the task list, assemble the crew output. Problems found before the run opens
  * (missing input, unknown model or tool) throw; everything after is reported in the result and the events.
  */
-export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
+export async function kickoffCrew(given: KickoffRequest): Promise<CrewRunResult> {
+  // Resumed with a person's answer: the agent that asked goes on with it (humanPause.ts).
+  const answered = given.resume?.checkpoint.humanPending;
+  const req = answered && given.resume?.answer ? { ...given, human: resumingHuman(given.human, answered, given.resume.answer) } : given;
   const deps: CrewDeps = { workspace: req.workspace, models: req.models, tools: req.tools, human: req.human, hooks: req.hooks, memory: req.memory, suggestions: req.suggestions, embedder: req.embedder };
   const crew = prepareCrew(req.doc, req.inputs, deps, req.documentPath ?? `crew "${req.doc.id}"`);
   const { doc } = crew;
@@ -128,20 +134,37 @@ export async function kickoffCrew(req: KickoffRequest): Promise<CrewRunResult> {
     return { ...end, status: 'completed', output: result.raw, json: result.json, tasks: result.tasks, usageByTask: result.usageByTask, usageByAgent: result.usageByAgent };
   } catch (caught) {
     const usage = { usageByTask: Object.fromEntries(run.meter.byTask), usageByAgent: Object.fromEntries(run.meter.byAgent) };
-    const reached = caught instanceof BudgetReached ? caught : run.signal.reason instanceof BudgetReached ? run.signal.reason : undefined;
-    if (reached && req.store) {
-      // The task it stopped in is dropped (its partial work too); finished tasks' outputs are stored.
-      const pending: BudgetPending = { kind: 'budget', which: reached.which, spent: reached.spent, limit: reached.limit, requestId: `${req.runId}:budget:${session}`, ...(reached.stepId ? { stepId: reached.stepId } : {}) };
+    const paused = req.store ? pauseOf(caught, run.signal.reason, `${req.runId}:budget:${session}`) : undefined;
+    if (paused && req.store) {
+      // The task it stopped in is not stored; finished tasks' outputs are. The checkpoint says what the run waits for.
       const store = req.store;
-      const end = run.finish({ kind: 'paused', requestId: pending.requestId, methodId: reached.stepId ?? '', budget: pending }, () => {
-        const checkpoint: CrewCheckpoint = { version: 1, kind: 'crew', rootSpanId: run.root.id, sessions: session, startedAt: run.startedAt, pausedAt: req.now(), tokenUsage: run.usage(), budget, pending };
+      const end = run.finish({ kind: 'paused', ...paused.ending }, () => {
+        const checkpoint: CrewCheckpoint = { version: 1, kind: 'crew', rootSpanId: run.root.id, sessions: session, startedAt: run.startedAt, pausedAt: req.now(), tokenUsage: run.usage(), budget, ...paused.saved };
         store.saveCheckpoint(req.runId, checkpoint);
       });
-      return { ...end, status: end.status === 'paused' ? 'paused' : 'failed', pending, output: '', tasks: finished, ...usage };
+      return { ...end, status: end.status === 'paused' ? 'paused' : 'failed', ...(paused.saved.pending ? { pending: paused.saved.pending } : {}), ...(paused.saved.humanPending ? { humanPending: paused.saved.humanPending } : {}), output: '', tasks: finished, ...usage };
     }
     const end = run.finish({ kind: 'error', error: caught });
     return { ...end, status: end.status === 'cancelled' ? 'cancelled' : 'failed', output: '', tasks: finished, ...usage };
   } finally {
     run.close();
   }
+}
+
+/**
+ * Whether what stopped the crew is a pause: its budget reached, or a question to a person who answers
+ * later (a pause may surface as the run's abort reason, from a task running beside the one that stopped).
+ */
+function pauseOf(
+  caught: unknown,
+  abortReason: unknown,
+  budgetRequestId: string,
+): { ending: { requestId: string; methodId: string; budget?: BudgetPending; human?: true }; saved: Pick<CrewCheckpoint, 'pending' | 'humanPending'> } | undefined {
+  const stop = [caught, abortReason].find((e) => e instanceof BudgetReached || e instanceof HumanInputPending);
+  if (stop instanceof HumanInputPending) {
+    return { ending: { requestId: stop.pending.requestId, methodId: stop.pending.taskId ?? '', human: true }, saved: { humanPending: stop.pending } };
+  }
+  if (!(stop instanceof BudgetReached)) return undefined;
+  const pending: BudgetPending = { kind: 'budget', which: stop.which, spent: stop.spent, limit: stop.limit, requestId: budgetRequestId, ...(stop.stepId ? { stepId: stop.stepId } : {}) };
+  return { ending: { requestId: pending.requestId, methodId: stop.stepId ?? '', budget: pending }, saved: { pending } };
 }

@@ -11,6 +11,7 @@ import { recallForTask } from '../memory/recallForTask';
 import { retrieveKnowledgeForTask } from '../knowledge/runKnowledge';
 import type { RunContext } from '../agent/runContext';
 import { BudgetReached, errorMessage, errorName, GuardrailExhausted } from '../errors';
+import { HumanInputPending } from '../human/humanPause';
 import type { Span } from '../events/span';
 import type { ChatModel } from '../llm/chatModel';
 import { assertWritable } from '../tools/protectedFiles';
@@ -72,10 +73,12 @@ export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment):
     });
     return { taskId: task.id, agentRole: role, raw, json, tokenUsage };
   } catch (error) {
-    if (error instanceof BudgetReached) {
-      // Not a failure: the run pauses, and this task runs again from its start when it resumes.
-      ctx.memory?.discardUnstaged(span, task.id, role, `the task paused at the run's budget: ${error.message}`);
-      span.emit({ type: 'task.paused', taskId: task.id, agentRole: role, reason: 'budget', message: error.message, durationMs: Math.round(performance.now() - started) });
+    if (error instanceof BudgetReached || error instanceof HumanInputPending) {
+      // Not a failure: the run pauses. At its budget this task runs again from its start; for a person,
+      // its agent goes on from where it asked (humanPause.ts).
+      const why = error instanceof BudgetReached ? `the task paused at the run's budget: ${error.message}` : `the task paused: ${error.message}`;
+      ctx.memory?.discardUnstaged(span, task.id, role, why);
+      span.emit({ type: 'task.paused', taskId: task.id, agentRole: role, reason: error instanceof BudgetReached ? 'budget' : 'human', message: error.message, durationMs: Math.round(performance.now() - started) });
       throw error;
     }
     ctx.memory?.discardUnstaged(span, task.id, role, `the task failed: ${errorMessage(error)}`);

@@ -6,6 +6,7 @@ import type { RunStore } from '../store/types';
 import { collectDeployment } from '../team/deploymentBundle';
 import { TeamClient } from '../team/teamClient';
 import type { TeamRunView } from '../team/teamRuns';
+import { teamRunSummary } from '../team/teamRunShape';
 import { HostBadInput } from './hostErrors';
 
 type Summary = HostResponse<'runs.list'>['runs'][number];
@@ -71,22 +72,10 @@ export class HostTeam {
   }
 
   private remember(client: TeamClient, run: TeamRunView): Summary {
-    const status = run.status === 'waiting' ? 'paused' : run.status === 'queued' ? 'running' : run.status;
-    const usage = run.usage as Summary['tokenUsage'];
-    const summary: Summary = {
-      id: run.runId,
-      kind: run.kind,
-      documentId: run.deploymentId ?? run.name,
-      name: run.name,
-      status,
-      startedAt: run.startedAt ?? run.createdAt,
-      ...(run.endedAt !== undefined ? { endedAt: run.endedAt, durationMs: run.endedAt - (run.startedAt ?? run.createdAt) } : {}),
-      tokenUsage: usage,
-      ...(run.error ? { error: run.error } : {}),
-      team: { server: client.baseUrl, status: run.status, ...(run.deploymentId ? { deploymentId: run.deploymentId } : {}) },
-    };
-    this.teamRuns.set(run.runId, summary);
-    return summary;
+    const { team, ...summary } = teamRunSummary(run, client.baseUrl);
+    const remembered: Summary = { ...summary, team: { server: team.server, status: team.status, ...(team.deploymentId ? { deploymentId: team.deploymentId } : {}) } };
+    this.teamRuns.set(run.runId, remembered);
+    return remembered;
   }
 
   /** A team run as `runs.get` gives a local one (its document, for the trace; outputs are in its events). */

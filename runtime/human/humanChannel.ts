@@ -1,4 +1,5 @@
 import type { ToolApprovalDecision } from '../../shared/events';
+import type { ResumedAgent } from './humanAnswer';
 
 export interface TaskReviewRequest {
   requestId: string;
@@ -25,7 +26,14 @@ export interface HumanChannel {
   /** Returns feedback; an empty string accepts the output. */
   reviewTask(request: TaskReviewRequest, signal: AbortSignal): Promise<string>;
   approveTool(request: ToolApprovalRequest, signal: AbortSignal): Promise<ToolApprovalDecision>;
+  /**
+   * A run resumed after it paused for a person (humanPause.ts): the conversation of the agent that asked
+   * and the answer, once, for that agent to go on from where it stood.
+   */
+  resumeAgent?(taskId: string, agentRole: string): ResumedAgent | undefined;
 }
+
+export type { ResumedAgent } from './humanAnswer';
 
 /** Used when nobody can be asked: reviews accept, approvals are denied. */
 export const unattendedHuman: HumanChannel = {

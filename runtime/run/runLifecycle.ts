@@ -43,8 +43,8 @@ export interface RunContinuation {
 /** How the process-specific part says its run ended. */
 export type RunEnding =
   | { kind: 'completed'; output: string }
-  /** `budget`: paused at its budget cap (methodId: the task or method it stopped in). */
-  | { kind: 'paused'; requestId: string; methodId: string; budget?: BudgetPending }
+  /** `budget`: paused at its budget cap (methodId: the task or method it stopped in); `human`: for a person's answer (humanPause.ts). */
+  | { kind: 'paused'; requestId: string; methodId: string; budget?: BudgetPending; human?: true }
   /** Anything thrown: a cancellation when the run was stopped, a failure otherwise. */
   | { kind: 'error'; error: unknown };
 
@@ -157,7 +157,8 @@ export class RunLifecycle {
       result = { runId: req.runId, status: 'completed', tokenUsage };
       end = { status: 'completed', output: ending.output, tokenUsage, endedAt: req.now() };
     } else if (ending.kind === 'paused') {
-      this.root.emit({ type: 'run.paused', requestId: ending.requestId, methodId: ending.methodId, durationMs, ...(ending.budget ? { reason: 'budget' as const } : {}) });
+      const reason = ending.budget ? ('budget' as const) : ending.human ? ('human' as const) : undefined;
+      this.root.emit({ type: 'run.paused', requestId: ending.requestId, methodId: ending.methodId, durationMs, ...(reason ? { reason } : {}) });
       result = { runId: req.runId, status: 'paused', tokenUsage };
       end = { status: 'paused', tokenUsage, endedAt: req.now() };
     } else {

@@ -3,13 +3,22 @@ import type { RuntimeEvent } from '../../shared/events';
 import { redactKnown } from '../redactSecrets';
 import type { NewRun, RunEnd, StoredTaskOutput } from './types';
 
-/** What a team run waits for when it stops: a person's answer (`waiting`) or a higher budget (`paused`). */
+/**
+ * What a team run waits for when it stops: a person's answer (`waiting`: a flow's feedback, a crew's task
+ * review or tool approval) or a higher budget (`paused`).
+ */
 export interface TeamPending {
   requestId: string;
-  kind: 'feedback' | 'budget';
+  kind: 'feedback' | 'budget' | 'task_review' | 'tool_approval';
   prompt: string;
-  /** What the person reviews (a flow's feedback step). */
+  /** What the person reviews (a flow's feedback step, a crew task's answer). */
   output?: string;
+  /** A crew's question: the task and the agent that asks. */
+  taskId?: string;
+  agentRole?: string;
+  /** A tool approval: the tool and the arguments it would be called with. */
+  tool?: string;
+  args?: unknown;
   outcomes?: string[];
   defaultOutcome?: string;
   methodId?: string;
@@ -125,7 +134,7 @@ async function upsertOutput(client: PoolClient, output: StoredTaskOutput): Promi
 
 /** The run stopped: its end, what it waits for, and the lease let go in the same commit (a resume can claim it at once). */
 async function finishRun(client: PoolClient, runId: string, end: RunEnd, pending: TeamPending | undefined): Promise<void> {
-  const status = end.status === 'paused' ? (pending?.kind === 'feedback' ? 'waiting' : 'paused') : end.status;
+  const status = end.status === 'paused' ? (pending && pending.kind !== 'budget' ? 'waiting' : 'paused') : end.status;
   await client.query(
     `UPDATE runs SET status = $2, output = $3, error = $4, token_usage = $5, ended_at = $6, pending = $7,
        lease_owner = NULL, lease_until = NULL

@@ -1,10 +1,12 @@
 import type { Pool } from 'pg';
+import type { ToolApprovalDecision } from '../../shared/events';
 import { CrewDocumentSchema } from '../../shared/model/crew';
 import { FlowDocumentSchema, type FlowDocument } from '../../shared/model/flow';
 import { errorMessage, RunCancelled } from '../errors';
 import { loadFlowCheckpoint } from '../flow/flowCheckpoint';
 import { FlowNotResumable } from '../flow/flowErrors';
 import { unattendedHuman } from '../human/humanChannel';
+import { pausingHuman } from '../human/humanPause';
 import type { RunMemoryStore } from '../memory/runMemory';
 import { Recording } from '../offline/recording';
 import { createRuntime, type Runtime } from '../runtime';
@@ -70,7 +72,10 @@ export async function advanceRun(ctx: AdvanceContext, runId: string): Promise<Ad
       settings: content.settings,
       env: ctx.env,
       trust: PUBLISHED,
-      human: unattendedHuman,
+      // Nobody waits at a worker: a crew's task review or tool approval pauses the run (`waiting`) until
+      // POST /v1/runs/{id}/resume answers it. A flow's crews still run unattended (reviews accept,
+      // approvals deny): a flow waits for people through its human_feedback steps.
+      human: row.kind === 'crew' ? pausingHuman : unattendedHuman,
       forceProfile: row.request.kind === 'start' ? row.request.profile : undefined,
       memory: usesMemory(content) ? await ctx.memory(content) : undefined,
       offline: row.request.kind === 'replay' && row.request.offline && sourceId ? Recording.fromStore(local, sourceId) : undefined,
@@ -110,7 +115,7 @@ async function runSession(runtime: Runtime, row: TeamRunRow, store: PostgresRunS
     return;
   }
   try {
-    await runtime.resume(runId, { signal, feedback: answerFor(row, store), ...(row.resume_request?.budget ? { budget: row.resume_request.budget } : {}) });
+    await runtime.resume(runId, { signal, ...answerFor(row, store), ...(row.resume_request?.budget ? { budget: row.resume_request.budget } : {}) });
   } catch (error) {
     // Stopped at a feedback request before its pause was recorded (the worker died in between): it waits again.
     const pending = pendingOfCheckpoint(currentCheckpoint(store, runId));
@@ -121,11 +126,14 @@ async function runSession(runtime: Runtime, row: TeamRunRow, store: PostgresRunS
 }
 
 /** The accepted answer, when the run's checkpoint still waits for exactly that request. */
-function answerFor(row: TeamRunRow, store: PostgresRunStore): string | undefined {
+function answerFor(row: TeamRunRow, store: PostgresRunStore): { feedback?: string; decision?: ToolApprovalDecision } {
   const answer = row.resume_request;
   const pending = pendingOfCheckpoint(currentCheckpoint(store, row.id));
-  if (!answer || pending?.kind !== 'feedback' || pending.requestId !== answer.requestId) return undefined;
-  return answer.outcome ?? answer.feedback ?? (answer.approve === false ? 'rejected' : '');
+  if (!answer || !pending || pending.kind === 'budget' || pending.requestId !== answer.requestId) return {};
+  if (pending.kind === 'feedback') return { feedback: answer.outcome ?? answer.feedback ?? (answer.approve === false ? 'rejected' : '') };
+  if (pending.kind === 'tool_approval') return { decision: answer.outcome === 'always' ? 'always' : answer.approve ? 'approve' : 'deny' };
+  // A task review: feedback revises the answer; none (or approve) accepts it.
+  return { feedback: answer.feedback ?? '' };
 }
 
 async function markWaiting(row: TeamRunRow, store: PostgresRunStore, pending: NonNullable<ReturnType<typeof pendingOfCheckpoint>>): Promise<void> {

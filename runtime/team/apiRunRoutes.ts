@@ -1,4 +1,5 @@
 import { readTeamEvents, readTeamRun, TEAM_RUN_STATUSES, type TeamRunStatus } from '../store/postgresRunReads';
+import type { TeamPending } from '../store/postgresRunWrites';
 import { ApiError, readJsonBody, sendJson } from './apiHttp';
 import { allowedWebhook, CancelSchema, parseBody, ReplaySchema, ResumeSchema } from './apiSchemas';
 import type { ApiContext, Route } from './apiRoute';
@@ -42,11 +43,22 @@ async function resume(ctx: ApiContext): Promise<void> {
   const body = parseBody(ResumeSchema, await readJsonBody(ctx.req));
   const budget = body.maxTokens !== undefined || body.maxCostUsd !== undefined ? { ...(body.maxTokens ? { maxTokens: body.maxTokens } : {}), ...(body.maxCostUsd ? { maxCostUsd: body.maxCostUsd } : {}) } : undefined;
   const row = await requireRun(ctx);
-  if (row.pending?.outcomes && body.outcome !== undefined && !row.pending.outcomes.includes(body.outcome) && row.pending.requestId === body.requestId) {
-    throw new ApiError(400, 'invalid_request', `outcome "${body.outcome}" is not one of ${row.pending.outcomes.join(', ')}`, 'outcome');
-  }
+  if (row.pending && row.pending.requestId === body.requestId) checkAnswerFits(row.pending, body);
   const { maxTokens: _t, maxCostUsd: _c, ...answer } = body;
   sendJson(ctx.res, 202, await resumeRun(ctx.pool, ctx.dispatch, row.id, { ...answer, ...(budget ? { budget } : {}) }));
+}
+
+/** The answer must fit the question (400 naming the field): an outcome of the feedback's, a decision for a tool. */
+function checkAnswerFits(pending: TeamPending, body: { feedback?: string; approve?: boolean; outcome?: string }): void {
+  if (pending.kind === 'feedback' && pending.outcomes && body.outcome !== undefined && !pending.outcomes.includes(body.outcome)) {
+    throw new ApiError(400, 'invalid_request', `outcome "${body.outcome}" is not one of ${pending.outcomes.join(', ')}`, 'outcome');
+  }
+  if (pending.kind === 'tool_approval' && body.approve === undefined && body.outcome !== 'always') {
+    throw new ApiError(400, 'invalid_request', `request ${pending.requestId} asks to approve the tool "${pending.tool ?? ''}": answer with approve: true or false (or outcome: "always" to allow it for the rest of the run)`, 'approve');
+  }
+  if (pending.kind === 'task_review' && body.feedback === undefined && body.approve !== true) {
+    throw new ApiError(400, 'invalid_request', `request ${pending.requestId} is a review of ${pending.agentRole ?? 'an agent'}'s answer: accept it with approve: true, or ask for changes with feedback`, 'feedback');
+  }
 }
 
 async function replay(ctx: ApiContext): Promise<void> {
@@ -97,7 +109,7 @@ export const RUN_ROUTES: Route[] = [
     method: 'GET',
     path: new RegExp(`^/v1/runs/${ID}$`),
     scope: 'run',
-    handle: async (ctx) => sendJson(ctx.res, 200, await viewRun(ctx.pool, ctx.params[0]!, ctx.query.get('include') === 'document')),
+    handle: async (ctx) => sendJson(ctx.res, 200, await viewRun(ctx.pool, ctx.params[0]!, new Set((ctx.query.get('include') ?? '').split(',').filter(Boolean)))),
   },
   { method: 'GET', path: new RegExp(`^/v1/runs/${ID}/events$`), scope: 'run', handle: events },
   { method: 'GET', path: new RegExp(`^/v1/runs/${ID}/stream$`), scope: 'run', handle: stream },

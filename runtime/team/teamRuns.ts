@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import { newRunId } from '../runId';
 import { loadFlowCheckpoint } from '../flow/flowCheckpoint';
-import { readTeamCheckpoint, readTeamCheckpointEntries, readTeamRun, type TeamResumeRequest, type TeamRunRequest, type TeamRunRow, type TeamRunStatus, type TeamWebhook } from '../store/postgresRunReads';
+import type { StoredTaskOutput } from '../store/types';
+import { readTeamCheckpoint, readTeamCheckpointEntries, readTeamOutputs, readTeamRun, type TeamResumeRequest, type TeamRunRequest, type TeamRunRow, type TeamRunStatus, type TeamWebhook } from '../store/postgresRunReads';
 import type { RunDispatch } from './dispatch';
 import { TeamConflict, TeamNotFound } from './teamErrors';
 
@@ -13,12 +14,15 @@ export interface TeamRunView {
   name: string;
   deploymentId?: string;
   version?: number;
+  /** The document's path in its published version (as `documentPath` of a local run). */
+  documentPath?: string;
   inputs: Record<string, string>;
   output: string | null;
   state?: unknown;
   usage: unknown;
   costUsd?: number;
-  pending?: { requestId: string; kind: string; prompt: string; outcomes?: string[]; output?: string; defaultOutcome?: string };
+  /** What a `waiting` or `paused` run waits for: `kind` feedback (a flow's step), task_review / tool_approval (a crew's), budget. */
+  pending?: { requestId: string; kind: string; prompt: string; outcomes?: string[]; output?: string; defaultOutcome?: string; taskId?: string; agentRole?: string; tool?: string; args?: unknown };
   error?: string;
   createdAt: number;
   startedAt?: number;
@@ -31,12 +35,16 @@ export interface TeamRunView {
   webhookError?: string;
 }
 
-/** A run's view; `withDocument` adds the document it ran (`?include=document`: the app draws its trace with it). */
-export async function viewRun(pool: Pool, runId: string, withDocument = false): Promise<TeamRunView & { document?: unknown }> {
+/**
+ * A run's view; `include` adds the document it ran (`?include=document`: the app draws its trace with it)
+ * and its task outputs (`tasks`: what `crewdeck runs show` prints).
+ */
+export async function viewRun(pool: Pool, runId: string, include: ReadonlySet<string> = new Set()): Promise<TeamRunView & { document?: unknown; tasks?: StoredTaskOutput[] }> {
   const row = await readTeamRun(pool, runId);
   if (!row) throw new TeamNotFound(`no run "${runId}"`);
-  const view: TeamRunView & { document?: unknown } = summaryView(row);
-  if (withDocument) view.document = row.document;
+  const view: TeamRunView & { document?: unknown; tasks?: StoredTaskOutput[] } = summaryView(row);
+  if (include.has('document')) view.document = row.document;
+  if (include.has('tasks')) view.tasks = await readTeamOutputs(pool, runId);
   if (row.kind === 'flow') {
     const [base, entries] = await Promise.all([readTeamCheckpoint(pool, runId), readTeamCheckpointEntries(pool, runId)]);
     const checkpoint = loadFlowCheckpoint({ loadCheckpoint: () => base, checkpointEntries: () => entries }, runId);
@@ -55,6 +63,7 @@ export function summaryView(row: TeamRunRow): TeamRunView {
     name: row.name,
     ...(row.deployment_id !== null ? { deploymentId: row.deployment_id } : {}),
     ...(row.version !== null ? { version: row.version } : {}),
+    ...(row.document_path !== null ? { documentPath: row.document_path } : {}),
     inputs: row.inputs,
     output: row.output,
     usage: usage ?? { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, totalTokens: 0, requests: 0 },

@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ReadAs, ToolApprovalDecision } from '../../shared/events';
 import type { Span } from '../events/span';
 import type { HumanChannel } from '../human/humanChannel';
+import { HumanInputPending } from '../human/humanPause';
 import { flatObjectCheck, type SurelyValid } from '../validation/flatObjectSchema';
 import { compileSchema } from '../validation/jsonSchema';
 import type { Tool, ToolMemory, ToolServices } from './tool';
@@ -29,6 +30,8 @@ export interface ToolCall {
   memory?: ToolMemory;
   /** How the call was read from the model's reply, when not literally (a text tool call, a cleaned name). */
   readAs?: ReadAs[];
+  /** The approval a person gave while the run was paused at this call (humanPause.ts): not asked again. */
+  decision?: ToolApprovalDecision;
 }
 
 export interface ToolOutcome {
@@ -96,6 +99,12 @@ export class PolicyGate {
     try {
       return await this.pass(call, span, signal, started);
     } catch (error) {
+      if (error instanceof HumanInputPending) {
+        // The run pauses for a person: its own approval (blocked until answered), or a question inside the tool (a coworker's).
+        if (error.pending.parentSpanId === span.id) span.emit({ type: 'tool.blocked', tool: name, reason: 'waiting for a person to approve the call: the run pauses', by: 'approval' });
+        else span.emit({ type: 'tool.failed', tool: name, error: `paused: ${error.message}`, durationMs: elapsed(started) });
+        throw error;
+      }
       if (signal.aborted) {
         span.emit({ type: 'tool.failed', tool: name, error: 'cancelled', durationMs: elapsed(started) });
         throw signal.reason ?? error;
@@ -125,7 +134,7 @@ export class PolicyGate {
     }
 
     if (use.requiresApproval && !this.alwaysAllowed.has(tool.name)) {
-      const decision = await this.askApproval(call, args, span, signal);
+      const decision = call.decision ?? (await this.askApproval(call, args, span, signal));
       if (decision === 'deny') {
         return this.block(
           span,
@@ -225,7 +234,13 @@ export class PolicyGate {
       args,
       prompt: `${agentRole} wants to use the tool "${tool}" with arguments ${shownArgs}. Allow this call?`,
     });
-    const decision = await this.options.human.approveTool({ requestId, agentRole, taskId, tool, args }, signal);
+    let decision: ToolApprovalDecision;
+    try {
+      decision = await this.options.human.approveTool({ requestId, agentRole, taskId, tool, args }, signal);
+    } catch (error) {
+      // Answered later (the run pauses): the request's span stays open until the run resumes with the answer.
+      throw error instanceof HumanInputPending ? error.at({ spanId: request.id, parentSpanId: span.id }) : error;
+    }
     request.emit({ type: 'human.answered', requestId, kind: 'tool_approval', decision });
     return decision;
   }

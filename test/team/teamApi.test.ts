@@ -135,6 +135,58 @@ describe('the /v1 API', () => {
     expect((await apiError(client.request('POST', `/v1/runs/${runId}/resume`, { requestId, outcome: 'approved' }))).status).toBe(409);
   }, 60_000);
 
+  it("a crew's task review over the API: waiting (no worker held), feedback continues the agent, approve completes; a stale requestId gets 409", async () => {
+    const writer = { provider: 'scripted', model: 'writer', script: { rules: [{ when: { last: '/shorter/' }, reply: 'Tides: moon.' }], default: 'A long draft about tides and the moon.' } };
+    const researcher = { provider: 'scripted', model: 'research', script: { default: 'Facts.' } };
+    await publish(client, {
+      kind: 'crew', version: 1, id: 'reviewed', name: 'Reviewed', process: 'sequential',
+      agents: [{ id: 'r', role: 'Researcher', goal: 'g', backstory: 'b', llm: researcher }, { id: 'w', role: 'Writer', goal: 'g', backstory: 'b', llm: writer }],
+      tasks: [{ id: 'research', description: 'Find facts', expectedOutput: 'facts', agentId: 'r' }, { id: 'write', description: 'Write it up', expectedOutput: 'a text', agentId: 'w', humanInput: true }],
+    });
+    const { runId } = await client.request<{ runId: string }>('POST', '/v1/deployments/reviewed/runs', {});
+    const first = await waitFor(() => runView(runId), (r) => r.status === 'waiting', 'the review');
+    expect(first.pending).toMatchObject({ kind: 'task_review', taskId: 'write', agentRole: 'Writer', output: 'A long draft about tides and the moon.', prompt: 'Write it up' });
+    expect((await team.pool.query('SELECT lease_owner FROM runs WHERE id = $1', [runId])).rows[0]).toEqual({ lease_owner: null });
+
+    const unanswered = await apiError(client.request('POST', `/v1/runs/${runId}/resume`, { requestId: first.pending!.requestId }));
+    expect(unanswered).toMatchObject({ status: 400, field: 'feedback' });
+    await client.request('POST', `/v1/runs/${runId}/resume`, { requestId: first.pending!.requestId, feedback: 'Make it shorter.' });
+    const second = await waitFor(() => runView(runId), (r) => r.status === 'waiting' && r.pending?.requestId !== first.pending!.requestId, 'the second review');
+    expect(second.pending).toMatchObject({ kind: 'task_review', output: 'Tides: moon.' });
+    expect((await apiError(client.request('POST', `/v1/runs/${runId}/resume`, { requestId: first.pending!.requestId, approve: true }))).status).toBe(409);
+    await client.request('POST', `/v1/runs/${runId}/resume`, { requestId: second.pending!.requestId, approve: true });
+    const done = await waitFor(() => runView(runId), ended, 'the crew to end');
+    expect(done).toMatchObject({ status: 'completed', output: 'Tides: moon.' });
+
+    const { events } = await client.request<{ events: RuntimeEvent[] }>('GET', `/v1/runs/${runId}/events`);
+    const calls = events.filter((e): e is Extract<RuntimeEvent, { type: 'llm.started' }> => e.type === 'llm.started');
+    expect(calls.filter((e) => e.agentRole === 'Researcher')).toHaveLength(1);
+    expect(calls.filter((e) => e.agentRole === 'Writer')).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'task.completed').map((e) => (e as { taskId: string }).taskId)).toEqual(['research', 'write']);
+    expect(events.filter((e) => e.type === 'run.paused').map((e) => (e as { reason?: string }).reason)).toEqual(['human', 'human']);
+  }, 60_000);
+
+  it("a crew's tool approval over the API: waiting before the call; approve runs that call on resume, once", async () => {
+    const solver = { provider: 'scripted', model: 'solver', script: { rules: [{ when: { lastRole: 'tool' }, reply: 'The answer is 4.' }], default: { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' } }] } } };
+    await publish(client, {
+      kind: 'crew', version: 1, id: 'approval', name: 'Approval', process: 'sequential',
+      agents: [{ id: 's', role: 'Solver', goal: 'g', backstory: 'b', llm: solver, tools: [{ tool: 'calculator', requiresApproval: true }] }],
+      tasks: [{ id: 'sum', description: 'Add two and two', expectedOutput: 'a number', agentId: 's' }],
+    });
+    const { runId } = await client.request<{ runId: string }>('POST', '/v1/deployments/approval/runs', {});
+    const waiting = await waitFor(() => runView(runId), (r) => r.status === 'waiting', 'the approval');
+    expect(waiting.pending).toMatchObject({ kind: 'tool_approval', tool: 'calculator', args: { expression: '2 + 2' }, agentRole: 'Solver', taskId: 'sum' });
+    const wrong = await apiError(client.request('POST', `/v1/runs/${runId}/resume`, { requestId: waiting.pending!.requestId, feedback: 'fine' }));
+    expect(wrong).toMatchObject({ status: 400, field: 'approve' });
+    await client.request('POST', `/v1/runs/${runId}/resume`, { requestId: waiting.pending!.requestId, approve: true });
+    const done = await waitFor(() => runView(runId), ended, 'the crew to end');
+    expect(done).toMatchObject({ status: 'completed', output: 'The answer is 4.' });
+    const { events } = await client.request<{ events: RuntimeEvent[] }>('GET', `/v1/runs/${runId}/events`);
+    expect(events.filter((e) => e.type === 'tool.completed')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'llm.started')).toHaveLength(2);
+    expect(events.find((e) => e.type === 'human.answered')).toMatchObject({ requestId: waiting.pending!.requestId, decision: 'approve' });
+  }, 60_000);
+
   it('webhooks: every delivery is signed, each event arrives once per id and in order, across a resume', async () => {
     const secret = await webhookSecret(team.pool);
     const received: { id: string; seq: number; type: string; valid: boolean }[] = [];

@@ -108,6 +108,6 @@ export function reviewFlow(id = 'review') {
 }
 
 /** Publishes a document as a bundle (what `crewdeck deploy` sends). */
-export async function publish(client: TeamClient, document: { id: string; kind: string }): Promise<{ id: string; version: number }> {
+export async function publish(client: TeamClient, document: { id: string; kind: string } & Record<string, unknown>): Promise<{ id: string; version: number }> {
   return client.request('POST', '/v1/deployments', { documentPath: `${document.id}.${document.kind}.json`, document, files: {} });
 }

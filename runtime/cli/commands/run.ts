@@ -23,6 +23,7 @@ export async function runCommand(args: string[]): Promise<number> {
     workspace: { type: 'string', short: 'w' },
     json: { type: 'boolean', default: false },
     offline: { type: 'string' },
+    'pause-for-humans': { type: 'boolean', default: false },
     ...BUDGET_OPTIONS,
   });
   if (positionals.length !== 1) throw new UsageError('run needs exactly one crew or flow file');
@@ -38,7 +39,7 @@ export async function runCommand(args: string[]): Promise<number> {
     return runBatch(file, resolve(rowsFile), inputs, concurrency, values);
   }
   return runInTerminal(
-    { workspace: values.workspace ?? dirname(file), json: values.json ?? false, forceProfile: values.model, createStore: true, offline: values.offline },
+    { workspace: values.workspace ?? dirname(file), json: values.json ?? false, forceProfile: values.model, createStore: true, offline: values.offline, pauseForHumans: values['pause-for-humans'] },
     () => {
       // A file on the command line must be inside the workspace, symbolic links resolved.
       const loaded = loadWorkspaceDocument(values.workspace ?? dirname(file), file);

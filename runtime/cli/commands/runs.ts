@@ -2,10 +2,8 @@ import { RunNotFound, RunNotReopenable, WorkspaceInvalid } from '../../errors';
 import { wantsServer } from '../team/teamCliClient';
 import { FlowNotResumable } from '../../flow/flowErrors';
 import type { SqliteRunStore } from '../../store/sqliteRunStore';
-import type { RunRecord, RunStatus, RunSummary } from '../../store/types';
-import { formatUsd } from '../../../shared/usage';
-import { formatCount, formatDuration, formatTime, oneLine } from '../format';
-import { LiveTree } from '../liveTree';
+import type { RunRecord } from '../../store/types';
+import { eventLine, runsTable, writeRunText } from '../runText';
 import { diffRuns } from '../../runs/runDiff';
 import { runDiffText } from '../runDiffText';
 import { parseOptions } from '../options';
@@ -90,11 +88,6 @@ function positiveInt(value: string | undefined, name: string): number | undefine
   return n;
 }
 
-function statusText(status: RunStatus, style: Style): string {
-  const colour = ({ completed: style.green, failed: style.red, cancelled: style.yellow, interrupted: style.yellow, running: style.cyan, paused: style.magenta } satisfies Record<RunStatus, (s: string) => string>)[status];
-  return colour(status.padEnd(11));
-}
-
 function list(store: SqliteRunStore, json: boolean, style: Style, limit: number): number {
   const runs = store.listRuns({ limit });
   if (json) {
@@ -105,19 +98,7 @@ function list(store: SqliteRunStore, json: boolean, style: Style, limit: number)
     process.stdout.write('No runs in this workspace yet. Start one with `crewdeck run <file.crew.json>`.\n');
     return EXIT.ok;
   }
-  const rows = runs.map((r: RunSummary) => [
-    r.id,
-    statusText(r.status, style),
-    formatTime(r.startedAt),
-    r.durationMs === undefined ? '—' : formatDuration(r.durationMs),
-    formatCount(r.tokenUsage.totalTokens),
-    r.tokenUsage.costUsd === undefined ? '—' : formatUsd(r.tokenUsage.costUsd),
-    oneLine(r.name, 40) + (r.replayOf ? style.dim(` (replay of ${r.replayOf.runId})`) : '') + (r.offlineFrom ? style.dim(` (offline from ${r.offlineFrom})`) : ''),
-  ]);
-  const header = ['RUN', 'STATUS', 'STARTED (UTC)', 'TIME', 'TOKENS', 'COST', 'CREW'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => stripAnsi(row[i]).length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i] - stripAnsi(c).length))).join('  ');
-  process.stdout.write(`${style.bold(line(header))}\n${rows.map(line).join('\n')}\n`);
+  process.stdout.write(runsTable(runs, style));
   return EXIT.ok;
 }
 
@@ -128,30 +109,11 @@ function show(store: SqliteRunStore, run: RunRecord, json: boolean, style: Style
     process.stdout.write(`${JSON.stringify({ ...rest, tasks: outputs })}\n`);
     return EXIT.ok;
   }
-  const tree = new LiveTree({ out: process.stdout, style, spinner: false });
-  for (const event of store.events(run.id)) {
-    if (event.type !== 'llm.chunk') tree.handle(event);
-  }
-  process.stdout.write(`\n${style.bold('Run')} ${run.id} · ${statusText(run.status, style).trim()} · ${run.name}\n`);
-  if (Object.keys(run.inputs).length) process.stdout.write(`${style.bold('Inputs')} ${JSON.stringify(run.inputs)}\n`);
-  if (run.error) process.stdout.write(`${style.bold('Error')} ${run.error}\n`);
-  if (run.output !== undefined) process.stdout.write(`\n${style.bold('Output')}\n${run.output}\n`);
+  writeRunText(process.stdout, run, store.events(run.id), style);
   return EXIT.ok;
 }
 
 function events(store: SqliteRunStore, run: RunRecord, json: boolean, style: Style, after: number): number {
-  for (const event of store.events(run.id, after)) {
-    if (json) {
-      process.stdout.write(`${JSON.stringify(event)}\n`);
-    } else {
-      const { type, seq, ts, spanId, parentSpanId, runId: _runId, ...payload } = event;
-      process.stdout.write(`${style.dim(String(seq).padStart(5))} ${style.dim(formatTime(ts))} ${style.cyan(type.padEnd(20))} ${style.dim(`${spanId}${parentSpanId ? `<${parentSpanId}` : ''}`.padEnd(10))} ${oneLine(payload, 120)}\n`);
-    }
-  }
+  for (const event of store.events(run.id, after)) process.stdout.write(eventLine(event, json, style));
   return EXIT.ok;
-}
-
-function stripAnsi(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\x1b\[[0-9;]*m/g, '');
 }

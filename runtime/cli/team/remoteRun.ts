@@ -3,6 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { collectDeployment } from '../../team/deploymentBundle';
 import type { TeamClient } from '../../team/teamClient';
 import type { TeamRunView } from '../../team/teamRuns';
+import { teamRunResult } from '../../team/teamRunShape';
+import type { StoredTaskOutput } from '../../store/types';
 import { BUDGET_OPTIONS, parseBudgetOptions } from '../budgetOptions';
 import { formatUsageLine } from '../format';
 import { LiveTree } from '../liveTree';
@@ -51,16 +53,25 @@ export async function remoteRunCommand(args: string[]): Promise<number> {
   }
 }
 
-/** `crewdeck resume <runId> --server URL [--feedback TEXT | --outcome NAME] [--max-tokens N] [--max-cost X]`. */
+/**
+ * `crewdeck resume <runId> --server URL [--feedback TEXT | --outcome NAME | --approve | --deny | --always]
+ * [--max-tokens N] [--max-cost X]`: answers what the run waits for (a flow's feedback, a crew's task review
+ * or tool approval, a higher budget), then follows it as `run --server` does.
+ */
 export async function remoteResumeCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
     server: { type: 'string' },
     feedback: { type: 'string' },
     outcome: { type: 'string' },
+    approve: { type: 'boolean', default: false },
+    deny: { type: 'boolean', default: false },
+    always: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     ...BUDGET_OPTIONS,
   });
   if (positionals.length !== 1) throw new UsageError('resume needs exactly one run id');
+  const decisions = (['approve', 'deny', 'always'] as const).filter((d) => values[d]);
+  if (decisions.length > 1) throw new UsageError(`give one of --approve, --deny or --always, not ${decisions.map((d) => `--${d}`).join(' and ')}`);
   const client = teamClientFor(values.server);
   const json = values.json ?? false;
   const budget = parseBudgetOptions(values);
@@ -72,6 +83,7 @@ export async function remoteResumeCommand(args: string[]): Promise<number> {
       requestId: run.pending.requestId,
       ...(values.feedback !== undefined ? { feedback: values.feedback } : {}),
       ...(values.outcome !== undefined ? { outcome: values.outcome } : {}),
+      ...(decisions[0] === 'approve' ? { approve: true } : decisions[0] === 'deny' ? { approve: false } : decisions[0] === 'always' ? { approve: true, outcome: 'always' } : {}),
       ...(budget?.maxTokens ? { maxTokens: budget.maxTokens } : {}),
       ...(budget?.maxCostUsd ? { maxCostUsd: budget.maxCostUsd } : {}),
     });
@@ -102,14 +114,15 @@ async function follow(client: TeamClient, runId: string, after: number, json: bo
     tree.stop();
     process.off('SIGINT', onSigint);
   }
-  const run = await client.request<TeamRunView>('GET', `/v1/runs/${encodeURIComponent(runId)}`);
+  const run = await client.request<TeamRunView & { tasks?: StoredTaskOutput[] }>('GET', `/v1/runs/${encodeURIComponent(runId)}?include=tasks`);
   printRemoteResult(run, json, style, client.baseUrl);
   return run.status === 'failed' || run.status === 'cancelled' ? EXIT.runFailed : EXIT.ok;
 }
 
-function printRemoteResult(run: TeamRunView, json: boolean, style: Style, server: string): void {
+function printRemoteResult(run: TeamRunView & { tasks?: StoredTaskOutput[] }, json: boolean, style: Style, server: string): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(run)}\n`);
+    // What the local `run --json` prints for the run it ran (with `team`: the server and its status there).
+    process.stdout.write(`${JSON.stringify(teamRunResult(run, server))}\n`);
     return;
   }
   const usage = run.usage as Parameters<typeof formatUsageLine>[0];
@@ -119,8 +132,16 @@ function printRemoteResult(run: TeamRunView, json: boolean, style: Style, server
     process.stdout.write(`\n${style.bold(run.status === 'waiting' ? 'Waiting for an answer' : 'Paused')}: ${run.pending.prompt}\n`);
     if (run.pending.output) process.stdout.write(`\n${style.dim('Under review:')}\n${run.pending.output}\n`);
     if (run.pending.outcomes) process.stdout.write(`\n${style.dim(`Outcomes: ${run.pending.outcomes.join(', ')}`)}\n`);
-    process.stdout.write(`\nAnswer with: crewdeck resume ${run.runId} --server ${server} ${run.pending.kind === 'budget' ? '--max-tokens N' : run.pending.outcomes ? '--outcome NAME' : '--feedback "…"'}\n`);
+    if (run.pending.tool) process.stdout.write(`\n${style.dim(`${run.pending.tool} ${JSON.stringify(run.pending.args)}`)}\n`);
+    process.stdout.write(`\nAnswer with: crewdeck resume ${run.runId} --server ${server} ${answerHint(run.pending)}\n`);
   } else {
     process.stdout.write(`\n${style.red(run.status === 'cancelled' ? 'Run cancelled' : `Run ${run.status}`)}: ${run.error ?? ''}\n`);
   }
+}
+
+function answerHint(pending: NonNullable<TeamRunView['pending']>): string {
+  if (pending.kind === 'budget') return '--max-tokens N';
+  if (pending.kind === 'tool_approval') return '--approve | --deny | --always';
+  if (pending.kind === 'task_review') return '--feedback "…" (or --approve to accept)';
+  return pending.outcomes ? '--outcome NAME (or --feedback "…")' : '--feedback "…"';
 }

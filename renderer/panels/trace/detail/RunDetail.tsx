@@ -18,7 +18,7 @@ export function RunDetail({ view }: { view: RunView }) {
           ['Duration', view.durationMs !== undefined ? formatDuration(view.durationMs) : undefined],
           ['Replay of', view.replayOf ? `${view.replayOf.runId} from ${replayStart(view.replayOf)}` : undefined],
           ['Events', view.eventCount.toLocaleString('en-US')],
-          ['Waiting for', view.pausedFor ? `${view.pausedFor.reason === 'budget' ? 'a higher budget, at' : 'feedback on'} ${view.methods[view.pausedFor.methodId]?.name ?? view.pausedFor.methodId}` : undefined],
+          ['Waiting for', view.pausedFor ? `${view.pausedFor.reason === 'budget' ? 'a higher budget, at' : view.pausedFor.reason === 'human' ? 'a person, in' : 'feedback on'} ${view.methods[view.pausedFor.methodId]?.name ?? view.pausedFor.methodId}` : undefined],
         ]}
       />
       {view.process === 'flow' && <FlowMethodsSummary view={view} />}

@@ -49,6 +49,7 @@ Team server (PostgreSQL + Redis; see README "Team server"):
   crewdeck run <file|deployment> --server URL [--input k=v]... [--detach]   run on the team server, streaming its events
   crewdeck resume <runId> --server URL [--feedback TEXT | --outcome NAME | --approve | --deny | --always] [--max-tokens N]
   crewdeck runs list|show|events --server URL [--deployment ID] [--status S] [--cursor C] [--json]   as for local runs (same --json shapes)
+  crewdeck batches list|show|cancel --server URL [--json]   the server's batches, as the workspace's are printed
 
 The workspace is the folder holding the crew file unless --workspace says otherwise; runs are kept
 in <workspace>/.crewdeck/crewdeck.db. Model profiles come from <workspace>/crewdeck.json; the

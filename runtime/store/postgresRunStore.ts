@@ -5,6 +5,7 @@ import { errorMessage } from '../errors';
 import { isTransientPostgresError, LeaseLost } from './postgresErrors';
 import { applyWrites, type StoreWrite, type TeamPending } from './postgresRunWrites';
 import { pendingOfCheckpoint } from './postgresPending';
+import { TeamBatchesOnServer } from './postgresBatches';
 import type { SqliteRunStore } from './sqliteRunStore';
 import type { BatchRecord, BatchRowStatus, BatchStatus, BatchSummary, NewBatch, NewRun, RunEnd, RunRecord, RunStore, RunSummary, StoredTaskOutput } from './types';
 
@@ -233,32 +234,32 @@ export class PostgresRunStore implements RunStore {
     this.writer.push({ kind: 'reopen', runId });
   }
 
-  // Batches (BatchStore, migration 7 of the SQLite store): a job runs one run and never a batch; team
-  // batches are kept in PostgreSQL by runtime/team/teamBatches.ts. These answer from the job's working
-  // copy only, so the interface is whole; see /work/wt/SEAMS.md (scale ↔ team) for mapping them onto
-  // teamBatches' tables if team mode ever needs `crewdeck batches` against the server.
-  createBatch(batch: NewBatch): void {
-    this.local.createBatch(batch);
+  // Batches (BatchStore): a team batch is the server's, topped up by every worker — not one process's,
+  // which is what BatchStore describes — and a job's store holds the one run it advances. So these refuse
+  // (TeamBatchesOnServer) rather than keep a batch in a working copy that dies with the job; team batches
+  // are read in BatchStore's shapes by runtime/store/postgresBatches.ts, which says why at length.
+  createBatch(_batch: NewBatch): void {
+    throw new TeamBatchesOnServer('createBatch');
   }
 
-  updateBatchRow(batchId: string, index: number, change: { status: BatchRowStatus; runId?: string; error?: string }): void {
-    this.local.updateBatchRow(batchId, index, change);
+  updateBatchRow(_batchId: string, _index: number, _change: { status: BatchRowStatus; runId?: string; error?: string }): void {
+    throw new TeamBatchesOnServer('updateBatchRow');
   }
 
-  finishBatch(batchId: string, status: Exclude<BatchStatus, 'running' | 'interrupted'>, endedAt: number): void {
-    this.local.finishBatch(batchId, status, endedAt);
+  finishBatch(_batchId: string, _status: Exclude<BatchStatus, 'running' | 'interrupted'>, _endedAt: number): void {
+    throw new TeamBatchesOnServer('finishBatch');
   }
 
-  reopenBatch(batchId: string): void {
-    this.local.reopenBatch(batchId);
+  reopenBatch(_batchId: string): void {
+    throw new TeamBatchesOnServer('reopenBatch');
   }
 
-  getBatch(batchId: string): BatchRecord | undefined {
-    return this.local.getBatch(batchId);
+  getBatch(_batchId: string): BatchRecord | undefined {
+    throw new TeamBatchesOnServer('getBatch');
   }
 
-  listBatches(options?: { limit?: number; offset?: number }): BatchSummary[] {
-    return this.local.listBatches(options);
+  listBatches(_options?: { limit?: number; offset?: number }): BatchSummary[] {
+    throw new TeamBatchesOnServer('listBatches');
   }
 
   close(): void {

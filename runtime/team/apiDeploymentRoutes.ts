@@ -5,7 +5,8 @@ import { allowedWebhook, BatchSchema, parseBody, StartRunSchema } from './apiSch
 import type { ApiContext, Route } from './apiRoute';
 import type { DeploymentBundle } from './deploymentBundle';
 import { deploymentContent, getDeployment, listDeployments, publishDeployment } from './deployments';
-import { cancelBatch, createBatch, getBatch } from './teamBatches';
+import { cancelBatch, createBatch } from './teamBatches';
+import { listTeamBatches, readTeamBatch } from '../store/postgresBatches';
 import { queueRun } from './teamRuns';
 
 const ID = '([^/]+)';
@@ -86,10 +87,22 @@ export const DEPLOYMENT_ROUTES: Route[] = [
   { method: 'POST', path: new RegExp(`^/v1/deployments/${ID}/batches$`), scope: 'run', handle: startBatch },
   {
     method: 'GET',
+    path: /^\/v1\/batches$/,
+    scope: 'run',
+    handle: async (ctx) => {
+      const limit = Number(ctx.query.get('limit') ?? 50);
+      const offset = Number(ctx.query.get('offset') ?? 0);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new ApiError(400, 'invalid_request', `limit must be a whole number from 1 to 500, got "${ctx.query.get('limit') ?? ''}"`, 'limit');
+      if (!Number.isInteger(offset) || offset < 0) throw new ApiError(400, 'invalid_request', `offset must be a whole number from 0, got "${ctx.query.get('offset') ?? ''}"`, 'offset');
+      sendJson(ctx.res, 200, { batches: await listTeamBatches(ctx.pool, { limit, offset }) });
+    },
+  },
+  {
+    method: 'GET',
     path: new RegExp(`^/v1/batches/${ID}$`),
     scope: 'run',
     handle: async (ctx) => {
-      const batch = await getBatch(ctx.pool, ctx.params[0]!);
+      const batch = await readTeamBatch(ctx.pool, ctx.params[0]!);
       if (!batch) throw new ApiError(404, 'not_found', `no batch "${ctx.params[0]!}"`);
       sendJson(ctx.res, 200, batch);
     },

@@ -1,21 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { newRunId } from '../runId';
-import type { TeamRunRequest, TeamRunStatus, TeamWebhook } from '../store/postgresRunReads';
+import type { TeamRunRequest, TeamWebhook } from '../store/postgresRunReads';
 import type { RunDispatch } from './dispatch';
 import { TeamNotFound } from './teamErrors';
-
-/** A batch: one run of a deployment per row, at most `concurrency` of them queued or running at once. */
-export interface TeamBatch {
-  batchId: string;
-  deploymentId: string;
-  version: number;
-  concurrency: number;
-  status: 'running' | 'completed' | 'cancelled';
-  createdAt: number;
-  endedAt?: number;
-  counts: Record<string, number>;
-  rows: { index: number; status: 'pending' | 'cancelled' | TeamRunStatus; runId?: string; inputs: Record<string, string> }[];
-}
 
 export interface NewBatch {
   deploymentId: string;
@@ -29,19 +16,26 @@ export interface NewBatch {
   request: TeamRunRequest;
 }
 
+/**
+ * A batch: one run of a deployment per row, at most `concurrency` of them queued or running at once (a run
+ * waiting for a person holds no slot). Kept in the server's tables; read as BatchStore's shapes by
+ * runtime/store/postgresBatches.ts (which says why it lives here). Each row gets its run's id when the batch
+ * is made, as a local batch's rows do.
+ */
 export async function createBatch(pool: Pool, dispatch: RunDispatch, batch: NewBatch): Promise<string> {
-  const batchId = `batch_${newRunId().slice(4)}`;
+  const now = Date.now();
+  const batchId = `batch_${newRunId(now).slice(4)}`;
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const options = { kind: batch.kind, name: batch.name, keyId: batch.keyId ?? null, webhook: batch.webhook ?? null, request: batch.request };
     await client.query(
       "INSERT INTO batches (id, deployment_id, version, concurrency, status, options, created_at) VALUES ($1, $2, $3, $4, 'running', $5, $6)",
-      [batchId, batch.deploymentId, batch.version, batch.concurrency, JSON.stringify(options), Date.now()],
+      [batchId, batch.deploymentId, batch.version, batch.concurrency, JSON.stringify(options), now],
     );
     await client.query(
-      "INSERT INTO batch_rows (batch_id, idx, inputs, status) SELECT $1, i - 1, r, 'pending' FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(r, i)",
-      [batchId, batch.rows.map((r) => JSON.stringify(r))],
+      "INSERT INTO batch_rows (batch_id, idx, inputs, run_id, status) SELECT $1, i - 1, r, id, 'pending' FROM unnest($2::jsonb[], $3::text[]) WITH ORDINALITY AS t(r, id, i)",
+      [batchId, batch.rows.map((r) => JSON.stringify(r)), batch.rows.map(() => newRunId(now))],
     );
     await client.query('COMMIT');
   } catch (error) {
@@ -93,14 +87,14 @@ async function startRows(
   room: number,
 ): Promise<string[]> {
   if (room === 0) return [];
-  const rows = await client.query<{ idx: number; inputs: Record<string, string> }>(
-    "SELECT idx, inputs FROM batch_rows WHERE batch_id = $1 AND status = 'pending' ORDER BY idx LIMIT $2",
+  const rows = await client.query<{ idx: number; inputs: Record<string, string>; run_id: string | null }>(
+    "SELECT idx, inputs, run_id FROM batch_rows WHERE batch_id = $1 AND status = 'pending' ORDER BY idx LIMIT $2",
     [batchId, room],
   );
   const ids: string[] = [];
   const now = Date.now();
   for (const row of rows.rows) {
-    const runId = newRunId(now);
+    const runId = row.run_id ?? newRunId(now);
     await client.query(
       `INSERT INTO runs (id, kind, document_id, name, status, inputs, created_at, deployment_id, version, key_id, request, webhook, batch_id, batch_row)
        VALUES ($1, $2, $3, $4, 'queued', $5, $6, $3, $7, $8, $9, $10, $11, $12)`,
@@ -112,9 +106,11 @@ async function startRows(
   return ids;
 }
 
+/** Ends the batch once no row waits to start and none of its runs is unfinished (one waiting for a person included). */
 async function completeIfDone(client: PoolClient, batchId: string): Promise<void> {
   const left = (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM batch_rows WHERE batch_id = $1 AND status = 'pending'", [batchId])).rows[0]?.n ?? 0;
-  if (left === 0) await client.query("UPDATE batches SET status = 'completed', ended_at = $2 WHERE id = $1 AND status = 'running'", [batchId, Date.now()]);
+  const unfinished = (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM runs WHERE batch_id = $1 AND status NOT IN ('completed', 'failed', 'cancelled')", [batchId])).rows[0]?.n ?? 0;
+  if (left === 0 && unfinished === 0) await client.query("UPDATE batches SET status = 'completed', ended_at = $2 WHERE id = $1 AND status = 'running'", [batchId, Date.now()]);
 }
 
 /** Batches still running, for the reconciler (a top-up lost with a worker, or with Redis, is done again). */
@@ -156,30 +152,4 @@ export async function cancelBatch(pool: Pool, batchId: string, reason: string): 
   } finally {
     client.release();
   }
-}
-
-export async function getBatch(pool: Pool, batchId: string): Promise<TeamBatch | undefined> {
-  const batch = (await pool.query<{ id: string; deployment_id: string; version: number; concurrency: number; status: TeamBatch['status']; created_at: number; ended_at: number | null }>(
-    'SELECT id, deployment_id, version, concurrency, status, created_at, ended_at FROM batches WHERE id = $1',
-    [batchId],
-  )).rows[0];
-  if (!batch) return undefined;
-  const rows = await pool.query<{ idx: number; status: string; run_id: string | null; inputs: Record<string, string>; run_status: TeamRunStatus | null }>(
-    'SELECT r.idx, r.status, r.run_id, r.inputs, runs.status AS run_status FROM batch_rows r LEFT JOIN runs ON runs.id = r.run_id WHERE r.batch_id = $1 ORDER BY r.idx',
-    [batchId],
-  );
-  const out = rows.rows.map((r) => ({ index: r.idx, status: (r.run_status ?? r.status) as TeamBatch['rows'][number]['status'], ...(r.run_id ? { runId: r.run_id } : {}), inputs: r.inputs }));
-  const counts: Record<string, number> = {};
-  for (const row of out) counts[row.status] = (counts[row.status] ?? 0) + 1;
-  return {
-    batchId: batch.id,
-    deploymentId: batch.deployment_id,
-    version: batch.version,
-    concurrency: batch.concurrency,
-    status: batch.status,
-    createdAt: batch.created_at,
-    ...(batch.ended_at !== null ? { endedAt: batch.ended_at } : {}),
-    counts,
-    rows: out,
-  };
 }

@@ -71,6 +71,35 @@ describe('the CLI with --server', () => {
     expect(text.stdout).toContain('✓ task step2');
   }, 120_000);
 
+  it('batches list and show --server print the shapes the workspace’s batches print', async () => {
+    const file = ws.write('rows.crew.json', slowCrew('rows', 1, 0));
+    const rows = ws.write('rows.csv', 'topic\nalpha\nbeta\n');
+    const local = await runCli(['run', file, '--inputs-file', rows, '--json']);
+    expect(local.code, describeResult(local)).toBe(0);
+    const { batches: [localSummary] } = await cliJson<{ batches: Record<string, unknown>[] }>(['batches', 'list', '--json', '--workspace', ws.dir], false);
+    const { batch: localBatch } = await cliJson<{ batch: Record<string, unknown> }>(['batches', 'show', String(localSummary!.id), '--json', '--workspace', ws.dir], false);
+
+    await publish(client, slowCrew('rows', 1, 0));
+    const { batchId } = await client.request<{ batchId: string }>('POST', '/v1/deployments/rows/batches', { csv: 'topic\nalpha\nbeta\n', concurrency: 2 });
+    await waitFor(() => client.request<{ status: string }>('GET', `/v1/batches/${batchId}`), (b) => b.status !== 'running', 'the batch to end');
+    const { batches } = await cliJson<{ batches: Record<string, unknown>[] }>(['batches', 'list', '--server', team.url, '--json']);
+    const remoteSummary = batches.find((b) => b.id === batchId)!;
+    const extras = { batchId: 1, deploymentId: 1, version: 1, team: 1 };
+    const { source: _s, ...localSummaryFields } = localSummary!;
+    expect(keys(remoteSummary)).toEqual(keys({ ...localSummaryFields, ...extras }));
+    expect(remoteSummary.rows).toEqual(localSummary!.rows);
+    const { batch } = await cliJson<{ batch: Record<string, unknown> }>(['batches', 'show', batchId, '--server', team.url, '--json']);
+    const { source: _s2, ...localBatchFields } = localBatch;
+    expect(keys(batch)).toEqual(keys({ ...localBatchFields, ...extras, counts: 1 }));
+    expect((batch.rows as { status: string }[]).map((r) => r.status)).toEqual((localBatch.rows as { status: string }[]).map((r) => r.status));
+    const text = await runCli(['batches', 'show', batchId, '--server', team.url], { env });
+    expect(text.stdout).toContain(`${batchId} completed`);
+    expect(text.stdout).toContain('topic=beta');
+    const refused = await runCli(['batches', 'resume', batchId, '--server', team.url], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('a team batch is never interrupted');
+  }, 120_000);
+
   it('resume --server --feedback answers a flow waiting on the server; its feedback picks the branch', async () => {
     const flow = reviewFlow('cli-review');
     const review = flow.methods[1]!.body as Record<string, unknown>;

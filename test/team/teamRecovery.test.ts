@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../shared/events';
 import type { TeamClient } from '../../runtime/team/teamClient';
-import type { TeamBatch } from '../../runtime/team/teamBatches';
+import type { TeamBatchRecord } from '../../runtime/store/postgresBatches';
 import type { TeamRunView } from '../../runtime/team/teamRuns';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/teamServices';
 import { publish, slowCrew, startInProcessTeam, waitFor, type InProcessTeam } from './teamHarness';
@@ -29,9 +29,9 @@ afterAll(async () => {
   await Promise.all([postgres?.stop(), redis?.stop()]);
 }, 60_000);
 
-const batch = (id: string) => client.request<TeamBatch>('GET', `/v1/batches/${id}`);
+const batch = (id: string) => client.request<TeamBatchRecord>('GET', `/v1/batches/${id}`);
 const view = (id: string) => client.request<TeamRunView>('GET', `/v1/runs/${id}`);
-const ended = (b: TeamBatch) => b.status !== 'running';
+const ended = (b: TeamBatchRecord) => b.status !== 'running';
 
 /** The most runs of a batch that were between their start and end at one moment (from PostgreSQL's times). */
 async function maxOverlap(batchId: string): Promise<number> {
@@ -53,13 +53,14 @@ describe('batches', () => {
 
     const done = await waitFor(() => batch(batchId), (b) => ended(b) && (b.counts.completed ?? 0) === 100, 'the first batch to complete', 120_000);
     expect(done.rows).toHaveLength(100);
-    expect(done.rows.every((r) => r.status === 'completed' && r.runId !== undefined)).toBe(true);
+    expect(done.rows.every((r) => r.status === 'completed' && r.runId.startsWith('run_'))).toBe(true);
     expect(done.rows[42]!.inputs).toEqual({ topic: 'row 42' });
     expect(await maxOverlap(batchId)).toBeLessThanOrEqual(10);
 
     const stopped = await waitFor(() => batch(second.batchId), (b) => b.rows.every((r) => ['completed', 'cancelled', 'failed'].includes(r.status)), 'the second batch to stop');
     expect(stopped.status).toBe('cancelled');
-    const neverStarted = stopped.rows.filter((r) => r.runId === undefined);
+    const started = new Set((await team.pool.query<{ id: string }>('SELECT id FROM runs WHERE batch_id = $1', [second.batchId])).rows.map((r) => r.id));
+    const neverStarted = stopped.rows.filter((r) => !started.has(r.runId));
     expect(neverStarted.length).toBeGreaterThan(30);
     expect(neverStarted.every((r) => r.status === 'cancelled')).toBe(true);
   }, 180_000);

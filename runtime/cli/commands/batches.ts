@@ -4,20 +4,23 @@ import { isBadInput } from '../../badInput';
 import { rowsToResume, sameCrew } from '../../batch/storedBatch';
 import { checkRowInputs } from '../../crew/eachRow';
 import type { SqliteRunStore } from '../../store/sqliteRunStore';
-import type { BatchRecord, BatchRowStatus, BatchStatus, BatchSummary } from '../../store/types';
+import type { BatchRecord, BatchSummary } from '../../store/types';
 import { inTerminal } from '../batchRun';
-import { formatTime } from '../format';
+import { batchesTable, writeBatchText } from '../batchText';
 import { openStore } from '../openStore';
 import { parseOptions } from '../options';
 import { colorFor, createStyle, type Style } from '../style';
 import { reportBadInput } from '../terminalStop';
 import { EXIT, UsageError } from '../usage';
 import { workspaceDir } from '../workspaceDir';
+import { wantsServer } from '../team/teamCliClient';
 
 const SUBCOMMANDS = ['list', 'show', 'resume', 'cancel'];
 
 /** `crewdeck batches list|show|resume|cancel`: the stored batches of --inputs-file runs and the app's row runs. */
 export async function batchesCommand(args: string[]): Promise<number> {
+  // The team server (`--server URL`): runtime/cli/team/.
+  if (wantsServer(args)) return (await import('../team/remoteBatches')).remoteBatchesCommand(args);
   const { values, positionals } = parseOptions(args, {
     workspace: { type: 'string', short: 'w' },
     json: { type: 'boolean', default: false },
@@ -61,11 +64,6 @@ function requireBatch(store: SqliteRunStore, batchId: string): BatchRecord {
   return batch;
 }
 
-function statusText(status: BatchStatus | BatchRowStatus, style: Style): string {
-  const colour = { completed: style.green, failed: style.red, cancelled: style.yellow, interrupted: style.yellow, running: style.cyan, paused: style.magenta, queued: style.dim }[status];
-  return colour(status.padEnd(11));
-}
-
 function list(store: SqliteRunStore | undefined, json: boolean, style: Style, limit: number): number {
   const batches: BatchSummary[] = store?.listBatches({ limit }) ?? [];
   if (json) {
@@ -76,9 +74,7 @@ function list(store: SqliteRunStore | undefined, json: boolean, style: Style, li
     process.stdout.write('No batches in this workspace yet. Run a crew once per row with `crewdeck run <file.crew.json> --inputs-file rows.csv`.\n');
     return EXIT.ok;
   }
-  const header = ['BATCH', 'STATUS', 'CREATED (UTC)', 'ROWS', 'CREW'];
-  const rows = batches.map((b) => [b.id, statusText(b.status, style), formatTime(b.createdAt), `${b.rows.completed}/${b.rows.total} done`, `${b.name} ${style.dim(b.documentPath)}`]);
-  process.stdout.write(table(header, rows, style));
+  process.stdout.write(batchesTable(batches, style));
   return EXIT.ok;
 }
 
@@ -87,15 +83,10 @@ function show(batch: BatchRecord, json: boolean, style: Style): number {
     process.stdout.write(`${JSON.stringify({ batch })}\n`);
     return EXIT.ok;
   }
-  const out = process.stdout;
-  out.write(`${style.bold(batch.id)} ${statusText(batch.status, style)}\n`);
-  out.write(`${style.dim('crew')}        ${batch.name} (${batch.documentPath})\n`);
-  out.write(`${style.dim('created')}     ${formatTime(batch.createdAt)}${batch.source ? `  ${style.dim('rows from')} ${batch.source}` : ''}  ${style.dim('concurrency')} ${batch.concurrency}\n\n`);
-  const rows = batch.rows.map((r) => [String(r.index + 1), statusText(r.status, style), r.runId, oneLineInputs(r.inputs) + (r.error ? style.red(` — ${r.error}`) : '')]);
-  out.write(table(['ROW', 'STATUS', 'RUN', 'INPUTS'], rows, style));
+  writeBatchText(process.stdout, batch, style);
   if (batch.status === 'interrupted' || batch.status === 'cancelled' || batch.status === 'failed') {
     const left = batch.rows.filter((r) => r.status !== 'completed').length;
-    if (left > 0) out.write(style.dim(`\n${left} row${left === 1 ? '' : 's'} not completed: crewdeck batches resume ${batch.id}\n`));
+    if (left > 0) process.stdout.write(style.dim(`\n${left} row${left === 1 ? '' : 's'} not completed: crewdeck batches resume ${batch.id}\n`));
   }
   return EXIT.ok;
 }
@@ -137,19 +128,4 @@ async function cancel(store: SqliteRunStore, workspace: string, batch: BatchReco
   const after = requireBatch(store, batch.id);
   process.stdout.write(json ? `${JSON.stringify({ batchId: batch.id, status: after.status, cancelled })}\n` : `Cancelled ${cancelled} row${cancelled === 1 ? '' : 's'} of ${batch.id}; it is ${after.status}.\n`);
   return EXIT.ok;
-}
-
-function oneLineInputs(inputs: Record<string, string>): string {
-  const text = Object.entries(inputs)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ')
-    .replace(/\s+/g, ' ');
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-}
-
-function table(header: string[], rows: string[][], style: Style): string {
-  const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => strip(row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - strip(c).length))).join('  ');
-  return `${style.bold(line(header))}\n${rows.map(line).join('\n')}\n`;
 }

@@ -81,7 +81,7 @@ export async function batchOnce(baseUrl: string, rows: number): Promise<number> 
  * The bare SDK's streamed calls, `prompts(i)` for the i-th, on Crewdeck's transport (`nodeHttpFetch`,
  * runtime/llm/nodeHttpFetch.ts: what the openai provider gives the SDK) or on the SDK's default (Node's fetch).
  */
-async function sdkOnce(baseUrl: string, calls: number, transport: 'crewdeck' | 'default', prompts: (i: number, previous: string) => string): Promise<number> {
+export async function sdkOnce(baseUrl: string, calls: number, transport: 'crewdeck' | 'default', prompts: (i: number, previous: string) => string): Promise<number> {
   const client = new OpenAI({ baseURL: baseUrl, apiKey: 'bench', ...(transport === 'crewdeck' ? { fetch: nodeHttpFetch } : {}) });
   return (
     await cpuMs(async () => {

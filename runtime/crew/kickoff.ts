@@ -113,8 +113,10 @@ export async function kickoffCrew(given: KickoffRequest): Promise<CrewRunResult>
     },
   );
   if (resumed) markResumed(run, resumed, req.now(), req.offlineFrom);
-  // Where the run is, for a process that continues it after this one dies.
-  req.store?.saveCheckpoint(req.runId, { version: 1, kind: 'crew', rootSpanId: run.root.id, sessions: session, startedAt: run.startedAt, tokenUsage: run.usage(), ...(budget ? { budget } : {}) } satisfies CrewCheckpoint);
+  // Where the run is, for a process that continues it after this one dies. A new run whose caps are
+  // its document's needs none: its events say as much (positionFromEvents), and a batch row's run
+  // saves a commit's worth of pages. A continued session's replaces the one it continues.
+  if (resumed || req.budget) req.store?.saveCheckpoint(req.runId, { version: 1, kind: 'crew', rootSpanId: run.root.id, sessions: session, startedAt: run.startedAt, tokenUsage: run.usage(), ...(budget ? { budget } : {}) } satisfies CrewCheckpoint);
   const ctx = crewContext(crew, deps, run.context());
   const finished: TaskOutputRecord[] = [];
   try {

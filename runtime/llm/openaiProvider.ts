@@ -57,12 +57,6 @@ export class OpenAIChatModel implements ChatModel {
   private readonly maxRetries: number;
   private readonly sleep: Sleep;
   private client?: OpenAI;
-  /**
-   * Clients for streamed attempts, each with its own sink for unparsable stream lines, kept for the
-   * next attempt: `withOptions` builds a whole new client (every API resource), which cost more per
-   * call than the rest of the provider (docs/PERFORMANCE.md). One per stream in flight.
-   */
-  private readonly idleStreamClients: StreamClient[] = [];
   /** The key in use, cut out of error messages in every encoding (a server may echo the Authorization header back). */
   private apiKey?: string;
 
@@ -197,7 +191,8 @@ export class OpenAIChatModel implements ChatModel {
   ): Promise<ChatResponse> {
     // A stream line that is not JSON: the SDK logs it (to stderr, by default) and throws a bare
     // SyntaxError. This attempt's own client keeps the line instead, for the error message.
-    const own = this.idleStreamClients.pop() ?? newStreamClient(client);
+    const idle = idleStreamClients(client);
+    const own = idle.pop() ?? newStreamClient(client);
     own.unparsed.length = 0;
     try {
       const stream = await own.client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal });
@@ -207,7 +202,7 @@ export class OpenAIChatModel implements ChatModel {
       throw error;
     } finally {
       // The stream is read to its end (or given up) here: the SDK logs nothing more for it.
-      this.idleStreamClients.push(own);
+      idle.push(own);
     }
   }
 
@@ -244,6 +239,20 @@ interface StreamClient {
   client: OpenAI;
   /** Stream lines the SDK could not parse during the current attempt. */
   unparsed: string[];
+}
+
+/**
+ * Clients for streamed attempts, each with its own sink for unparsable stream lines, kept for the next
+ * attempt of any model on the same shared client (a batch's rows each resolve a model of their own):
+ * `withOptions` builds a whole new client (every API resource), which cost more per call than the rest
+ * of the provider (docs/PERFORMANCE.md). One per stream in flight.
+ */
+const streamClients = new WeakMap<OpenAI, StreamClient[]>();
+
+function idleStreamClients(client: OpenAI): StreamClient[] {
+  let idle = streamClients.get(client);
+  if (!idle) streamClients.set(client, (idle = []));
+  return idle;
 }
 
 function newStreamClient(client: OpenAI): StreamClient {

@@ -65,9 +65,27 @@ process.on('exit', () => {
 });
 
 /**
- * The run store on better-sqlite3. Events and task outputs are group-committed (see `appendEvent`):
- * durable at the end of the event-loop turn that emitted them, before any other call here, and at
- * process exit. Every other write is its own autocommit statement.
+ * A write other than an event, queued in order with the events (see `appendEvent`): a run's row, a
+ * task output, a whole checkpoint or an entry appended to one, a run's end, a batch row that moved.
+ */
+type Write =
+  | { kind: 'run'; values: unknown[] }
+  | { kind: 'output'; output: StoredTaskOutput }
+  | { kind: 'checkpoint'; runId: string; json: string; at: number }
+  | { kind: 'entry'; runId: string; entry: unknown }
+  | { kind: 'end'; runId: string; values: unknown[] }
+  | { kind: 'row'; batchId: string; index: number; change: RowChange };
+
+/** A queued write (an event is queued as itself). */
+class Queued {
+  constructor(readonly write: Write) {}
+}
+
+/**
+ * The run store on better-sqlite3. What a run writes is group-committed (see `appendEvent`): its row,
+ * events, task outputs, checkpoints and end, in the order written, durable at the end of the event-loop
+ * turn that wrote them, before any read here, and at process exit — one commit per turn. Batches
+ * (created, finished, reopened) and reopened runs are their own commits.
  */
 export class SqliteRunStore implements RunStore {
   private readonly host = hostname();
@@ -86,18 +104,13 @@ export class SqliteRunStore implements RunStore {
   private readonly deleteEntries: Statement<[string], void>;
   private readonly insertEntry: Statement<[string, string, string], void>;
   private readonly selectEntries: Statement<[string], { entry: string }>;
-  /** A new checkpoint replaces the last one and the entries appended to it, in one commit. */
-  private readonly replaceCheckpoint: (runId: string, json: string, at: number) => void;
   private readonly updateReopen: Statement<unknown[], void>;
   private readonly selectLastSeq: Statement<[string], { seq: number | null }>;
 
-  private pending: RuntimeEvent[] = [];
-  /** Task outputs saved this turn: committed in the same transaction as the turn's events. */
-  private pendingOutputs: StoredTaskOutput[] = [];
-  /** Checkpoint entries appended this turn: committed with the turn's events. */
-  private pendingEntries: { runId: string; entry: unknown }[] = [];
-  /** Batch rows that moved this turn: committed with the turn's events. */
-  private pendingRows: { batchId: string; index: number; change: RowChange }[] = [];
+  /** What this turn wrote, in order: committed in one transaction at its end (or before any read). */
+  private pending: (RuntimeEvent | Queued)[] = [];
+  /** Runs this store created or reopened: their end is recorded without looking them up first. */
+  private readonly ownRuns = new Set<string>();
   private readonly batches: BatchTable;
   /** Documents are not changed once loaded: a document object's stored reference is kept with it. */
   private readonly documentRefs = new WeakMap<object, string>();
@@ -112,7 +125,10 @@ export class SqliteRunStore implements RunStore {
       else this.failure = error;
     }
   };
-  private readonly insertBatch: (events: RuntimeEvent[], outputs: StoredTaskOutput[], entries: { runId: string; entry: unknown }[], rows: { batchId: string; index: number; change: RowChange }[]) => void;
+  private readonly insertBatch: (items: (RuntimeEvent | Queued)[]) => void;
+  /** One write in a savepoint of its own (inside `insertBatch` after a failure: the others are kept). */
+  private readonly insertOne: (item: RuntimeEvent | Queued) => void;
+  private readonly selectRunExists: Statement<[string], { one: number }>;
   private readonly texts: LongTexts;
 
   /** Takes ownership of `db`: `close()` closes it. The schema must be migrated (see `openDatabase`). */
@@ -147,25 +163,11 @@ export class SqliteRunStore implements RunStore {
       )
       .raw(true);
     this.selectTaskOutputs = db.prepare('SELECT * FROM task_outputs WHERE run_id = ? ORDER BY idx, task_id');
-    this.insertBatch = db.transaction((events: RuntimeEvent[], outputs: StoredTaskOutput[], entries: { runId: string; entry: unknown }[], rows: { batchId: string; index: number; change: RowChange }[]) => {
-      for (const { type, runId, seq, ts, spanId, parentSpanId, ...payload } of events) {
-        this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, this.texts.packJson(payload));
-      }
-      for (const output of outputs) {
-        this.upsertTaskOutput.run(
-          output.runId,
-          output.taskId,
-          output.index,
-          output.agentRole,
-          this.texts.packText(redactKnown(output.raw)),
-          output.json === undefined ? null : this.texts.packJson(redactKnownDeep(output.json)),
-          output.skipped ? 1 : 0,
-          JSON.stringify(output.tokenUsage),
-        );
-      }
-      for (const { runId, entry } of entries) this.insertEntry.run(runId, runId, this.texts.packJson(entry));
-      for (const { batchId, index, change } of rows) this.batches.change(batchId, index, change);
+    this.insertBatch = db.transaction((items: (RuntimeEvent | Queued)[]) => {
+      for (const item of items) this.insert(item);
     });
+    this.insertOne = db.transaction((item: RuntimeEvent | Queued) => this.insert(item));
+    this.selectRunExists = db.prepare('SELECT 1 AS one FROM runs WHERE id = ?');
     this.upsertCheckpoint = db.prepare(`
       INSERT INTO flow_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (run_id) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`);
@@ -173,10 +175,6 @@ export class SqliteRunStore implements RunStore {
     this.deleteEntries = db.prepare('DELETE FROM checkpoint_entries WHERE run_id = ?');
     this.insertEntry = db.prepare('INSERT INTO checkpoint_entries (run_id, seq, entry) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM checkpoint_entries WHERE run_id = ?), ?)');
     this.selectEntries = db.prepare('SELECT entry FROM checkpoint_entries WHERE run_id = ? ORDER BY seq');
-    this.replaceCheckpoint = db.transaction((runId: string, json: string, at: number) => {
-      this.upsertCheckpoint.run(runId, json, at);
-      this.deleteEntries.run(runId);
-    });
     this.updateReopen = db.prepare(
       "UPDATE runs SET status = 'running', ended_at = NULL, error = NULL, output = NULL, pid = ?, host = ? WHERE id = ? AND status IN ('paused', 'interrupted')",
     );
@@ -204,22 +202,77 @@ export class SqliteRunStore implements RunStore {
     return existsSync(file) ? new SqliteRunStore(openDatabase(file)) : undefined;
   }
 
+  /** Queued: the run's row goes in its first turn's commit, with its first events. */
   createRun(run: NewRun): void {
-    this.insertRun.run(
-      run.id,
-      run.kind,
-      run.documentId,
-      run.name,
-      // Stored once per version (by content hash): a run holds a reference to its document's text.
-      this.documentRef(run.document),
-      run.documentPath ?? null,
-      JSON.stringify(run.inputs),
-      run.replayOf?.runId ?? null,
-      // One column for the step replayed from: a crew's task, a flow's method (the run's kind says which).
-      run.replayOf ? ('fromTaskId' in run.replayOf ? run.replayOf.fromTaskId : run.replayOf.fromMethodId) : null,
-      run.startedAt,
-      process.pid,
-      this.host,
+    this.throwFailure();
+    this.ownRuns.add(run.id);
+    this.queue({
+      kind: 'run',
+      values: [
+        run.id,
+        run.kind,
+        run.documentId,
+        run.name,
+        // Stored once per version (by content hash): a run holds a reference to its document's text.
+        this.documentRef(run.document),
+        run.documentPath ?? null,
+        JSON.stringify(run.inputs),
+        run.replayOf?.runId ?? null,
+        // One column for the step replayed from: a crew's task, a flow's method (the run's kind says which).
+        run.replayOf ? ('fromTaskId' in run.replayOf ? run.replayOf.fromTaskId : run.replayOf.fromMethodId) : null,
+        run.startedAt,
+        process.pid,
+        this.host,
+      ],
+    });
+  }
+
+  private queue(write: Write): void {
+    this.pending.push(new Queued(write));
+    this.scheduleFlush();
+  }
+
+  /** One queued item, inside the commit's transaction. */
+  private insert(item: RuntimeEvent | Queued): void {
+    if (!(item instanceof Queued)) {
+      const { type, runId, seq, ts, spanId, parentSpanId, ...payload } = item;
+      this.insertEvent.run(runId, seq, type, ts, spanId, parentSpanId ?? null, this.texts.packJson(payload));
+      return;
+    }
+    const write = item.write;
+    switch (write.kind) {
+      case 'run':
+        this.insertRun.run(...write.values);
+        return;
+      case 'output':
+        return this.insertOutput(write.output);
+      case 'checkpoint':
+        // A new checkpoint replaces the last one and the entries appended to it.
+        this.upsertCheckpoint.run(write.runId, write.json, write.at);
+        this.deleteEntries.run(write.runId);
+        return;
+      case 'entry':
+        this.insertEntry.run(write.runId, write.runId, this.texts.packJson(write.entry));
+        return;
+      case 'end':
+        if (this.updateRunEnd.run(...write.values).changes === 0) throw new RunNotFound(write.runId);
+        return;
+      case 'row':
+        this.batches.change(write.batchId, write.index, write.change);
+        return;
+    }
+  }
+
+  private insertOutput(output: StoredTaskOutput): void {
+    this.upsertTaskOutput.run(
+      output.runId,
+      output.taskId,
+      output.index,
+      output.agentRole,
+      this.texts.packText(redactKnown(output.raw)),
+      output.json === undefined ? null : this.texts.packJson(redactKnownDeep(output.json)),
+      output.skipped ? 1 : 0,
+      JSON.stringify(output.tokenUsage),
     );
   }
 
@@ -256,39 +309,41 @@ export class SqliteRunStore implements RunStore {
   }
 
   commitPending(): void {
-    if (this.hasPending()) this.flushPending();
+    if (this.pending.length > 0) this.flushPending();
   }
 
-  private hasPending(): boolean {
-    return this.pending.length > 0 || this.pendingOutputs.length > 0 || this.pendingEntries.length > 0 || this.pendingRows.length > 0;
-  }
-
-  /** Commits the events appended so far; throws if this or an earlier scheduled commit failed. */
+  /** Commits what was written so far; throws if this or an earlier scheduled commit failed. */
   flush(): void {
     this.throwFailure();
     this.flushScheduled = false;
-    if (!this.hasPending() || !this.db.open) return;
-    const batch = this.pending;
-    const outputs = this.pendingOutputs;
-    const entries = this.pendingEntries;
-    const rows = this.pendingRows;
+    if (this.pending.length === 0 || !this.db.open) return;
+    const items = this.pending;
     this.pending = [];
-    this.pendingOutputs = [];
-    this.pendingEntries = [];
-    this.pendingRows = [];
     try {
-      this.insertBatch(batch, outputs, entries, rows);
+      this.insertBatch(items);
     } catch (error) {
-      // Another process holding the write lock past busy_timeout: keep the batch for the next try.
-      // Anything else (a constraint broken by a bug) drops the batch rather than block every later event.
+      // Another process holding the write lock past busy_timeout: keep the writes for the next try.
       if (isBusy(error)) {
-        this.pending = batch.concat(this.pending);
-        this.pendingOutputs = outputs.concat(this.pendingOutputs);
-        this.pendingEntries = entries.concat(this.pendingEntries);
-        this.pendingRows = rows.concat(this.pendingRows);
+        this.pending = items.concat(this.pending);
+        throw error;
       }
+      // A write the database refused (a bug): the others are committed without it, and it is reported.
+      this.insertApart(items);
       throw error;
     }
+  }
+
+  /** Commits `items` one savepoint each, leaving out those the database refuses. */
+  private insertApart(items: (RuntimeEvent | Queued)[]): void {
+    this.db.transaction(() => {
+      for (const item of items) {
+        try {
+          this.insertOne(item);
+        } catch {
+          // reported by the caller (the first failure)
+        }
+      }
+    })();
   }
 
   /** Reports (once) a scheduled commit that failed. */
@@ -312,21 +367,26 @@ export class SqliteRunStore implements RunStore {
    */
   saveTaskOutput(output: StoredTaskOutput): void {
     this.throwFailure();
-    this.pendingOutputs.push(output);
-    this.scheduleFlush();
+    this.queue({ kind: 'output', output });
   }
 
+  /**
+   * Queued like an event: a run's end goes in the commit of its last events (a run that ends and the
+   * next that starts in the same turn — a batch's rows — share one). A run this store neither created
+   * nor reopened is looked up first, so an unknown run is refused here, not at the commit.
+   */
   finishRun(runId: string, end: RunEnd): void {
-    this.flush();
-    const result = this.updateRunEnd.run(
-      end.status,
-      this.texts.packText(end.output == null ? null : redactKnown(end.output)),
-      end.error == null ? null : redactKnown(end.error),
-      JSON.stringify(end.tokenUsage),
-      end.endedAt,
+    this.throwFailure();
+    if (!this.ownRuns.has(runId) && !this.selectRunExists.get(runId)) {
+      this.flush();
+      if (!this.selectRunExists.get(runId)) throw new RunNotFound(runId);
+    }
+    this.queue({
+      kind: 'end',
       runId,
-    );
-    if (result.changes === 0) throw new RunNotFound(runId);
+      values: [end.status, this.texts.packText(end.output == null ? null : redactKnown(end.output)), end.error == null ? null : redactKnown(end.error), JSON.stringify(end.tokenUsage), end.endedAt, runId],
+    });
+    this.ownRuns.delete(runId);
   }
 
   getRun(runId: string): RunRecord | undefined {
@@ -383,9 +443,10 @@ export class SqliteRunStore implements RunStore {
     return this.selectLastSeq.get(runId)?.seq ?? 0;
   }
 
+  /** Queued (serialised now: the caller may go on changing the object), in order with the entries. */
   saveCheckpoint(runId: string, checkpoint: unknown): void {
-    this.flush();
-    this.replaceCheckpoint(runId, JSON.stringify(redactKnownDeep(checkpoint)), Date.now());
+    this.throwFailure();
+    this.queue({ kind: 'checkpoint', runId, json: JSON.stringify(redactKnownDeep(checkpoint)), at: Date.now() });
   }
 
   loadCheckpoint(runId: string): unknown {
@@ -396,8 +457,7 @@ export class SqliteRunStore implements RunStore {
 
   appendCheckpointEntry(runId: string, entry: unknown): void {
     this.throwFailure();
-    this.pendingEntries.push({ runId, entry: redactKnownDeep(entry) });
-    this.scheduleFlush();
+    this.queue({ kind: 'entry', runId, entry: redactKnownDeep(entry) });
   }
 
   checkpointEntries(runId: string): unknown[] {
@@ -412,8 +472,7 @@ export class SqliteRunStore implements RunStore {
 
   updateBatchRow(batchId: string, index: number, change: RowChange): void {
     this.throwFailure();
-    this.pendingRows.push({ batchId, index, change });
-    this.scheduleFlush();
+    this.queue({ kind: 'row', batchId, index, change });
   }
 
   finishBatch(batchId: string, status: Exclude<BatchStatus, 'running' | 'interrupted'>, endedAt: number): void {
@@ -450,6 +509,7 @@ export class SqliteRunStore implements RunStore {
   reopenRun(runId: string): void {
     this.flush();
     const result = this.updateReopen.run(process.pid, this.host, runId);
+    if (result.changes > 0) this.ownRuns.add(runId);
     if (result.changes === 0) {
       // Only a paused or interrupted run reopens: of two resumes racing (two windows, the app and the CLI), one wins.
       const run = this.getRun(runId);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultPort } from '../tools/guardedFetch';
 import { userConfigDir } from './trustStore';
@@ -23,8 +23,42 @@ export interface UserModelServers {
 }
 
 export function userModelServers(env: NodeJS.ProcessEnv = process.env, openaiBaseUrl: string | undefined = env.OPENAI_BASE_URL): UserModelServers {
-  const hosts: string[] = [];
   const file = join(userConfigDir(env), USER_SETTINGS_FILE);
+  const listed = settingsServers(file);
+  const hosts = [...listed.hosts];
+  const problem = listed.problem;
+  if (openaiBaseUrl) {
+    try {
+      // With its port, the default one when the URL has none: `http://localhost/v1` is `localhost:80`,
+      // not every port of localhost.
+      const url = new URL(openaiBaseUrl);
+      const port = url.port || defaultPort(url.protocol);
+      hosts.push(port ? `${url.hostname}:${port}` : url.host);
+    } catch {
+      // not a URL: the provider will say so
+    }
+  }
+  return problem ? { hosts, problem } : { hosts };
+}
+
+/**
+ * The settings file's `modelServers`, read again only when the file changed (its inode, size, change
+ * and modification times): every run asks, twice (its document's reach and its models' hosts), and a
+ * batch of 1,000 rows read and parsed the file 2,000 times.
+ */
+let lastSettings: { file: string; stamp: string; servers: UserModelServers } | undefined;
+
+function settingsServers(file: string): UserModelServers {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  const stamp = st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : 'none';
+  if (lastSettings?.file === file && lastSettings.stamp === stamp) return lastSettings.servers;
+  const servers = readSettingsServers(file);
+  lastSettings = { file, stamp, servers };
+  return servers;
+}
+
+function readSettingsServers(file: string): UserModelServers {
+  const hosts: string[] = [];
   let problem: string | undefined;
   let text: string | undefined;
   try {
@@ -45,17 +79,6 @@ export function userModelServers(env: NodeJS.ProcessEnv = process.env, openaiBas
         });
     } catch (error) {
       problem = `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
-    }
-  }
-  if (openaiBaseUrl) {
-    try {
-      // With its port, the default one when the URL has none: `http://localhost/v1` is `localhost:80`,
-      // not every port of localhost.
-      const url = new URL(openaiBaseUrl);
-      const port = url.port || defaultPort(url.protocol);
-      hosts.push(port ? `${url.hostname}:${port}` : url.host);
-    } catch {
-      // not a URL: the provider will say so
     }
   }
   return problem ? { hosts, problem } : { hosts };

@@ -149,6 +149,46 @@ describe('SqliteRunStore', () => {
     expect(store.taskOutputs('r1').map((o) => o.raw)).toEqual(['done', 'next']);
   });
 
+  it("a run's row, events, checkpoint, entries and end written in one turn commit together, in the order written", async () => {
+    const events = emitSampleRun(sampleLog('r1'), 1);
+    store.createRun(sampleRun('r1'));
+    for (const e of events) store.appendEvent(e);
+    store.appendCheckpointEntry('r1', { n: 'before' }); // dropped by the whole checkpoint after it
+    store.saveCheckpoint('r1', { at: 'end' });
+    store.appendCheckpointEntry('r1', { n: 'after' });
+    store.finishRun('r1', { status: 'completed', output: 'done', tokenUsage: usage, endedAt: T0 + 5 });
+    const reader = new Database(workspaceDatabasePath(workspace), { readonly: true });
+    const count = (sql: string) => (reader.prepare(sql).get() as { n: number }).n;
+    const seen = () => [
+      count('SELECT COUNT(*) AS n FROM runs'),
+      count('SELECT COUNT(*) AS n FROM events'),
+      count('SELECT COUNT(*) AS n FROM flow_checkpoints'),
+      count('SELECT COUNT(*) AS n FROM checkpoint_entries'),
+      count("SELECT COUNT(*) AS n FROM runs WHERE status = 'completed'"),
+    ];
+    try {
+      expect(seen()).toEqual([0, 0, 0, 0, 0]); // nothing committed mid-turn
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen()).toEqual([1, events.length, 1, 1, 1]);
+    } finally {
+      reader.close();
+    }
+    expect(store.checkpointEntries('r1')).toEqual([{ n: 'after' }]);
+    expect(store.getRun('r1')).toMatchObject({ status: 'completed', output: 'done' });
+  });
+
+  it('a write the database refuses is reported once; the other writes of its turn are kept', () => {
+    store.createRun(sampleRun('r1'));
+    const [first, second] = emitSampleRun(sampleLog('r1'), 1);
+    store.appendEvent(first);
+    store.appendEvent({ ...first, runId: 'ghost' }); // no such run: the foreign key refuses it
+    store.appendEvent(second);
+    store.finishRun('r1', { status: 'completed', output: 'ok', tokenUsage: usage, endedAt: T0 + 1 });
+    expect(() => store.flush()).toThrow(/FOREIGN KEY/);
+    expect(store.events('r1').map((e) => e.seq)).toEqual([first.seq, second.seq]);
+    expect(store.getRun('r1')?.status).toBe('completed');
+  });
+
   it('lists runs newest first with limit and offset', () => {
     for (let i = 0; i < 60; i++) store.createRun(sampleRun(`run-${String(i).padStart(2, '0')}`, T0 + i * 1000));
     store.finishRun('run-59', { status: 'cancelled', tokenUsage: emptyUsage(), endedAt: T0 + 59_500 });
@@ -195,6 +235,8 @@ describe('SqliteRunStore', () => {
 
   it('records the process and host that runs it, and keeps a live run running', () => {
     store.createRun(sampleRun('r1'));
+    // The run's row is committed with its first turn's events (another connection sees it after that).
+    store.commitPending();
     const db = openDatabase(workspaceDatabasePath(workspace));
     try {
       expect(db.prepare('SELECT pid, host FROM runs WHERE id = ?').get('r1')).toEqual({ pid: process.pid, host: expect.any(String) });

@@ -1,4 +1,5 @@
 import { PendingRequestsPill } from './dialogs/PendingRequestsPill';
+import { PublishTeamButton } from './dialogs/PublishTeamDialog';
 import { crewOfDocument } from './panels/training/crewOfDocument';
 import { selectCanRedo, selectCanUndo, useDocumentStore } from './stores/documentStore';
 import { selectShownStatus, useRunStore } from './stores/runStore';
@@ -93,6 +94,7 @@ export function Toolbar() {
             </div>
           </>
         )}
+        <PublishTeamButton />
         <span className="toolbar-sep" />
         <button className="btn ghost" aria-label="Toggle theme" title="Dark / light" onClick={() => ui().setTheme(theme === 'dark' ? 'light' : 'dark')}>
           {theme === 'dark' ? '☀' : '☾'}

@@ -350,6 +350,15 @@ export const HOST_CHANNELS = {
   },
   /** Uploads a local run (record, events, task outputs) to the team server for the team to see. */
   'runs.share': { request: z.strictObject({ runId: RunId }), response: z.object({ runId: z.string(), server: z.string() }) },
+  /**
+   * *Publish to team server…*: publishes the document (with the files it names and the workspace's
+   * settings, key names only) as an immutable version on the workspace's team server; an unchanged
+   * document keeps its version (`created: false`).
+   */
+  'team.publish': {
+    request: z.strictObject({ path: DocumentPathSchema }),
+    response: z.object({ id: z.string(), kind: z.enum(['crew', 'flow']), name: z.string(), version: z.number(), created: z.boolean(), server: z.string(), files: z.array(z.string()) }),
+  },
   /** Whether a team server is set up, and whether it answered the last time it was asked. */
   'team.status': {
     request: empty,
@@ -396,7 +405,14 @@ export const HOST_CHANNELS = {
    * crew or flow paused at its budget under a higher `budget` (each field replaces the run's cap).
    */
   'runs.resume': {
-    request: z.strictObject({ runId: RunId, feedback: z.string().max(100_000).optional(), budget: BudgetSchema.optional() }),
+    request: z.strictObject({
+      runId: RunId,
+      /** A flow's feedback, or a crew's task review ('' accepts the answer). */
+      feedback: z.string().max(100_000).optional(),
+      /** A crew paused at a tool approval (a team run waiting, or one paused for later). */
+      decision: z.enum(['approve', 'deny', 'always']).optional(),
+      budget: BudgetSchema.optional(),
+    }),
     response: z.object({ runId: z.string() }),
   },
 

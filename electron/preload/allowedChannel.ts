@@ -25,6 +25,7 @@ export const ALLOWED_CHANNELS = [
   'runs.startTeam',
   'runs.share',
   'team.status',
+  'team.publish',
   'runs.list',
   'runs.get',
   'runs.events',

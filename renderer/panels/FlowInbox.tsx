@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { selectPausedRuns, useHumanRequestStore } from '../stores/humanRequestStore';
-import { requestKey } from '../stores/humanRequests';
+import { requestKey, type PausedRunRequest } from '../stores/humanRequests';
 import '../styles/flow-run.css';
 import { formatRelativeTime } from './formatTime';
 
@@ -35,7 +35,7 @@ export function FlowInbox() {
               <span className="sidebar-item-main">
                 <div className="sidebar-item-title">{r.runName ?? r.runId}</div>
                 <div className="sidebar-item-sub">
-                  {r.kind === 'budget' ? `budget reached · ${r.methodName}` : `${r.methodName} · ${r.outcomes?.length ? r.outcomes.join(' / ') : 'feedback'}`} · {formatRelativeTime(r.requestedAt)}
+                  {inboxLine(r)} · {formatRelativeTime(r.requestedAt)}
                 </div>
               </span>
             </button>
@@ -44,4 +44,18 @@ export function FlowInbox() {
       </ul>
     </section>
   );
+}
+
+/** What a waiting run waits for, in a few words. */
+function inboxLine(r: PausedRunRequest): string {
+  switch (r.kind) {
+    case 'budget':
+      return `budget reached · ${r.methodName}`;
+    case 'flow_feedback':
+      return `${r.methodName} · ${r.outcomes?.length ? r.outcomes.join(' / ') : 'feedback'}`;
+    case 'task_review':
+      return `review · ${r.methodName}`;
+    case 'tool_approval':
+      return `approve · ${r.methodName}`;
+  }
 }

@@ -16,6 +16,7 @@ import {
   requestKey,
   sameRequest,
   type HumanRequest,
+  type PausedQuestionRequest,
   type PausedRunRequest,
   type RunQuestion,
 } from './humanRequests';
@@ -58,6 +59,7 @@ export interface HumanRequestState {
   /** Answers a request the way its kind needs (`human.answer` or `runs.resume`); resolves true when it was taken. */
   answer(request: RunQuestion, answer: QuestionAnswer): Promise<boolean>;
   answer(request: PausedRunRequest, answer: ResumeAnswer): Promise<boolean>;
+  answer(request: RunQuestion | PausedQuestionRequest, answer: QuestionAnswer): Promise<boolean>;
 }
 
 export const selectRunQuestions = (s: HumanRequestState): RunQuestion[] => s.requests.filter(isRunQuestion);
@@ -98,7 +100,12 @@ export const useHumanRequestStore = create<HumanRequestState>()((set, get) => {
     set({ answering: key, error: undefined });
     try {
       if (isPausedRun(request)) {
-        await host().invoke('runs.resume', { runId: request.runId, ...('feedback' in reply ? { feedback: reply.feedback } : {}), ...('budget' in reply ? { budget: reply.budget } : {}) });
+        await host().invoke('runs.resume', {
+          runId: request.runId,
+          ...('feedback' in reply ? { feedback: reply.feedback } : {}),
+          ...('decision' in reply ? { decision: reply.decision } : {}),
+          ...('budget' in reply ? { budget: reply.budget } : {}),
+        });
       } else if ('decision' in reply) {
         await host().invoke('human.answer', { runId: request.runId, requestId: request.requestId, decision: reply.decision });
       } else if ('feedback' in reply) {
@@ -174,6 +181,14 @@ export const useHumanRequestStore = create<HumanRequestState>()((set, get) => {
     receive(e) {
       if (e.type === 'budget.reached') lastReached.set(e.runId, e);
       else if (e.type === 'run.paused' && e.reason === 'budget') add(requestFromBudget(e, lastReached.get(e.runId), true));
+      else if (e.type === 'run.paused' && e.reason === 'human') {
+        // The question asked live turns out to pause the run (a team run): it is answered with runs.resume now.
+        const asked = get().requests.find((r): r is RunQuestion => isRunQuestion(r) && sameRequest(r, e));
+        if (asked) {
+          removeWhere((r) => r === asked);
+          add({ ...asked, kind: asked.kind, paused: true, methodId: asked.taskId, methodName: asked.kind === 'tool_approval' ? `${asked.agentRole} · ${asked.tool ?? 'a tool'}` : `${asked.agentRole} · task ${asked.taskId ?? ''}`, live: true });
+        }
+      }
       else if (e.type === 'human.requested') add(questionFromEvent(e) ?? requestFromEvent(e, true));
       else if (e.type === 'human.answered' || e.type === 'run.resumed') removeWhere((r) => sameRequest(r, e));
       else if (isRunEnd(e)) {

@@ -5,16 +5,17 @@ import type { HostRunSummary, PendingHumanRequest } from '../../shared/host-api'
  * What waits for the person, by how it is answered:
  * - a live run's question (task review, tool approval), answered with `human.answer` while the
  *   process that asked waits;
- * - a paused run (a flow's feedback step, or a crew or flow at its budget), answered with
+ * - a paused run (a flow's feedback step, a crew or flow at its budget, or a crew paused at a task
+ *   review or tool approval — a team run `waiting`, or a run paused for later), answered with
  *   `runs.resume` (the process that paused may be gone).
  */
-export type HumanRequest = RunQuestion | FlowFeedbackRequest | BudgetRequest;
+export type HumanRequest = RunQuestion | FlowFeedbackRequest | BudgetRequest | PausedQuestionRequest;
 
 /** A live run's question: `human.pending` / `human.requested` of kind task_review or tool_approval. */
 export type RunQuestion = PendingHumanRequest & { kind: 'task_review' | 'tool_approval' };
 
 /** A run waiting in the inbox ("Waiting for you"), answered with `runs.resume`. */
-export type PausedRunRequest = FlowFeedbackRequest | BudgetRequest;
+export type PausedRunRequest = FlowFeedbackRequest | BudgetRequest | PausedQuestionRequest;
 
 interface PausedRunFields {
   runId: string;
@@ -45,7 +46,21 @@ export interface BudgetRequest extends PausedRunFields {
   budget: { which: 'maxTokens' | 'maxCostUsd'; spent: number; limit: number };
 }
 
-export const isPausedRun = (r: HumanRequest): r is PausedRunRequest => r.kind === 'flow_feedback' || r.kind === 'budget';
+/**
+ * A crew paused at a task review or a tool approval (`run.paused` with reason human): the same question
+ * as a live one, but the run holds no process — it is answered with `runs.resume` (feedback or decision).
+ */
+export interface PausedQuestionRequest extends PausedRunFields {
+  kind: 'task_review' | 'tool_approval';
+  paused: true;
+  taskId?: string;
+  agentRole: string;
+  output?: string;
+  tool?: string;
+  args?: unknown;
+}
+
+export const isPausedRun = (r: HumanRequest): r is PausedRunRequest => r.kind === 'flow_feedback' || r.kind === 'budget' || ('paused' in r && r.paused === true);
 export const isRunQuestion = (r: HumanRequest): r is RunQuestion => !isPausedRun(r);
 
 /** Identifies a request across runs (request ids are only unique within their run). */
@@ -135,8 +150,43 @@ export function pendingFlowRequest(events: readonly RuntimeEvent[]): EventOf<'hu
   return events.find((e): e is EventOf<'human.requested'> => e.type === 'human.requested' && e.kind === 'flow_feedback' && e.requestId === requestId);
 }
 
+/** A crew's question as the run paused at it (its `human.requested`, of kind task_review or tool_approval). */
+export function pausedQuestionFromEvent(e: EventOf<'human.requested'>, live: boolean, run?: HostRunSummary): PausedQuestionRequest | undefined {
+  if (e.kind !== 'task_review' && e.kind !== 'tool_approval') return undefined;
+  return {
+    kind: e.kind,
+    paused: true,
+    runId: e.runId,
+    requestId: e.requestId,
+    runName: run?.name,
+    documentPath: run?.documentPath,
+    methodId: e.taskId,
+    methodName: e.kind === 'tool_approval' ? `${e.agentRole} · ${e.tool ?? 'a tool'}` : `${e.agentRole} · task ${e.taskId ?? ''}`,
+    prompt: e.prompt,
+    requestedAt: e.ts,
+    live,
+    ...(e.taskId !== undefined ? { taskId: e.taskId } : {}),
+    agentRole: e.agentRole,
+    ...(e.output !== undefined ? { output: e.output } : {}),
+    ...(e.tool !== undefined ? { tool: e.tool, args: e.args } : {}),
+  };
+}
+
+/** The question a crew paused for a person waits at: its last `run.paused` with reason human, not resumed since. */
+export function pendingQuestionRequest(events: readonly RuntimeEvent[], run?: HostRunSummary): PausedQuestionRequest | undefined {
+  let paused: EventOf<'run.paused'> | undefined;
+  for (const e of events) {
+    if (e.type === 'run.paused') paused = e;
+    else if (e.type === 'run.resumed') paused = undefined;
+  }
+  if (paused?.reason !== 'human') return undefined;
+  const requestId = paused.requestId;
+  const asked = events.find((e): e is EventOf<'human.requested'> => e.type === 'human.requested' && e.requestId === requestId);
+  return asked ? pausedQuestionFromEvent(asked, false, run) : undefined;
+}
+
 /** What a paused run (found in the run list) waits for, from its events. */
 export function pausedRunRequest(events: readonly RuntimeEvent[], run: HostRunSummary): PausedRunRequest | undefined {
   const request = pendingFlowRequest(events);
-  return request ? requestFromEvent(request, false, run) : pendingBudgetRequest(events, run);
+  return request ? requestFromEvent(request, false, run) : (pendingQuestionRequest(events, run) ?? pendingBudgetRequest(events, run));
 }

@@ -254,6 +254,8 @@ class RunDraft {
 
   /** A flow waits for feedback: nothing ends, the run span waits with it. */
   private runPaused(e: EventOf<'run.paused'>): void {
+    // A crew paused at a question: the request was closed with the agent that asked; it waits again.
+    if (e.reason === 'human') this.reopenRequest(e.requestId);
     this.v.status = 'paused';
     this.v.pausedFor = { requestId: e.requestId, methodId: e.methodId, ...(e.reason ? { reason: e.reason } : {}) };
     const span = this.record(e);
@@ -398,7 +400,7 @@ class RunDraft {
   /** Stopped at the run's budget: not a failure, the task runs again when the run resumes. */
   private taskPaused(e: EventOf<'task.paused'>): void {
     const span = this.close(e, 'paused');
-    if (span) span.sublabel = `${e.agentRole} · paused at the budget`;
+    if (span) span.sublabel = `${e.agentRole} · ${e.reason === 'human' ? 'waits for a person' : 'paused at the budget'}`;
     const prev: TaskResult = this.v.tasks[e.taskId] ?? { taskId: e.taskId, status: 'running', tokens: 0 };
     this.v.tasks[e.taskId] = { ...prev, agentRole: e.agentRole, status: 'paused', error: undefined, durationMs: e.durationMs };
     this.setTaskStatus(e.taskId, 'paused');
@@ -548,6 +550,22 @@ class RunDraft {
     const label = e.kind === 'tool_approval' ? `approve ${e.tool ?? 'tool'}` : e.kind === 'flow_feedback' ? 'feedback' : 'human review';
     const span = this.open(e, 'human', label, e.agentRole, 'waiting');
     this.v.book.human[e.requestId] = e.spanId;
+    for (const node of this.waitingNodes(span)) {
+      this.v.book.waiting[node] = (this.v.book.waiting[node] ?? 0) + 1;
+      this.refreshNode(node);
+    }
+  }
+
+  /** The question a crew paused at stays open (`waiting`) until the run resumes with its answer. */
+  private reopenRequest(requestId: string): void {
+    const found = [...this.spans.values()].find((s) => s.kind === 'human' && (s.events[0] as { requestId?: string } | undefined)?.requestId === requestId);
+    if (!found || this.v.book.open[found.id]) return;
+    const span = this.mutable(found.id)!;
+    span.status = 'waiting';
+    span.end = undefined;
+    span.durationMs = undefined;
+    this.v.book.open[span.id] = true;
+    this.v.book.human[requestId] = span.id;
     for (const node of this.waitingNodes(span)) {
       this.v.book.waiting[node] = (this.v.book.waiting[node] ?? 0) + 1;
       this.refreshNode(node);

@@ -149,6 +149,7 @@ export function createHostService(options: HostServiceOptions): HostService {
     'runs.startTeam': ({ path, inputs }) => team.start(path, inputs),
     'runs.share': ({ runId }) => team.share(runId),
     'team.status': () => team.status(),
+    'team.publish': ({ path }) => team.publish(path),
     'runs.get': ({ runId }) => {
       if (team.isTeamRun(runId) && !store.getRun(runId)) return team.get(runId);
       const run = requireRun(runId);
@@ -168,7 +169,11 @@ export function createHostService(options: HostServiceOptions): HostService {
     'runs.rerunOffline': async ({ runId }) => ({ runId: await runs.rerunOffline(requireRun(runId).id) }),
     'runs.diff': ({ runA, runB }) => ({ diff: diffRuns(store, requireRun(runA).id, requireRun(runB).id) }),
     'runs.replay': async (req) => ({ runId: 'fromTaskId' in req ? await runs.replay(req.runId, req.fromTaskId, req.edits) : await runs.replayFlow(req.runId, req.fromMethodId, req.state) }),
-    'runs.resume': async ({ runId, feedback, budget }) => ({ runId: await runs.resume(runId, feedback, budget) }),
+    'runs.resume': async ({ runId, feedback, decision, budget }) => {
+      // A run waiting on the team server is answered there (its pending request, through the API).
+      if (team.isTeamRun(runId) && !store.getRun(runId)) return team.resume(runId, { feedback, decision, budget });
+      return { runId: await runs.resume(runId, feedback, budget, decision) };
+    },
 
     'human.pending': () => ({ requests: human.pending() }),
     'human.answer': (request) => {

@@ -1,4 +1,4 @@
-import type { RuntimeEvent } from '../../shared/events';
+import type { RuntimeEvent, ToolApprovalDecision } from '../../shared/events';
 import type { HostPush } from '../../shared/host-api';
 import type { CrewDocument } from '../../shared/model/crew';
 import type { CrewRunResult } from '../crew/kickoff';
@@ -84,11 +84,15 @@ export class HostRuns {
     return this.launch(undefined, (runtime, run) => runtime.replayFlow(runId, fromMethodId, { ...run, state }));
   }
 
-  /** Continues a paused run (paused in this process or an earlier one): a flow with the feedback it waits for, a run at its budget with a higher cap. */
-  resume(runId: string, feedback: string | undefined, budget?: Budget): Promise<string> {
+  /**
+   * Continues a paused run (paused in this process or an earlier one): a flow with the feedback it waits
+   * for, a crew paused for a person with its review's feedback or a tool decision, a run at its budget
+   * with a higher cap.
+   */
+  resume(runId: string, feedback: string | undefined, budget?: Budget, decision?: ToolApprovalDecision): Promise<string> {
     if (this.active.has(runId) || this.resuming.has(runId)) return Promise.reject(new FlowNotResumable(`run ${runId} is running; only paused or interrupted flows can be resumed`));
     this.resuming.add(runId);
-    return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback, budget }), runId).finally(() => this.resuming.delete(runId));
+    return this.launch(undefined, (runtime, run) => runtime.resume(runId, { ...run, feedback, budget, ...(decision ? { decision } : {}) }), runId).finally(() => this.resuming.delete(runId));
   }
 
   /** Cancels a live run; a paused or interrupted one (no process behind it) is ended as cancelled where it is stored. */

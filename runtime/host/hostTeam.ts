@@ -7,7 +7,9 @@ import { collectDeployment } from '../team/deploymentBundle';
 import { TeamClient } from '../team/teamClient';
 import type { TeamRunView } from '../team/teamRuns';
 import { teamRunSummary } from '../team/teamRunShape';
-import { HostBadInput } from './hostErrors';
+import { HostBadInput, HostConflict } from './hostErrors';
+import type { ToolApprovalDecision } from '../../shared/events';
+import type { Budget } from '../../shared/model/budget';
 
 type Summary = HostResponse<'runs.list'>['runs'][number];
 
@@ -107,6 +109,30 @@ export class HostTeam {
     return { runId, server: client.baseUrl };
   }
 
+  /** *Publish to team server…*: the document and what it needs, as an immutable version (an unchanged one keeps its version). */
+  async publish(path: string): Promise<HostResponse<'team.publish'>> {
+    const client = this.requireClient();
+    const bundle = collectDeployment(this.options.workspace, path);
+    const published = await client.request<{ id: string; kind: 'crew' | 'flow'; name: string; version: number; created: boolean }>('POST', '/v1/deployments', bundle);
+    return { id: published.id, kind: published.kind, name: published.name, version: published.version, created: published.created, server: client.baseUrl, files: Object.keys(bundle.files).sort() };
+  }
+
+  /**
+   * Answers what a team run waits for, through the API (`POST /v1/runs/{id}/resume` with its pending
+   * requestId): a flow's feedback, a crew's task review (feedback; '' accepts) or tool approval
+   * (decision), a higher budget. Then its events stream here again.
+   */
+  async resume(runId: string, answer: { feedback?: string; decision?: ToolApprovalDecision; budget?: Budget }): Promise<HostResponse<'runs.resume'>> {
+    const client = this.requireClient();
+    const run = await client.request<TeamRunView>('GET', `/v1/runs/${encodeURIComponent(runId)}`);
+    if (!run.pending) throw new HostConflict(`team run ${runId} is ${run.status}: it waits for nothing (answered already, or it ended)`);
+    await client.request('POST', `/v1/runs/${encodeURIComponent(runId)}/resume`, { requestId: run.pending.requestId, ...resumeBody(run.pending.kind, answer) });
+    this.remember(client, await client.request<TeamRunView>('GET', `/v1/runs/${encodeURIComponent(runId)}`));
+    this.watch(client, runId, run.lastSeq);
+    this.options.push({ kind: 'runs.changed' });
+    return { runId };
+  }
+
   /** Uploads a local run for the team (record, events, task outputs). */
   async share(runId: string): Promise<HostResponse<'runs.share'>> {
     const client = this.requireClient();
@@ -140,4 +166,12 @@ export class HostTeam {
     for (const controller of this.watching.values()) controller.abort(new Error('closing'));
     this.watching.clear();
   }
+}
+
+/** The API's resume body for an answer given in the app (see README: People in team runs). */
+function resumeBody(kind: string, answer: { feedback?: string; decision?: ToolApprovalDecision; budget?: Budget }): Record<string, unknown> {
+  const budget = { ...(answer.budget?.maxTokens ? { maxTokens: answer.budget.maxTokens } : {}), ...(answer.budget?.maxCostUsd ? { maxCostUsd: answer.budget.maxCostUsd } : {}) };
+  if (kind === 'tool_approval') return answer.decision === 'always' ? { approve: true, outcome: 'always' } : { approve: answer.decision === 'approve' };
+  if (kind === 'task_review') return answer.feedback ? { feedback: answer.feedback } : { approve: true };
+  return { ...(answer.feedback !== undefined ? { feedback: answer.feedback } : {}), ...budget };
 }

@@ -4,6 +4,7 @@ import type { HostRunSummary, PendingHumanRequest } from '../../../shared/host-a
 import { emptyUsage } from '../../../shared/usage';
 import { setHost } from '../../../renderer/host/hostContext';
 import { selectPausedRunOf, selectPausedRuns, selectPoppingUp, selectRunQuestions, useHumanRequestStore } from '../../../renderer/stores/humanRequestStore';
+import type { PausedQuestionRequest } from '../../../renderer/stores/humanRequests';
 import { FakeHost } from './fakeHost';
 
 const store = () => useHumanRequestStore.getState();
@@ -94,5 +95,32 @@ describe('the human request store', () => {
     expect(store().error).toContain('is not paused');
     expect(store().answering).toBeUndefined();
     expect(selectPausedRuns(store())).toHaveLength(1);
+  });
+
+  it('a crew paused at a question (a team run waiting): the live question becomes a paused one, answered with runs.resume', async () => {
+    const asked: RuntimeEvent = { ...envelope('run_team', 5, 50), type: 'human.requested', requestId: 'r1', kind: 'task_review', taskId: 'write', agentRole: 'Writer', prompt: 'Write it up', output: 'A draft.' };
+    store().receive(asked);
+    expect(selectRunQuestions(store())).toHaveLength(1);
+    store().receive({ ...envelope('run_team', 9, 51), type: 'run.paused', requestId: 'r1', methodId: 'write', durationMs: 4, reason: 'human' });
+    expect(selectRunQuestions(store())).toEqual([]);
+    const [paused] = selectPausedRuns(store());
+    expect(paused).toMatchObject({ kind: 'task_review', paused: true, runId: 'run_team', requestId: 'r1', output: 'A draft.', agentRole: 'Writer', live: true });
+    expect(selectPoppingUp(store())).toEqual([paused]);
+    expect(await store().answer(paused as PausedQuestionRequest, { feedback: 'Shorter, please.' })).toBe(true);
+    expect(host.callsTo('runs.resume')).toEqual([{ runId: 'run_team', feedback: 'Shorter, please.' }]);
+    expect(host.callsTo('human.answer')).toEqual([]);
+  });
+
+  it('a crew paused at a tool approval before the app opened is found in its events and answered with a decision', async () => {
+    const events: RuntimeEvent[] = [
+      { ...envelope('run_tool', 1, 10), type: 'human.requested', requestId: 'r7', kind: 'tool_approval', taskId: 'sum', agentRole: 'Solver', prompt: 'allow?', tool: 'calculator', args: { expression: '2 + 2' } },
+      { ...envelope('run_tool', 2, 11), type: 'run.paused', requestId: 'r7', methodId: 'sum', durationMs: 1, reason: 'human' },
+    ];
+    host.handlers['runs.events'] = () => ({ events, lastSeq: 2, more: false });
+    await store().sync([{ ...pausedRun, id: 'run_tool', kind: 'crew', name: 'Solver crew', team: { server: 'http://127.0.0.1:1', status: 'waiting' } }]);
+    const [paused] = selectPausedRuns(store());
+    expect(paused).toMatchObject({ kind: 'tool_approval', paused: true, tool: 'calculator', args: { expression: '2 + 2' }, runName: 'Solver crew', live: false });
+    expect(await store().answer(paused as PausedQuestionRequest, { decision: 'approve' })).toBe(true);
+    expect(host.callsTo('runs.resume')).toEqual([{ runId: 'run_tool', decision: 'approve' }]);
   });
 });

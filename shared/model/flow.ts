@@ -101,6 +101,13 @@ export const FlowBodySchema = z.discriminatedUnion('type', [
      * the run emits `flow.stub.reached` naming the Python it stands for.
      */
     stub: z.strictObject({ python: z.string().min(1), file: z.string().min(1), line: z.number().int().positive() }).optional(),
+    /**
+     * The CrewAI Python this script was transpiled from (an import): shown beside the code and written
+     * back by export. Data only: it is never part of the code that runs.
+     */
+    python: z.strictObject({ source: z.string().min(1), file: z.string().min(1), line: z.number().int().positive() }).optional(),
+    /** The crew files the script may kick off with `crew()` / `crews()` (workspace paths). */
+    crews: z.array(WorkspacePathSchema).optional(),
   }),
   z.strictObject({ type: z.literal('set_state'), set: z.record(z.string().min(1), template) }),
   z.strictObject({ type: z.literal('rules'), rules: z.array(z.strictObject({ when: FlowPredicateSchema, route: label })), default: label }),

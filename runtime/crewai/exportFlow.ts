@@ -7,7 +7,6 @@ import { CrewAiExportFailed } from './crewAiErrors';
 import { exportCrewAiCrews, oneLine, type CrewAiExport, type ExportOptions } from './exportProject';
 import { modelToCrewAi } from './modelNames';
 import { pyQuote } from './pythonSource';
-import { pythonOfScript } from './flowMethodSteps';
 import type { UnmappedItem } from './unmapped';
 
 /**
@@ -206,7 +205,7 @@ class FlowWriter {
         return { lines: [], ends: 'input' };
       case 'script': {
         // A script read from CrewAI Python carries that Python: it is written back as it was.
-        const python = pythonOfScript(body.code);
+        const python = body.stub ? body.stub.python.split('\n') : body.python?.split('\n');
         if (python && !body.stub) {
           const ends = m.routes ? 'returns' : /^output = /.test(python[python.length - 1] ?? '') ? 'output' : 'input';
           return { lines: python, ends };

@@ -33,13 +33,6 @@ export interface MethodReading {
   dropped: number;
 }
 
-/** The Python of a step, kept in its script so an export writes it back as it was. */
-const PY_MARK = '// python: ';
-
-export function pythonOfScript(code: string): string[] | undefined {
-  const lines = code.split('\n').filter((l) => l.startsWith(PY_MARK));
-  return lines.length > 0 ? lines.map((l) => l.slice(PY_MARK.length)) : undefined;
-}
 
 const KICKOFF = /^(?:(\w+)\s*=\s*)?(?:await\s+)?(\w+)\s*\(\s*\)\s*\.\s*crew\s*\(\s*\)\s*\.\s*(kickoff(?:_async)?)\s*\(([\s\S]*)\)$/;
 const STATE_SET = /^self\.state(?:\.(\w+)|\[\s*(["'])(\w+)\2\s*\])\s*(\+=|-=|=)\s*([\s\S]+)$/;
@@ -106,6 +99,7 @@ class StepReader {
     private readonly fieldType: (field: string) => string | undefined,
     private readonly reserved: ReadonlySet<string>,
   ) {}
+
 
   read(body: PyStatement[]): void {
     for (let i = 0; i < body.length; i += 1) {
@@ -206,8 +200,10 @@ class StepReader {
       // Each step stands alone once exported: a crew result or a parameter is the step's `input` there.
       const python = [...p.python, ...(extra?.python ?? [])].map((l) => this.asStepInput(l));
       const lines = [...js, ...(extra?.js ?? ['return input;'])];
-      const code = [...python.map((l) => PY_MARK + l), ...preludeFor(lines), ...lines].join('\n');
-      this.push({ body: { type: 'script', code } }, !extra || extra.js.every((l) => !/^return (?!input;|\{ output: input,)/.test(l)));
+      // The Python is data beside the code, never text inside it (a line terminator in a Python comment
+      // could end a JavaScript comment): export writes it back as it was.
+      const code = [...preludeFor(lines), ...lines].join('\n');
+      this.push({ body: { type: 'script', code, ...(python.length > 0 ? { python: python.join('\n') } : {}) } }, !extra || extra.js.every((l) => !/^return (?!input;|\{ output: input,)/.test(l)));
     }
     this.pending = { python: [], assigns: [], locals: [] };
   }
@@ -281,8 +277,8 @@ class StepReader {
       if (error instanceof UnsupportedPython) throw new Unmappable(s, `the content written (${content}): ${error.message} cannot be transpiled`);
       throw error;
     }
-    const code = [PY_MARK + `output = ${content}`, ...preludeFor([`__str(${js})`]), `return __str(${js});`].join('\n');
-    this.push({ body: { type: 'script', code }, outputFile: path }, ref === 'input');
+    const code = [...preludeFor([`__str(${js})`]), `return __str(${js});`].join('\n');
+    this.push({ body: { type: 'script', code, python: `output = ${content}` }, outputFile: path }, ref === 'input');
     this.scope.locals.set('output', content);
     this.current = content;
   }

@@ -202,9 +202,9 @@ function feedbackStep(args: string, fail: (why: string) => void): FlowStep | und
 function stub(fn: PyFunction, file: string, source: string, isRouter: boolean): FlowStep {
   const python = source.split('\n').slice(fn.line - 1, fn.line - 1 + fn.body.split('\n').length).join('\n');
   const routes = isRouter ? [...new Set([...fn.body.matchAll(/\breturn\s+(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]))] : [];
-  const code = [...python.split('\n').map((l) => `// python: ${l}`), 'return input;'].join('\n');
+  // The Python is data (`stub.python`), never text inside the code: the code only passes its input on.
   return {
-    body: { type: 'script', code, stub: { python, file, line: fn.line } },
+    body: { type: 'script', code: 'return input;', stub: { python, file, line: fn.line } },
     ...(routes.length > 0 ? { routes } : {}),
   };
 }

@@ -102,10 +102,10 @@ export const FlowBodySchema = z.discriminatedUnion('type', [
      */
     stub: z.strictObject({ python: z.string().min(1), file: z.string().min(1), line: z.number().int().positive() }).optional(),
     /**
-     * The CrewAI Python this script was transpiled from (an import): shown beside the code and written
-     * back by export. Data only: it is never part of the code that runs.
+     * The CrewAI Python this script was transpiled from (an import), written back by export as it was.
+     * Data only: it is never part of the code that runs.
      */
-    python: z.strictObject({ source: z.string().min(1), file: z.string().min(1), line: z.number().int().positive() }).optional(),
+    python: z.string().min(1).optional(),
     /** The crew files the script may kick off with `crew()` / `crews()` (workspace paths). */
     crews: z.array(WorkspacePathSchema).optional(),
   }),

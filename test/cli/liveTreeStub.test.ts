@@ -22,7 +22,7 @@ const flow = FlowDocumentSchema.parse({
       trigger: { listen: 'begin' },
       body: {
         type: 'script',
-        code: '// python:     def tidy(self):\n// python:         for i in range(self.state.count):\n// python:             print(i)\nreturn input;',
+        code: 'return input;',
         stub: { python: '    def tidy(self):\n        for i in range(self.state.count):\n            print(i)', file: 'src/counter/main.py', line: 23 },
       },
     },

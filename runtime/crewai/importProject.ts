@@ -6,11 +6,13 @@ import type { FlowDocument } from '../../shared/model/flow';
 import type { InlineModel } from '../../shared/model/modelRef';
 import type { Problem } from '../../shared/model/problems';
 import { discoverProject, siteOf, type FoundCrew } from './construct/findCrews';
+import type { Kickoff } from './construct/frames';
 import type { ObjVal } from './construct/values';
 import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiProjectNotFound } from './crewAiErrors';
 import { pythonToolServer, type PythonToolServerEntry } from './crewAiTools';
 import { emptyExtras, MapContext } from './crews/mapContext';
 import { mapCrew } from './crews/mapCrew';
+import { chainedCrewsFlow } from './crews/chainedCrews';
 import { crewBaseNotes } from './crews/crewBaseNotes';
 import { crewIdentities } from './crews/crewNames';
 import { importCrewAiFlow } from './importFlow';
@@ -24,7 +26,10 @@ export interface CrewAiImport {
   doc: CrewDocument;
   /** Every crew the project builds that could be read, in the order found. */
   crews: CrewDocument[];
-  /** A Flow project's flow (its first Flow class): the main document; its crew bodies name the crews as `<crew id>.crew.json`. */
+  /**
+   * A Flow project's flow (its first Flow class), or the flow that runs crews a plain script chains: the
+   * main document; its crew bodies name the crews as `<crew id>.crew.json`.
+   */
   flow?: FlowDocument;
   /** Things each crew may do but probably does not mean (duplicate roles, empty expected outputs), per crew id. */
   warnings: { crewId: string; warnings: Problem[] }[];
@@ -56,6 +61,7 @@ export async function importCrewAiProject(dir: string): Promise<CrewAiImport> {
   const identities = crewIdentities(src, found);
   const crews: CrewDocument[] = [];
   const byClass = new Map<string, string>();
+  const bySite = new Map<string, string>();
   const missingKeys: { at: string; reason: string; detail: string }[] = [];
   for (const one of found.crews) {
     const identity = identities.get(one)!;
@@ -67,6 +73,7 @@ export async function importCrewAiProject(dir: string): Promise<CrewAiImport> {
       continue;
     }
     crews.push(mapped.doc);
+    bySite.set(siteOf(one.crew), mapped.doc.id);
     noteSources(extras.sourceFiles, one);
     if (one.owner) byClass.set(one.owner.cls.name, `${mapped.doc.id}.crew.json`);
   }
@@ -76,7 +83,7 @@ export async function importCrewAiProject(dir: string): Promise<CrewAiImport> {
   const flowClass = found.flows[0];
   const flow = flowClass
     ? importCrewAiFlow(root, src.fileOf(flowClass.mod), flowId(root, flowClass.name), (className) => byClass.get(className), extras.unmapped)?.doc
-    : undefined;
+    : chainOf(ctx, found.ev.record.kickoffs, (crew) => bySite.get(siteOf(crew)), flowId(root, 'Chained crews'));
   if (flowClass) extras.sourceFiles.add(flowClass.mod.file);
   extras.unmapped.unshift(...src.syntaxProblems());
   if (crews.length === 0 && !flow) {
@@ -95,6 +102,13 @@ export async function importCrewAiProject(dir: string): Promise<CrewAiImport> {
     files: [...extras.files].map(([path, from]) => ({ path, from })),
     mcpServers: pythonServers(root, extras.pythonTools),
   };
+}
+
+/** Crews kicked off one after another in plain Python, each fed an earlier one's result: a flow. */
+function chainOf(ctx: MapContext, kickoffs: Kickoff[], crewIdOf: (crew: ObjVal) => string | undefined, id: string): FlowDocument | undefined {
+  const chain = chainedCrewsFlow(kickoffs, crewIdOf, id);
+  for (const n of chain?.notes ?? []) ctx.note(ctx.where(n.at), n.item, n.why);
+  return chain?.flow;
 }
 
 /** Why nothing came of the project: it builds no crew or flow, or none of them could be read. */

@@ -51,14 +51,17 @@ describe('documents.importCrewai', () => {
     expect(pathOf(second)).toBe('launch_campaign-2.crew.json');
   });
 
-  it('writes one crew per @CrewBase class, lists every document and names the first as the one to open', async () => {
+  it('writes one crew per @CrewBase class and the flow main.py chains them with, and names the flow as the one to open', async () => {
     cpSync(join(fixtures, 'patterns/three_crews'), join(workspace, 'newsletter'), { recursive: true });
     const result = await host.handle('documents.importCrewai', { dir: 'newsletter' });
     if (!result.ok) throw new Error(result.error.message);
     const { path, documents } = result.response as { path: string; documents: { path: string; kind: string }[] };
-    expect(path).toBe('collect_crew.crew.json');
-    expect(documents).toEqual(['collect_crew', 'write_crew', 'check_crew'].map((id) => ({ path: `${id}.crew.json`, kind: 'crew' })));
-    for (const d of documents) expect(parseCrewDocument(JSON.parse(readFileSync(join(workspace, d.path), 'utf8'))).ok).toBe(true);
+    expect(path).toBe('newsletter_pipeline.flow.json');
+    expect(documents).toEqual([
+      { path: 'newsletter_pipeline.flow.json', kind: 'flow' },
+      ...['collect_crew', 'write_crew', 'check_crew'].map((id) => ({ path: `${id}.crew.json`, kind: 'crew' })),
+    ]);
+    for (const d of documents.slice(1)) expect(parseCrewDocument(JSON.parse(readFileSync(join(workspace, d.path), 'utf8'))).ok).toBe(true);
   });
 
   it('imports a plain-script project (Agent/Task/Crew built without @CrewBase) as a crew', async () => {

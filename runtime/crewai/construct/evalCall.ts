@@ -80,8 +80,9 @@ const KICKOFFS = new Set(['kickoff', 'kickoff_async', 'kickoff_for_each', 'kicko
 function callMethod(ev: Ev, frame: Frame, obj: Val, name: string, e: PyCall): Val | undefined {
   if (obj.t === 'obj' && (KICKOFFS.has(name) || (name === 'call' && /LLM|Chat/.test(obj.cls)))) {
     const args = evalArgs(ev, frame, e);
-    ev.record.kickoffs.push({ target: obj, ...(args.kw.has('inputs') ? { inputs: args.kw.get('inputs')! } : {}), ...(args.pos[0] ? { prompt: args.pos[0] } : {}), at: ev.loc(frame.mod, e), method: name });
-    return { t: 'result', of: obj };
+    const at = ev.loc(frame.mod, e);
+    ev.record.kickoffs.push({ target: obj, ...(args.kw.has('inputs') ? { inputs: args.kw.get('inputs')! } : {}), ...(args.pos[0] ? { prompt: args.pos[0] } : {}), at, method: name });
+    return { t: 'result', of: obj, at };
   }
   if (obj.t === 'input' || obj.t === 'result') return derived(frame, e);
   if (obj.t === 'list') return listMethod(ev, frame, obj, name, e);

@@ -123,7 +123,7 @@ export function getAttr(ev: Ev, frame: Frame, v: Val, name: string, e: PyExpr): 
       return v.attrs.get(name) ?? v.args.kw.get(name) ?? UNKNOWN(`${v.cls}.${name}`, ev.loc(frame.mod, e));
     case 'input':
     case 'result':
-      return derived(frame, e);
+      return derived(frame, e, v, name);
     case 'path':
       if (name === 'parent') return { t: 'path', abs: dirname(v.abs) };
       return UNKNOWN(`the path attribute ${name}`);
@@ -133,8 +133,8 @@ export function getAttr(ev: Ev, frame: Frame, v: Val, name: string, e: PyExpr): 
 }
 
 function getItem(ev: Ev, frame: Frame, v: Val, e: Extract<PyExpr, { k: 'sub' }>): Val {
-  if (v.t === 'input' || v.t === 'result') return derived(frame, e);
   const key = ev.expr(frame, e.index);
+  if (v.t === 'input' || v.t === 'result') return derived(frame, e, v, key.t === 'lit' && key.v !== null ? String(key.v) : undefined);
   if (v.t === 'dict' && key.t === 'lit' && key.v !== null) {
     const found = v.entries.get(String(key.v));
     if (found) return found;

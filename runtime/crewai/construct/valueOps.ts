@@ -1,6 +1,6 @@
 import type { PyExpr } from '../python/pyAst';
 import { inputName, type Frame } from './frames';
-import { textOf, UNKNOWN, type InputVal, type TextPart, type Val } from './values';
+import { textOf, UNKNOWN, type InputVal, type ResultAccess, type TextPart, type Val } from './values';
 
 /** A value made from run-time values: itself a run-time value, given by the expression. */
 export function runtime(frame: Frame, e: PyExpr, from: Val[]): Val {
@@ -8,8 +8,17 @@ export function runtime(frame: Frame, e: PyExpr, from: Val[]): Val {
   return derived(frame, e);
 }
 
-export function derived(frame: Frame, e: PyExpr): InputVal {
-  return { t: 'input', name: inputName(frame.mod.source.slice(e.start, e.end)), bind: e, mod: frame.mod, at: { file: frame.mod.file, line: e.line } };
+export function derived(frame: Frame, e: PyExpr, base?: Val, step?: string): InputVal {
+  const from = resultAccess(base, step);
+  return { t: 'input', name: inputName(frame.mod.source.slice(e.start, e.end)), bind: e, mod: frame.mod, at: { file: frame.mod.file, line: e.line }, ...(from ? { from } : {}) };
+}
+
+/** What a value read from a crew result (an attribute or key of it) is read from. */
+function resultAccess(base: Val | undefined, step: string | undefined): ResultAccess | undefined {
+  if (step === undefined) return undefined;
+  if (base?.t === 'result') return { of: base.of, ...(base.at ? { at: base.at } : {}), access: [step] };
+  if (base?.t === 'input' && base.from) return { ...base.from, access: [...base.from.access, step] };
+  return undefined;
 }
 
 /** Python's str() of a literal; undefined for anything else. */

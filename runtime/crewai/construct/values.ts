@@ -27,6 +27,16 @@ export interface InputVal {
   prompt?: string;
   named?: boolean;
   at?: Loc;
+  /** Read from what a kickoff returned (`items.raw`, `result.pydantic.score`): that kickoff and the access. */
+  from?: ResultAccess;
+}
+
+/** A crew result and what was read from it: `[]` the result itself, `['raw']`, `['pydantic', 'score']`. */
+export interface ResultAccess {
+  of: ObjVal;
+  /** Where the kickoff is (it names one kickoff among several of one crew). */
+  at?: Loc;
+  access: string[];
 }
 
 export type TextPart = string | InputVal;
@@ -86,7 +96,7 @@ export type Val =
   | { t: 'path'; abs: string }
   | { t: 'file'; abs: string }
   /** What a crew's (or agent's) kickoff returned. */
-  | { t: 'result'; of: ObjVal }
+  | { t: 'result'; of: ObjVal; at?: Loc }
   | InputVal
   | { t: 'unknown'; why: string; at?: Loc; missing?: MissingKey };
 

@@ -4,7 +4,13 @@
 # as root it runs as the `postgres` user. The tests find them through CREWDECK_TEST_DATABASE_URL and
 # CREWDECK_TEST_REDIS_URL (without those, each test file starts its own the same way).
 
-PG_BIN="${CREWDECK_PG_BIN:-/usr/lib/postgresql/15/bin}"
+# Debian's newest installed PostgreSQL (bookworm ships 15, trixie 17), unless CREWDECK_PG_BIN says.
+pg_bin() {
+  local dir
+  dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  echo "${dir:-/usr/lib/postgresql/15/bin}"
+}
+PG_BIN="${CREWDECK_PG_BIN:-$(pg_bin)}"
 
 free_port() {
   node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"

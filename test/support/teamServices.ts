@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,13 @@ import { migratePostgres } from '../../runtime/store/postgresSchema';
  * server start their own, so they never disturb another file's.
  */
 
-const PG_BIN = process.env.CREWDECK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Debian's newest installed PostgreSQL (bookworm ships 15, trixie 17), unless CREWDECK_PG_BIN says. */
+function postgresBin(): string {
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v) && existsSync(join('/usr/lib/postgresql', v, 'bin/initdb'))) : [];
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  return join('/usr/lib/postgresql', newest ?? '15', 'bin');
+}
+const PG_BIN = process.env.CREWDECK_PG_BIN ?? postgresBin();
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -64,7 +64,7 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
     if (reading.unsupported) {
       const { line, python, why } = reading.unsupported;
       note(line, `${fn.name}: ${python.split('\n')[0]}`, `${why}; the method is a pass-through script stub that warns when it runs (rewrite it as Crewdeck steps)`);
-      steps = [stub(fn, file, source, isRouter)];
+      steps = [stub(fn, file, source, isRouter, crewFileOf)];
     }
     const feedback = fn.decoratorCalls.find((d) => d.name === 'human_feedback');
     if (feedback) {
@@ -198,13 +198,17 @@ function feedbackStep(args: string, fail: (why: string) => void): FlowStep | und
   return { body, ...(outcomes ? { routes: outcomes } : {}) };
 }
 
-/** A pass-through script standing for a method's Python; a router stub keeps its route labels (and chooses none). */
-function stub(fn: PyFunction, file: string, source: string, isRouter: boolean): FlowStep {
+/**
+ * A pass-through script standing for a method's Python; a router stub keeps its route labels (and
+ * chooses none). The crews its Python kicks off are listed (`crews`), so an export writes them too.
+ */
+function stub(fn: PyFunction, file: string, source: string, isRouter: boolean, crewFileOf: (className: string) => string | undefined): FlowStep {
   const python = source.split('\n').slice(fn.line - 1, fn.line - 1 + fn.body.split('\n').length).join('\n');
   const routes = isRouter ? [...new Set([...fn.body.matchAll(/\breturn\s+(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]))] : [];
+  const crews = [...new Set([...fn.body.matchAll(/\b([A-Z]\w*)\s*\(\s*\)\s*\.\s*crew\s*\(/g)].map((m) => crewFileOf(m[1]!)).filter((f): f is string => f !== undefined))];
   // The Python is data (`stub.python`), never text inside the code: the code only passes its input on.
   return {
-    body: { type: 'script', code: 'return input;', stub: { python, file, line: fn.line } },
+    body: { type: 'script', code: 'return input;', stub: { python, file, line: fn.line }, ...(crews.length > 0 ? { crews } : {}) },
     ...(routes.length > 0 ? { routes } : {}),
   };
 }
@@ -218,6 +222,7 @@ export function withCrewFiles(flow: FlowDocument, renamed: Map<string, string>):
       const b = m.body;
       if (b.type === 'crew') return { ...m, body: { ...b, file: rename(b.file) } };
       if (b.type === 'for_each' && b.body.type === 'crew') return { ...m, body: { ...b, body: { ...b.body, file: rename(b.body.file) } } };
+      if (b.type === 'script' && b.crews) return { ...m, body: { ...b, crews: b.crews.map(rename) } };
       return m;
     }),
   };

@@ -68,15 +68,19 @@ export async function exportCommand(args: string[]): Promise<number> {
   }
 }
 
-/** A flow and the crews its methods run (crew bodies, also inside for_each), as one CrewAI project. */
+/** A flow and the crews its methods run (crew bodies, also inside for_each, and scripts' crews), as one CrewAI project. */
 function exportFlow(flow: FlowDocument, workspace: string, dir: string, force: boolean, json: boolean, style: ReturnType<typeof createStyle>): number {
   const crews = new Map<string, CrewDocument>();
   for (const m of flow.methods) {
     const body = m.body.type === 'for_each' ? m.body.body : m.body;
-    if (body.type !== 'crew' || crews.has(body.file)) continue;
-    const loaded = loadWorkspaceDocument(workspace, resolve(workspace, body.file));
-    if (loaded.kind !== 'crew') throw new DocumentInvalid(loaded.shown, [{ path: 'kind', message: `method "${m.name}" runs it as a crew, but it is a flow` }]);
-    crews.set(body.file, loaded.doc);
+    // A script's `crews`: the crews its code (or the CrewAI Python a stub stands for) kicks off.
+    const files = body.type === 'crew' ? [body.file] : body.type === 'script' ? (body.crews ?? []) : [];
+    for (const file of files) {
+      if (crews.has(file)) continue;
+      const loaded = loadWorkspaceDocument(workspace, resolve(workspace, file));
+      if (loaded.kind !== 'crew') throw new DocumentInvalid(loaded.shown, [{ path: 'kind', message: `method "${m.name}" runs it as a crew, but it is a flow` }]);
+      crews.set(file, loaded.doc);
+    }
   }
   const result = exportCrewAiFlow(flow, crews, dir, { overwrite: force, workspace, profiles: loadWorkspaceSettings(workspace)?.models.profiles });
   if (json) {

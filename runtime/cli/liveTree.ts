@@ -1,4 +1,5 @@
 import { replayStart, type ReadAs, type RuntimeEvent } from '../../shared/events';
+import { describeStubsReached } from '../../shared/stubsReached';
 import { formatDuration, formatTokens, formatUsageLine, oneLine } from './format';
 import type { Style } from './style';
 
@@ -120,6 +121,7 @@ export class LiveTree {
       case 'flow.item.paused':
         return `${s.magenta('⏸')} item ${e.index + 1}/${e.total} paused ${s.dim(`— ${e.message}; it runs again when the run resumes`)}`;
       case 'run.completed':
+        if (e.stubsReached?.length) return `${s.yellow('⚠ completed')} with ${describeStubsReached(e.stubsReached)} · in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
         return `${s.green('✓ completed')} in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
       case 'run.failed':
         return `${s.red('✗ failed')} after ${formatDuration(e.durationMs)}${this.reason(e.error)}`;

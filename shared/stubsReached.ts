@@ -29,3 +29,8 @@ export function describeStubsReached(stubs: readonly StubReached[]): string {
 export function stubCount(n: number): string {
   return `${n} stub${n === 1 ? '' : 's'}`;
 }
+
+/** The first statement of a stub's Python (the `def` line and decorators say nothing new), or "". */
+export function stubStatement(python: string): string {
+  return python.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:async\s+)?def\b|^@/.test(l))[0] ?? '';
+}

@@ -121,3 +121,21 @@ describe('crewdeck run: a flow that reaches imported CrewAI stubs says so', () =
     expect(json.stubsReached).toEqual(expectedStubs);
   });
 });
+
+describe('crewdeck validate: a flow with imported CrewAI stubs', () => {
+  it('is valid, with one warning line per stub method naming the method, file and line', async () => {
+    ws = tempDir('crewdeck-stubs-validate-');
+    const file = ws.write('leads.flow.json', stubbedFlow());
+    const r = await runCli(['validate', file], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(0);
+    const lines = r.stdout.split('\n').filter((l) => l !== '');
+    expect(lines[0]).toBe(`✓ ${file} is valid (2 warnings)`);
+    expect(lines.slice(1)).toEqual([
+      '! methods.1.body.stub: fetch_leads is a stub for CrewAI Python at src/leads/main.py:42 (leads = requests.get(LEADS_URL).json()): a run passes its input on unchanged there',
+      '! methods.3.body.stub: notify is a stub for CrewAI Python at src/leads/main.py:80 (slack.chat_postMessage(channel="#sales", text=self.state.su…): a run passes its input on unchanged there',
+    ]);
+
+    const json = await runCli(['validate', file, '--json'], { cwd: ws.dir });
+    expect(JSON.parse(json.stdout).warnings.map((w: { path: string }) => w.path)).toEqual(['methods.1.body.stub', 'methods.3.body.stub']);
+  });
+});

@@ -12,7 +12,9 @@ export function StubMarker({ methodKey }: { methodKey: string }) {
       <span className="stub-glyph" aria-hidden="true">
         !
       </span>
-      <span className="flow-node-stub-label">Stub reached · Python not run</span>
+      <span className="flow-node-stub-label">
+        Stub reached<span className="flow-node-stub-more"> · Python not run</span>
+      </span>
       <span className="flow-node-stub-where">
         {stub.file}:{stub.line}
       </span>

@@ -1,4 +1,5 @@
 import { PendingRequestsPill } from './dialogs/PendingRequestsPill';
+import { StubsReachedBadge } from './panels/StubsReachedBadge';
 import { PublishTeamButton } from './dialogs/PublishTeamDialog';
 import { crewOfDocument } from './panels/training/crewOfDocument';
 import { selectCanRedo, selectCanUndo, useDocumentStore } from './stores/documentStore';
@@ -62,6 +63,7 @@ export function Toolbar() {
             {runStatus}
           </span>
         )}
+        <StubsReachedBadge testId="run-stubs" />
         {running ? (
           <button className="btn danger" data-testid="stop-run" onClick={() => void useRunStore.getState().cancel()}>
             ■ Stop

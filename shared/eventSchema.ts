@@ -57,7 +57,12 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     purpose: purpose.optional(),
     offlineFrom: str.optional(),
   }),
-  'run.completed': z.strictObject({ output: str, tokenUsage: TokenUsageSchema, durationMs: num }),
+  'run.completed': z.strictObject({
+    output: str,
+    tokenUsage: TokenUsageSchema,
+    durationMs: num,
+    stubsReached: z.array(z.strictObject({ methodId: str, methodName: str, file: str, line: num, python: str })).optional(),
+  }),
   'run.failed': z.strictObject({ error: str, errorName: str, tokenUsage: TokenUsageSchema, durationMs: num }),
   'run.cancelled': z.strictObject({ reason: str, durationMs: num }),
   'run.paused': z.strictObject({ requestId: str, methodId: str, durationMs: num, reason: z.enum(['budget', 'human']).optional() }),

@@ -121,6 +121,15 @@ export function replayStart(replayOf: { fromTaskId: string } | { fromMethodId: s
   return 'fromTaskId' in replayOf ? `task ${replayOf.fromTaskId}` : `method ${replayOf.fromMethodId}`;
 }
 
+/** A flow method that ran as a stub for imported CrewAI Python (its `flow.stub.reached`), as a run's result lists it. */
+export interface StubReached {
+  methodId: string;
+  methodName: string;
+  file: string;
+  line: number;
+  python: string;
+}
+
 export interface EventPayloads {
   'run.started': {
     /** The id and name of the document run: a crew's, or a flow's for process "flow". */
@@ -137,7 +146,8 @@ export interface EventPayloads {
     /** An offline re-run: every model reply (and external tool result) comes from this recorded run. */
     offlineFrom?: string;
   };
-  'run.completed': { output: string; tokenUsage: TokenUsage; durationMs: number };
+  /** `stubsReached`: a flow that ran imported CrewAI stubs (one entry per method): it completed without the project's logic there. */
+  'run.completed': { output: string; tokenUsage: TokenUsage; durationMs: number; stubsReached?: StubReached[] };
   'run.failed': { error: string; errorName: string; tokenUsage: TokenUsage; durationMs: number };
   'run.cancelled': { reason: string; durationMs: number };
   /** A flow waits for human feedback; the run's span stays open and `crewdeck resume` (or the app) continues it. */

@@ -3,6 +3,7 @@ import { describeCost } from '../../shared/usage';
 import { selectShownStatus, selectShownSummary, useRunStore } from '../stores/runStore';
 import { InterruptedRunActions } from './InterruptedRunActions';
 import { AnswerPausedButton } from './AnswerPausedButton';
+import { StubsReachedBadge } from './StubsReachedBadge';
 import { usePanelLayoutStore } from '../stores/panelLayoutStore';
 import { useUiStore } from '../stores/uiStore';
 import '../styles/trace.css';
@@ -90,6 +91,7 @@ export function TracePanel() {
         <span className="run-badge" data-status={status}>
           {status}
         </span>
+        <StubsReachedBadge testId="trace-run-stubs" />
         <span className="trace-run-name">{view.documentName ?? view.runId}</span>
         <code className="trace-run-id" title={view.runId}>{view.runId}</code>
         <LiveDuration startedAt={view.startedAt} durationMs={view.durationMs} running={status === 'running'} />

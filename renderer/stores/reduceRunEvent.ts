@@ -1,10 +1,12 @@
 /*
  * Flow runs (issue 5): flow.method.* spans (kind 'method'), node status under `method:<methodId>`,
  * `view.methods` (calls per method), `view.routes` (router → chosen label), `view.triggers` (which
- * listen condition fired), `view.flowState`, `status: 'paused'` + `view.pausedFor`. The flow canvas
+ * listen condition fired), `view.flowState`, `status: 'paused'` + `view.pausedFor`, `view.stubsReached`
+ * (imported CrewAI stubs that ran, one per method: the run's "N stubs reached", the method's marker). The flow canvas
  * reads them through renderer/canvas/nodes/useMethodRun.ts (useMethodRun, useTakenRoute, useFlowEdgeRun).
  */
 import { isLiveOnly, type EventOf, type RuntimeEvent } from '../../shared/events';
+import { addStubReached } from '../../shared/stubsReached';
 import { addUsage } from '../../shared/usage';
 import { methodNodeId as methodNode, parseMethodNodeId, parseNodeId, taskNodeId } from '../model/nodeIds';
 import { nodeForAgentId, nodeForRole, normaliseRole, roleDirectory } from './roleDirectory';
@@ -100,8 +102,10 @@ class RunDraft {
         return this.itemEvent(e);
       case 'flow.stub.reached': {
         // An imported CrewAI method that could not be mapped passed its input on: the method's row says so.
+        // The run lists it (the run's "N stubs reached" marker, the method's marker on the canvas).
         const span = this.record(e);
         if (span) span.sublabel = `stub for CrewAI Python (${e.file}:${e.line}): passed its input on`;
+        this.v.stubsReached = addStubReached(this.v.stubsReached, e);
         return;
       }
       case 'planning.started':

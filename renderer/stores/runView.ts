@@ -1,4 +1,4 @@
-import type { ReplayOf, RunProcess, RuntimeEvent } from '../../shared/events';
+import type { ReplayOf, RunProcess, RuntimeEvent, StubReached } from '../../shared/events';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { roleDirectory, type RoleDirectory } from './roleDirectory';
 
@@ -165,6 +165,8 @@ export interface RunView {
   flowState?: Record<string, unknown>;
   /** Set while the flow is paused for feedback. */
   pausedFor?: PausedFor;
+  /** Flow runs: the imported CrewAI stubs that ran (`flow.stub.reached`), one per method, in the order reached. */
+  stubsReached: StubReached[];
   book: RunBook;
 }
 
@@ -192,6 +194,7 @@ export function emptyRunView(runId: string, document?: unknown): RunView {
     methods: {},
     routes: {},
     triggers: {},
+    stubsReached: [],
     book: { openAgents: {}, agentEnd: {}, waiting: {}, open: {}, delegations: [], human: {}, methodNames: {} },
   };
 }

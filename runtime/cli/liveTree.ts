@@ -1,4 +1,5 @@
 import { replayStart, type ReadAs, type RuntimeEvent } from '../../shared/events';
+import { describeStubsReached, stubStatement } from '../../shared/stubsReached';
 import { formatDuration, formatTokens, formatUsageLine, oneLine } from './format';
 import type { Style } from './style';
 
@@ -106,7 +107,7 @@ export class LiveTree {
         return `${s.magenta('⏸')} ${e.methodName} paused ${s.dim(`— ${e.message}`)}`;
       case 'flow.stub.reached': {
         // The Python a stub stands for, from its first statement (the `def` line says nothing new).
-        const statement = e.python.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:async\s+)?def\b|^@/.test(l))[0] ?? '';
+        const statement = stubStatement(e.python);
         return `${s.yellow('⚠')} ${e.methodName} is a stub for CrewAI Python ${s.dim(`(${e.file}:${e.line}${statement ? `: ${oneLine(statement, 60)}` : ''})`)}: it passed its input on unchanged`;
       }
       case 'flow.item.started':
@@ -120,6 +121,7 @@ export class LiveTree {
       case 'flow.item.paused':
         return `${s.magenta('⏸')} item ${e.index + 1}/${e.total} paused ${s.dim(`— ${e.message}; it runs again when the run resumes`)}`;
       case 'run.completed':
+        if (e.stubsReached?.length) return `${s.yellow('⚠ completed')} with ${describeStubsReached(e.stubsReached)} · in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
         return `${s.green('✓ completed')} in ${formatDuration(e.durationMs)} · ${formatUsageLine(e.tokenUsage)}`;
       case 'run.failed':
         return `${s.red('✗ failed')} after ${formatDuration(e.durationMs)}${this.reason(e.error)}`;

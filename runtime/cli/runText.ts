@@ -1,4 +1,5 @@
-import type { RuntimeEvent } from '../../shared/events';
+import type { RuntimeEvent, StubReached } from '../../shared/events';
+import { describeStubsReached } from '../../shared/stubsReached';
 import { formatUsd } from '../../shared/usage';
 import type { RunStatus, RunSummary } from '../store/types';
 import { formatCount, formatDuration, formatTime, oneLine } from './format';
@@ -33,13 +34,19 @@ export function runsTable(runs: (RunSummary & { team?: { status: string } })[], 
 }
 
 /** `runs show` as text: the run's trace as the live tree draws it, then its inputs, error and output. */
-export function writeRunText(out: NodeJS.WritableStream, run: { id: string; status: RunStatus; name: string; inputs: Record<string, string>; error?: string; output?: string }, events: Iterable<RuntimeEvent>, style: Style): void {
+export function writeRunText(
+  out: NodeJS.WritableStream,
+  run: { id: string; status: RunStatus; name: string; inputs: Record<string, string>; error?: string; output?: string; stubsReached?: StubReached[] },
+  events: Iterable<RuntimeEvent>,
+  style: Style,
+): void {
   const tree = new LiveTree({ out, style, spinner: false });
   for (const event of events) {
     if (event.type !== 'llm.chunk') tree.handle(event);
   }
   out.write(`\n${style.bold('Run')} ${run.id} · ${statusText(run.status, style).trim()} · ${run.name}\n`);
   if (Object.keys(run.inputs).length) out.write(`${style.bold('Inputs')} ${JSON.stringify(run.inputs)}\n`);
+  if (run.stubsReached?.length) out.write(`${style.bold('Stubs')} ${style.yellow(describeStubsReached(run.stubsReached))}: their CrewAI Python did not run\n`);
   if (run.error) out.write(`${style.bold('Error')} ${run.error}\n`);
   if (run.output !== undefined) out.write(`\n${style.bold('Output')}\n${run.output}\n`);
 }

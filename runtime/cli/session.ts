@@ -1,4 +1,5 @@
-import type { RuntimeEvent } from '../../shared/events';
+import type { RuntimeEvent, StubReached } from '../../shared/events';
+import { describeStubsReached } from '../../shared/stubsReached';
 import { WorkspaceInvalid } from '../errors';
 import { workspaceDatabasePath } from '../store/database';
 import type { CrewRunResult } from '../crew/kickoff';
@@ -62,7 +63,9 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
     const result = await start(runtime, { signal: controller.signal, onEvent: options.json ? () => {} : (e) => tree.handle(e) });
     tree.stop();
     printResult(result, options.json, style, offline?.runId);
-    // A paused flow did what it should: it waits for `crewdeck resume`.
+    // A paused flow did what it should: it waits for `crewdeck resume`. A flow that completed through
+    // imported CrewAI stubs skipped some of the project's logic: exit 3 says so to scripts.
+    if (result.status === 'completed' && stubsOf(result).length > 0) return EXIT.stubsReached;
     return result.status === 'completed' || result.status === 'paused' ? EXIT.ok : EXIT.runFailed;
   } catch (error) {
     tree.stop();
@@ -84,6 +87,8 @@ function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style
   if (result.status === 'completed') {
     process.stdout.write(`\n${style.bold('Output')}\n${result.output}\n\n${style.dim(`run ${result.runId}${offlineFrom ? ` (offline, from ${offlineFrom})` : ''} · ${formatUsageLine(result.tokenUsage)}`)}\n`);
     process.stdout.write(style.dim(`See it again: crewdeck runs show ${result.runId}\n`));
+    const stubs = stubsOf(result);
+    if (stubs.length > 0) process.stdout.write(`${style.yellow(`⚠ completed with ${describeStubsReached(stubs)}`)}: their CrewAI Python did not run\n`);
   } else if (result.pending?.kind === 'budget') {
     const p = result.pending;
     const spent = p.which === 'maxTokens' ? `${p.spent} tokens of ${p.limit}` : `$${p.spent.toFixed(6)} of $${p.limit}`;
@@ -132,6 +137,12 @@ export function runJson(result: CrewRunResult | FlowRunResult, offlineFrom?: str
     tokenUsage: result.tokenUsage,
     ...(result.error ? { error: result.status === 'cancelled' ? `run cancelled: ${result.error.message}` : result.error.message } : {}),
     ...(offlineFrom ? { offlineFrom } : {}),
+    ...(stubsOf(result).length > 0 ? { stubsReached: stubsOf(result) } : {}),
   };
+}
+
+/** A flow run's imported CrewAI stubs that ran (none for a crew). */
+function stubsOf(result: CrewRunResult | FlowRunResult): StubReached[] {
+  return ('stubsReached' in result && result.stubsReached) || [];
 }
 

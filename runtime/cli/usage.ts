@@ -3,7 +3,8 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export const EXIT = { ok: 0, runFailed: 1, badInput: 2 } as const;
+/** `stubsReached`: a flow completed, but ran imported CrewAI stubs in place of some of the project's Python. */
+export const EXIT = { ok: 0, runFailed: 1, badInput: 2, stubsReached: 3 } as const;
 
 export const HELP = `crewdeck — build, run and inspect multi-agent crews and flows
 
@@ -58,6 +59,7 @@ openai provider reads OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL. MCP stdi
 $CREWDECK_CONFIG_DIR, else $XDG_CONFIG_HOME/crewdeck or ~/.config/crewdeck).
 
 Exit codes: 0 success (or a flow paused for feedback) · 1 the run failed · 2 bad input (invalid document, missing input, unknown run)
+  · 3 a flow completed but reached imported CrewAI stubs (their Python did not run; --json lists them as stubsReached)
 
 Examples:
   crewdeck run examples/research.crew.json --input topic="solar power"

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseCrewDocument, parseFlowDocument } from '../../shared/model/parse';
 import type { CrewDocument } from '../../shared/model/crew';
 import { crewWarnings } from '../../shared/model/crewWarnings';
+import { flowStubWarnings } from '../../shared/model/flowChecks';
 import type { FlowDocument } from '../../shared/model/flow';
 import { WorkspaceSettingsSchema, WORKSPACE_SETTINGS_FILE, type WorkspaceSettings } from '../../shared/model/workspace';
 import { problemsFromZod, type Problem } from '../../shared/model/problems';
@@ -89,11 +90,11 @@ export function loadWorkspaceSettings(workspace: string): WorkspaceSettings | un
   return result.data;
 }
 
-/** Warnings of a valid crew file (duplicate roles, empty expected outputs); none for flows or invalid files. */
+/** Warnings of a valid crew file (duplicate roles, empty expected outputs) or flow file (its imported CrewAI stubs); none for invalid files. */
 export function crewFileWarnings(file: string): Problem[] {
   try {
     const loaded = loadDocumentFile(file);
-    return loaded.kind === 'crew' ? crewWarnings(loaded.doc) : [];
+    return loaded.kind === 'crew' ? crewWarnings(loaded.doc) : flowStubWarnings(loaded.doc);
   } catch (error) {
     if (error instanceof DocumentInvalid) return [];
     throw error;

@@ -1,4 +1,6 @@
 import type { FlowDocument, FlowMethod } from '../../shared/model/flow';
+import type { StubReached } from '../../shared/events';
+import { addStubReached } from '../../shared/stubsReached';
 import type { Budget, BudgetPending } from '../../shared/model/budget';
 import { BudgetNotRaised, mergeBudget, reachedCap } from '../run/budgetGuard';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
@@ -29,6 +31,8 @@ export interface FlowRunResult {
   /** What a paused flow is waiting for: feedback, or (`kind: "budget"`) a higher cap. */
   pending?: { kind?: undefined; requestId: string; methodId: string; methodName: string; message: string; output: string; outcomes?: string[]; defaultOutcome?: string } | BudgetPending;
   error?: { name: string; message: string };
+  /** Imported CrewAI stubs the run reached (in any of its sessions), one per method; absent when none. */
+  stubsReached?: StubReached[];
 }
 
 export interface FlowRunRequest {
@@ -117,7 +121,9 @@ export async function resumeFlow(req: Omit<FlowRunRequest, 'doc' | 'runId'> & { 
     { ...lifecycleRequest(req), store: req.store, budget },
     { rootSpanId: checkpoint.rootSpanId, session: checkpoint.sessions, startedAt: checkpoint.startedAt, earlierUsage: checkpoint.tokenUsage },
   );
-  const run = new FlowRun(req, lifecycle, checkpoint, progressOf(saved));
+  // Stubs reached in the earlier sessions, from the run's stored events.
+  const earlierStubs = req.store.getRun(req.runId)?.stubsReached ?? [];
+  const run = new FlowRun(req, lifecycle, checkpoint, progressOf(saved), earlierStubs);
   lifecycle.root.emit({ type: 'run.resumed', requestId: atBudget?.requestId ?? waiting?.requestId ?? '', pausedForMs: Math.max(0, req.now() - (saved.pausedAt ?? req.now())), ...(req.offlineFrom ? { offlineFrom: req.offlineFrom } : {}) });
   return run.execute(async () => {
     run.restartInterrupted();
@@ -161,6 +167,8 @@ class FlowRun {
   private unsavedOps: CheckpointOp[] = [];
   /** The last output, when a method completed since the checkpoint was last written (only while checkpointing). */
   private unsavedOutput: string | ItemsRef | undefined;
+  /** The stubs the run reached (`flow.stub.reached`, one per method), earlier sessions' first. */
+  private stubs: StubReached[];
 
   /** `written`: the progress as the stored checkpoint holds it (undefined: nothing stored yet, a new run). */
   constructor(
@@ -168,8 +176,13 @@ class FlowRun {
     private readonly run: RunLifecycle,
     private readonly cp: FlowCheckpoint,
     private written: FlowProgress | undefined,
+    earlierStubs: StubReached[] = [],
   ) {
     this.log = run.log;
+    this.stubs = earlierStubs;
+    this.log.listen((e) => {
+      if (e.type === 'flow.stub.reached') this.stubs = addStubReached(this.stubs, e);
+    });
     this.root = run.root;
     // The run's one gate: every method's crew or agent uses it, so approvals, limits and cache hold across methods.
     this.ctx = run.context();
@@ -195,7 +208,8 @@ class FlowRun {
 
   private finish(): FlowRunResult {
     const { cp, run } = this;
-    const base = () => ({ output: cp.lastOutput ?? '', state: cp.state });
+    const stubsReached = this.stubs.length > 0 ? this.stubs : undefined;
+    const base = () => ({ output: cp.lastOutput ?? '', state: cp.state, ...(stubsReached ? { stubsReached } : {}) });
     const persist = () => this.save(true);
     if (this.failure !== undefined) return { ...base(), ...run.finish({ kind: 'error', error: this.failure }, persist) };
     const atBudget = cp.budgetPending;
@@ -211,7 +225,7 @@ class FlowRun {
       const method = this.byId.get(waiting.methodId)!;
       return { ...base(), ...end, pending: { requestId: waiting.requestId, methodId: waiting.methodId, methodName: method.name, ...waiting.ask } };
     }
-    return { ...base(), ...run.finish({ kind: 'completed', output: cp.lastOutput ?? '' }, persist) };
+    return { ...base(), ...run.finish({ kind: 'completed', output: cp.lastOutput ?? '', stubsReached }, persist) };
   }
 
   private fail(error: unknown): void {

@@ -1,4 +1,4 @@
-import type { EventPayloads } from '../../shared/events';
+import type { EventPayloads, StubReached } from '../../shared/events';
 import type { Budget, BudgetPending } from '../../shared/model/budget';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/usage';
 import type { RunContext } from '../agent/runContext';
@@ -42,7 +42,8 @@ export interface RunContinuation {
 
 /** How the process-specific part says its run ended. */
 export type RunEnding =
-  | { kind: 'completed'; output: string }
+  /** `stubsReached`: a flow's imported CrewAI stubs that ran (carried by `run.completed`). */
+  | { kind: 'completed'; output: string; stubsReached?: StubReached[] }
   /** `budget`: paused at its budget cap (methodId: the task or method it stopped in); `human`: for a person's answer (humanPause.ts). */
   | { kind: 'paused'; requestId: string; methodId: string; budget?: BudgetPending; human?: true }
   /** Anything thrown: a cancellation when the run was stopped, a failure otherwise. */
@@ -153,7 +154,8 @@ export class RunLifecycle {
     let result: RunEndResult;
     let end: Parameters<RunStore['finishRun']>[1];
     if (ending.kind === 'completed') {
-      this.root.emit({ type: 'run.completed', output: ending.output, tokenUsage, durationMs });
+      const stubs = ending.stubsReached?.length ? { stubsReached: ending.stubsReached } : {};
+      this.root.emit({ type: 'run.completed', output: ending.output, tokenUsage, durationMs, ...stubs });
       result = { runId: req.runId, status: 'completed', tokenUsage };
       end = { status: 'completed', output: ending.output, tokenUsage, endedAt: req.now() };
     } else if (ending.kind === 'paused') {

@@ -1,7 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { isLiveOnly, type RuntimeEvent } from '../../shared/events';
+import { isLiveOnly, type EventPayloads, type RuntimeEvent, type StubReached } from '../../shared/events';
+import { addStubReached } from '../../shared/stubsReached';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { BatchNotFound, BatchNotResumable, RunNotFound, RunNotReopenable } from '../errors';
 import { BatchTable, type RowChange, type StoredBatchRow } from './batchTable';
@@ -97,6 +98,7 @@ export class SqliteRunStore implements RunStore {
   private readonly selectRuns: Statement<[number, number], RunRow>;
   private readonly selectRunsOfDocument: Statement<[string, number, number], RunRow>;
   private readonly selectEvents: Statement<[string, number, number], EventRow>;
+  private readonly selectStubEvents: Statement<[string], { payload: string }>;
   private readonly selectTaskOutputs: Statement<[string], TaskOutputRow>;
   private readonly markInterrupted: Statement<[string, string], { ended_at: number }>;
   private readonly upsertCheckpoint: Statement<unknown[], void>;
@@ -163,6 +165,7 @@ export class SqliteRunStore implements RunStore {
       )
       .raw(true);
     this.selectTaskOutputs = db.prepare('SELECT * FROM task_outputs WHERE run_id = ? ORDER BY idx, task_id');
+    this.selectStubEvents = db.prepare("SELECT payload FROM events WHERE run_id = ? AND type = 'flow.stub.reached' ORDER BY seq");
     this.insertBatch = db.transaction((items: (RuntimeEvent | Queued)[]) => {
       for (const item of items) this.insert(item);
     });
@@ -400,6 +403,11 @@ export class SqliteRunStore implements RunStore {
       inputs: JSON.parse(current.inputs) as Record<string, string>,
     };
     if (current.output !== null) record.output = this.texts.unpackText(current.output);
+    if (current.kind === 'flow') {
+      let stubs: StubReached[] = [];
+      for (const { payload } of this.selectStubEvents.all(runId)) stubs = addStubReached(stubs, this.texts.parseJson(payload) as EventPayloads['flow.stub.reached']);
+      if (stubs.length > 0) record.stubsReached = stubs;
+    }
     return record;
   }
 

@@ -1,4 +1,4 @@
-import type { RuntimeEvent } from '../../shared/events';
+import type { RuntimeEvent, StubReached } from '../../shared/events';
 import type { TokenUsage } from '../../shared/usage';
 
 export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
@@ -42,6 +42,8 @@ export interface RunRecord extends RunSummary {
   document: unknown;
   inputs: Record<string, string>;
   output?: string;
+  /** A flow's imported CrewAI stubs that ran (from its `flow.stub.reached` events), one per method; absent when none. */
+  stubsReached?: StubReached[];
 }
 
 export interface StoredTaskOutput {

@@ -1,3 +1,4 @@
+import { stubStatement } from '../stubsReached';
 import type { Problem } from './problems';
 
 type Loose = Record<string, unknown>;
@@ -71,10 +72,36 @@ function satisfiable(condition: unknown, ran: ReadonlySet<string>, chosen: Reado
 }
 
 /**
+ * A flow's stubs: imported CrewAI methods that could not be mapped (a script with `stub`), one warning
+ * each naming the method, the Python file and line (`crewdeck validate` lists them; a run that reaches
+ * one says so in its result).
+ */
+export function flowStubWarnings(document: unknown): Problem[] {
+  const warnings: Problem[] = [];
+  list(record(document).methods).forEach((m, i) => {
+    const stub = record(record(m.body).stub);
+    const file = str(stub.file);
+    if (file === undefined || typeof stub.line !== 'number') return;
+    const statement = oneLine(stubStatement(str(stub.python) ?? ''), 60);
+    warnings.push({
+      path: `methods.${i}.body.stub`,
+      message: `${str(m.name) ?? str(m.id) ?? `method ${i + 1}`} is a stub for CrewAI Python at ${file}:${stub.line}${statement ? ` (${statement})` : ''}: a run passes its input on unchanged there`,
+    });
+  });
+  return warnings;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
  * What a flow may do (CrewAI allows it) that is probably not meant, shown on the method before any run
  * and never making the document invalid:
  *   - a method no start method leads to (it never runs);
- *   - a router's route that no method listens to (choosing it ends that branch of the flow).
+ *   - a router's route that no method listens to (choosing it ends that branch of the flow);
+ *   - a stub for imported CrewAI Python (flowStubWarnings).
  */
 export function flowWarnings(document: unknown): Problem[] {
   const methods = list(record(document).methods);
@@ -107,5 +134,6 @@ export function flowWarnings(document: unknown): Problem[] {
       if (typeof route === 'string' && !listened.has(route)) warnings.push({ path: `methods.${i}.routes.${j}`, message: `route "${route}" has no listener: choosing it ends the flow there` });
     });
   });
+  warnings.push(...flowStubWarnings(document));
   return warnings;
 }

@@ -55,12 +55,15 @@ describe('the CLI live tree: an imported CrewAI stub is visible where it runs', 
       expect(result).toMatchObject({ status: 'completed', output: 'hello!' });
       expect(events.filter((e) => e.type === 'flow.stub.reached')).toHaveLength(1);
       const lines = out.trimEnd().split('\n');
-      const stubLines = lines.filter((l) => l.includes('stub'));
+      const stubLines = lines.filter((l) => l.includes('is a stub'));
       expect(stubLines).toEqual(['⚠ tidy is a stub for CrewAI Python (src/counter/main.py:23: for i in range(self.state.count):): it passed its input on unchanged']);
       // Between the stub method's start and its completion line.
       const at = lines.indexOf(stubLines[0]);
       expect(lines[at - 1]).toMatch(/^▸ tidy script/);
       expect(lines[at + 1]).toMatch(/^✓ tidy /);
+      // The run's final status line says the run went through a stub.
+      expect(lines.at(-1)).toMatch(/^⚠ completed with 1 stub reached: tidy \(src\/counter\/main\.py:23\) · in /);
+      expect(result.stubsReached).toEqual([{ methodId: 'tidy', methodName: 'tidy', file: 'src/counter/main.py', line: 23, python: flow.methods[1]!.body.type === 'script' ? flow.methods[1]!.body.stub!.python : '' }]);
     } finally {
       ws.remove();
     }

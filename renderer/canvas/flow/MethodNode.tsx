@@ -8,6 +8,8 @@ import { useMethodRun } from '../nodes/useMethodRun';
 import { useNodeRun } from '../nodes/useNodeRun';
 import { BodyIcon } from './BodyIcon';
 import { PausedMarker } from './PausedMarker';
+import { StubMarker } from './StubMarker';
+import { useRunStore } from '../../stores/runStore';
 import { useFlowLabels } from './useFlowLabels';
 import type { MethodNode as MethodNodeType } from './flowGraphTypes';
 
@@ -23,6 +25,8 @@ export const MethodNode = memo(function MethodNode({ id, data, selected }: NodeP
   const { status, counters } = useNodeRun(id);
   // Run overlay (renderer/canvas/nodes/useMethodRun.ts): calls of a looping method, the route a router took.
   const run = useMethodRun(data.key);
+  // The shown run reached this method as an imported CrewAI stub (its Python did not run).
+  const stubReached = useRunStore((s) => s.view?.stubsReached.some((x) => x.methodId === data.key) ?? false);
   // Zoomed out (Fit on a long flow): only the name, in full and at a readable size on screen.
   const lowDetail = useFlowLabels();
   const kindLabel = (BODY_KIND_LABEL as Record<string, string>)[data.bodyKind] ?? data.bodyKind;
@@ -35,6 +39,7 @@ export const MethodNode = memo(function MethodNode({ id, data, selected }: NodeP
       data-selected={selected || undefined}
       data-invalid={data.problems.length > 0 || undefined}
       data-warned={data.warnings.length > 0 || undefined}
+      data-stub-reached={stubReached || undefined}
       data-testid={`flow-method-${data.key}`}
     >
       <Handle type="target" position={Position.Left} id={FLOW_HANDLE.in} className="crew-handle flow-handle is-in" title="Listens to: drop a method’s output or a route here" />
@@ -83,6 +88,7 @@ export const MethodNode = memo(function MethodNode({ id, data, selected }: NodeP
         </>
       )}
       <PausedMarker methodKey={data.key} />
+      <StubMarker methodKey={data.key} />
       {router && (
         <div className="flow-node-routes" aria-label="Routes">
           {data.routes.map((route) => (

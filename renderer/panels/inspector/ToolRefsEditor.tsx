@@ -5,6 +5,8 @@ import { CheckField } from './CheckField';
 import { controlId, FieldProblems } from './Field';
 import { JsonField } from './JsonField';
 import { NumberField } from './NumberField';
+import { TextField } from './TextField';
+import { ToolSettingsFields, TOOLS_WITH_FORMS } from './ToolSettingsFields';
 import { useProblemsAt } from './problemsContext';
 import { useMcpTools } from './useMcpTools';
 
@@ -136,13 +138,30 @@ export function ToolRefsEditor({ path, value, onChange }: Props) {
 
 function ToolOptions({ path, value, onPatch }: { path: string; value: Record<string, unknown>; onPatch(patch: Record<string, unknown>): void }) {
   const problems = useProblemsAt(`${path}.tool`);
+  const tool = String(value.tool ?? '');
+  const builtin = (BUILTIN_TOOLS as readonly string[]).includes(tool);
   return (
     <div className="insp-tool-options">
       <FieldProblems messages={problems} />
+      {TOOLS_WITH_FORMS.includes(tool) ? (
+        <ToolSettingsFields tool={tool} path={path} config={value.config} onChange={(config) => onPatch({ config })} />
+      ) : (
+        !builtin && <JsonField label="Config (JSON)" path={`${path}.config`} value={value.config} expect="object" rows={3} placeholder="{ }" onChange={(v) => onPatch({ config: v })} />
+      )}
       <CheckField label="Ask before each use" path={`${path}.requiresApproval`} value={value.requiresApproval} defaultValue={false} onChange={(v) => onPatch({ requiresApproval: v })} />
       <CheckField label="Result is the final answer" path={`${path}.resultAsAnswer`} value={value.resultAsAnswer} defaultValue={false} onChange={(v) => onPatch({ resultAsAnswer: v })} />
       <NumberField label="Max uses" path={`${path}.maxUsageCount`} value={value.maxUsageCount} min={1} placeholder="unlimited" onChange={(v) => onPatch({ maxUsageCount: v })} />
-      <JsonField label="Config (JSON)" path={`${path}.config`} value={value.config} expect="object" rows={3} placeholder="{ }" onChange={(v) => onPatch({ config: v })} />
+      <TextField label="Name for the model" path={`${path}.name`} value={value.name} optional mono placeholder={builtin ? tool : "the tool's own"} onChange={(v) => onPatch({ name: v })} />
+      <TextField
+        label="Description for the model"
+        path={`${path}.description`}
+        value={value.description}
+        optional
+        multiline
+        rows={2}
+        placeholder="the tool's own"
+        onChange={(v) => onPatch({ description: v })}
+      />
       {isRecord(value.config) && value.config.allowDocumentWrites === true && (
         <p className="insp-warning" role="alert" data-testid={`${controlId(path)}-document-writes-warning`}>
           Warning: allowDocumentWrites lets this tool rewrite crewdeck.json, crews, flows and the files they use, so a model can change

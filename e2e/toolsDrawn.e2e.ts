@@ -115,10 +115,10 @@ describe('a crew drawn with web search and a PDF search tool', () => {
     await fill(files.getByTestId('tool-file_search-path'), PDF_PATH);
     await page.locator('[data-testid="save-state"]', { hasText: /^Saved$/ }).waitFor();
 
+    await shotOf(inspector(page).locator('.insp-tool', { has: page.getByTestId('tool-web_search-settings') }), 'tool-settings-web-search');
+    await shotOf(inspector(page).locator('.insp-tool', { has: page.getByTestId('tool-file_search-settings') }), 'tool-settings-file-search');
     await web.scrollIntoViewIfNeeded();
-    await shotOf(inspector(page), 'tool-settings-web-search');
-    await files.scrollIntoViewIfNeeded();
-    await shotOf(inspector(page), 'tool-settings-file-search');
+    await shotOf(inspector(page), 'tool-settings-inspector');
     expect(await inspector(page).getByTestId('field-problem').count()).toBe(0);
 
     const saved = JSON.parse(readFileSync(join(workspace, 'bread-research.crew.json'), 'utf8'));
@@ -172,12 +172,16 @@ describe('a crew drawn with web search and a PDF search tool', () => {
     expect(webResult).toContain('Sourdough bread - Wikipedia');
     expect(webResult).toContain('https://en.wikipedia.org/wiki/Sourdough');
     await shotOf(page.getByTestId('trace-panel'), 'trace-web-search');
+    await page.getByTestId('tool-result').scrollIntoViewIfNeeded();
+    await shotOf(page.getByTestId('span-detail'), 'trace-web-search-result');
 
     await fileRow.click();
     const fileResult = (await page.getByTestId('tool-result').textContent()) ?? '';
     expect(fileResult).toContain('seventy-two hours');
     expect(fileResult).toContain(PDF_PATH);
     await shotOf(page.getByTestId('trace-panel'), 'trace-file-search');
+    await page.getByTestId('tool-result').scrollIntoViewIfNeeded();
+    await shotOf(page.getByTestId('span-detail'), 'trace-file-search-result');
     await page.screenshot({ path: join(SHOTS, 'appdeck-run-done.png') });
     expect(session.errors).toEqual([]);
   });
@@ -202,6 +206,8 @@ describe('Settings → MCP servers', () => {
     expect(await held.textContent()).toContain('crewdeck.json mcp.servers.filesystem: runs: npx -y @modelcontextprotocol/server-filesystem@');
     await section.scrollIntoViewIfNeeded();
     await shotOf(section, 'settings-mcp-added');
+    await section.getByTestId('mcp-show-trust').click();
+    await expect.poll(() => held.evaluate((el) => el.getBoundingClientRect().top < window.innerHeight)).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'appdeck-settings-page.png') });
     expect(session.errors).toEqual([]);
   });

@@ -57,6 +57,8 @@ interface FormKit {
   select(key: string, label: string, options: Option[], extra?: { fallback?: string; hint?: string; onChange?(value: string): void }): ReactElement;
   check(key: string, label: string): ReactElement;
   list(key: string, label: string, extra: TextExtra): ReactElement;
+  /** Two short fields side by side. */
+  pair(first: ReactElement, second: ReactElement): ReactElement;
 }
 type Form = (kit: FormKit) => { nodes: ReactElement[]; keys: string[] };
 
@@ -85,15 +87,20 @@ function makeKit(tool: string, path: string, current: Config, patch: (changes: C
     ),
     check: (key, label) => <CheckField key={key} label={label} {...at(key)} value={current[key]} defaultValue={false} onChange={(v) => patch({ [key]: v })} />,
     list: (key, label, extra) => <ListField key={key} label={label} {...at(key)} value={current[key]} {...extra} onChange={(v) => patch({ [key]: v })} />,
+    pair: (first, second) => (
+      <div key={`${String(first.key)}+${String(second.key)}`} className="insp-row">
+        {first}
+        {second}
+      </div>
+    ),
   };
 }
 
 const PINNED = 'the model gives it';
-const SCORE_HINT = 'From 0 to 1; chunks scoring lower are left out.';
 const LOCATION_KEYS = ['country', 'location', 'locale'] as const;
 
 const FORMS: Record<string, Form> = {
-  web_search: ({ current, patch, text, number, select }) => {
+  web_search: ({ current, patch, text, number, select, pair }) => {
     const provider: SearchProvider = (SEARCH_PROVIDERS as readonly unknown[]).includes(current.provider) ? (current.provider as SearchProvider) : 'serper';
     const info = SEARCH_PROVIDER_INFO[provider];
     // Another provider drops the settings it does not have (they would not validate, with no field to fix them).
@@ -108,19 +115,19 @@ const FORMS: Record<string, Form> = {
         SEARCH_PROVIDERS.map((p) => ({ value: p, label: SEARCH_PROVIDER_INFO[p].label })),
         { fallback: 'serper', hint: `Reads its key from ${info.keyVariable}.`, onChange: changeProvider },
       ),
-      number('resultCount', 'Results', { placeholder: '10', min: 1 }),
-      select(
-        'searchType',
-        'Search type',
-        [
-          { value: 'search', label: 'Web pages' },
-          { value: 'news', label: 'News' },
-        ],
-        { fallback: 'search' },
+      pair(
+        number('resultCount', 'Results', { placeholder: 'default 10', min: 1 }),
+        select(
+          'searchType',
+          'Search type',
+          [
+            { value: 'search', label: 'Web pages' },
+            { value: 'news', label: 'News' },
+          ],
+          { fallback: 'search' },
+        ),
       ),
-      ...(info.has.country ? [text('country', 'Country', { placeholder: 'us, de, fr…' })] : []),
-      ...(info.has.location ? [text('location', 'Location', { placeholder: 'Austin, Texas', mono: false })] : []),
-      ...(info.has.locale ? [text('locale', 'Language', { placeholder: 'en, fr…' })] : []),
+      ...regional(info.has, { text, pair }),
       text('baseUrl', 'Base URL', { placeholder: info.baseUrl, hint: 'For a proxy. A host other than the provider’s is held until you trust the workspace.' }),
     ];
     return { nodes, keys: ['provider', 'resultCount', 'searchType', ...LOCATION_KEYS, 'baseUrl'] };
@@ -139,27 +146,22 @@ const FORMS: Record<string, Form> = {
         { fallback: 'page', onChange: (v) => patch(v === 'page' ? { variant: undefined, selector: undefined } : { variant: v }) },
       ),
       ...(element ? [text('selector', 'CSS selector', { placeholder: PINNED })] : []),
-      number('maxChars', 'Max characters', { placeholder: '20000', min: 100 }),
+      number('maxChars', 'Max characters', { placeholder: 'default 20000', min: 100 }),
     ];
     return { nodes, keys: ['url', 'variant', 'selector', 'maxChars'] };
   },
-  website_search: ({ text, number }) => ({
-    nodes: [
-      text('url', 'Page URL', { placeholder: PINNED, hint: 'Set it, and the model searches only this page.' }),
-      number('limit', 'Results', { placeholder: '5', min: 1 }),
-      number('minScore', 'Min score', { placeholder: '0', min: 0, step: 0.05, hint: SCORE_HINT }),
-    ],
+  website_search: ({ text, number, pair }) => ({
+    nodes: [text('url', 'Page URL', { placeholder: PINNED, hint: 'Set it, and the model searches only this page.' }), chunkLimits({ number, pair })],
     keys: ['url', 'limit', 'minScore'],
   }),
-  file_search: ({ current, text, number, select }) => {
+  file_search: ({ current, text, number, select, pair }) => {
     const folder = current.fileType === 'directory';
     const types = SEARCH_FILE_TYPES.map((t) => ({ value: t, label: t === 'directory' ? 'A folder (every file in it)' : t === 'mdx' ? 'Markdown / MDX' : t.toUpperCase() }));
     return {
       nodes: [
         select('fileType', 'File type', [{ value: '', label: 'Any supported file' }, ...types]),
         text('path', folder ? 'Folder' : 'File', { placeholder: PINNED, hint: `Workspace path. Set it, and the model searches only this ${folder ? 'folder' : 'file'}.` }),
-        number('limit', 'Results', { placeholder: '5', min: 1 }),
-        number('minScore', 'Min score', { placeholder: '0', min: 0, step: 0.05, hint: SCORE_HINT }),
+        chunkLimits({ number, pair }),
       ],
       keys: ['fileType', 'path', 'limit', 'minScore'],
     };
@@ -189,11 +191,24 @@ const FORMS: Record<string, Form> = {
   http_request: ({ list, number }) => ({
     nodes: [
       list('allowedHosts', 'Allowed hosts', { placeholder: 'any public host', hint: 'Comma-separated, e.g. api.example.com, 127.0.0.1:8080.' }),
-      number('timeoutMs', 'Timeout (ms)', { placeholder: '30000', min: 1 }),
+      number('timeoutMs', 'Timeout (ms)', { placeholder: 'default 30000', min: 1 }),
     ],
     keys: ['allowedHosts', 'timeoutMs'],
   }),
 };
+
+/** Country, location and language, as far as the provider has them; short ones side by side. */
+function regional(has: { country: boolean; location: boolean; locale: boolean }, { text, pair }: Pick<FormKit, 'text' | 'pair'>): ReactElement[] {
+  const country = has.country ? text('country', 'Country', { placeholder: 'us, de…' }) : undefined;
+  const locale = has.locale ? text('locale', 'Language', { placeholder: 'en, fr…' }) : undefined;
+  const short = country && locale ? [pair(country, locale)] : [country ?? locale].filter((f): f is ReactElement => f !== undefined);
+  return [...short, ...(has.location ? [text('location', 'Location', { placeholder: 'Austin, Texas', mono: false })] : [])];
+}
+
+/** How many chunks a search returns, and the lowest score kept. */
+function chunkLimits({ number, pair }: Pick<FormKit, 'number' | 'pair'>): ReactElement {
+  return pair(number('limit', 'Results', { placeholder: 'default 5', min: 1 }), number('minScore', 'Min score (0–1)', { placeholder: 'default 0', min: 0, step: 0.05 }));
+}
 
 /** A list of strings typed comma-separated; the text is kept as typed (a trailing comma too) while it means the same list. */
 function ListField({ label, path, value, placeholder, hint, testId, onChange }: { label: string; path: string; value: unknown; testId: string; onChange(v: string[] | undefined): void } & TextExtra) {

@@ -73,8 +73,10 @@ export function McpServersSection() {
       )}
       {added && trustOf(added) === 'held' && (
         <p className="mcp-added" data-testid="mcp-added">
-          Added <code>{added}</code>. It does not start until you trust this workspace: <strong>Not trusted yet</strong> under Model profiles, above, lists what a
-          grant covers.
+          Added <code>{added}</code>. It does not start until you trust this workspace.{' '}
+          <button type="button" className="btn small" data-testid="mcp-show-trust" onClick={() => document.querySelector('[data-testid="settings-trust"]')?.scrollIntoView({ block: 'start', behavior: 'smooth' })}>
+            Review and trust…
+          </button>
         </p>
       )}
       {saveError && <div className="dialog-error">{saveError}</div>}

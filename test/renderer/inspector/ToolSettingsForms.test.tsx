@@ -78,7 +78,8 @@ describe('the tool picker’s settings forms', () => {
     expect(hosts.value).toBe('api.example.com,');
     fireEvent.change(hosts, { target: { value: 'api.example.com, 127.0.0.1:8080' } });
     expect(latest[0]).toEqual({ tool: 'http_request', config: { allowedHosts: ['api.example.com', '127.0.0.1:8080'] } });
-    fireEvent.change(screen.getAllByLabelText('Name for the model')[1], { target: { value: 'add_numbers' } });
+    fireEvent.click(screen.getAllByText('Name and description the model sees')[1]);
+    fireEvent.change(screen.getAllByLabelText('Name')[1], { target: { value: 'add_numbers' } });
     expect(latest[1]).toEqual({ tool: 'calculator', name: 'add_numbers' });
     expect(screen.queryByLabelText('Config (JSON)')).toBeNull();
   });

@@ -5,6 +5,7 @@ import { useSettingsStore, type Problem } from '../stores/settingsStore';
 import { useUiStore } from '../stores/uiStore';
 import '../styles/settings.css';
 import { ApiKeysSection } from './settings/ApiKeysSection';
+import { McpServersSection } from './settings/McpServersSection';
 import { PricesSection } from './settings/PricesSection';
 import { TeamServerSection } from './settings/TeamServerSection';
 import { ProfileEditor } from './settings/ProfileEditor';
@@ -220,6 +221,8 @@ export function SettingsPanel() {
         </section>
 
         <PricesSection />
+
+        <McpServersSection />
 
         <TeamServerSection />
         <ApiKeysSection />

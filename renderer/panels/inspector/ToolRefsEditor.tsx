@@ -5,6 +5,8 @@ import { CheckField } from './CheckField';
 import { controlId, FieldProblems } from './Field';
 import { JsonField } from './JsonField';
 import { NumberField } from './NumberField';
+import { TextField } from './TextField';
+import { ToolSettingsFields, TOOLS_WITH_FORMS } from './ToolSettingsFields';
 import { useProblemsAt } from './problemsContext';
 import { useMcpTools } from './useMcpTools';
 
@@ -70,7 +72,9 @@ export function ToolRefsEditor({ path, value, onChange }: Props) {
               <input id={id} type="checkbox" checked={index >= 0} onChange={(e) => toggle(tool, e.target.checked)} data-testid={`tool-${tool}`} />
               <label htmlFor={id}>
                 <span className="insp-tool-name">{tool}</span>
-                <span className="insp-tool-desc">{DESCRIPTIONS[tool]}</span>
+                <span className="insp-tool-desc" title={DESCRIPTIONS[tool]}>
+                  {DESCRIPTIONS[tool]}
+                </span>
               </label>
             </div>
             {index >= 0 && <ToolOptions path={`${path}.${index}`} value={records[index]} onPatch={(p) => patchAt(index, p)} />}
@@ -136,13 +140,20 @@ export function ToolRefsEditor({ path, value, onChange }: Props) {
 
 function ToolOptions({ path, value, onPatch }: { path: string; value: Record<string, unknown>; onPatch(patch: Record<string, unknown>): void }) {
   const problems = useProblemsAt(`${path}.tool`);
+  const tool = String(value.tool ?? '');
+  const builtin = (BUILTIN_TOOLS as readonly string[]).includes(tool);
   return (
     <div className="insp-tool-options">
       <FieldProblems messages={problems} />
+      {TOOLS_WITH_FORMS.includes(tool) ? (
+        <ToolSettingsFields tool={tool} path={path} config={value.config} onChange={(config) => onPatch({ config })} />
+      ) : (
+        !builtin && <JsonField label="Config (JSON)" path={`${path}.config`} value={value.config} expect="object" rows={3} placeholder="{ }" onChange={(v) => onPatch({ config: v })} />
+      )}
       <CheckField label="Ask before each use" path={`${path}.requiresApproval`} value={value.requiresApproval} defaultValue={false} onChange={(v) => onPatch({ requiresApproval: v })} />
       <CheckField label="Result is the final answer" path={`${path}.resultAsAnswer`} value={value.resultAsAnswer} defaultValue={false} onChange={(v) => onPatch({ resultAsAnswer: v })} />
       <NumberField label="Max uses" path={`${path}.maxUsageCount`} value={value.maxUsageCount} min={1} placeholder="unlimited" onChange={(v) => onPatch({ maxUsageCount: v })} />
-      <JsonField label="Config (JSON)" path={`${path}.config`} value={value.config} expect="object" rows={3} placeholder="{ }" onChange={(v) => onPatch({ config: v })} />
+      <ToolNaming path={path} value={value} placeholder={builtin ? tool : "the tool's own"} onPatch={onPatch} />
       {isRecord(value.config) && value.config.allowDocumentWrites === true && (
         <p className="insp-warning" role="alert" data-testid={`${controlId(path)}-document-writes-warning`}>
           Warning: allowDocumentWrites lets this tool rewrite crewdeck.json, crews, flows and the files they use, so a model can change
@@ -150,5 +161,17 @@ function ToolOptions({ path, value, onPatch }: { path: string; value: Record<str
         </p>
       )}
     </div>
+  );
+}
+
+/** The name and description the model sees instead of the tool's own (CrewAI's `name=`, `description=`), folded away until set. */
+function ToolNaming({ path, value, placeholder, onPatch }: { path: string; value: Record<string, unknown>; placeholder: string; onPatch(patch: Record<string, unknown>): void }) {
+  const [open, setOpen] = useState(value.name !== undefined || value.description !== undefined);
+  return (
+    <details className="insp-tool-naming" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Name and description the model sees</summary>
+      <TextField label="Name" path={`${path}.name`} value={value.name} optional mono placeholder={placeholder} onChange={(v) => onPatch({ name: v })} />
+      <TextField label="Description" path={`${path}.description`} value={value.description} optional multiline rows={2} placeholder="the tool's own" onChange={(v) => onPatch({ description: v })} />
+    </details>
   );
 }

@@ -26,7 +26,7 @@ export function SettingsTrust() {
       {held.length > 0 && (
         <div className="settings-trust-held" data-testid="settings-trust-held">
           <strong>Not trusted yet.</strong> A base URL on another host, one that receives a key, or one this workspace brought with it, is reached
-          only once you trust it:
+          only once you trust it, and an MCP server's command runs only then:
           <TrustFlow />
         </div>
       )}

@@ -22,7 +22,8 @@ export class LiveTree {
   private readonly active = new Map<string, { label: string; since: number }>();
   /** How each running tool call was read from the model's reply (tool.started's readAs, by span). */
   private readonly toolReadAs = new Map<string, ReadAs[]>();
-  private taskCount = 0;
+  /** The crew's task count; undefined in a flow, whose crews' task counts no event gives. */
+  private taskCount: number | undefined = 0;
   /** A failure is shown once, where it happened; enclosing spans that fail with it just say so. */
   private lastError = '';
   private frame = 0;
@@ -82,7 +83,7 @@ export class LiveTree {
     const took = (ms: number) => s.dim(formatDuration(ms));
     switch (e.type) {
       case 'run.started': {
-        this.taskCount = e.stepIds.length;
+        this.taskCount = e.process === 'flow' ? undefined : e.stepIds.length;
         const unit = e.process === 'flow' ? 'method' : 'task';
         return `${s.bold(`▶ ${e.documentName}`)} ${s.dim(`· ${e.process} · ${e.stepIds.length} ${unit}${e.stepIds.length === 1 ? '' : 's'} · ${e.runId}`)}${
           e.replayOf ? s.dim(` · replay of ${e.replayOf.runId} from ${replayStart(e.replayOf)}`) : ''
@@ -134,7 +135,7 @@ export class LiveTree {
       case 'planning.failed':
         return `${s.red('✗')} planning failed${this.reason(e.error)}`;
       case 'task.started':
-        return `${s.bold(`▸ task ${e.index + 1}/${this.taskCount} ${e.taskId}`)}${e.taskName ? ` ${s.dim(e.taskName)}` : ''} ${s.dim('—')} ${e.agentRole}${e.async ? s.dim(' (async)') : ''}`;
+        return `${s.bold(`▸ task ${e.index + 1}${this.taskCount === undefined ? '' : `/${this.taskCount}`} ${e.taskId}`)}${e.taskName ? ` ${s.dim(e.taskName)}` : ''} ${s.dim('—')} ${e.agentRole}${e.async ? s.dim(' (async)') : ''}`;
       case 'task.completed':
         if (e.restoredFrom) return `${s.blue('↺')} task ${e.taskId} ${s.dim(`restored from ${e.restoredFrom}: ${oneLine(e.raw, 60)}`)}`;
         return `${s.green('✓')} task ${e.taskId} ${took(e.durationMs)} ${s.dim(formatTokens(e.tokenUsage))}${e.outputFile ? s.dim(` → ${e.outputFile}`) : ''}${this.readNote(e.readAs)}`;

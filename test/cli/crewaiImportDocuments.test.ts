@@ -12,22 +12,22 @@ afterEach(() => {
 });
 
 describe('crewdeck import: several documents, -o folder, --json, errors in CrewAI terms, validate warnings', () => {
-  it('a crew.py with three @CrewBase classes writes three crew files into the -o folder; --json lists them', async () => {
+  it('a crew.py with three @CrewBase classes that main.py chains writes the flow and three crew files into the -o folder; --json lists them', async () => {
     ws = tempDir();
     const r = await runCli(['import', join(patterns, 'three_crews'), '-o', 'imported', '--json'], { cwd: ws.dir });
     expect(r.code, describeResult(r)).toBe(0);
     const out = parseSingleJson(r);
     const names = ['collect_crew', 'write_crew', 'check_crew'];
-    expect(out.documents).toEqual(names.map((n) => ({ path: ws!.path(`imported/${n}.crew.json`), kind: 'crew' })));
+    expect(out.documents).toEqual([{ path: ws!.path('imported/newsletter_pipeline.flow.json'), kind: 'flow' }, ...names.map((n) => ({ path: ws!.path(`imported/${n}.crew.json`), kind: 'crew' }))]);
     expect(out.unmapped).toEqual([]);
-    for (const doc of out.documents) expect(parseCrewDocument(JSON.parse(readFileSync(doc.path, 'utf8'))).ok).toBe(true);
+    for (const doc of out.documents.slice(1)) expect(parseCrewDocument(JSON.parse(readFileSync(doc.path, 'utf8'))).ok).toBe(true);
   });
 
   it('several crews and -o naming one file is a usage error (exit 2), and nothing is written', async () => {
     ws = tempDir();
     const r = await runCli(['import', join(patterns, 'three_crews'), '-o', 'one.crew.json'], { cwd: ws.dir });
     expect(r.code, describeResult(r)).toBe(2);
-    expect(r.stderr).toMatch(/holds 3 crews \(collect_crew, write_crew, check_crew\); -o must name a folder/);
+    expect(r.stderr).toMatch(/holds the flow newsletter_pipeline and 3 crews \(collect_crew, write_crew, check_crew\); -o must name a folder/);
     expect(existsSync(ws.path('one.crew.json'))).toBe(false);
   });
 

@@ -26,11 +26,12 @@ const readAs = z.array(
     'text-tool-call',
     'tool-name-cleaned',
     'crewai-tool-name',
+    'converted-json',
   ]),
 );
 const toolCall = z.strictObject({ id: str, name: str, arguments: str });
 const message = z.strictObject({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: str, toolCalls: z.array(toolCall).optional(), toolCallId: str.optional() });
-const llmPurpose = z.enum(['agent', 'forced_answer', 'summarise', 'guardrail', 'planning', 'memory_extract', 'memory_consolidate', 'flow_llm', 'feedback_outcome', 'feedback_lessons', 'evaluation']);
+const llmPurpose = z.enum(['agent', 'forced_answer', 'summarise', 'guardrail', 'planning', 'memory_extract', 'memory_consolidate', 'flow_llm', 'feedback_outcome', 'feedback_lessons', 'evaluation', 'conversion']);
 const humanKind = z.enum(['task_review', 'tool_approval', 'flow_feedback']);
 const decision = z.enum(['approve', 'deny', 'always']);
 const delegationKind = z.enum(['delegate', 'ask']);

@@ -180,7 +180,9 @@ class AgentLoop {
       }
       this.steps += 1;
       this.iterations += 1;
-      const answer = this.mode === 'react' ? await this.reactStep(response) : await this.nativeStep(response);
+      // An agent without tools reads its reply as a ReAct agent does (as in CrewAI): the final answer out
+      // of "Thought: …\nFinal Answer: …", or the whole reply when it is in neither format.
+      const answer = this.mode === 'native' ? await this.nativeStep(response) : await this.reactStep(response);
       if (answer !== undefined) return answer;
     }
     return this.forceAnswer();
@@ -252,7 +254,9 @@ class AgentLoop {
       return step.answer;
     }
     if (step.kind === 'invalid') {
-      this.messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: formatErrorObservation(step.error) });
+      const empty = response.content.trim() === '';
+      const note = empty && this.mode === 'none' ? EMPTY_REPLY_NUDGE : formatErrorObservation(step.error, this.mode === 'react');
+      this.messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: note });
       return undefined;
     }
     let outcome: { observation: string; resultAsAnswer: boolean };
@@ -287,7 +291,8 @@ class AgentLoop {
     const found = this.findTool(name, args, true);
     if (found === undefined) {
       const available = this.exec.tools.map((u) => u.tool.name).join(', ');
-      return this.failedCall(name, args, callId, `tool "${name}" does not exist. Available tools: ${available}`);
+      const problem = available === '' ? `tool "${name}" does not exist: you have no tools. Give your final answer.` : `tool "${name}" does not exist. Available tools: ${available}`;
+      return this.failedCall(name, args, callId, problem);
     }
     const how = [...readAs, ...found.readAs];
     const outcome = await this.ctx.gate.call(
@@ -320,7 +325,7 @@ class AgentLoop {
     this.messages.push({ role: 'user', content: FORCE_FINAL_ANSWER });
     const response = await this.ask(false, 'forced_answer');
     this.iterations += 1;
-    if (this.mode === 'react') {
+    if (this.mode !== 'native') {
       const step = parseReact(response.content);
       if (step.kind === 'final') {
         this.answerReadAs = step.readAs;

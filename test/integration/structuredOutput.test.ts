@@ -54,7 +54,7 @@ type Message = { role: string; content: string };
 describe('a prose reply to a JSON-output task', () => {
   it('gets one conversion call with only the instruction, the schema and the reply; its JSON is the output', async () => {
     server.enqueue(
-      { content: PROSE, usage: { prompt_tokens: 200, completion_tokens: 30 } },
+      { content: `Thought: I now can give a great answer\nFinal Answer: ${PROSE}`, usage: { prompt_tokens: 200, completion_tokens: 30 } },
       { content: '{"city": "Oslo", "population": 709000}', usage: { prompt_tokens: 80, completion_tokens: 12 } },
     );
     const { result, events, ws } = await run(cityCrew());

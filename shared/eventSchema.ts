@@ -167,7 +167,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'tool.started': z.strictObject({ tool: str, args: z.unknown(), agentRole: str, callId: str, readAs: readAs.optional(), toolId: str.optional() }),
   'tool.completed': z.strictObject({ tool: str, result: str, durationMs: num, resultAsAnswer: z.boolean() }),
   'tool.failed': z.strictObject({ tool: str, error: str, durationMs: num }),
-  'tool.blocked': z.strictObject({ tool: str, reason: str, by: z.enum(['hook', 'approval', 'usage_limit']) }),
+  'tool.blocked': z.strictObject({ tool: str, reason: str, by: z.enum(['hook', 'approval', 'usage_limit', 'repeated_call']) }),
   'tool.cached': z.strictObject({ tool: str, result: str }),
   'tool.output': z.strictObject({ tool: str, stream: z.literal('stderr'), text: str }),
 

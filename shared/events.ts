@@ -353,7 +353,8 @@ export interface EventPayloads {
   'tool.started': { tool: string; args: unknown; agentRole: string; callId: string; readAs?: ReadAs[]; toolId?: string };
   'tool.completed': { tool: string; result: string; durationMs: number; resultAsAnswer: boolean };
   'tool.failed': { tool: string; error: string; durationMs: number };
-  'tool.blocked': { tool: string; reason: string; by: 'hook' | 'approval' | 'usage_limit' };
+  /** `repeated_call`: a ReAct agent repeated the call it just made (same tool, same input); the tool did not run. */
+  'tool.blocked': { tool: string; reason: string; by: 'hook' | 'approval' | 'usage_limit' | 'repeated_call' };
   'tool.cached': { tool: string; result: string };
   /** What a tool's server process wrote to stderr during the call (MCP stdio servers, the Python bridge): for the trace, never the model. */
   'tool.output': { tool: string; stream: 'stderr'; text: string };

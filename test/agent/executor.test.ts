@@ -163,6 +163,21 @@ describe('agent executor', () => {
     expect(ofType(events, 'tool.completed')).toHaveLength(0);
   });
 
+  it('a ReAct call that was blocked is not remembered as a repeat: the same call again runs', async () => {
+    const act = 'Action: calculator\nAction Input: {"expression": "6 * 7"}';
+    const llm = scripted({ sequence: [act, act, act, 'Final Answer: 42'] }, 'retry', { nativeTools: false });
+    let calls = 0;
+    const { result, events, ws } = await runCrew(oneTask(llm, { cache: false }), {
+      hooks: { before: [() => (++calls === 1 ? { block: 'try again in a moment' } : undefined)] },
+    });
+    cleanups.push(ws.remove);
+    expect(result.output).toBe('42');
+    // Blocked by the hook, then run, then refused as the repeat of the call that ran.
+    expect(ofType(events, 'tool.blocked').map((e) => e.by)).toEqual(['hook', 'repeated_call']);
+    expect(ofType(events, 'tool.completed').map((e) => e.result)).toEqual(['42']);
+    expect(calls).toBe(2); // the refused repeat never reached the gate
+  });
+
   it('asks for approval of a tool marked requiresApproval', async () => {
     const llm = scripted({
       rules: [

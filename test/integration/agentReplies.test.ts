@@ -80,4 +80,49 @@ describe('reading an agent reply', () => {
     expect(result.output).toBe(reply);
     expect(chatRequests()).toHaveLength(1);
   });
+
+  it('a ReAct agent repeating the call it just made is refused with the note, without running the tool', async () => {
+    const call = (input: string) => ({ content: `Thought: I will compute.\nAction: calculator\nAction Input: ${input}`, usage: { prompt_tokens: 40, completion_tokens: 10 } });
+    server.enqueue(
+      call('{"expression": "6 * 7"}'),
+      call('{ "expression" : "6 * 7" }'), // the same input, written differently: refused
+      call('{"expression": "6 * 8"}'), // another input runs
+      call('{"expression": "6 * 7"}'), // not the call just before: runs again
+      { content: 'Thought: I now know the final answer\nFinal Answer: 42 and 48', usage: { prompt_tokens: 90, completion_tokens: 8 } },
+    );
+    const { result, events } = await run(
+      crew({
+        agents: [{ id: 'a', role: 'Solver', goal: 'Solve', llm: model({ nativeTools: false }), tools: [{ tool: 'calculator' }], cache: false }],
+        tasks: [{ id: 't', description: 'What are 6 * 7 and 6 * 8?', expectedOutput: 'Two numbers', agentId: 'a' }],
+      }),
+    );
+
+    expect(result.status, JSON.stringify(result.error)).toBe('completed');
+    expect(result.output).toBe('42 and 48');
+    // The tool ran three times; the repeat shows as a tool call blocked as a repeated call.
+    expect(ofType(events, 'tool.completed').map((e) => e.result)).toEqual(['42', '48', '42']);
+    const blocked = ofType(events, 'tool.blocked');
+    expect(blocked.map((e) => [e.tool, e.by])).toEqual([['calculator', 'repeated_call']]);
+    const started = ofType(events, 'tool.started').find((e) => e.spanId === blocked[0].spanId);
+    expect(started).toMatchObject({ tool: 'calculator', args: { expression: '6 * 7' }, agentRole: 'Solver' });
+    // The model read the note as the observation of its repeated call.
+    const third = chatRequests()[2].body.messages as { role: string; content: string }[];
+    expect(third.at(-1)!.content).toMatch(/^Observation: I just used this tool with exactly this input.*I must not repeat this input/);
+    expect(chatRequests()).toHaveLength(5);
+  });
+
+  it('a native tool call repeated is not refused (CrewAI checks repeats on its ReAct path only)', async () => {
+    const call = { content: '', toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }], usage: { prompt_tokens: 40, completion_tokens: 10 } };
+    server.enqueue(call, call, { content: 'It is 42.', usage: { prompt_tokens: 60, completion_tokens: 5 } });
+    const { result, events } = await run(
+      crew({
+        agents: [{ id: 'a', role: 'Solver', goal: 'Solve', llm: model(), tools: [{ tool: 'calculator' }], cache: false }],
+        tasks: [{ id: 't', description: 'What is 6 * 7?', expectedOutput: 'A number', agentId: 'a' }],
+      }),
+    );
+    expect(result.status, JSON.stringify(result.error)).toBe('completed');
+    expect(ofType(events, 'agent.started')[0].mode).toBe('native');
+    expect(ofType(events, 'tool.completed').map((e) => e.result)).toEqual(['42', '42']);
+    expect(ofType(events, 'tool.blocked')).toHaveLength(0);
+  });
 });

@@ -26,11 +26,12 @@ const readAs = z.array(
     'text-tool-call',
     'tool-name-cleaned',
     'crewai-tool-name',
+    'converted-json',
   ]),
 );
 const toolCall = z.strictObject({ id: str, name: str, arguments: str });
 const message = z.strictObject({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: str, toolCalls: z.array(toolCall).optional(), toolCallId: str.optional() });
-const llmPurpose = z.enum(['agent', 'forced_answer', 'summarise', 'guardrail', 'planning', 'memory_extract', 'memory_consolidate', 'flow_llm', 'feedback_outcome', 'feedback_lessons', 'evaluation']);
+const llmPurpose = z.enum(['agent', 'forced_answer', 'summarise', 'guardrail', 'planning', 'memory_extract', 'memory_consolidate', 'flow_llm', 'feedback_outcome', 'feedback_lessons', 'evaluation', 'conversion']);
 const humanKind = z.enum(['task_review', 'tool_approval', 'flow_feedback']);
 const decision = z.enum(['approve', 'deny', 'always']);
 const delegationKind = z.enum(['delegate', 'ask']);
@@ -171,7 +172,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'tool.started': z.strictObject({ tool: str, args: z.unknown(), agentRole: str, callId: str, readAs: readAs.optional(), toolId: str.optional() }),
   'tool.completed': z.strictObject({ tool: str, result: str, durationMs: num, resultAsAnswer: z.boolean() }),
   'tool.failed': z.strictObject({ tool: str, error: str, durationMs: num }),
-  'tool.blocked': z.strictObject({ tool: str, reason: str, by: z.enum(['hook', 'approval', 'usage_limit']) }),
+  'tool.blocked': z.strictObject({ tool: str, reason: str, by: z.enum(['hook', 'approval', 'usage_limit', 'repeated_call']) }),
   'tool.cached': z.strictObject({ tool: str, result: str }),
   'tool.output': z.strictObject({ tool: str, stream: z.literal('stderr'), text: str }),
 

@@ -43,7 +43,9 @@ export type LlmPurpose =
   /** Revising an output with lessons from earlier feedback before asking again. */
   | 'feedback_lessons'
   /** A training or test evaluator (in the session's evaluation run). */
-  | 'evaluation';
+  | 'evaluation'
+  /** Turning a JSON-output task's prose reply into JSON: given only the reply, the schema and the instruction. */
+  | 'conversion';
 /**
  * How a lenient reading of a model's reply changed what the model literally wrote, so a user can see why
  * an answer, a JSON value, a route or a tool call is not exactly the reply text (README "Local models").
@@ -72,7 +74,9 @@ export type ReadAs =
   /** A tool name written with `**`, backticks, quotes or other case. */
   | 'tool-name-cleaned'
   /** CrewAI's name of a delegation tool ("Delegate work to coworker"). */
-  | 'crewai-tool-name';
+  | 'crewai-tool-name'
+  /** JSON written by a conversion call from a prose reply (`llm.started` purpose `conversion`). */
+  | 'converted-json';
 /** When a task's memories reach the store: after its guardrails accept the output (default), or at once (CrewAI). */
 export type MemoryCommitPolicy = 'after-guardrail' | 'immediate';
 /** What consolidation did with one new memory or one similar existing record. */
@@ -359,7 +363,8 @@ export interface EventPayloads {
   'tool.started': { tool: string; args: unknown; agentRole: string; callId: string; readAs?: ReadAs[]; toolId?: string };
   'tool.completed': { tool: string; result: string; durationMs: number; resultAsAnswer: boolean };
   'tool.failed': { tool: string; error: string; durationMs: number };
-  'tool.blocked': { tool: string; reason: string; by: 'hook' | 'approval' | 'usage_limit' };
+  /** `repeated_call`: a ReAct agent repeated the call it just made (same tool, same input); the tool did not run. */
+  'tool.blocked': { tool: string; reason: string; by: 'hook' | 'approval' | 'usage_limit' | 'repeated_call' };
   'tool.cached': { tool: string; result: string };
   /** What a tool's server process wrote to stderr during the call (MCP stdio servers, the Python bridge): for the trace, never the model. */
   'tool.output': { tool: string; stream: 'stderr'; text: string };

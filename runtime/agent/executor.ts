@@ -6,7 +6,7 @@ import type { ChatModel, ChatResponse } from '../llm/chatModel';
 import type { ResumedAgent } from '../human/humanChannel';
 import { HumanInputPending, type PausedConversation } from '../human/humanPause';
 import { ContextWindowExceeded, ToolsUnsupported } from '../llm/errors';
-import type { ToolUse } from '../tools/policyGate';
+import type { ToolOutcome, ToolUse } from '../tools/policyGate';
 import { toChatSchema } from '../tools/registry';
 import { callModel } from './modelCall';
 import { EMPTY_REPLY_NUDGE, FORCE_FINAL_ANSWER, humanFeedbackPrompt, systemPrompt, type AgentIdentity, type ToolMode } from './prompt';
@@ -15,6 +15,7 @@ import { resolveToolName } from '../reading/toolName';
 import { formatErrorObservation, parseReact, readActionInput } from './reactParser';
 import type { RunContext } from './runContext';
 import { summariseConversation } from './summarise';
+import { LastToolCall, REPEATED_CALL_NOTE } from './repeatedCall';
 
 export interface AgentSettings extends AgentIdentity {
   id: string;
@@ -101,6 +102,8 @@ class AgentLoop {
   answerReadAs: ReadAs[] = [];
   private messages: ChatMessageRecord[];
   private readonly schemas;
+  /** The last ReAct call that gave a result: the same call next is refused (repeatedCall.ts). */
+  private readonly lastCall = new LastToolCall();
   /** Model turns of the current round (up to maxIter; a resumed agent goes on counting). */
   private steps = 0;
 
@@ -180,7 +183,9 @@ class AgentLoop {
       }
       this.steps += 1;
       this.iterations += 1;
-      const answer = this.mode === 'react' ? await this.reactStep(response) : await this.nativeStep(response);
+      // An agent without tools reads its reply as a ReAct agent does (as in CrewAI): the final answer out
+      // of "Thought: …\nFinal Answer: …", or the whole reply when it is in neither format.
+      const answer = this.mode === 'native' ? await this.nativeStep(response) : await this.reactStep(response);
       if (answer !== undefined) return answer;
     }
     return this.forceAnswer();
@@ -208,7 +213,7 @@ class AgentLoop {
         outcome =
           read === undefined
             ? await this.failedCall(call.name, call.arguments, call.id, `the arguments are not a valid JSON object: ${call.arguments}`)
-            : await this.useTool(call.name, read.input, call.id, read.readAs, i === 0 ? decision : undefined);
+            : await this.useTool(call.name, read.input, call.id, { readAs: read.readAs, decision: i === 0 ? decision : undefined });
       } catch (error) {
         throw this.placed(error, { kind: 'calls', calls: calls.slice(i), ...(answer !== undefined ? { answer } : {}) });
       }
@@ -237,7 +242,7 @@ class AgentLoop {
     this.messages.push({ role: 'assistant', content: '', toolCalls: [call] });
     let outcome: { observation: string; resultAsAnswer: boolean };
     try {
-      outcome = await this.useTool(name, args, call.id, ['text-tool-call']);
+      outcome = await this.useTool(name, args, call.id, { readAs: ['text-tool-call'] });
     } catch (error) {
       throw this.placed(error, { kind: 'calls', calls: [call] });
     }
@@ -252,12 +257,14 @@ class AgentLoop {
       return step.answer;
     }
     if (step.kind === 'invalid') {
-      this.messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: formatErrorObservation(step.error) });
+      const empty = response.content.trim() === '';
+      const note = empty && this.mode === 'none' ? EMPTY_REPLY_NUDGE : formatErrorObservation(step.error, this.mode === 'react');
+      this.messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: note });
       return undefined;
     }
     let outcome: { observation: string; resultAsAnswer: boolean };
     try {
-      outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'), step.readAs);
+      outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'), { readAs: step.readAs, react: true });
     } catch (error) {
       throw this.placed(error, { kind: 'react', tool: step.tool, input: step.input, text: step.text });
     }
@@ -267,7 +274,7 @@ class AgentLoop {
 
   /** A ReAct step's call that waited for approval, made with the person's decision. */
   private async runReact(step: { tool: string; input: Record<string, unknown>; text: string }, decision: ToolApprovalDecision): Promise<string | undefined> {
-    const outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'), [], decision);
+    const outcome = await this.useTool(step.tool, step.input, this.ctx.newId('call'), { decision, react: true });
     this.messages.push({ role: 'assistant', content: step.text }, { role: 'user', content: `Observation: ${outcome.observation}` });
     return outcome.resultAsAnswer ? outcome.observation : undefined;
   }
@@ -277,20 +284,32 @@ class AgentLoop {
     return resolveToolName(name, args, this.exec.tools, (u) => u.tool.name, { fuzzy });
   }
 
+  /**
+   * One tool call through the policy gate. `react`: a ReAct step's call, refused without running when it
+   * repeats the call just before it (repeatedCall.ts; CrewAI checks this on its ReAct path only).
+   */
   private async useTool(
     name: string,
     args: Record<string, unknown>,
     callId: string,
-    readAs: ReadAs[] = [],
-    decision?: ToolApprovalDecision,
+    { readAs = [], decision, react = false }: { readAs?: ReadAs[]; decision?: ToolApprovalDecision; react?: boolean } = {},
   ): Promise<{ observation: string; resultAsAnswer: boolean }> {
     const found = this.findTool(name, args, true);
     if (found === undefined) {
+      this.lastCall.forget();
       const available = this.exec.tools.map((u) => u.tool.name).join(', ');
-      return this.failedCall(name, args, callId, `tool "${name}" does not exist. Available tools: ${available}`);
+      const problem = available === '' ? `tool "${name}" does not exist: you have no tools. Give your final answer.` : `tool "${name}" does not exist. Available tools: ${available}`;
+      return this.failedCall(name, args, callId, problem);
     }
-    const how = [...readAs, ...found.readAs];
-    const outcome = await this.ctx.gate.call(
+    if (react && this.lastCall.repeats(found.tool.tool.name, found.args)) return this.refusedRepeat(found.tool.tool.name, found.args, callId);
+    const outcome = await this.gateCall(found, callId, [...readAs, ...found.readAs], decision);
+    if (outcome.status === 'completed' || outcome.status === 'cached') this.lastCall.remember(found.tool.tool.name, found.args);
+    else this.lastCall.forget();
+    return outcome;
+  }
+
+  private gateCall(found: NonNullable<ReturnType<AgentLoop['findTool']>>, callId: string, how: ReadAs[], decision: ToolApprovalDecision | undefined): Promise<ToolOutcome> {
+    return this.ctx.gate.call(
       {
         use: found.tool,
         args: found.args,
@@ -305,7 +324,14 @@ class AgentLoop {
       this.span,
       this.signal,
     );
-    return outcome;
+  }
+
+  /** The same call as the one just before: traced as a blocked tool call, answered with CrewAI's note. */
+  private refusedRepeat(tool: string, args: unknown, callId: string): { observation: string; resultAsAnswer: boolean } {
+    const span = this.span.child();
+    span.emit({ type: 'tool.started', tool, args, agentRole: this.exec.agent.role, callId });
+    span.emit({ type: 'tool.blocked', tool, reason: 'the same tool with the same input as the call just before', by: 'repeated_call' });
+    return { observation: REPEATED_CALL_NOTE, resultAsAnswer: false };
   }
 
   /** A call that never reached a tool (unknown name, unreadable arguments) still shows in the trace. */
@@ -320,7 +346,7 @@ class AgentLoop {
     this.messages.push({ role: 'user', content: FORCE_FINAL_ANSWER });
     const response = await this.ask(false, 'forced_answer');
     this.iterations += 1;
-    if (this.mode === 'react') {
+    if (this.mode !== 'native') {
       const step = parseReact(response.content);
       if (step.kind === 'final') {
         this.answerReadAs = step.readAs;

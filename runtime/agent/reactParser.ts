@@ -19,12 +19,18 @@ const THOUGHT_END = /\n[^\S\n]*(?:Action[\s\d]*|Final\s*Answer\s*):/i;
  * (the text after the last "Final Answer:", see reading/finalAnswer). Action input is read as the first
  * JSON object after "Action Input:", repaired when slightly malformed. The tool name is as written:
  * the executor resolves it (reading/toolName).
+ *
+ * A reply that is neither an action (an "Action:" with its "Action Input:") nor a final answer is the
+ * final answer as written, as CrewAI 1.x reads it — an "Action:" line without an input included (prose
+ * may well hold "Action:"). Only an empty reply, an empty "Final Answer:" and an action whose name or
+ * input cannot be read are format errors the agent is told about.
  */
 export function parseReact(text: string): ReactStep {
   const thought = matchThought(text);
   const finalAt = finalAnswerAt(text);
   const final = readFinalAnswer(text);
   if (final && final.answer) return { kind: 'final', answer: final.answer, thought, readAs: final.readAs };
+  if (text.trim() === '') return { kind: 'invalid', error: 'Your reply is empty.' };
   const beforeInput = text.replace(ACTION_INPUT, '');
   const action = ACTION.exec(beforeInput);
   const inputMatch = ACTION_INPUT.exec(text);
@@ -39,22 +45,15 @@ export function parseReact(text: string): ReactStep {
     }
     return { kind: 'action', tool, input: read.input, thought, text: text.slice(0, inputMatch.index + inputMatch[0].length).trim(), readAs: read.readAs };
   }
-  if (action && !inputMatch) {
-    return { kind: 'invalid', error: `"Action: ${action[1].trim()}" has no "Action Input:" line with the tool arguments as JSON.` };
-  }
   if (finalAt >= 0) return { kind: 'invalid', error: '"Final Answer:" is empty.' };
-  return {
-    kind: 'invalid',
-    error: 'Your reply has neither "Action:" with "Action Input:" nor "Final Answer:".',
-  };
+  return { kind: 'final', answer: text.trim(), thought, readAs: [] };
 }
 
-export function formatErrorObservation(error: string): string {
-  return (
-    `Invalid format: ${error}\n` +
-    'Reply either with\nThought: ...\nAction: <tool name>\nAction Input: <JSON object>\n' +
-    'or with\nThought: I now know the final answer\nFinal Answer: <the complete answer>'
-  );
+/** What the agent is told about a reply it must write again; an agent without tools is shown only the final-answer form. */
+export function formatErrorObservation(error: string, withTools = true): string {
+  const finalForm = 'Thought: I now know the final answer\nFinal Answer: <the complete answer>';
+  if (!withTools) return `Invalid format: ${error}\nReply with\n${finalForm}`;
+  return `Invalid format: ${error}\nReply either with\nThought: ...\nAction: <tool name>\nAction Input: <JSON object>\nor with\n${finalForm}`;
 }
 
 function matchThought(text: string): string | undefined {

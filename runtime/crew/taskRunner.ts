@@ -18,6 +18,7 @@ import { assertWritable } from '../tools/protectedFiles';
 import { resolveInWorkspace } from '../tools/workspacePath';
 import type { ToolUse } from '../tools/policyGate';
 import { checkGuardrail, type GuardrailScope } from './guardrails';
+import { convertReplyToJson, type ConversionScope } from './outputConversion';
 import { readJsonMatching } from '../reading/jsonValue';
 import type { CrewMember } from './roster';
 
@@ -130,7 +131,7 @@ async function produceAcceptedOutput(ctx: RunContext, span: Span, a: TaskAssignm
     });
     let verdict: Awaited<ReturnType<typeof judgeAttempt>>;
     try {
-      verdict = await judgeAttempt(task, result.output, attempt, span, scope);
+      verdict = await judgeAttempt(task, result.output, attempt, span, scope, performer.model);
     } catch (error) {
       await staged?.reject(`the attempt could not be checked: ${errorMessage(error)}`);
       throw error;
@@ -154,6 +155,7 @@ async function judgeAttempt(
   attempt: number,
   span: Span,
   scope: GuardrailScope,
+  model: ChatModel,
 ): Promise<{ raw: string; json?: unknown; readAs?: ReadAs[]; failure?: string }> {
   let raw = output;
   let json: unknown;
@@ -161,8 +163,9 @@ async function judgeAttempt(
   let failure: string | undefined;
 
   if (task.output?.format === 'json') {
-    const checked = readJsonMatching(raw, task.output.schema);
+    const checked = await readStructuredOutput(raw, task.output.schema, { ...scope, span, model });
     if (checked.ok) {
+      raw = checked.raw;
       json = checked.value;
       readAs = checked.readAs;
     }
@@ -194,6 +197,22 @@ async function judgeAttempt(
     }
   }
   return { raw, json, readAs, failure };
+}
+
+/**
+ * A JSON-output task's reply as JSON matching its schema: read as it is, else converted by one call to the
+ * agent's model (outputConversion.ts). Its output is then the conversion's JSON. When neither reads, the
+ * reason is the reply's: that is what the agent is told on its retry.
+ */
+async function readStructuredOutput(
+  reply: string,
+  schema: Record<string, unknown> | undefined,
+  scope: ConversionScope,
+): Promise<{ ok: true; raw: string; value: unknown; readAs: ReadAs[] } | { ok: false; reason: string }> {
+  const read = readJsonMatching(reply, schema);
+  if (read.ok) return { ok: true, raw: reply, value: read.value, readAs: read.readAs };
+  const converted = await convertReplyToJson(scope, reply, schema);
+  return converted.ok ? converted : { ok: false, reason: read.reason };
 }
 
 /**

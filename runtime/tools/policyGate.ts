@@ -6,6 +6,7 @@ import type { HumanChannel } from '../human/humanChannel';
 import { HumanInputPending } from '../human/humanPause';
 import { flatObjectCheck, type SurelyValid } from '../validation/flatObjectSchema';
 import { compileSchema } from '../validation/jsonSchema';
+import { stableJson } from './stableJson';
 import type { Tool, ToolMemory, ToolServices } from './tool';
 
 /** A tool as one agent may use it (from its ToolRef, or added by the runtime). */
@@ -303,15 +304,6 @@ function describeProblem(error: ErrorObject): string {
     default:
       return `${at} ${error.message ?? 'is invalid'}`;
   }
-}
-
-/** JSON with object keys sorted at every level, so equal arguments give equal cache keys. */
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }
 
 function elapsed(started: number): number {

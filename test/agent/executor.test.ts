@@ -65,7 +65,7 @@ describe('agent executor', () => {
     const llm = scripted(
       {
         sequence: [
-          'I think the answer needs a calculation.', // neither action nor final answer
+          'Thought: I need a calculation.\nAction: calculator\nAction Input: 6 * 7', // an action whose input is no JSON object
           "Action: abacus\nAction Input: {'expression': '6 * 7'}", // unknown tool
           "Thought: use the right tool\nAction: Calculator\nAction Input: {'expression': '6 * 7',}", // case + sloppy JSON
           'Final Answer: 42',
@@ -78,10 +78,42 @@ describe('agent executor', () => {
     cleanups.push(ws.remove);
     expect(result.output).toBe('42');
     const calls = ofType(events, 'llm.started');
-    expect(calls[1].messages.at(-1)!.content).toContain('Invalid format');
+    expect(calls[1].messages.at(-1)!.content).toContain('Invalid format: Action Input for "calculator" is not a JSON object');
     expect(calls[2].messages.at(-1)!.content).toContain('tool "abacus" does not exist. Available tools: calculator');
     expect(ofType(events, 'tool.failed')[0]).toMatchObject({ tool: 'abacus' });
     expect(ofType(events, 'tool.completed')[0]).toMatchObject({ tool: 'calculator', result: '42' });
+  });
+
+  it('a ReAct reply in neither format is the final answer as written, not re-prompted (CrewAI 1.x)', async () => {
+    const reply = 'Thought: this needs no tool.\nSix times seven is 42.';
+    const llm = scripted({ sequence: [reply, 'Final Answer: a second reply that must not be asked for'] }, 'plain', { nativeTools: false });
+    const { result, events, ws } = await runCrew(oneTask(llm));
+    cleanups.push(ws.remove);
+    expect(result.output).toBe(reply);
+    expect(ofType(events, 'agent.started')[0].mode).toBe('react');
+    expect(ofType(events, 'llm.started')).toHaveLength(1);
+    expect(ofType(events, 'agent.completed')[0]).toMatchObject({ output: reply, iterations: 1 });
+  });
+
+  it('an agent without tools reads the final answer out of a ReAct-shaped reply; plain prose is the answer as it is', async () => {
+    const noTools = (replies: string[]) => oneTask(scripted({ sequence: replies }, 'none'), { tools: [] });
+    const shaped = await runCrew(noTools(['Thought: I now can give a great answer\nFinal Answer: 42']));
+    cleanups.push(shaped.ws.remove);
+    expect(ofType(shaped.events, 'agent.started')[0].mode).toBe('none');
+    expect(shaped.result.output).toBe('42');
+    expect(shaped.result.tasks[0].raw).toBe('42');
+    expect(ofType(shaped.events, 'llm.started')).toHaveLength(1);
+
+    const plain = await runCrew(noTools(['It is 42, since 6 * 7 = 42.']));
+    cleanups.push(plain.ws.remove);
+    expect(plain.result.output).toBe('It is 42, since 6 * 7 = 42.');
+
+    // An action written by an agent that has no tools gets an observation saying so, then it answers.
+    const acting = await runCrew(noTools(['Action: calculator\nAction Input: {"expression": "6*7"}', 'Final Answer: 42']));
+    cleanups.push(acting.ws.remove);
+    expect(acting.result.output).toBe('42');
+    expect(ofType(acting.events, 'tool.failed')[0]).toMatchObject({ tool: 'calculator', error: expect.stringContaining('you have no tools') });
+    expect(ofType(acting.events, 'llm.started')[1].messages.at(-1)!.content).toMatch(/^Observation: Error: tool "calculator" does not exist: you have no tools/);
   });
 
   it('falls back to ReAct when the model says it does not support tools', async () => {
@@ -129,6 +161,21 @@ describe('agent executor', () => {
     expect(ofType(events, 'tool.blocked')[0]).toMatchObject({ tool: 'calculator', by: 'hook', reason: 'calculators are not allowed in this exam' });
     expect(ofType(events, 'llm.started')[1].messages.at(-1)!.content).toBe('Tool call blocked: calculators are not allowed in this exam');
     expect(ofType(events, 'tool.completed')).toHaveLength(0);
+  });
+
+  it('a ReAct call that was blocked is not remembered as a repeat: the same call again runs', async () => {
+    const act = 'Action: calculator\nAction Input: {"expression": "6 * 7"}';
+    const llm = scripted({ sequence: [act, act, act, 'Final Answer: 42'] }, 'retry', { nativeTools: false });
+    let calls = 0;
+    const { result, events, ws } = await runCrew(oneTask(llm, { cache: false }), {
+      hooks: { before: [() => (++calls === 1 ? { block: 'try again in a moment' } : undefined)] },
+    });
+    cleanups.push(ws.remove);
+    expect(result.output).toBe('42');
+    // Blocked by the hook, then run, then refused as the repeat of the call that ran.
+    expect(ofType(events, 'tool.blocked').map((e) => e.by)).toEqual(['hook', 'repeated_call']);
+    expect(ofType(events, 'tool.completed').map((e) => e.result)).toEqual(['42']);
+    expect(calls).toBe(2); // the refused repeat never reached the gate
   });
 
   it('asks for approval of a tool marked requiresApproval', async () => {

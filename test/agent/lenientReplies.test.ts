@@ -47,9 +47,12 @@ describe('what real models reply', () => {
     expect(ofType(events, 'task.retrying')).toHaveLength(0);
   });
 
-  it('a JSON task answered without JSON fails its output check and retries with what was wrong', async () => {
-    const { result, events } = await run(solver(['Final Answer: The figures look good this quarter.', 'Final Answer: {"a": 3}'], { task: jsonTask }));
+  it('a JSON task answered without JSON, and not converted either, fails its output check and retries with what was wrong', async () => {
+    // The conversion call (outputConversion.ts) answers in prose too.
+    const replies = ['Final Answer: The figures look good this quarter.', 'They look good.', 'Final Answer: {"a": 3}'];
+    const { result, events } = await run(solver(replies, { task: jsonTask }));
     expect(result.status).toBe('completed');
+    expect(ofType(events, 'llm.started').map((e) => e.purpose)).toEqual(['agent', 'conversion', 'agent']);
     const [retrying] = ofType(events, 'task.retrying');
     expect(retrying.reason).toBe('output must be valid JSON (the reply holds no JSON object or array; it begins "The figures look good this quarter.")');
     expect(ofType(events, 'guardrail.failed')[0]).toMatchObject({ guardrailType: 'output_json', reason: retrying.reason });

@@ -23,9 +23,15 @@ describe('ReAct parser', () => {
     expect(parseActionInput('')).toEqual({});
   });
 
-  it('explains what is wrong with a malformed reply', () => {
-    expect(parseReact('just chatting')).toMatchObject({ kind: 'invalid', error: expect.stringContaining('neither') });
-    expect(parseReact('Action: calculator')).toMatchObject({ kind: 'invalid', error: expect.stringContaining('no "Action Input:"') });
+  it('a reply in neither format is the final answer as written (CrewAI 1.x), an "Action:" without input included', () => {
+    expect(parseReact('just chatting')).toEqual({ kind: 'final', answer: 'just chatting', thought: undefined, readAs: [] });
+    expect(parseReact('  Thought: hmm, 42\n')).toMatchObject({ kind: 'final', answer: 'Thought: hmm, 42' });
+    expect(parseReact('Action: calculator')).toMatchObject({ kind: 'final', answer: 'Action: calculator' });
+  });
+
+  it('explains what is wrong with a reply it cannot take: empty, an empty final answer, an unreadable action', () => {
+    expect(parseReact(' \n ')).toMatchObject({ kind: 'invalid', error: expect.stringContaining('empty') });
+    expect(parseReact('Thought: done\nFinal Answer:')).toMatchObject({ kind: 'invalid', error: '"Final Answer:" is empty.' });
     expect(parseReact('Action: calculator\nAction Input: 42')).toMatchObject({ kind: 'invalid', error: expect.stringContaining('not a JSON object') });
   });
 });

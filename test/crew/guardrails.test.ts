@@ -44,6 +44,8 @@ describe('guardrails', () => {
 
   it('validates JSON output against the task schema; invalid JSON is a retry, not a crash', async () => {
     const llm = scripted({
+      // The conversion call each failing reply gets first (outputConversion.ts) does not help here.
+      rules: [{ when: { system: 'You turn text into JSON' }, reply: 'I cannot do that.' }],
       sequence: ['not json at all', '```json\n{"title": "Hi", "score": "high"}\n```', 'Here it is: {"title": "Hi", "score": 9}'],
     });
     const schema = { type: 'object', properties: { title: { type: 'string' }, score: { type: 'number' } }, required: ['title', 'score'] };
@@ -55,6 +57,7 @@ describe('guardrails', () => {
     expect(reasons[0]).toMatch(/^output must be valid JSON/);
     expect(reasons[1]).toBe("output JSON must match the task's schema: /score must be number");
     expect(agentPrompts(events)[0]).toContain('must be JSON that follows this JSON Schema');
+    expect(ofType(events, 'llm.started').map((e) => e.purpose)).toEqual(['agent', 'conversion', 'agent', 'conversion', 'agent']);
   });
 
   it('an llm guardrail asks a judge model and uses its reason', async () => {

@@ -14,6 +14,7 @@ const LABELS: Record<ReadAs, string> = {
   'text-tool-call': 'tool call read from text',
   'tool-name-cleaned': 'tool name with markdown, quotes or case cleaned',
   'crewai-tool-name': "CrewAI's name for the tool",
+  'converted-json': 'JSON from a conversion call (the reply was prose)',
 };
 
 /** A "Read as" fact, or undefined (so Facts leaves it out) when the reply was read as written. */

@@ -1,3 +1,5 @@
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeResult, runCli, tempDir, type TempWorkspace } from './cliHarness';
 
@@ -17,6 +19,17 @@ function expectNoStack(r: { stdout: string; stderr: string }): void {
   expect(out).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
   expect(out).not.toContain('dist/cli/');
   expect(out).not.toContain('Node.js v');
+}
+
+const CREWAI_FIXTURE = join(__dirname, '..', 'fixtures', 'crewai', 'market_research');
+
+/** A copy of the CrewAI fixture project with its config/agents.yaml replaced. */
+function crewAiProjectWith(agentsYaml: string): string {
+  ws = tempDir('crewdeck-refusal-import-');
+  const dir = ws.path('project');
+  cpSync(CREWAI_FIXTURE, dir, { recursive: true });
+  writeFileSync(join(dir, 'src', 'market_research', 'config', 'agents.yaml'), agentsYaml);
+  return dir;
 }
 
 const scriptedCrew = {
@@ -57,5 +70,31 @@ describe('clean refusals (exit 2, the file and field named, no stack)', { timeou
       expect(r.stderr).toContain('crewdeck trust');
       expectNoStack(r);
     }
+  });
+
+  it('crewdeck import of a YAML alias bomb (billion laughs) in config/agents.yaml', async () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    const dir = crewAiProjectWith(`${lines.join('\n')}\n`);
+    const r = await runCli(['import', dir, '-o', ws!.path('out')], { cwd: ws!.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stderr).toContain('src/market_research/config/agents.yaml: the YAML expands too far through its aliases (more than 200 alias uses; an alias bomb?)');
+    expectNoStack(r);
+    const json = await runCli(['import', dir, '-o', ws!.path('out'), '--json'], { cwd: ws!.dir });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'invalid', error: 'CrewAiYamlInvalid', file: 'src/market_research/config/agents.yaml' });
+  });
+
+  it('crewdeck import of YAML nested 100k deep, or an alias inside itself', async () => {
+    const deep = crewAiProjectWith(`researcher: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`);
+    const r = await runCli(['import', deep, '-o', ws!.path('out')], { cwd: ws!.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stderr).toContain('src/market_research/config/agents.yaml:1:77: collections nest more than 64 levels deep');
+    expectNoStack(r);
+    ws!.remove();
+    const loop = crewAiProjectWith('researcher: &r\n  role: [*r]\n');
+    const looped = await runCli(['import', loop, '-o', ws!.path('out')], { cwd: ws!.dir });
+    expect(looped.code, describeResult(looped)).toBe(2);
+    expect(looped.stderr).toContain('src/market_research/config/agents.yaml: collections nest more than 64 levels deep (or an alias refers to its own parent)');
   });
 });

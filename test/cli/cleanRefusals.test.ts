@@ -97,4 +97,19 @@ describe('clean refusals (exit 2, the file and field named, no stack)', { timeou
     expect(looped.code, describeResult(looped)).toBe(2);
     expect(looped.stderr).toContain('src/market_research/config/agents.yaml: collections nest more than 64 levels deep (or an alias refers to its own parent)');
   });
+
+  it('a JSONL line of --inputs-file nested 100k deep (and --inputs likewise)', async () => {
+    ws = tempDir('crewdeck-refusal-jsonl-');
+    ws.write('c.crew.json', scriptedCrew);
+    ws.write('rows.jsonl', `{"topic": "owls"}\n{"topic": ${'['.repeat(100_000)}${']'.repeat(100_000)}}\n`);
+    const r = await runCli(['run', 'c.crew.json', '--inputs-file', 'rows.jsonl'], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stderr).toContain(`${ws.path('rows.jsonl')} is not a valid document`);
+    expect(r.stderr).toContain('line 2: column 42: the value nests more than 32 levels deep');
+    expectNoStack(r);
+    const inline = await runCli(['run', 'c.crew.json', '--inputs', `{"topic": ${'['.repeat(30_000)}${']'.repeat(30_000)}}`], { cwd: ws.dir });
+    expect(inline.code, describeResult(inline)).toBe(2);
+    expect(inline.stderr).toContain('--inputs nests more than 32 levels deep (at character 42)');
+    expectNoStack(inline);
+  });
 });

@@ -41,6 +41,8 @@ import { loadCrewFile } from './document/loadDocument';
 import { resolveWorkspaceDocument } from './document/workspaceDocument';
 import type { Recording } from './offline/recording';
 import { recordedExternalTools, recordedMcpTools } from './offline/recordedTools';
+import { OfflineMemory } from './offline/offlineMemory';
+import { offlineEmbedder } from './offline/offlineEmbedder';
 
 /** Everything with a side effect is passed in, so tests and hosts choose their own. */
 export interface RuntimeOptions {
@@ -143,11 +145,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // One embedder for the runs' knowledge, made when a crew with sources first needs it (an OpenAI-compatible
   // embedder asks its server for the vector size).
   let embedding: Promise<Embedder> | undefined;
-  const embedder = () =>
-    (embedding ??= workspaceEmbedder(options.settings?.memory?.embedder, options.env, trust).catch((error: unknown) => {
-      embedding = undefined; // a server that was down is asked again by the next run
-      throw error;
-    }));
+  // Offline the configured embedder is never made: the offline one, or a refusal naming it.
+  const embedder = offline
+    ? () => offlineEmbedder(options.settings?.memory?.embedder)
+    : () =>
+        (embedding ??= workspaceEmbedder(options.settings?.memory?.embedder, options.env, trust, options.settings?.prices).catch((error: unknown) => {
+          embedding = undefined; // a server that was down is asked again by the next run
+          throw error;
+        }));
   // Tools that reach providers read their keys here and search with the workspace's embedder.
   const toolServices = { env: options.env ?? process.env, knowledge: createToolKnowledge(workspace, embedder) };
   const base = { workspace, tools, human, store: options.store, hooks: options.hooks, now, suggestions, embedder, toolServices };
@@ -168,8 +173,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // What a document widens the network to (allowedHosts, knowledge URLs, models on hosts of their own)
   // is held until the user trusts it, asked before the run opens: one refusal names every such part.
   const servers = () => userModelServers(process.env, (options.env ?? process.env).OPENAI_BASE_URL);
-  // Offline, models and http_request answer from the recording: only knowledge URLs are asked for.
-  const reachFor = (recording: Recording | undefined) => ({ tools: !recording, servers: recording ? undefined : servers() });
+  // Offline, models, tools and knowledge answer from the recording: nothing is reached, nothing asked for.
+  const reachFor = (recording: Recording | undefined) => ({ tools: !recording, knowledge: !recording, servers: recording ? undefined : servers() });
   const requireReach = (doc: unknown, documentPath: string | undefined, recording: Recording | undefined) => {
     const source = documentPath ? relative(workspace, resolve(workspace, documentPath)).split(sep).join('/') : `document "${(doc as { id?: string }).id ?? ''}"`;
     const reach = reachFor(recording);
@@ -188,8 +193,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     requireTrusted(trust, parts);
   };
   let workspaceMemory: Promise<RunMemoryStore> | undefined;
-  const memoryFor = async (doc: CrewDocument): Promise<RunMemoryStore | undefined> => {
+  const memoryFor = async (doc: CrewDocument, recording: Recording | undefined): Promise<RunMemoryStore | undefined> => {
     if (!doc.memory?.enabled) return undefined;
+    // Offline, recall answers from the recording and writes reach no store: nothing is embedded by the configured embedder.
+    if (recording) return new OfflineMemory(recording);
     if (options.memory) return options.memory;
     workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env, trust });
     return workspaceMemory;
@@ -206,9 +213,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     suggestions,
     embedder,
     toolServices,
+    recording,
     // Crews and agents inside the flow may remember, and reviews that learn; other methods never touch memory.
     memory: doc.methods.some((m) => m.body.type === 'crew' || (m.body.type === 'agent' && m.body.agent.memory) || (m.body.type === 'human_feedback' && m.body.learn))
-      ? (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env, trust }))))
+      ? recording
+        ? new OfflineMemory(recording)
+        : (options.memory ?? (await (workspaceMemory ??= openWorkspaceMemory(workspace, { settings: options.settings, env: options.env ?? process.env, trust }))))
       : undefined,
   });
   const relativePath = (path: string | undefined) => (path ? relative(workspace, path).split(sep).join('/') : undefined);
@@ -291,7 +301,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
         ...base,
         tools: runTools,
-        memory: await memoryFor(doc),
+        memory: await memoryFor(doc, recording),
+        recording,
         runId: run.runId ?? newRunId(now()),
         doc,
         inputs: resolveInputs(doc, run.inputs ?? {}),
@@ -337,7 +348,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
         ...base,
         tools: runTools,
-        memory: await memoryFor(doc),
+        memory: await memoryFor(doc, recording),
+        recording,
         runId: run.runId ?? newRunId(now()),
         doc,
         inputs: previous.inputs,
@@ -390,7 +402,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return withMcp(mcpServersIn(doc), recording, async (runTools) => kickoffCrew({
       ...base,
       tools: runTools,
-      memory: await memoryFor(doc),
+      memory: await memoryFor(doc, recording),
+        recording,
       runId,
       doc,
       inputs: previous.inputs,

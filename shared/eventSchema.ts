@@ -168,6 +168,16 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'llm.chunk': z.strictObject({ delta: str }),
   'llm.completed': z.strictObject({ model: str, content: str, toolCalls: z.array(toolCall), finishReason: str, usage: TokenUsageSchema, latencyMs: num }),
   'llm.failed': z.strictObject({ model: str, error: str, status: num.optional(), willRetry: z.boolean(), attempt: num }),
+  'embedding.completed': z.strictObject({
+    model: str,
+    texts: num,
+    usage: TokenUsageSchema,
+    durationMs: num,
+    taskId: str.optional(),
+    agentRole: str.optional(),
+    methodId: str.optional(),
+    tokensEstimated: z.boolean().optional(),
+  }),
 
   'tool.started': z.strictObject({ tool: str, args: z.unknown(), agentRole: str, callId: str, readAs: readAs.optional(), toolId: str.optional() }),
   'tool.completed': z.strictObject({ tool: str, result: str, durationMs: num, resultAsAnswer: z.boolean() }),

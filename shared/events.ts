@@ -358,6 +358,13 @@ export interface EventPayloads {
     latencyMs: number;
   };
   'llm.failed': { model: string; error: string; status?: number; willRetry: boolean; attempt: number };
+  /**
+   * One request to an OpenAI-compatible embedder (knowledge ingest and search, memory recall and writes,
+   * the search tools): a one-event span under the span it was made for (a task's, a flow method's, the
+   * run's). Metered like a model call: `usage` (tokens, cost) is in the run's totals and counts against its budget.
+   * `tokensEstimated`: the server reported no usage, so the tokens are estimated from the texts' length.
+   */
+  'embedding.completed': { model: string; texts: number; usage: TokenUsage; durationMs: number; taskId?: string; agentRole?: string; methodId?: string; tokensEstimated?: boolean };
 
   /** `toolId`: the tool's id in the document (`web_search`) when the model knows it by another name (a ToolRef `name`). */
   'tool.started': { tool: string; args: unknown; agentRole: string; callId: string; readAs?: ReadAs[]; toolId?: string };

@@ -44,6 +44,10 @@ function jsonlRows(text: string): InputRow[] {
   const rows: InputRow[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
+    const deep = jsonNestedTooDeep(line);
+    if (deep !== undefined) {
+      throw new InputRowsInvalid([{ path: `line ${i + 1}`, message: `column ${deep}: the value nests more than ${MAX_VALUE_DEPTH} levels deep; an input is text, and a JSON value in it may nest up to ${MAX_VALUE_DEPTH} levels` }]);
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -58,6 +62,23 @@ function jsonlRows(text: string): InputRow[] {
     rows.push(row);
   });
   return rows;
+}
+
+/** How deep a JSON line's arrays and objects may nest (the row object itself is level 1). */
+export const MAX_VALUE_DEPTH = 32;
+
+/** The 1-based column where JSON text first nests past MAX_VALUE_DEPTH, if it does (strings skipped; linear). */
+export function jsonNestedTooDeep(line: string): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      for (i++; i < line.length && line[i] !== '"'; i++) if (line[i] === '\\') i++;
+    } else if (c === '[' || c === '{') {
+      if (++depth > MAX_VALUE_DEPTH) return i + 1;
+    } else if (c === ']' || c === '}') depth--;
+  }
+  return undefined;
 }
 
 function delimitedRows(text: string, delimiter: string): InputRow[] {

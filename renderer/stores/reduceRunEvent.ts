@@ -162,6 +162,14 @@ class RunDraft {
         this.addTokens(e.spanId, e.usage.totalTokens);
         this.v.tokenUsage = addUsage(this.v.tokenUsage, e.usage);
         return;
+      case 'embedding.completed':
+        // A one-event span: shown on the span it was made for (a task's, a method's), its tokens counted there and in the run's total.
+        if (e.parentSpanId !== undefined) {
+          this.mutable(e.parentSpanId)?.events.push(e);
+          this.addTokens(e.parentSpanId, e.usage.totalTokens);
+        }
+        this.v.tokenUsage = addUsage(this.v.tokenUsage, e.usage);
+        return;
       case 'llm.failed':
         if (e.willRetry) this.record(e);
         else this.close(e, 'failed');

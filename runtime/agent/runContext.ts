@@ -6,6 +6,7 @@ import type { Embedder, RunMemoryAccess } from '../memory/types';
 import type { RunKnowledge } from '../knowledge/types';
 import type { ActiveSuggestions } from './suggestions';
 import type { BudgetGuard } from '../run/budgetGuard';
+import type { Recording } from '../offline/recording';
 
 /** What every part of one run shares: where it works, how it is stopped, and its gate and meter. */
 export interface RunContext {
@@ -25,6 +26,8 @@ export interface RunContext {
   embedder?: () => Promise<Embedder>;
   /** Trained suggestions per role (each role's active version), appended to that role's task prompts. */
   suggestions?: ActiveSuggestions;
-  /** The run's caps, checked before each model call. */
+  /** The run's caps, checked before each model call (and each embedding request). */
   budget?: BudgetGuard;
+  /** An offline re-run: knowledge is what this recorded run retrieved (no source is read or fetched). */
+  offline?: Recording;
 }

@@ -162,6 +162,8 @@ export class LiveTree {
         const calls = e.toolCalls.length ? ` → ${e.toolCalls.map((c) => c.name).join(', ')}` : '';
         return s.dim(`· model ${e.model} ${formatDuration(e.latencyMs)} ${formatTokens(e.usage)}${calls}`);
       }
+      case 'embedding.completed':
+        return s.dim(`· embedding ${e.model} ${formatDuration(e.durationMs)} ${e.texts} text${e.texts === 1 ? '' : 's'} ${formatTokens(e.usage)}`);
       case 'llm.failed':
         return e.willRetry
           ? `${s.yellow('!')} model error${e.status ? ` ${e.status}` : ''}: ${oneLine(e.error, 80)} ${s.dim(`(retrying, attempt ${e.attempt})`)}`

@@ -63,6 +63,26 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`crewdeck ${name}: ${error.message}\nRun \`crewdeck --help\` for usage.\n`);
       return EXIT.badInput;
     }
-    throw error;
+    return reportUncaught(name, error, rest.includes('--json'));
   }
+}
+
+/** The names of JavaScript's own errors: anything else thrown is one of Crewdeck's (or a library's) typed errors. */
+const BUILTIN_ERRORS = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);
+
+/**
+ * What a command did not handle itself. A typed error (an invalid `crewdeck.json`, an untrusted
+ * workspace, a refused input: its message names the file, line or field) is bad input: its message,
+ * exit 2, no stack. Anything else is a fault of ours: its stack (no bundled source line), exit 1.
+ */
+async function reportUncaught(name: string, error: unknown, json: boolean): Promise<number> {
+  if (error instanceof Error && !BUILTIN_ERRORS.has(error.name)) {
+    const { reportBadInput } = await import('./terminalStop');
+    const { createStyle, colorFor } = await import('./style');
+    return reportBadInput(error, json, createStyle(!json && colorFor(process.stderr)), `crewdeck ${name}:`);
+  }
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  if (json) process.stdout.write(`${JSON.stringify({ status: 'error', error: error instanceof Error ? error.message : String(error) })}\n`);
+  process.stderr.write(`crewdeck ${name}: internal error: ${text}\n`);
+  return EXIT.runFailed;
 }

@@ -1,3 +1,4 @@
+import { jsonNestedTooDeep, MAX_VALUE_DEPTH } from '../../shared/inputRows';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './usage';
 
@@ -14,6 +15,8 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
 export function parseInputs(pairs: string[] | undefined, json: string | undefined): Record<string, string> {
   const inputs: Record<string, string> = {};
   if (json !== undefined) {
+    const deep = jsonNestedTooDeep(json);
+    if (deep !== undefined) throw new UsageError(`--inputs nests more than ${MAX_VALUE_DEPTH} levels deep (at character ${deep}); an input is text, and a JSON value in it may nest up to ${MAX_VALUE_DEPTH} levels`);
     let value: unknown;
     try {
       value = JSON.parse(json);

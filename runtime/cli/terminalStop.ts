@@ -16,12 +16,12 @@ export function cancelOnCtrlC(controller: AbortController, what: string): () => 
 }
 
 /** Bad input (exit 2): `error: …` on stderr, or `{"status":"invalid",…}` on stdout with --json. */
-export function reportBadInput(error: Error, json: boolean, style: Style): number {
+export function reportBadInput(error: Error, json: boolean, style: Style, label = 'error:'): number {
   if (json) {
     const problems = error instanceof DocumentInvalid ? error.problems : undefined;
     process.stdout.write(`${JSON.stringify({ status: 'invalid', error: errorMessage(error), ...(problems ? { problems } : {}) })}\n`);
   } else {
-    process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
+    process.stderr.write(`${style.red(label)} ${errorMessage(error)}\n`);
   }
   return EXIT.badInput;
 }

@@ -18,6 +18,9 @@ import { buildRoster, memberModel } from './roster';
 import { runTaskList } from './scheduler';
 import type { CompletedTask } from './taskRunner';
 import type { SuggestionSource } from '../agent/suggestions';
+import { currentEmbeddingScope, withEmbeddingScope } from '../memory/embeddingScope';
+import type { Recording } from '../offline/recording';
+import { recordedKnowledge } from '../offline/recordedKnowledge';
 
 /** What a crew needs from around it, whether it is a run of its own or a step of a flow. */
 export interface CrewDeps {
@@ -32,6 +35,8 @@ export interface CrewDeps {
   suggestions?: SuggestionSource;
   /** The workspace's embedder, made on first use (knowledge sources); the offline one when absent. */
   embedder?: () => Promise<Embedder>;
+  /** An offline re-run: its crews' knowledge answers from this recorded run. */
+  recording?: Recording;
 }
 
 /** A crew checked and ready: interpolated, its members' models and tools resolved. Throws bad input. */
@@ -66,6 +71,7 @@ export function crewContext(
     memory,
     suggestions: deps.suggestions?.activeSuggestions(doc.id),
     embedder: deps.embedder,
+    ...(deps.recording ? { offline: deps.recording } : {}),
   };
   return ctx;
 }
@@ -85,9 +91,15 @@ export async function executeCrew(
     onOutput?(index: number, output: CompletedTask): void;
   },
 ): Promise<CrewOutput> {
+  // Embedding requests made for the crew (knowledge, memory, search tools) are metered into its run.
+  return withEmbeddingScope({ ...currentEmbeddingScope(), span, meter: ctx.meter, budget: ctx.budget }, () => runCrewTasks(ctx, span, crew, options));
+}
+
+async function runCrewTasks(ctx: RunContext, span: Span, crew: PreparedCrew, options: Parameters<typeof executeCrew>[3]): Promise<CrewOutput> {
   let doc = crew.doc;
   try {
-    ctx.knowledge = await prepareRunKnowledge(ctx.workspace, doc, { signal: ctx.signal, embedder: ctx.embedder });
+    // Offline no source is read or fetched and nothing embedded: the recorded run's chunks answer.
+    ctx.knowledge = ctx.offline ? recordedKnowledge(ctx.offline, doc) : await prepareRunKnowledge(ctx.workspace, doc, { signal: ctx.signal, embedder: ctx.embedder });
     if (doc.planning?.enabled) doc = await planTasks(ctx, span, doc, options.models.resolve(doc.planning.llm));
     const planned = doc;
     const outputs = await runTaskList(ctx, span, {

@@ -19,6 +19,7 @@ import { toRecord } from './crewOutput';
 import { firstUnfinished, markResumed, type CrewCheckpoint, type CrewResume } from './crewCheckpoint';
 import { crewContext, executeCrew, prepareCrew, type CrewDeps } from './executeCrew';
 import type { ToolServices } from '../tools/tool';
+import type { Recording } from '../offline/recording';
 
 export interface CrewRunResult {
   runId: string;
@@ -62,6 +63,8 @@ export interface KickoffRequest {
   purpose?: RunPurpose;
   /** An offline re-run of this recorded run (marked in `run.started`). */
   offlineFrom?: string;
+  /** The recording of an offline re-run: knowledge answers from it. */
+  recording?: Recording;
   /** The workspace's embedder, made on first use (knowledge sources). */
   embedder?: () => Promise<Embedder>;
   /** Keys and the embedder lent to the run's tools. */
@@ -84,7 +87,7 @@ export async function kickoffCrew(given: KickoffRequest): Promise<CrewRunResult>
   // Resumed with a person's answer: the agent that asked goes on with it (humanPause.ts).
   const answered = given.resume?.checkpoint.humanPending;
   const req = answered && given.resume?.answer ? { ...given, human: resumingHuman(given.human, answered, given.resume.answer) } : given;
-  const deps: CrewDeps = { workspace: req.workspace, models: req.models, tools: req.tools, human: req.human, hooks: req.hooks, memory: req.memory, suggestions: req.suggestions, embedder: req.embedder };
+  const deps: CrewDeps = { workspace: req.workspace, models: req.models, tools: req.tools, human: req.human, hooks: req.hooks, memory: req.memory, suggestions: req.suggestions, embedder: req.embedder, recording: req.recording };
   const crew = prepareCrew(req.doc, req.inputs, deps, req.documentPath ?? `crew "${req.doc.id}"`);
   const { doc } = crew;
 

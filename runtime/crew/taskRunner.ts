@@ -21,6 +21,7 @@ import { checkGuardrail, type GuardrailScope } from './guardrails';
 import { convertReplyToJson, type ConversionScope } from './outputConversion';
 import { readJsonMatching } from '../reading/jsonValue';
 import type { CrewMember } from './roster';
+import { withinEmbeddingSpan } from '../memory/embeddingScope';
 
 export interface TaskAssignment {
   task: Task;
@@ -58,7 +59,7 @@ export async function runTask(ctx: RunContext, parent: Span, a: TaskAssignment):
     context: a.context,
   });
   try {
-    const { raw, json, readAs } = await produceAcceptedOutput(ctx, span, a);
+    const { raw, json, readAs } = await withinEmbeddingSpan(span, { taskId: task.id, agentRole: role }, () => produceAcceptedOutput(ctx, span, a));
     if (task.outputFile) await writeOutputFile(ctx.workspace, task.outputFile, raw);
     const tokenUsage = ctx.meter.task(task.id);
     span.emit({

@@ -1,3 +1,4 @@
+import { withEmbeddingScope } from '../memory/embeddingScope';
 import type { FlowDocument, FlowMethod } from '../../shared/model/flow';
 import type { StubReached } from '../../shared/events';
 import { addStubReached } from '../../shared/stubsReached';
@@ -355,7 +356,8 @@ class FlowRun {
     const work = (async () => {
       const scope = this.scope(method, span, call);
       const body = method.body as Extract<FlowMethod['body'], { type: 'human_feedback' }>;
-      const outcome = await answerFeedback(body, scope, feedback, pending.ask.output);
+      // Learning from the answer (memory lessons) embeds: metered on the method's span.
+      const outcome = await withEmbeddingScope({ span, meter: scope.ctx.meter, budget: scope.ctx.budget, methodId: method.id }, () => answerFeedback(body, scope, feedback, pending.ask.output));
       new Span(this.log, pending.humanSpanId, span.id).emit({
         type: 'human.answered',
         requestId: pending.requestId,
@@ -453,7 +455,9 @@ class FlowRun {
     }
     try {
       const runner = BODY_RUNNERS[method.body.type] as (body: FlowMethod['body'], scope: MethodScope) => Promise<BodyOutcome>;
-      const outcome = await runner(method.body, this.scope(method, span, call));
+      const scope = this.scope(method, span, call);
+      // Embedding requests of the body (memory lessons, a crew's knowledge) are metered on the method's span.
+      const outcome = await withEmbeddingScope({ span, meter: scope.ctx.meter, budget: scope.ctx.budget, methodId: method.id }, () => runner(method.body, scope));
       if (outcome.kind === 'pause') return this.pause(method, span, call, outcome.ask);
       await this.writeOutputFile(method, call, outcome.output, outcomeOps(outcome));
       this.complete(method, span, call, outcome, started);

@@ -45,7 +45,7 @@ export async function prepareRunKnowledge(
     const agentKeys = new Map<string, string[]>();
     for (const agent of agentSources) agentKeys.set(agent.id, await ingestAll(agent.knowledge ?? [], `${doc.id}/${agent.id}`));
     return {
-      store,
+      store: { search: (query) => store.search(query) },
       crewKeys,
       agentKeys,
       limit: settings.limit ?? DEFAULT_KNOWLEDGE_LIMIT,
@@ -74,7 +74,7 @@ export async function retrieveKnowledgeForTask(
   if (!knowledge) return [];
   const sourceKeys = [...new Set([...knowledge.crewKeys, ...(knowledge.agentKeys.get(agent.id) ?? [])])];
   if (sourceKeys.length === 0) return [];
-  const matches = await knowledge.store.search({ query: task.description, sourceKeys, limit: knowledge.limit, minScore: knowledge.minScore });
+  const matches = await knowledge.store.search({ query: task.description, sourceKeys, limit: knowledge.limit, minScore: knowledge.minScore }, { taskId: task.id, agentRole: agent.role });
   span.emit({
     type: 'knowledge.retrieved',
     taskId: task.id,

@@ -7,6 +7,7 @@ import { retryDelayMs } from '../llm/retryPolicy';
 import { redactKnown, registerSecret } from '../redactSecrets';
 import { EmbeddingFailed, EmbeddingResponseInvalid } from './memoryErrors';
 import type { Embedder } from './types';
+import type { EmbeddingObserver } from './embeddingMeter';
 
 
 export interface OpenAIEmbedderOptions {
@@ -41,6 +42,8 @@ export interface OpenAIEmbedderOptions {
   sleep?: Sleep;
   /** Where API keys and OPENAI_BASE_URL are read from. Default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Told before and after each request (a run meters and traces them: embeddingMeter.ts). */
+  observer?: EmbeddingObserver;
 }
 
 export const DEFAULT_EMBEDDING_BATCH_SIZE = 64;
@@ -132,6 +135,9 @@ export class OpenAIEmbedder implements Embedder {
     // A key in a text to embed is never sent (the client registered its own key above).
     const input = texts.map(redactKnown);
     const maxAttempts = this.maxRetries + 1;
+    // A run whose budget has no room left makes no request (BudgetReached, as before a model call).
+    this.options.observer?.before();
+    const started = performance.now();
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new ModelCallAborted('embedding aborted');
       let response: CreateEmbeddingResponse;
@@ -159,7 +165,16 @@ export class OpenAIEmbedder implements Embedder {
         await this.sleep(retryDelayMs(attempt, failure.headers), signal);
         continue;
       }
-      return this.readResponse(response, input.length);
+      const vectors = this.readResponse(response, input.length);
+      const reported = (response as { usage?: { prompt_tokens?: unknown } }).usage?.prompt_tokens;
+      this.options.observer?.after({
+        model: this.model,
+        texts: input.length,
+        chars: input.reduce((n, text) => n + text.length, 0),
+        promptTokens: typeof reported === 'number' && Number.isFinite(reported) && reported >= 0 ? reported : undefined,
+        durationMs: performance.now() - started,
+      });
+      return vectors;
     }
   }
 

@@ -1,4 +1,4 @@
-import type { LlmPurpose, RuntimeEvent } from '../../shared/events';
+import type { EventPayloads, LlmPurpose, RuntimeEvent } from '../../shared/events';
 import type { CallSite, ChatResponse } from '../llm/chatModel';
 import { RunNotFound } from '../errors';
 import type { RunStore } from '../store/types';
@@ -22,6 +22,11 @@ export interface RecordedToolResult {
   text: string;
 }
 
+/** A knowledge chunk as the recorded run put it into a prompt (`knowledge.retrieved`). */
+export type RecordedChunk = EventPayloads['knowledge.retrieved']['chunks'][number];
+/** A memory as the recorded run recalled it (`memory.recall`). */
+export type RecordedRecall = EventPayloads['memory.recall']['records'][number];
+
 const MISSING: ChatResponse = { content: '', toolCalls: [], finishReason: 'missing', usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, totalTokens: 0, requests: 0 } };
 
 /** Agent turns (and the forced final answer) count as one loop; other purposes (guardrail, memory…) count apart. */
@@ -42,6 +47,10 @@ export class Recording {
   private readonly replies = new Map<string, ChatResponse[]>();
   private readonly tools = new Map<string, RecordedToolResult[]>();
   private readonly asked = new Map<string, number>();
+  /** Knowledge chunks retrieved per (task, agent role), in the order asked. */
+  private readonly knowledge = new Map<string, RecordedChunk[][]>();
+  /** Memories recalled per (scope, query), in the order asked. */
+  private readonly recalls = new Map<string, RecordedRecall[][]>();
   /** MCP tools as the recorded run offered them to its models (name, description, parameters). */
   readonly mcpTools = new Map<string, { description: string; parameters: Record<string, unknown> }>();
 
@@ -53,6 +62,8 @@ export class Recording {
     for (const [k, list] of this.replies) copy.replies.set(k, list);
     for (const [k, list] of this.tools) copy.tools.set(k, list);
     for (const [k, tool] of this.mcpTools) copy.mcpTools.set(k, tool);
+    for (const [k, list] of this.knowledge) copy.knowledge.set(k, list);
+    for (const [k, list] of this.recalls) copy.recalls.set(k, list);
     return copy;
   }
 
@@ -94,6 +105,12 @@ export class Recording {
           slot.list[slot.index] = { content: e.content, toolCalls: e.toolCalls, finishReason: e.finishReason, usage };
           break;
         }
+        case 'knowledge.retrieved':
+          push(recording.knowledge, key(e.taskId, e.agentRole, 'knowledge'), e.chunks);
+          break;
+        case 'memory.recall':
+          push(recording.recalls, JSON.stringify([e.scope, e.query]), e.records);
+          break;
         case 'tool.started':
           if (isExternalTool(e.toolId ?? e.tool)) {
             pendingTool.set(e.spanId, push(recording.tools, key(place, e.agentRole, e.tool), { ok: false, text: 'the recorded call did not finish' }));
@@ -135,6 +152,28 @@ export class Recording {
     return result;
   }
 
+  /** The next knowledge chunks the recorded run retrieved for this agent in this task (undefined: none recorded). */
+  knowledgeFor(taskId: string, agentRole: string): { chunks: RecordedChunk[]; call: number } | undefined {
+    const k = key(taskId, agentRole, 'knowledge');
+    const n = this.knowledgeCalls(taskId, agentRole) + 1;
+    this.asked.set(`knowledge:${k}`, n);
+    const chunks = this.knowledge.get(k)?.[n - 1];
+    return chunks ? { chunks, call: n } : undefined;
+  }
+
+  /** How many times this agent in this task has asked for knowledge so far. */
+  knowledgeCalls(taskId: string, agentRole: string): number {
+    return this.asked.get(`knowledge:${key(taskId, agentRole, 'knowledge')}`) ?? 0;
+  }
+
+  /** The next memories the recorded run recalled for this query in this scope (undefined: none recorded). */
+  recallFor(scope: string, query: string): RecordedRecall[] | undefined {
+    const k = JSON.stringify([scope, query]);
+    const n = (this.asked.get(`recall:${k}`) ?? 0) + 1;
+    this.asked.set(`recall:${k}`, n);
+    return this.recalls.get(k)?.[n - 1];
+  }
+
   /** How many model calls the recording holds (for messages). */
   get size(): number {
     let n = 0;
@@ -146,10 +185,10 @@ export class Recording {
 
 /**
  * Tools whose results come from outside the machine (or from a process or embedder of their own): an
- * offline re-run answers them from the recording. The search tools are recorded too, so a re-run needs
- * neither the provider, the page, nor the embedder.
+ * offline re-run answers them from the recording. The search tools (memory search too) are recorded,
+ * so a re-run needs neither the provider, the page, nor the embedder.
  */
-const RECORDED_TOOLS = new Set(['http_request', 'web_search', 'scrape_website', 'website_search', 'file_search']);
+const RECORDED_TOOLS = new Set(['http_request', 'web_search', 'scrape_website', 'website_search', 'file_search', 'search_memory']);
 
 export function isExternalTool(name: string): boolean {
   return RECORDED_TOOLS.has(name) || name.startsWith('mcp:');

@@ -66,17 +66,17 @@ export function modelHostHeldPart(model: { apiKeyEnv?: string; baseUrl?: string 
 /**
  * What a document itself lets the network reach, for the check before a run opens: inline models with a
  * `baseUrl` of their own (`servers` given), `allowedHosts` entries (`tools`), and knowledge URLs that
- * name local, private or metadata hosts. An offline re-run asks for the knowledge URLs only: its models
- * and http_request answer from the recording.
+ * name local, private or metadata hosts (unless `knowledge` is false). An offline re-run asks for none:
+ * its models, tools and knowledge answer from the recording.
  */
-export function documentReachParts(document: unknown, source: string, options: { tools: boolean; servers?: UserModelServers }): HeldPart[] {
+export function documentReachParts(document: unknown, source: string, options: { tools: boolean; knowledge?: boolean; servers?: UserModelServers }): HeldPart[] {
   const parts: HeldPart[] = [];
   forEachRecord(document, (record, path) => {
     const where = (key: string) => `${source} ${[...path, key].join('.')}`;
     if (options.tools && Array.isArray(record.allowedHosts)) parts.push(...allowedHostsParts(record.allowedHosts, where('allowedHosts')));
     // A web search base URL of its own, a URL pinned in scrape_website / website_search on a local host.
     if (options.tools) parts.push(...toolReachParts(record, `${source} ${path.join('.')}`));
-    if (record.type === 'url' && typeof record.url === 'string') {
+    if (options.knowledge !== false && record.type === 'url' && typeof record.url === 'string') {
       const part = knowledgeUrlPart(record.url, where('url'));
       if (part) parts.push(part);
     }

@@ -1,3 +1,4 @@
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { RuntimeEvent, StubReached } from '../../shared/events';
 import { describeStubsReached } from '../../shared/stubsReached';
 import { WorkspaceInvalid } from '../errors';
@@ -62,7 +63,7 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
     tree.start();
     const result = await start(runtime, { signal: controller.signal, onEvent: options.json ? () => {} : (e) => tree.handle(e) });
     tree.stop();
-    printResult(result, options.json, style, offline?.runId);
+    printResult(result, options.json, style, offline?.runId, workspaceFlag(workspace));
     // A paused flow did what it should: it waits for `crewdeck resume`. A flow that completed through
     // imported CrewAI stubs skipped some of the project's logic: exit 3 says so to scripts.
     if (result.status === 'completed' && stubsOf(result).length > 0) return EXIT.stubsReached;
@@ -78,7 +79,19 @@ export async function runInTerminal(options: SessionOptions, prepare: () => Star
   }
 }
 
-function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style: ReturnType<typeof createStyle>, offlineFrom: string | undefined): void {
+/**
+ * ` --workspace DIR` when the workspace is not the current folder, so a hint the run prints works
+ * when pasted where it was started.
+ */
+export function workspaceFlag(workspace: string, cwd = process.cwd()): string {
+  if (resolve(workspace) === resolve(cwd)) return '';
+  const shown = relative(cwd, workspace);
+  // A path within one level up reads well relative; anything farther is clearer absolute.
+  const dir = shown.startsWith('../..') || isAbsolute(shown) ? resolve(workspace) : shown;
+  return ` --workspace ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, "'\\''")}'`}`;
+}
+
+function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style: ReturnType<typeof createStyle>, offlineFrom: string | undefined, at: string): void {
   const flow = 'state' in result ? result : undefined;
   if (json) {
     process.stdout.write(`${JSON.stringify(runJson(result, offlineFrom))}\n`);
@@ -86,35 +99,35 @@ function printResult(result: CrewRunResult | FlowRunResult, json: boolean, style
   }
   if (result.status === 'completed') {
     process.stdout.write(`\n${style.bold('Output')}\n${result.output}\n\n${style.dim(`run ${result.runId}${offlineFrom ? ` (offline, from ${offlineFrom})` : ''} · ${formatUsageLine(result.tokenUsage)}`)}\n`);
-    process.stdout.write(style.dim(`See it again: crewdeck runs show ${result.runId}\n`));
+    process.stdout.write(style.dim(`See it again: crewdeck runs show ${result.runId}${at}\n`));
     const stubs = stubsOf(result);
     if (stubs.length > 0) process.stdout.write(`${style.yellow(`⚠ completed with ${describeStubsReached(stubs)}`)}: their CrewAI Python did not run\n`);
   } else if (result.pending?.kind === 'budget') {
     const p = result.pending;
     const spent = p.which === 'maxTokens' ? `${p.spent} tokens of ${p.limit}` : `$${p.spent.toFixed(6)} of $${p.limit}`;
     process.stdout.write(`\n${style.bold(`Paused: the budget is reached (${spent})`)}${p.stepId ? ` before a model call in "${p.stepId}"` : ''}\n`);
-    process.stdout.write(`\nContinue with a higher cap: crewdeck resume ${result.runId} ${p.which === 'maxTokens' ? '--max-tokens N' : '--max-cost X'}\n`);
+    process.stdout.write(`\nContinue with a higher cap: crewdeck resume ${result.runId}${at} ${p.which === 'maxTokens' ? '--max-tokens N' : '--max-cost X'}\n`);
   } else if ('humanPending' in result && result.humanPending) {
-    printHumanPending(result.runId, result.humanPending, style);
+    printHumanPending(result.runId, result.humanPending, style, at);
   } else if (flow?.pending && flow.pending.kind === undefined) {
     const p = flow.pending;
     process.stdout.write(`\n${style.bold(`Paused: "${p.methodName}" waits for your feedback`)}\n${p.message}\n`);
     if (p.output) process.stdout.write(`\n${style.dim('Under review:')}\n${p.output}\n`);
     if (p.outcomes) process.stdout.write(`\n${style.dim(`Outcomes: ${p.outcomes.join(', ')}${p.defaultOutcome ? ` (empty feedback: ${p.defaultOutcome})` : ''}`)}\n`);
-    process.stdout.write(`\nAnswer with: crewdeck resume ${result.runId} --feedback "…"\n`);
+    process.stdout.write(`\nAnswer with: crewdeck resume ${result.runId}${at} --feedback "…"\n`);
   } else {
     process.stdout.write(`\n${style.red(result.status === 'cancelled' ? 'Run cancelled' : 'Run failed')}: ${result.error?.message ?? ''}\n`);
-    process.stdout.write(style.dim(`Events: crewdeck runs events ${result.runId}\n`));
+    process.stdout.write(style.dim(`Events: crewdeck runs events ${result.runId}${at}\n`));
   }
 }
 
-function printHumanPending(runId: string, p: HumanPending, style: ReturnType<typeof createStyle>): void {
+function printHumanPending(runId: string, p: HumanPending, style: ReturnType<typeof createStyle>, at: string): void {
   if (p.kind === 'task_review') {
     process.stdout.write(`\n${style.bold(`Paused: ${p.agentRole}'s answer to task ${p.taskId ?? ''} waits for your review`)}\n${style.dim('Under review:')}\n${p.output}\n`);
-    process.stdout.write(`\nAnswer with: crewdeck resume ${runId} --feedback "…" (or --approve to accept it)\n`);
+    process.stdout.write(`\nAnswer with: crewdeck resume ${runId}${at} --feedback "…" (or --approve to accept it)\n`);
   } else {
     process.stdout.write(`\n${style.bold(`Paused: ${p.prompt}`)}\n${style.dim(JSON.stringify(p.args, null, 2))}\n`);
-    process.stdout.write(`\nAnswer with: crewdeck resume ${runId} --approve | --deny | --always\n`);
+    process.stdout.write(`\nAnswer with: crewdeck resume ${runId}${at} --approve | --deny | --always\n`);
   }
 }
 

@@ -107,7 +107,7 @@ describe('crewdeck run/resume for flows', () => {
 
     const human = await runCli(['run', file]);
     expect(human.stdout).toContain('Paused: "review" waits for your feedback');
-    expect(human.stdout).toMatch(/crewdeck resume run_\S+ --feedback/);
+    expect(human.stdout).toMatch(/crewdeck resume run_\S+ --workspace \S+ --feedback/);
 
     const noFeedback = await runCli(['resume', paused.runId, '--workspace', ws.dir]);
     expect(noFeedback.code).toBe(2);

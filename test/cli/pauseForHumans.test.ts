@@ -28,7 +28,7 @@ describe('crewdeck run --pause-for-humans', () => {
 
     const text = await runCli(['run', file, '--pause-for-humans']);
     expect(text.stdout).toContain("Paused: Writer's answer to task write waits for your review");
-    expect(text.stdout).toMatch(/Answer with: crewdeck resume \S+ --feedback "…" \(or --approve to accept it\)/);
+    expect(text.stdout).toMatch(/Answer with: crewdeck resume \S+ --workspace \S+ --feedback "…" \(or --approve to accept it\)/);
 
     const wrong = await runCli(['resume', paused.runId, '--deny', '--workspace', ws.dir]);
     expect(wrong.code).toBe(2);

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeResult, parseSingleJson, repoRoot, runCli } from '../cli/cliHarness';
-import { createBuiltinRegistry } from '../../runtime/tools/registry';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 
 /**
@@ -55,10 +54,9 @@ describe('importing a CrewAI project with its own Python tools, then running it'
     expect(out.files).toEqual(['data/catalogue.txt']);
     const doc = JSON.parse(readFileSync(join(ws, 'shelf_scout.crew.json'), 'utf8'));
     // @agent tools list: the project's BaseTool, a module-level FileReadTool variable (pinned to its file, so the model calls it
-    // without arguments), SerperDevTool in a local variable (web_search, listed while this build lacks it); YAML `tools:` through @tool.
-    const webSearch = createBuiltinRegistry().missingReason('web_search') === undefined;
+    // without arguments), SerperDevTool in a local variable (web_search with its arguments); YAML `tools:` through @tool.
     expect(doc.agents.map((a: { id: string; tools: { tool: string; config?: unknown }[] }) => [a.id, a.tools.map((t) => [t.tool, t.config])])).toEqual([
-      ['stock_clerk', [[`mcp:${SERVER}/StockLookupTool`, undefined], ['read_file', { path: 'data/catalogue.txt' }], ...(webSearch ? [['web_search', { provider: 'serper', resultCount: 3 }]] : [])]],
+      ['stock_clerk', [[`mcp:${SERVER}/StockLookupTool`, undefined], ['read_file', { path: 'data/catalogue.txt' }], ['web_search', { provider: 'serper', resultCount: 3 }]]],
       ['pricing_clerk', [[`mcp:${SERVER}/price_lookup`, undefined]]],
     ]);
     expect(existsSync(join(ws, 'data/catalogue.txt'))).toBe(true);

@@ -5,6 +5,7 @@ import { CrewAiImportInvalid } from './crewAiErrors';
 import { readMethodSteps, type FlowStep } from './flowMethodSteps';
 import { modelFromCrewAi } from './modelNames';
 import { callArguments, pyLiteral, pyString, splitTopLevel, type PyFunction } from './pythonSource';
+import { pruneTriggers, type MethodOrigin } from './pruneTriggers';
 import { readFlowClasses, readFlowState, type FlowPy } from './readFlowPy';
 import type { UnmappedItem } from './unmapped';
 
@@ -37,6 +38,7 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
   const methods: FlowMethod[] = [];
   const missingCrews = new Set<string>();
   const taken = new Set(names);
+  const origin = new Map<string, MethodOrigin>();
   // A guard's continue route must not be a method name or a label the flow already routes or listens to.
   const reserved = new Set([...names, ...[...source.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2])]);
   const fieldType = (field: string) => {
@@ -104,6 +106,7 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
         ...(step.outputFile ? { outputFile: step.outputFile } : {}),
       } as FlowMethod;
       methods.push(method);
+      origin.set(name, { fnName: fn.name, line: i === 0 ? decorator.line : fn.line, first: i === 0 });
     });
   }
   for (const className of missingCrews) note(flow.line, `crew ${className}`, `the flow kicks off ${className}, but no @CrewBase class of that name was found in the project`);
@@ -115,7 +118,7 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
     name: flow.docstring ?? flow.className,
     persist: flow.persist,
     state: { ...(state.schema ? { schema: state.schema } : {}), initial: state.initial },
-    methods,
+    methods: pruneTriggers(methods, origin, note),
   };
   const parsed = FlowDocumentSchema.safeParse(doc);
   if (!parsed.success) {
@@ -146,6 +149,10 @@ function triggerOf(kind: string, args: string | undefined, names: Set<string>, f
     const condition = conditionOf(text, names);
     if (!condition) return fail('a start condition the importer cannot read'), { start: true };
     return { start: true, listen: condition };
+  }
+  if (text === '') {
+    fail(`@${kind}() with no argument listens to nothing, so the method never runs; it is left out (and so are its listeners)`);
+    return undefined;
   }
   const condition = conditionOf(text, names);
   if (!condition) {
@@ -204,13 +211,38 @@ function feedbackStep(args: string, fail: (why: string) => void): FlowStep | und
  */
 function stub(fn: PyFunction, file: string, source: string, isRouter: boolean, crewFileOf: (className: string) => string | undefined): FlowStep {
   const python = source.split('\n').slice(fn.line - 1, fn.line - 1 + fn.body.split('\n').length).join('\n');
-  const routes = isRouter ? [...new Set([...fn.body.matchAll(/\breturn\s+(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]))] : [];
+  const routes = isRouter ? stubRoutes(fn.body) : [];
   const crews = [...new Set([...fn.body.matchAll(/\b([A-Z]\w*)\s*\(\s*\)\s*\.\s*crew\s*\(/g)].map((m) => crewFileOf(m[1]!)).filter((f): f is string => f !== undefined))];
   // The Python is data (`stub.python`), never text inside the code: the code only passes its input on.
   return {
     body: { type: 'script', code: 'return input;', stub: { python, file, line: fn.line }, ...(crews.length > 0 ? { crews } : {}) },
     ...(routes.length > 0 ? { routes } : {}),
   };
+}
+
+/**
+ * A router's route labels as far as they can be read: `return "label"`, and for `return route` the
+ * string literals assigned to `route` (`route = "a"`, `route = "a" if … else "b"`).
+ */
+function stubRoutes(body: string): string[] {
+  const routes: string[] = [];
+  const literal = (text: string) => /^(["'])([A-Za-z0-9_-]+)\1$/.exec(text.trim())?.[2];
+  for (const m of body.matchAll(/\breturn\s+([^\n#]+)/g)) {
+    const returned = m[1].trim();
+    const label = literal(returned);
+    if (label !== undefined) routes.push(label);
+    else if (/^\w+$/.test(returned)) {
+      for (const a of body.matchAll(new RegExp(`^\\s*${returned}\\s*=(?!=)([^\\n#]+)`, 'gm'))) {
+        // The values of a conditional expression sit before its first `if` and after each `else`.
+        const values = a[1].split(/\belse\b/).map((part) => part.split(/\bif\b/)[0]);
+        for (const v of values) {
+          const l = literal(v);
+          if (l !== undefined) routes.push(l);
+        }
+      }
+    }
+  }
+  return [...new Set(routes)];
 }
 
 /** The flow with its crew bodies' files renamed (`old → new`), e.g. when a crew was saved under another name. */

@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../shared/events';
 import { workspaceDatabasePath } from '../../runtime/store/database';
@@ -71,10 +70,8 @@ interface ForkProgress {
   callsByMethod: Record<string, number>;
 }
 
-/** The fork run of `recorded` and how far its checkpoint is, read from the workspace database. */
-function forkProgress(db: Database.Database, recorded: string): ForkProgress | undefined {
-  const run = db.prepare('SELECT id FROM runs WHERE replay_of_run_id = ? ORDER BY started_at DESC LIMIT 1').get(recorded) as { id: string } | undefined;
-  if (!run) return undefined;
+/** How far the fork run's checkpoint is, read from the workspace database. */
+function forkProgress(db: Database.Database, run: { id: string }): ForkProgress {
   // The checkpoint as stored, with the entries appended since folded in (as a resume reads it).
   const cp = loadFlowCheckpoint(
     {
@@ -90,38 +87,40 @@ function forkProgress(db: Database.Database, recorded: string): ForkProgress | u
 }
 
 /**
- * Starts the fork and SIGKILLs it while it replays the ticks: once its checkpoint shows a few ticks, the
- * test takes the database's write lock, so the fork's next write waits; it is killed there, before its
- * fork method ("draft") was triggered. Returns undefined if the fork got past the ticks first.
+ * Starts the fork and SIGKILLs it while it replays the ticks: as soon as its run row appears (a cheap
+ * query on one open connection, polled on every turn of the event loop), the test takes the database's
+ * write lock, so the fork's next write waits; it is killed there, before its fork method ("draft") was
+ * triggered. Returns undefined if the fork got past the ticks first.
  */
 async function forkKilledBeforeDraft(workspace: TempWorkspace, recorded: string): Promise<string | undefined> {
+  const db = new Database(workspaceDatabasePath(workspace.dir), { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  const forkRows = db.prepare('SELECT id FROM runs WHERE replay_of_run_id = ?');
+  const known = new Set((forkRows.all(recorded) as { id: string }[]).map((r) => r.id));
   const child = spawnCli(['replay', recorded, '--from-method', 'draft', '--set-state', 'audience=EDITED-ADULTS', '--json'], { cwd: workspace.dir });
   const exited = finished(child, 60_000);
-  const file = workspaceDatabasePath(workspace.dir);
   let killedAt: ForkProgress | undefined;
-  const deadline = Date.now() + 30_000;
-  while (!killedAt && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 2));
-    if (!existsSync(file)) continue;
-    const db = new Database(file, { fileMustExist: true });
-    try {
-      db.pragma('busy_timeout = 5000');
-      const seen = forkProgress(db, recorded);
-      if (!seen || (seen.callsByMethod.tick ?? 0) < 3) continue;
+  let childExited = false;
+  void exited.then(() => (childExited = true));
+  try {
+    while (!killedAt && !childExited) {
+      await new Promise((r) => setImmediate(r));
+      const fork = (forkRows.all(recorded) as { id: string }[]).find((r) => !known.has(r.id));
+      if (!fork) continue;
       db.exec('BEGIN IMMEDIATE'); // the fork's next write waits on this lock
-      killedAt = forkProgress(db, recorded)!;
+      killedAt = forkProgress(db, fork);
       expect(() => process.kill(child.pid!, 0)).not.toThrow(); // still running, not exited
       child.kill('SIGKILL');
       await exited;
       db.exec('ROLLBACK');
-    } finally {
-      db.close();
     }
+  } finally {
+    db.close();
   }
   const result = await exited;
+  if (!killedAt) return undefined; // the fork finished before its row was seen
   expect(result.signal, describeResult(result)).toBe('SIGKILL');
-  expect(killedAt).toBeDefined();
-  return killedAt!.callsByMethod.draft === undefined ? killedAt!.runId : undefined;
+  return killedAt.callsByMethod.draft === undefined ? killedAt.runId : undefined;
 }
 
 describe('crewdeck resume of a flow fork killed before its fork method started', () => {
@@ -135,7 +134,7 @@ describe('crewdeck resume of a flow fork killed before its fork method started',
     // The kill lands while the ticks are replayed (almost always on the first try; a fork that got past
     // them before the lock is tried again).
     let forkId: string | undefined;
-    for (let attempt = 0; attempt < 4 && !forkId; attempt++) forkId = await forkKilledBeforeDraft(workspace, first.runId);
+    for (let attempt = 0; attempt < 8 && !forkId; attempt++) forkId = await forkKilledBeforeDraft(workspace, first.runId);
     expect(forkId, 'the fork was never killed before its fork method').toBeDefined();
     const killed = (await listRuns(workspace.dir)).find((r) => r.id === forkId);
     expect(killed.status).toBe('interrupted');

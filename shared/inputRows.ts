@@ -6,6 +6,7 @@ import type { Problem } from './model/problems';
  * - CSV: the header names the inputs; RFC 4180 quoting (`"a, b"`, `""` for a quote inside quotes);
  * - TSV: the same with tabs (what a spreadsheet puts on the clipboard);
  * - JSONL: one JSON object per line (numbers and booleans become their text, as with --inputs).
+ * An empty CSV/TSV cell is no value (as a key left out of a JSON line); `""` is the empty text.
  * Blank lines are skipped. Problems name the line (`line 3`) and, where there is one, the column.
  */
 export type InputRowsFormat = 'csv' | 'tsv' | 'jsonl';
@@ -95,23 +96,35 @@ function delimitedRows(text: string, delimiter: string): InputRow[] {
     if (cells.length !== names.length) {
       throw new InputRowsInvalid([{ path: `line ${cells[0].line}`, message: `expected ${names.length} values (${names.join(', ')}), got ${cells.length}` }]);
     }
-    return Object.fromEntries(names.map((n, i) => [n, cells[i].value]));
+    // An empty unquoted cell is no value (the input's default applies, or it is missing, as a key left
+    // out of a JSON line); a quoted empty cell ("") is the empty text.
+    return Object.fromEntries(names.flatMap((n, i) => (cells[i].value === '' && !cells[i].quoted ? [] : [[n, cells[i].value]])));
   });
 }
 
-/** Records of cells, each with the line its record starts on. */
-function parseDelimited(text: string, delimiter: string): { value: string; line: number }[][] {
-  const records: { value: string; line: number }[][] = [];
-  let record: { value: string; line: number }[] = [];
+interface Cell {
+  value: string;
+  /** The line its record starts on. */
+  line: number;
+  /** Written in quotes (so `""` is the empty text, not an empty cell). */
+  quoted: boolean;
+}
+
+/** Records of cells. */
+function parseDelimited(text: string, delimiter: string): Cell[][] {
+  const records: Cell[][] = [];
+  let record: Cell[] = [];
   let cell = '';
+  let cellQuoted = false;
   let line = 1;
   let recordLine = 1;
   let i = 0;
   let quoted = false;
   let quoteLine = 0;
   const endCell = () => {
-    record.push({ value: cell, line: recordLine });
+    record.push({ value: cell, line: recordLine, quoted: cellQuoted });
     cell = '';
+    cellQuoted = false;
   };
   while (i < text.length) {
     const ch = text[i];
@@ -131,6 +144,7 @@ function parseDelimited(text: string, delimiter: string): { value: string; line:
     }
     if (ch === '"' && cell === '') {
       quoted = true;
+      cellQuoted = true;
       quoteLine = line;
     } else if (ch === delimiter) endCell();
     else if (ch === '\n' || ch === '\r') {

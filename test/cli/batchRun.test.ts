@@ -79,6 +79,12 @@ describe('crewdeck run --inputs-file', () => {
     const ragged = await runCli(['run', 'guide.crew.json', '--inputs-file', 'ragged.csv'], { cwd: ws.dir, env });
     expect(ragged.code, describeResult(ragged)).toBe(2);
     expect(ragged.stderr + ragged.stdout).toMatch(/line 2: expected 2 values \(city, tone\), got 1/);
+    // An empty cell is no value: the required input is missing (row 2 named), the default is not replaced by ''.
+    ws.write('empty.csv', 'city,tone\nGhent,\n,dry\n');
+    const empty = await runCli(['run', 'guide.crew.json', '--inputs-file', 'empty.csv'], { cwd: ws.dir, env });
+    expect(empty.code, describeResult(empty)).toBe(2);
+    expect(empty.stderr + empty.stdout).toMatch(/row 2: no value for the input "city"/);
+    expect(empty.stderr + empty.stdout).not.toMatch(/row 1/);
     expect(server.requests.length).toBe(before);
   });
 });

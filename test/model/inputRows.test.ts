@@ -12,7 +12,9 @@ describe('parseInputRows', () => {
   });
 
   it('reads TSV as a spreadsheet copies it, and JSON lines with non-string values as their text', () => {
-    expect(parseInputRows('city\ttone\nGhent\t\n', 'tsv')).toEqual([{ city: 'Ghent', tone: '' }]);
+    // An empty cell is no value (the input's default applies); a quoted "" is the empty text.
+    expect(parseInputRows('city\ttone\nGhent\t\n', 'tsv')).toEqual([{ city: 'Ghent' }]);
+    expect(parseInputRows('a,b,c\n1,"",\n', 'csv')).toEqual([{ a: '1', b: '' }]);
     expect(parseInputRows('{"n": 3, "ok": true, "tags": ["a"]}\n', 'jsonl')).toEqual([{ n: '3', ok: 'true', tags: '["a"]' }]);
   });
 

@@ -19,7 +19,7 @@ Usage:
   crewdeck resume <runId> [--feedback TEXT] [--approve | --deny | --always] [--max-tokens N] [--max-cost X] [--pause-for-humans] [--offline RUNID] [--workspace DIR] [--json]
       continue a paused or interrupted flow or crew: a flow's feedback, a crew's task review (--feedback, or --approve
       to accept) or tool approval (--approve, --deny, --always), or a run paused at its budget (with a higher cap)
-  crewdeck validate <file.crew.json|file.flow.json>
+  crewdeck validate <file.crew.json|file.flow.json>... [--workspace DIR] [--json]   its problems and those of the workspace's crewdeck.json
   crewdeck runs list [--limit N] [--workspace DIR] [--json]
   crewdeck runs show <runId> [--workspace DIR] [--json]
   crewdeck runs events <runId> [--after SEQ] [--workspace DIR] [--json]

@@ -127,4 +127,20 @@ describe('crewdeck validate', () => {
     expect(body.status).not.toBe('completed');
     expect((body.problems as { path: string }[]).map((p) => p.path)).toContain('tasks.0.context.0');
   });
+
+  it('reports an invalid crewdeck.json of the workspace, which run then refuses (issue 26)', async () => {
+    ws = tempDir();
+    const crew = { kind: 'crew', version: 1, id: 'c', name: 'C', agents: [{ id: 'a', role: 'R', goal: 'g' }], tasks: [{ id: 't', description: 'd', expectedOutput: 'e', agentId: 'a' }] };
+    const file = ws.write('c.crew.json', crew);
+    expect((await runCli(['validate', file], { cwd: ws.dir })).code).toBe(0);
+    ws.write('crewdeck.json', { version: 1, models: { profiles: { local: { provider: 'ollama', model: 'llama3' } } } });
+    const r = await runCli(['validate', file], { cwd: ws.dir });
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stdout).toMatch(/^\(crewdeck\.json\) models\.profiles\.local\.provider: /m);
+    const json = await runCli(['validate', file, '--json'], { cwd: ws.dir });
+    expect(JSON.parse(json.stdout).problems.map((p: { path: string }) => p.path)).toContain('(crewdeck.json) models.profiles.local.provider');
+    const run = await runCli(['run', file], { cwd: ws.dir });
+    expect(run.code, describeResult(run)).toBe(2);
+    expect(run.stderr + run.stdout).toMatch(/crewdeck\.json is not a valid document/);
+  });
 });

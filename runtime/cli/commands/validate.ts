@@ -1,21 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { crewFileWarnings, validateCrewFile } from '../../document/loadDocument';
+import { crewFileWarnings, loadWorkspaceSettings, validateCrewFile } from '../../document/loadDocument';
+import { DocumentInvalid } from '../../errors';
 import { toolKeyWarnings } from '../../../shared/model/toolWarnings';
 import { documentHeldParts } from '../../trust/heldParts';
+import { WORKSPACE_SETTINGS_FILE } from '../../../shared/model/workspace';
 import { TrustStore } from '../../trust/trustStore';
 import { parseOptions } from '../options';
 import { colorFor, createStyle } from '../style';
 import { EXIT, UsageError } from '../usage';
 
 export async function validateCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { json: { type: 'boolean', default: false } });
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean', default: false }, workspace: { type: 'string' } });
   if (positionals.length === 0) throw new UsageError('validate needs at least one crew file');
   const style = createStyle(colorFor(process.stdout));
   let invalid = 0;
   const report: { file: string; problems: { path: string; message: string }[]; warnings: { path: string; message: string }[] }[] = [];
   for (const name of positionals) {
-    const problems = validateCrewFile(resolve(name));
+    const problems = [...validateCrewFile(resolve(name)), ...settingsProblems(values.workspace ? resolve(values.workspace) : dirname(resolve(name)))];
     const warnings = [...crewFileWarnings(resolve(name)), ...(problems.length === 0 ? [...untrustedParts(resolve(name)), ...missingKeys(resolve(name))] : [])];
     report.push({ file: name, problems, warnings });
     if (problems.length > 0) invalid += 1;
@@ -30,6 +32,20 @@ export async function validateCommand(args: string[]): Promise<number> {
   }
   if (values.json) process.stdout.write(`${JSON.stringify(positionals.length === 1 ? report[0] : report)}\n`);
   return invalid > 0 ? EXIT.badInput : EXIT.ok;
+}
+
+/**
+ * Problems of the workspace's `crewdeck.json` (which `run` would refuse), each path led by the file's
+ * name: `(crewdeck.json) models.profiles.x.provider`.
+ */
+function settingsProblems(workspace: string): { path: string; message: string }[] {
+  try {
+    loadWorkspaceSettings(workspace);
+    return [];
+  } catch (error) {
+    if (!(error instanceof DocumentInvalid)) throw error;
+    return error.problems.map((p) => ({ path: `(${WORKSPACE_SETTINGS_FILE}) ${p.path}`, message: p.message }));
+  }
 }
 
 /**

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 
+/**
+ * US dollars per million tokens: capped far above any real price, so that a run's spend stays a finite
+ * number (a price of 1e308 made it Infinity, stored and shown as null).
+ */
+export const MAX_PRICE_PER_MTOK = 1_000_000;
+const perMTok = z.number().min(0).max(MAX_PRICE_PER_MTOK, `at most ${MAX_PRICE_PER_MTOK.toLocaleString('en-US')} US dollars per million tokens`);
+
 /** What a model costs, in US dollars per million tokens. */
 export const ModelPriceSchema = z.strictObject({
-  inputPerMTok: z.number().min(0),
-  outputPerMTok: z.number().min(0),
+  inputPerMTok: perMTok,
+  outputPerMTok: perMTok,
   /** Prompt tokens served from the provider's cache; billed at `inputPerMTok` when absent. */
-  cachedInputPerMTok: z.number().min(0).optional(),
+  cachedInputPerMTok: perMTok.optional(),
 });
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { DEFAULT_PRICES, DEFAULT_PRICES_DATE, type ModelPrice, type PriceTable } from '../../../shared/model/prices';
+import { DEFAULT_PRICES, DEFAULT_PRICES_DATE, MAX_PRICE_PER_MTOK, type ModelPrice, type PriceTable } from '../../../shared/model/prices';
 import { useSettingsStore } from '../../stores/settingsStore';
 
 interface PriceDraft {
@@ -37,7 +37,8 @@ export function pricesFromDrafts(drafts: PriceDraft[]): { prices?: PriceTable; p
     const number = (text: string, label: string, optional: boolean): number | undefined | string => {
       if (text.trim() === '' && optional) return undefined;
       const n = Number(text);
-      return text.trim() === '' || !Number.isFinite(n) || n < 0 ? `${model}: ${label} must be a number ≥ 0, got "${text}"` : n;
+      if (text.trim() === '' || !Number.isFinite(n) || n < 0) return `${model}: ${label} must be a number ≥ 0, got "${text}"`;
+      return n > MAX_PRICE_PER_MTOK ? `${model}: ${label} must be at most ${MAX_PRICE_PER_MTOK.toLocaleString('en-US')} (US dollars per million tokens), got "${text}"` : n;
     };
     const input = number(d.input, 'input price', false);
     const output = number(d.output, 'output price', false);

@@ -39,6 +39,9 @@ describe('Settings → Model prices', () => {
     fireEvent.change(within(row).getByLabelText('Output $/M tokens'), { target: { value: 'lots' } });
     fireEvent.click(within(section).getByTestId('prices-save'));
     expect(section.textContent).toContain('llama3.1: output price must be a number ≥ 0, got "lots"');
+    fireEvent.change(within(row).getByLabelText('Output $/M tokens'), { target: { value: '1e308' } });
+    fireEvent.click(within(section).getByTestId('prices-save'));
+    expect(section.textContent).toContain('llama3.1: output price must be at most 1,000,000 (US dollars per million tokens), got "1e308"');
     fireEvent.change(within(row).getByLabelText('Output $/M tokens'), { target: { value: '0.4' } });
     fireEvent.click(within(section).getByTestId('prices-save'));
     await waitFor(() => expect(saved.prices).toEqual({ 'gpt-4o': { inputPerMTok: 2, outputPerMTok: 8 }, 'llama3.1': { inputPerMTok: 0.1, outputPerMTok: 0.4 } }));

@@ -39,5 +39,10 @@ describe('crewdeck run --pause-for-humans', () => {
     const done = await runCli(['resume', paused.runId, '--approve', '--json', '--workspace', ws.dir]);
     expect(done.code, describeResult(done)).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ status: 'completed', output: 'Tides: moon.', tasks: [{ taskId: 'write', raw: 'Tides: moon.' }] });
+    // A second resume of the finished crew is refused as a crew's (issue 26: it spoke of flows).
+    const again = await runCli(['resume', paused.runId, '--approve', '--workspace', ws.dir]);
+    expect(again.code, describeResult(again)).toBe(2);
+    expect(again.stderr).toContain('is a crew run that is completed; only crews paused (at their budget, or for a person) or interrupted can be resumed');
+    expect(again.stderr).not.toMatch(/flow/i);
   }, 60_000);
 });

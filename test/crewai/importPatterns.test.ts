@@ -8,7 +8,6 @@ import { WorkspaceSettingsSchema } from '../../shared/model/workspace';
 import type { CrewDocument } from '../../shared/model/crew';
 import { CrewAiConfigKeyMissing } from '../../runtime/crewai/crewAiErrors';
 import { PYTHON_TOOLS_RUN } from '../../runtime/crewai/crews/mapTool';
-import { createBuiltinRegistry } from '../../runtime/tools/registry';
 import { exportCrewAi } from '../../runtime/crewai/exportProject';
 import { importCrewAiProject } from '../../runtime/crewai/importProject';
 import { ofType, runCrew } from '../support/crewHarness';
@@ -194,17 +193,65 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   it('a local-variable tool (search_tool = SerperDevTool()) is reported under its real class', async () => {
     const { doc, unmapped, files } = await load('local_variable_tool');
     valid(doc);
-    const webSearch = createBuiltinRegistry().missingReason('web_search') === undefined;
     // The variable is followed to its class; FileReadTool's file_path pins the tool to that file.
-    expect(doc.agents[0]!.tools.map((t) => [t.tool, t.config])).toEqual([...(webSearch ? [['web_search', { provider: 'serper' }]] : []), ['read_file', { path: 'notes.md' }]]);
-    expect(unmapped).toEqual([
-      ...(webSearch
-        ? []
-        : [{ path: 'src/trend_scout/crew.py:17', item: 'scout.tools: SerperDevTool(...)', why: 'maps to the web_search built-in, but web_search is not built into this version of Crewdeck yet; the tool is left out' }]),
-    ]);
+    expect(doc.agents[0]!.tools.map((t) => [t.tool, t.config])).toEqual([['web_search', { provider: 'serper' }], ['read_file', { path: 'notes.md' }]]);
+    expect(unmapped).toEqual([]);
     // The file the tool is pinned to comes along into the workspace, at the path it has in the project.
     expect(files.map((f) => f.path)).toEqual(['notes.md']);
     await runsOffline(doc, { field: 'batteries' });
+  });
+
+  it('every crewai_tools class with its arguments, written inline, in local variables and as YAML names of @tool methods (issue 27)', async () => {
+    const { doc, unmapped, files } = await load('tool_classes');
+    valid(doc);
+    const tools = Object.fromEntries(doc.agents.map((a) => [a.id, a.tools.map((t) => [t.tool, t.config ?? null])]));
+    expect(tools).toEqual({
+      // Inline in Agent(tools=[...]).
+      web_researcher: [
+        ['web_search', { provider: 'serper', resultCount: 5, searchType: 'news', country: 'be', location: 'Ghent, Belgium', locale: 'nl' }],
+        ['web_search', { provider: 'tavily', resultCount: 3, searchType: 'news' }],
+        ['web_search', { provider: 'brave', resultCount: 7, country: 'FR' }],
+        ['web_search', { provider: 'exa', resultCount: 4 }],
+        ['scrape_website', { url: 'https://example.com/blog' }],
+        ['scrape_website', { variant: 'element', url: 'https://example.com/prices', selector: 'table.prices' }],
+        ['website_search', { url: 'https://docs.example.com/' }],
+      ],
+      // Local variables, each pinned to its file.
+      file_clerk: [
+        ['read_file', { path: 'data/jobs.md' }],
+        ['list_directory', { recursive: true, path: 'data' }],
+        ['write_file', { argumentStyle: 'crewai' }],
+        ['file_search', { fileType: 'csv', path: 'data/sales.csv' }],
+        ['file_search', { fileType: 'txt', path: 'data/notes.txt' }],
+        ['file_search', { fileType: 'json', path: 'data/catalog.json' }],
+        ['file_search', { fileType: 'docx', path: 'data/contract.docx' }],
+        ['file_search', { fileType: 'mdx', path: 'data/guide.mdx' }],
+        ['file_search', { fileType: 'xml', path: 'data/feed.xml' }],
+        ['file_search', { fileType: 'directory', path: 'data' }],
+      ],
+      // agents.yaml `tools:` names: two @tool methods of the class (followed to what they return) and a snake-case class name.
+      archivist: [
+        ['web_search', { provider: 'serper', resultCount: 3, searchType: 'news' }],
+        ['file_search', { fileType: 'pdf', path: 'data/handbook.pdf' }],
+        ['scrape_website', null],
+      ],
+    });
+    expect(unmapped).toEqual([]);
+    // Every pinned file comes along at its project path (the directory tools bring the folder).
+    expect(files.map((f) => f.path).sort()).toEqual(['data/catalog.json', 'data/contract.docx', 'data/feed.xml', 'data/guide.mdx', 'data/handbook.pdf', 'data/jobs.md', 'data/notes.txt', 'data/sales.csv']);
+    // Export writes each back as its crewai_tools class with its arguments, and importing that gives the same tools.
+    const dir = mkdtempSync(join(tmpdir(), 'crewai-patterns-'));
+    temps.push(dir);
+    // The export brings the pinned files along from the workspace they were imported into (here: the project itself).
+    const exported = exportCrewAi(doc, join(dir, 'out'), { workspace: join(patterns, 'tool_classes') });
+    const text = readFileSync(join(dir, 'out', exported.files.find((f) => f.endsWith('crew.py'))!), 'utf8');
+    for (const call of ['SerperDevTool(n_results=5, search_type="news"', 'TavilySearchTool(', 'BraveSearchTool(', 'EXASearchTool(', 'ScrapeElementFromWebsiteTool(', 'WebsiteSearchTool(', 'FileReadTool(file_path="data/jobs.md")', 'DirectoryReadTool(', 'FileWriterTool(', 'CSVSearchTool(csv="data/sales.csv")', 'TXTSearchTool(', 'JSONSearchTool(', 'DOCXSearchTool(', 'MDXSearchTool(', 'XMLSearchTool(', 'DirectorySearchTool(', 'PDFSearchTool(pdf="data/handbook.pdf")', 'ScrapeWebsiteTool(']) {
+      expect(text).toContain(call);
+    }
+    const back = await importCrewAiProject(join(dir, 'out'));
+    expect(back.unmapped).toEqual([]);
+    expect(back.doc.agents.map((a) => a.tools)).toEqual(doc.agents.map((a) => a.tools));
+    await runsOffline(doc, { topic: 'archives' });
   });
 
   it("a custom @tool function imported from the project is named as the project's own tool", async () => {

@@ -205,7 +205,7 @@ describe('CrewAI export → import round trip', async () => {
   // One fixture per import pattern (issue 16); a project with several crews gives each of them.
   const patterns = (
     await Promise.all(
-      ['class_attr_llm', 'three_crews', 'duplicate_roles', 'empty_expected_output', 'pydantic_outputs', 'knowledge_sources', 'local_variable_tool', 'custom_tool_function', 'plain_script'].map((name) =>
+      ['class_attr_llm', 'three_crews', 'duplicate_roles', 'empty_expected_output', 'pydantic_outputs', 'knowledge_sources', 'local_variable_tool', 'tool_classes', 'custom_tool_function', 'plain_script'].map((name) =>
         imported(join(repo, 'test/fixtures/crewai/patterns', name)),
       ),
     )

@@ -55,7 +55,8 @@ describe('offline re-run of a recording that lacks a tool result', () => {
     const offline = await createRuntime({ workspace: ws.dir, store: ws.store, offline: recording }).runCrew(doc, { onEvent: (e) => events.push(e) });
     // The offline run has ended (runCrew resolved, its last event is the run's end) and the server saw
     // nothing of it: the real tool never ran.
-    expect(events[0]).toMatchObject({ type: 'run.started', offlineFrom: result.runId });
+    expect(offline.runId).not.toBe(result.runId);
+    expect(events[0]).toMatchObject({ type: 'run.started', runId: offline.runId, offlineFrom: result.runId });
     expect(events.at(-1)?.type).toMatch(/^run\.(completed|failed)$/);
     expect(requests).toEqual(['/one', '/two']);
     const missing = 'no recorded http_request result for Researcher in t1 (call 2): the document asks for more than the recording holds';

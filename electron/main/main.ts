@@ -8,9 +8,9 @@ import type { HostPush } from '../../shared/host-api';
 import { IPC } from '../ipcChannels';
 import { buildMenuTemplate, type MenuCommand } from './appMenu';
 import { installContentSecurityPolicy } from './contentSecurityPolicy';
-import { checkHostRequest } from '../../shared/host-api';
 import { createMainWindow } from './mainWindow';
-import { guardContents, isPermissionAllowed, sameDocument, externalUrl, openExternalSafely } from './navigationGuards';
+import { guardContents, isPermissionAllowed, externalUrl, openExternalSafely } from './navigationGuards';
+import { handleInvoke } from './invokeHandler';
 import { RuntimeConnection } from './runtimeConnection';
 import { grantTrustWithDialog, trustDialogText } from './trustGrant';
 import { forkRuntime } from './runtimeProcess';
@@ -78,14 +78,9 @@ async function main(): Promise<void> {
   if (choice.create) createWorkspace(choice.workspace, join(app.getAppPath(), 'examples'));
   await openWorkspace(choice.workspace);
 
-  ipcMain.handle(IPC.invoke, async (event, channel: unknown, request: unknown) => {
-    if (!event.senderFrame || !sameDocument(event.senderFrame.url, appUrl)) {
-      return { ok: false, error: { code: 'internal', message: 'refused: the request did not come from the Crewdeck window' } };
-    }
-    const gate = checkHostRequest(channel, request);
-    if (!gate.ok) return gate;
-    if (isSecretChannel(gate.channel)) {
-      return handleSecretRequest(gate.channel, gate.request, {
+  handleInvoke(ipcMain, appUrl, async (channel, request) => {
+    if (isSecretChannel(channel)) {
+      return handleSecretRequest(channel, request, {
         store: secrets,
         baseEnv,
         applyEnv: (values) => runtime.setEnv(values),
@@ -95,7 +90,7 @@ async function main(): Promise<void> {
         },
       });
     }
-    if (gate.channel === 'trust.grant') {
+    if (channel === 'trust.grant') {
       // The renderer cannot trust on its own: main asks the person in a native dialog (trustGrant.ts).
       return grantTrustWithDialog(
         (channel, request) => runtime.request(channel, request),
@@ -106,7 +101,7 @@ async function main(): Promise<void> {
         },
       );
     }
-    return runtime.request(gate.channel, gate.request);
+    return runtime.request(channel, request);
   });
 
   Menu.setApplicationMenu(

@@ -162,4 +162,36 @@ describe('hierarchical crews', () => {
     expect(result.output).toBe('Lead reports 42.');
     expect(ofType(events, 'delegation.completed')[0]).toMatchObject({ manager: 'Lead', coworker: 'Math Whiz' });
   });
+  it('delegated work may delegate once more (depth 2) but the coworker at the depth limit cannot delegate again', async () => {
+    // Each agent hands the work to the next one when it can; the one at the limit tries anyway.
+    const relay = (role: string, next: string) =>
+      scripted({ rules: [
+        { when: { system: `You are ${role}.`, lastRole: 'user' }, reply: { toolCalls: [{ name: 'delegate_work', arguments: { coworker: next, task: `Pass it on from ${role}` } }] } },
+        { when: { system: `You are ${role}.`, lastRole: 'tool', last: 'does not exist' }, reply: `${role} was refused` },
+        { when: { system: `You are ${role}.`, lastRole: 'tool' }, reply: `${role} relayed` },
+      ] }, role);
+    const doc = crew({
+      agents: [
+        { id: 'lead', role: 'Lead', goal: 'lead', allowDelegation: true, llm: relay('Lead', 'First') },
+        { id: 'first', role: 'First', goal: 'relay', allowDelegation: true, llm: relay('First', 'Second') },
+        // A tool of its own, so a call to a tool it lacks is answered with an observation.
+        { id: 'second', role: 'Second', goal: 'relay', allowDelegation: true, llm: relay('Second', 'Third'), tools: [{ tool: 'calculator' }] },
+        { id: 'third', role: 'Third', goal: 'relay', allowDelegation: true, llm: relay('Third', 'Lead') },
+      ],
+      tasks: [{ id: 't', description: 'Relay the work', expectedOutput: 'a note', agentId: 'lead' }],
+    });
+    const { result, events, ws } = await runCrew(doc);
+    cleanups.push(ws.remove);
+    expect(result.status).toBe('completed');
+    const toolsOf = (role: string) => ofType(events, 'llm.started').find((e) => e.agentRole === role)!.tools.map((t) => t.name);
+    // Depth 1 (First) is below the limit: it may still delegate, and does, to Second at depth 2.
+    expect(toolsOf('First')).toContain('delegate_work');
+    // Depth 2 (Second) is at the limit: no delegation tools, so its attempt is refused.
+    expect(toolsOf('Second')).not.toContain('delegate_work');
+    expect(toolsOf('Second')).not.toContain('ask_question');
+    expect(ofType(events, 'delegation.started').map((e) => `${e.manager}->${e.coworker}`)).toEqual(['Lead->First', 'First->Second']);
+    expect(ofType(events, 'delegation.completed').map((e) => e.result)).toEqual(['Second was refused', 'First relayed']);
+    expect(ofType(events, 'agent.started').map((e) => e.role)).not.toContain('Third');
+    expect(result.output).toBe('Lead relayed');
+  });
 });

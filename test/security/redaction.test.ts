@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RunEventLog } from '../../runtime/events/span';
 import { redactKnown, redactKnownDeep, redactSecrets, registerSecret } from '../../runtime/redactSecrets';
+import Database from 'better-sqlite3';
+import { workspaceDatabasePath } from '../../runtime/store/database';
 import { emptyUsage } from '../../shared/usage';
-import { tempWorkspace } from '../support/crewHarness';
+import { crew, runCrew, scripted, tempWorkspace } from '../support/crewHarness';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const b64url = (text: string) => Buffer.from(text).toString('base64url');
@@ -80,6 +82,31 @@ describe('registered secrets', () => {
       expect(seen).toMatchObject([{ type: 'tool.completed', result: 'HTTP 401\n\n***' }]);
       expect(ws.store.events('run-redact')).toMatchObject([{ type: 'tool.completed', result: 'HTTP 401\n\n***' }]);
       expect(ws.store.getRun('run-redact')?.error).toBe('server said *** / ***');
+    } finally {
+      ws.remove();
+    }
+  });
+  it('never reach the stored output of a run whose model echoed one', async () => {
+    const ws = tempWorkspace('crewdeck-redaction-run-');
+    try {
+      const doc = crew({
+        agents: [{ id: 'echo', role: 'Echo', goal: 'repeat things', llm: scripted({ default: `The key is ${key} (${b64(key)})` }, 'echo') }],
+        tasks: [{ id: 't', description: 'Say the key', expectedOutput: 'the key', agentId: 'echo' }],
+      });
+      const { result } = await runCrew(doc, { workspace: ws });
+      expect(result.status).toBe('completed');
+      // Through the store's API, and in the run's own row as SQLite holds it.
+      expect(ws.store.getRun(result.runId)?.output).toBe('The key is *** (***)');
+      ws.store.flush();
+      const db = new Database(workspaceDatabasePath(ws.dir), { readonly: true, fileMustExist: true });
+      try {
+        const row = db.prepare('SELECT output FROM runs WHERE id = ?').get(result.runId) as { output: string | null };
+        expect(row.output).toContain('The key is ***');
+        expect(row.output).not.toContain(key);
+        expect(row.output).not.toContain(b64(key));
+      } finally {
+        db.close();
+      }
     } finally {
       ws.remove();
     }

@@ -255,6 +255,33 @@ describe('PolicyGate', () => {
       expect(types().filter((t) => t === 'human.requested')).toHaveLength(1);
     });
 
+    it('still asks for approval when before-hooks are configured, and a denial keeps the tool from running', async () => {
+      const { tool, calls } = recordingTool();
+      const hookSaw: unknown[] = [];
+      const human = new ScriptedHuman(['deny', 'approve']);
+      const { call, events } = setup({
+        human,
+        before: [
+          (c) => {
+            hookSaw.push(c.args);
+          },
+          (c) => ({ args: { ...c.args, word: String(c.args.word).toUpperCase() } }),
+        ],
+      });
+      const denied = await call({ tool, requiresApproval: true }, { word: 'x' });
+      expect(hookSaw).toEqual([{ word: 'x' }]);
+      expect(denied.status).toBe('blocked');
+      expect(calls).toHaveLength(0);
+      expect(events.map((e) => e.type)).toEqual(['tool.started', 'human.requested', 'human.answered', 'tool.blocked']);
+      // The person is asked about the arguments the hooks settled on.
+      expect(human.requests[0]).toMatchObject({ tool: 'lookup', args: { word: 'X' } });
+
+      const approved = await call({ tool, requiresApproval: true }, { word: 'y' });
+      expect(approved.status).toBe('completed');
+      expect(human.requests).toHaveLength(2);
+      expect(calls.map((c) => c.args)).toEqual([{ word: 'Y' }]);
+    });
+
     it('does not ask when approval is not required', async () => {
       const { tool } = recordingTool();
       const human = new ScriptedHuman();

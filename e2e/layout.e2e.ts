@@ -275,16 +275,17 @@ describe('layout at 1440×900', () => {
 
   it('lays out the 300-node crew with ELK off the UI thread: frames keep coming while it works', async () => {
     const { page } = session;
-    // The ELK worker's answers are held until the test lets them go (over a BroadcastChannel), so the
-    // layout is in progress for as long as the test looks, however fast or slow the machine: the page
-    // must keep drawing frames meanwhile. How long it takes is measured in bench:elk, not here.
+    // The ELK worker's answers are held until the test lets them go (over a BroadcastChannel, once the
+    // worker has said it is there), so the layout is in progress for as long as the test looks, however
+    // fast or slow the machine: the page must keep drawing frames meanwhile. How long it takes is
+    // measured in bench:elk, not here.
     const WORKER = '**/elkWorker-*.js';
     await page.route(WORKER, async (route) => {
       const response = await route.fetch();
       const hold =
-        '{ const post = self.postMessage.bind(self); const held = []; let open = false;' +
-        " new BroadcastChannel('e2e-elk-release').onmessage = () => { open = true; for (const m of held.splice(0)) post(m); };" +
-        ' self.postMessage = (m) => { if (open) post(m); else held.push(m); }; }\n';
+        "{ const post = self.postMessage.bind(self); const held = []; let open = false; const bc = new BroadcastChannel('e2e-elk');" +
+        " bc.onmessage = (e) => { if (e.data !== 'release') return; open = true; for (const m of held.splice(0)) post(m); };" +
+        " self.postMessage = (m) => { if (open) post(m); else held.push(m); }; bc.postMessage('ready'); }\n";
       await route.fulfill({ response, body: hold + (await response.text()) });
     });
     try {
@@ -293,9 +294,16 @@ describe('layout at 1440×900', () => {
       await openDocument(page, 'big.crew.json');
       await page.getByTestId('crew-canvas').waitFor();
       await page.getByTestId('canvas-layout-engine').selectOption('elk');
+      await page.evaluate(() => {
+        const channel = new BroadcastChannel('e2e-elk');
+        const ready = new Promise<void>((resolve) => (channel.onmessage = (e) => e.data === 'ready' && resolve()));
+        Object.assign(window, { e2eElk: { channel, ready } });
+      });
       const worker = page.waitForEvent('worker', { timeout: 10_000 });
       await page.getByTestId('canvas-auto-layout').click();
       expect((await worker).url()).toContain('elkWorker');
+      // The worker runs and holds its answers from here on.
+      await page.evaluate(() => (window as unknown as { e2eElk: { ready: Promise<void> } }).e2eElk.ready);
       await page.locator('[data-testid="canvas-auto-layout"][aria-busy="true"]').waitFor();
       // Ten frames in a row while the layout waits for the worker: the main thread is free to draw.
       const busyPerFrame = await page.evaluate(
@@ -311,7 +319,7 @@ describe('layout at 1440×900', () => {
           }),
       );
       expect(busyPerFrame).toEqual(Array.from({ length: 10 }, () => true));
-      await page.evaluate(() => new BroadcastChannel('e2e-elk-release').postMessage('go'));
+      await page.evaluate(() => (window as unknown as { e2eElk: { channel: BroadcastChannel } }).e2eElk.channel.postMessage('release'));
       await page.locator('[data-testid="canvas-auto-layout"]:not([aria-busy="true"])').waitFor({ timeout: 30_000 });
       // It applied: tasks in order down one column, agents in declared order beside them.
       const y = async (id: string) => (await page.getByTestId(`crew-node-${id}`).boundingBox())!.y;

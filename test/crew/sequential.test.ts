@@ -69,7 +69,6 @@ describe('sequential crews', () => {
     const two = span('fetch2');
     expect(two.start).toBeLessThan(one.end); // the second started before the first finished
     expect(one.start).toBeLessThan(two.end);
-    expect(span('sum').start - Math.min(one.start, two.start)).toBeLessThan(2 * 250); // not back to back (timed by the run's own events)
     // The synchronous task waited for both and got both outputs as context.
     expect(span('sum').start).toBeGreaterThanOrEqual(Math.max(one.end, two.end));
     expect(agentPrompts(events, 'C')[0].match(/done slowly/g)).toHaveLength(2);
@@ -86,10 +85,8 @@ describe('sequential crews', () => {
         { id: 'now', description: 'n', expectedOutput: 'x', agentId: 'bad', context: 'none' },
       ],
     });
-    const started = Date.now();
     const { result, events, ws } = await runCrew(doc);
     cleanups.push(ws.remove);
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(result.status).toBe('failed');
     expect(result.error?.message).toBe('broken model');
     expect(ofType(events, 'task.failed').map((e) => e.taskId).sort()).toEqual(['background', 'now']);

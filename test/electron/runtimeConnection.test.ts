@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HostPush } from '../../shared/host-api';
 import type { RuntimeEvent } from '../../shared/events';
 import { RuntimeConnection } from '../../electron/main/runtimeConnection';
@@ -148,9 +148,16 @@ describe('RuntimeConnection with the runtime bundle in a child process', () => {
     h.children[0].crash();
     await until(() => h.children.length === 2);
     await h.connection.request('workspace.info', {});
-    h.children[1].crash();
-    await until(() => h.logs.some((l) => l.includes('keeps crashing')));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The restart is a timer (restartDelayMs): with the clock faked, every timer the crash set can be run
+    // at once, so a restart that should not happen would happen here, not after some wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      h.children[1].crash();
+      await vi.waitFor(() => expect(h.logs.some((l) => l.includes('keeps crashing'))).toBe(true), { timeout: 10_000, interval: 20 });
+      vi.runAllTimers();
+    } finally {
+      vi.useRealTimers();
+    }
     expect(h.children).toHaveLength(2);
     expect(h.connection.running).toBe(false);
     expect((await h.connection.request('workspace.info', {})).ok).toBe(true);

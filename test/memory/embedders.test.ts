@@ -363,11 +363,9 @@ describe('OpenAIEmbedder against a misbehaving server', () => {
   it('aborts an in-flight request with ModelCallAborted', async () => {
     respond = () => ({ body: list([[1, 0]]), delayMs: 2000 });
     const controller = new AbortController();
-    const started = Date.now();
     const pending = embedder().embed(['a'], controller.signal);
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toBeInstanceOf(ModelCallAborted);
-    expect(Date.now() - started).toBeLessThan(1500);
     await expect(embedder().embed(['a'], AbortSignal.abort())).rejects.toBeInstanceOf(ModelCallAborted);
   });
 

@@ -10,39 +10,32 @@ const STACK = /^\s+at \S|FATAL ERROR|Last few GCs|heap out of memory|JS stacktra
 const math = new BoundedMath();
 afterAll(() => math.dispose());
 
-async function observation(expression: string, on = math): Promise<{ ok: boolean; text: string; ms: number }> {
-  const started = performance.now();
+// No test here times the calculator: its speed is measured in bench:runtime (npm run bench:runtime -- --only calculator).
+async function observation(expression: string, on = math): Promise<{ ok: boolean; text: string }> {
   try {
-    const text = await on.evaluate(expression);
-    return { ok: true, text, ms: performance.now() - started };
+    return { ok: true, text: await on.evaluate(expression) };
   } catch (error) {
     expect(error).toBeInstanceOf(ToolError);
-    return { ok: false, text: (error as Error).message, ms: performance.now() - started };
+    return { ok: false, text: (error as Error).message };
   }
 }
 
 describe('the calculator is bounded in time and memory', () => {
-  it('answers ordinary expressions once warm, at once', async () => {
+  it('answers ordinary expressions once warm', async () => {
     await math.whenReady();
     // A function, so the child answers (plain arithmetic is answered in the host: plainArithmetic.test.ts).
     const first = await observation('2 * (3 + sqrt(16))');
     expect(first).toMatchObject({ ok: true, text: '14' });
-    // Loose bounds (speed is measured in bench:runtime): they catch mathjs loaded or a child started per call.
-    expect(first.ms).toBeLessThan(1000);
-    const later: number[] = [];
     for (let i = 0; i < 20; i++) {
       const r = await observation(`${i} * 3 + sqrt(16)`);
       expect(r.text).toBe(String(i * 3 + 4));
-      later.push(r.ms);
     }
-    later.sort((a, b) => a - b);
-    expect(later[10], `median of later calls (${later.map((ms) => ms.toFixed(1)).join(', ')} ms)`).toBeLessThan(50);
     expect(await observation('5 km to mile')).toMatchObject({ ok: true, text: '3.1068559611867 mile' });
     expect(await observation('a = 2; a * 3')).toMatchObject({ ok: true, text: '6' });
     expect(await observation('import({}, {})')).toMatchObject({ ok: false, text: 'cannot evaluate "import({}, {})": Function import is disabled' });
   });
 
-  it('zeros(100000,100000) and range(1,1e8) are "result too large" observations, within 2 s', async () => {
+  it('zeros(100000,100000) and range(1,1e8) are "result too large" observations (the guard, not the deadline)', async () => {
     await math.whenReady();
     for (const [expression, what] of [
       ['zeros(100000,100000)', 'zeros would have 1.00e+10 elements'],
@@ -53,8 +46,8 @@ describe('the calculator is bounded in time and memory', () => {
     ]) {
       const r = await observation(expression);
       expect(r.ok, expression).toBe(false);
+      // The guard's own words: had the child tried to build it, the answer would be the deadline's or the heap's.
       expect(r.text).toBe(`result too large: ${what} (at most 10000000)`);
-      expect(r.ms).toBeLessThan(2000);
     }
     // A result too big to read back is refused rather than formatted.
     expect((await observation('ones(400, 400)')).text).toMatch(/^result too large to show: 160000 elements/);
@@ -65,7 +58,6 @@ describe('the calculator is bounded in time and memory', () => {
     await math.whenReady();
     const r = await observation('a = [1]; a[1e8] = 1');
     expect(r).toMatchObject({ ok: false, text: 'calculation timed out after 1000 ms' });
-    expect(r.ms).toBeLessThan(2000);
     expect(await observation('1 + 1')).toMatchObject({ ok: true, text: '2' });
   }, 30_000);
 
@@ -90,7 +82,7 @@ afterEach(() => {
 });
 
 describe('crewdeck run with calculator bombs', () => {
-  it('each bomb is an observation within 2 s; the run completes, exit 0, no stack on stderr', async () => {
+  it('each bomb is an observation; the run completes, exit 0, no stack on stderr', async () => {
     ws = tempDir('crewdeck-calc-');
     const call = (expression: string) => ({ toolCalls: [{ name: 'calculator', arguments: { expression } }] });
     const file = ws.write(
@@ -131,6 +123,5 @@ describe('crewdeck run with calculator bombs', () => {
       expect.stringContaining('result too large: range would have 1.00e+8 elements'),
       expect.stringContaining('calculation timed out after 1000 ms'),
     ]);
-    for (const e of ended.slice(1)) expect(e.durationMs, e.type).toBeLessThan(2000);
   }, 40_000);
 });

@@ -82,12 +82,15 @@ describe('plain arithmetic in the host', () => {
     expect(evaluatePlainArithmetic(expression)).toBeUndefined();
   });
 
-  it('answers the first 6 * 7 of a calculator that was never started, at once', async () => {
+  it('answers the first 6 * 7 of a calculator that was never started, in the same turn of the event loop', async () => {
     const cold = new BoundedMath();
     try {
-      const started = performance.now();
-      expect(await cold.evaluate('6 * 7')).toBe('42');
-      expect(performance.now() - started).toBeLessThan(100);
+      // Answered before the microtask queued after it: no child process started, no I/O waited for.
+      // (How long a first call takes is measured in bench:runtime, not here.)
+      let answer: string | undefined;
+      void cold.evaluate('6 * 7').then((text) => (answer = text));
+      await Promise.resolve();
+      expect(answer).toBe('42');
     } finally {
       cold.dispose();
     }

@@ -4,7 +4,6 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../../renderer/App';
 import { updateEntity } from '../../../renderer/commands/updateEntity';
 import { setHost } from '../../../renderer/host/hostContext';
-import { AUTOSAVE_DELAY_MS } from '../../../renderer/stores/autosave';
 import { useDocumentStore } from '../../../renderer/stores/documentStore';
 import { sequentialCrew } from '../document/crewFixtures';
 import { MemoryHost } from '../document/memoryHost';
@@ -53,7 +52,9 @@ describe('App and the open document', () => {
     expect(docs().path).toBeUndefined();
     expect(undo.disabled).toBe(true);
     expect(within(screen.getByTestId('inspector')).getByText('Open a crew to inspect it.')).toBeTruthy();
-    await act(() => new Promise((r) => setTimeout(r, AUTOSAVE_DELAY_MS + 100)));
+    // Instead of waiting out the autosave's delay: a flush sends whatever save is still scheduled now,
+    // and resolves once every save sent so far has answered (autosave.ts); documents.save is only sent from there.
+    await act(() => docs().flushSave());
     expect(host.saves).toEqual([]);
   });
 

@@ -128,8 +128,11 @@ describe('BatchRunDialog', () => {
     expect(screen.getAllByTestId('batch-result')[0].textContent).toContain('$0.0012');
     // Another batch's change is not this one's.
     current = batchOf(current.rows.map((r) => r.inputs), ['completed', 'failed', 'completed']);
+    const fetches = host.callsTo('runs.batch').length;
     host.push({ kind: 'batch.changed', batchId: 'batch_other' });
-    await new Promise((r) => setTimeout(r, 20));
+    // A push reaches the store at once and a refresh asks the host before anything else (batchRunStore.ts),
+    // with no fetch in flight now: no runs.batch call here means the statuses have nothing to change from.
+    expect(host.callsTo('runs.batch')).toHaveLength(fetches);
     expect(statuses()).toEqual(['completed', 'failed', 'running']);
 
     current = batchOf(current.rows.map((r) => r.inputs), ['completed', 'failed', 'running']);

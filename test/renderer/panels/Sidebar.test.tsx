@@ -98,8 +98,9 @@ describe('Sidebar: renaming and deleting crews', () => {
     expect(docs().doc).toBeUndefined();
     expect(docs().history.past).toEqual([]);
     expect(useDocumentStore.getState().path).toBeUndefined();
-    await act(() => new Promise((r) => setTimeout(r, 700)));
-    await docs().flushSave();
+    // Not a wait for the autosave's timer: the flush sends any save still scheduled now (the edit from
+    // beforeEach) and resolves once every save sent so far has answered; only then is the file looked at.
+    await act(() => docs().flushSave());
     expect(host.files.has(OPEN)).toBe(false);
     expect(screen.getAllByTestId('document-item').map((el) => el.dataset.path)).toEqual([OTHER]);
   });

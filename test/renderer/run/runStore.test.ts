@@ -120,9 +120,13 @@ describe('runStore.show', () => {
     setHost(host);
     detach = useRunStore.getState().attach();
     await useRunStore.getState().show(runId);
-    host.push({ kind: 'event', event: { ...delegation[5], runId: 'someone_else' } });
-    await new Promise((r) => setTimeout(r, 40));
-    expect(useRunStore.getState().view?.lastSeq).toBe(5);
+    // Another run's end, numbered as the next event of this one: folded in, it would end this run at seq 6.
+    host.push({ kind: 'event', event: { ...delegation[39], seq: 6, runId: 'someone_else' } });
+    // This run's own next event, pushed after it on the same stream: once it is folded, the other was handled.
+    host.push({ kind: 'event', event: { ...delegation[5], runId } });
+    await vi.waitFor(() => expect(useRunStore.getState().view?.lastSeq).toBe(6));
+    expect(useRunStore.getState().view?.eventCount).toBe(6);
+    expect(selectRunStatus(useRunStore.getState())).toBe('running');
   });
 
   it('the span selected in a run stays while that run is shown and goes with it', async () => {

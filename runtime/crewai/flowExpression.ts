@@ -466,6 +466,8 @@ function jsOf(n: Node, scope: ExprScope): string {
       if (n.op === 'and') return `(__truthy(${l}) ? ${r} : ${l})`;
       if (n.op === 'or') return `(__truthy(${l}) ? ${l} : ${r})`;
       if (n.op === '//') return `Math.floor(${l} / ${r})`;
+      // Python's + joins lists (JavaScript's would make text of them); with a number or text literal it cannot be lists.
+      if (n.op === '+' && !isScalarLiteral(n.l) && !isScalarLiteral(n.r)) return `__add(${l}, ${r})`;
       return `(${l} ${n.op} ${r})`;
     }
     case 'cmp': {
@@ -510,10 +512,13 @@ function jsOf(n: Node, scope: ExprScope): string {
   }
 }
 
+const isScalarLiteral = (n: Node) => (n.k === 'lit' && (typeof n.v === 'number' || typeof n.v === 'string')) || n.k === 'fstr';
+
 const HELPERS: Record<string, string> = {
   __json: 'const __json = () => { try { return JSON.parse(input); } catch { return {}; } };',
   __truthy: 'const __truthy = (v) => Array.isArray(v) ? v.length > 0 : v !== null && typeof v === "object" ? Object.keys(v).length > 0 : Boolean(v);',
   __in: 'const __in = (a, b) => typeof b === "string" ? b.includes(String(a)) : Array.isArray(b) ? b.includes(a) : b !== null && typeof b === "object" ? a in b : false;',
+  __add: 'const __add = (a, b) => Array.isArray(a) && Array.isArray(b) ? [...a, ...b] : a + b;',
   __str: 'const __str = (v) => typeof v === "string" ? v : v === null || v === undefined ? "None" : typeof v === "boolean" ? (v ? "True" : "False") : typeof v === "object" ? JSON.stringify(v) : String(v);',
 };
 

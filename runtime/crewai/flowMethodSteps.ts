@@ -9,6 +9,8 @@ import { callArguments, pyString, splitTopLevel, statements, type PyFunction, ty
  */
 export interface FlowStep {
   body: FlowBody;
+  /** The method name this step needs (a feedback step whose answer later steps read by its state field). */
+  name?: string;
   routes?: string[];
   outputFile?: string;
   /**
@@ -36,6 +38,12 @@ export interface MethodReading {
 
 const KICKOFF = /^(?:(\w+)\s*=\s*)?(?:await\s+)?(\w+)\s*\(\s*\)\s*\.\s*crew\s*\(\s*\)\s*\.\s*(kickoff(?:_async)?)\s*\(([\s\S]*)\)$/;
 const STATE_SET = /^self\.state(?:\.(\w+)|\[\s*(["'])(\w+)\2\s*\])\s*(\+=|-=|=)\s*([\s\S]+)$/;
+/** `self.state.items.append(x)` / `.extend(xs)`: a list edit, applied to the list the state holds. */
+const STATE_EDIT = /^self\.state\.(\w+)\.(append|extend)\(([\s\S]+)\)$/;
+/** `answer = input("prompt")` (`.strip()`, `.lower()` after it), or a state field set so. */
+const INPUT = /^(?:(\w+)|self\.state\.(\w+))\s*=\s*input\s*\(([\s\S]*?)\)((?:\s*\.\s*(?:strip|lower)\s*\(\s*\))*)$/;
+/** Ending the program: in a router, ending the flow. */
+const EXIT = /^(?:sys\.)?(?:exit|quit)\s*\([^)]*\)$/;
 const DROPPED = /^(print|logger\.\w+|logging\.\w+|log\.\w+|console\.print)\s*\(/;
 
 class Unmappable extends Error {
@@ -79,6 +87,15 @@ function flatten(s: PyStatement, indent = ''): string {
   return [indent + s.text, ...s.block.map((b) => flatten(b, `${indent}    `))].join('\n');
 }
 
+/** The value a state field gets from `field op value` (`=`, `+=`, `-=`, a list's append or extend). */
+function assigned(field: string, op: string, value: string): string {
+  if (op === '=') return value;
+  if (op === '+=') return /^(-?\d+(\.\d+)?|".*")$/.test(value) ? `${field} + ${value}` : `__add(${field}, ${value})`;
+  if (op === 'append') return `[...(${field} ?? []), ${value}]`;
+  if (op === 'extend') return `[...(${field} ?? []), ...${value}]`;
+  return `${field} ${op[0]} ${value}`;
+}
+
 /** Pending state assignments and locals, flushed into one step (set_state when they are text, else a script). */
 interface Pending {
   python: string[];
@@ -101,7 +118,8 @@ class StepReader {
   ) {}
 
 
-  read(body: PyStatement[]): void {
+  read(python: PyStatement[]): void {
+    const body = this.isRouter ? this.withExits(python) : python;
     for (let i = 0; i < body.length; i += 1) {
       const s = body[i];
       if (i === 0 && pyString(s.text) !== undefined) {
@@ -144,6 +162,27 @@ class StepReader {
       }
       if (/^with\s+open\s*\(/.test(s.text)) {
         this.fileWrite(s);
+        continue;
+      }
+      const pathWrite = /^(?:pathlib\.)?Path\s*\(([\s\S]*?)\)\s*\.\s*write_text\s*\(([\s\S]*)\)$/.exec(s.text);
+      if (pathWrite) {
+        this.pathWrite(s, pathWrite);
+        continue;
+      }
+      const asked = INPUT.exec(s.text);
+      if (asked) {
+        this.askInput(s, asked, body.slice(0, i));
+        continue;
+      }
+      const loop = /^for\s+(\w+(?:\s*,\s*\w+)?)\s+in\s+([\s\S]+):$/.exec(s.text);
+      if (loop) {
+        this.sequentialLoop(s, loop[1], loop[2]);
+        continue;
+      }
+      const edit = STATE_EDIT.exec(s.text);
+      if (edit && splitTopLevel(edit[3]).length === 1) {
+        this.pending.python.push(s.text);
+        this.pending.assigns.push({ field: edit[1], op: edit[2], expr: edit[3].trim(), at: s });
         continue;
       }
       const set = STATE_SET.exec(s.text);
@@ -191,7 +230,7 @@ class StepReader {
         for (const l of p.locals) js.push(`const __local_${l.name} = ${toJs(l.expr, this.scope)};`);
         for (const a of p.assigns) {
           const value = toJs(a.expr, this.scope);
-          js.push(a.op === '=' ? `state.${a.field} = ${value};` : `state.${a.field} = state.${a.field} ${a.op[0]} ${value};`);
+          js.push(`state.${a.field} = ${assigned(`state.${a.field}`, a.op, value)};`);
         }
       } catch (error) {
         if (error instanceof UnsupportedPython) throw new Unmappable(p.assigns[0]?.at ?? { text: p.python[0] ?? '', line: this.fn.line, indent: 0, block: [] }, `${error.message} cannot be transpiled`);
@@ -260,10 +299,23 @@ class StepReader {
     if (!m || s.block.length !== 1) throw new Unmappable(s, 'a file write other than `with open(path, "w") as f: f.write(…)`');
     const { positional, keywords } = callArguments(m[1]);
     const mode = pyString(positional[1] ?? keywords.get('mode') ?? '"r"');
-    const path = positional[0] !== undefined ? toTemplate(positional[0], this.scope) : undefined;
     const write = new RegExp(`^${m[2]}\\.write\\(([\\s\\S]*)\\)$`).exec(s.block[0].text);
-    if (mode !== 'w' || path === undefined || !write) throw new Unmappable(s, 'a file write other than `with open(path, "w") as f: f.write(…)`');
-    const content = this.normalized(write[1]);
+    if (mode !== 'w' || positional[0] === undefined || !write) throw new Unmappable(s, 'a file write other than `with open(path, "w") as f: f.write(…)`');
+    this.writeFile(s, positional[0], write[1]);
+  }
+
+  /** `Path("x.md").write_text(expr)` (also `pathlib.Path`, with `encoding=`): a file write as `with open` is. */
+  private pathWrite(s: PyStatement, m: RegExpExecArray): void {
+    const target = callArguments(m[1]).positional;
+    const args = callArguments(m[2]);
+    if (target.length !== 1 || args.positional.length !== 1 || [...args.keywords.keys()].some((k) => k !== 'encoding')) throw new Unmappable(s, 'a Path(…).write_text(…) other than `Path(path).write_text(text)`');
+    this.writeFile(s, target[0], args.positional[0]);
+  }
+
+  private writeFile(s: PyStatement, pathExpr: string, contentExpr: string): void {
+    const path = toTemplate(pathExpr, this.scope);
+    if (path === undefined) throw new Unmappable(s, `a file path (${pathExpr.trim()}) that is not a string, f-string or state value`);
+    const content = this.normalized(contentExpr);
     this.flush();
     const ref = toRef(content, this.scope);
     if (ref === 'input' && this.out.steps.length > 0 && !this.out.steps[this.out.steps.length - 1].outputFile) {
@@ -388,6 +440,68 @@ class StepReader {
     js.push(dflt !== undefined ? `return { output: input, route: ${JSON.stringify(dflt)} };` : 'return { output: input };');
     this.flush({ js, python });
     Object.assign(this.out.steps[this.out.steps.length - 1], { routes, ...continues });
+  }
+
+  // ---- input() and exit() ---------------------------------------------------------------------------
+
+  /** `exit()` in a router ends the flow: a route (`<method>_exit`) that nothing listens to. */
+  private withExits(body: PyStatement[]): PyStatement[] {
+    let label: string | undefined;
+    const map = (list: PyStatement[]): PyStatement[] =>
+      list.map((st) => {
+        if (EXIT.test(st.text)) {
+          label ??= this.freeLabel(`${this.fn.name}_exit`);
+          return { ...st, text: `return ${JSON.stringify(label)}` };
+        }
+        return st.block.length > 0 ? { ...st, block: map(st.block) } : st;
+      });
+    return map(body);
+  }
+
+  /** A label no method, route or string of the method uses (numbered when taken). */
+  private freeLabel(base: string): string {
+    const used = new Set([...this.reserved, ...[...this.fn.body.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]), ...this.out.steps.flatMap((st) => [...(st.routes ?? []), ...(st.name ? [st.name] : [])])]);
+    let label = base;
+    for (let n = 2; used.has(label); n += 1) label = `${base}${n}`;
+    return label;
+  }
+
+  /**
+   * `answer = input("Choose: ")`: a human feedback step asking what the method printed just before (a
+   * numbered menu) and the prompt; the answer is the step's state field `<method>_input_feedback`, which
+   * the statements after it read for `answer` (a router's tests become rules on it).
+   */
+  private askInput(s: PyStatement, m: RegExpExecArray, before: PyStatement[]): void {
+    const [, local, field, args, after] = m;
+    const { positional, keywords } = callArguments(args);
+    if (keywords.size > 0 || positional.length > 1) throw new Unmappable(s, 'input() with more than a prompt');
+    const printed: string[] = [];
+    for (let j = before.length - 1; j >= 0; j -= 1) {
+      const p = /^print\s*\(([\s\S]*)\)$/.exec(before[j].text);
+      if (!p) break;
+      const line = callArguments(p[1]).positional.length === 1 ? toTemplate(p[1], this.scope) : undefined;
+      if (line === undefined) break;
+      printed.unshift(line);
+    }
+    const prompt = positional[0] !== undefined ? toTemplate(positional[0], this.scope) : '';
+    if (prompt === undefined) throw new Unmappable(s, `an input() prompt (${positional[0]}) that is not a string, f-string or state value`);
+    const message = [...printed, prompt.trim()].filter((l) => l !== '').join('\n') || 'Your answer';
+    this.flush();
+    const name = this.freeLabel(`${this.fn.name}_input`);
+    this.push({ body: { type: 'human_feedback', message, learn: false }, name }, true);
+    // `.strip()` / `.lower()` after input() apply to the answer where it is read.
+    const answer = `self.state.${name}_feedback${after.replace(/\s+/g, '')}`;
+    if (local) {
+      this.scope.locals.set(local, answer);
+      // A plain answer is a reference (rules can test it); one with .strip() is computed in the script that reads it.
+      if (after.trim() !== '') {
+        this.pending.python.push(`${local} = ${answer}`);
+        this.pending.locals.push({ name: local, expr: answer });
+      }
+    } else {
+      this.pending.python.push(s.text);
+      this.pending.assigns.push({ field: field!, op: '=', expr: answer, at: s });
+    }
   }
 
   // ---- for each ------------------------------------------------------------------------------------
@@ -517,6 +631,57 @@ class StepReader {
     );
     if (resultName) this.scope.locals.set(resultName, `self.state.${into ?? `${this.fn.name}_results`}`);
     return last;
+  }
+
+  /**
+   * `for x in self.state.items:` (or `for i, x in enumerate(…)`) kicking off one crew per item, one after
+   * another, each result appended to a state list: a for_each of concurrency 1 into `<method>_results`,
+   * then the list extended by those results (so a list that already held items keeps them, as with append).
+   */
+  private sequentialLoop(s: PyStatement, vars: string, source: string): void {
+    const block = s.block.filter((b) => !DROPPED.test(b.text));
+    this.out.dropped += s.block.length - block.length;
+    let index: string | undefined;
+    let item = vars.trim();
+    let list = source.trim();
+    const enumerated = /^enumerate\(([\s\S]+)\)$/.exec(list);
+    if (enumerated) {
+      const [a, b] = vars.split(',').map((v) => v.trim());
+      if (!b) throw new Unmappable(s, 'enumerate() with one loop variable');
+      [index, item, list] = [a, b, enumerated[1].trim()];
+    } else if (vars.includes(',')) throw new Unmappable(s, 'a loop over pairs other than enumerate(…)');
+    const items = toTemplate(list, this.scope);
+    if (items === undefined || !/^\{(state|input)[^}]*\}$/.test(items)) throw new Unmappable(s, `a for loop over ${list}, which is not a state list`);
+    const kick = block[0] ? KICKOFF.exec(block[0].text) : null;
+    if (!kick || kick[3] !== 'kickoff') throw new Unmappable(s, 'a for loop whose body does not start with a crew kickoff (`result = SomeCrew().crew().kickoff(inputs={…})`)');
+    const result = kick[1];
+    // What the body keeps of each result: `self.state.list.append(result.raw)` (or `str(result)`, `result`).
+    const kept = result && block.length === 2 ? new RegExp(`^self\\.state\\.(\\w+)\\.append\\(\\s*(?:${result}\\.raw|str\\(\\s*${result}\\s*\\)|${result})\\s*\\)$`).exec(block[1].text) : null;
+    if (!kept) throw new Unmappable(block[1] ?? s, 'a for loop that does more with each crew result than append its text to a state list (`self.state.items.append(result.raw)`)');
+    const itemScope: ExprScope = { input: new Set(), results: new Set(), locals: new Map(), item, index };
+    const inputs: Record<string, string> = {};
+    const kw = callArguments(kick[4]).keywords;
+    for (const key of kw.keys()) if (key !== 'inputs') throw new Unmappable(block[0], `kickoff(${key}=…)`);
+    const raw = kw.get('inputs')?.trim();
+    if (raw !== undefined) {
+      if (!raw.startsWith('{') || !raw.endsWith('}')) throw new Unmappable(block[0], 'crew inputs that are not a dict literal');
+      for (const entry of splitTopLevel(raw.slice(1, -1))) {
+        const [k, ...v] = splitTopLevel(entry, ':');
+        const key = k !== undefined ? pyString(k) : undefined;
+        const template = v.length > 0 ? toTemplate(v.join(':'), itemScope) : undefined;
+        if (key === undefined || template === undefined) throw new Unmappable(block[0], `the crew input ${entry.trim()} is not a string, f-string, item or state value`);
+        inputs[key] = template;
+      }
+    }
+    this.flush();
+    const taken = new Set(this.out.steps.flatMap((st) => (st.body.type === 'for_each' ? [st.body.into] : [])));
+    let into = `${this.fn.name}_results`;
+    for (let n = 2; taken.has(into); n += 1) into = `${this.fn.name}_results${n}`;
+    this.out.crews.push({ className: kick[2], line: block[0].line });
+    this.push({ body: { type: 'for_each', items, body: { type: 'crew', file: `crew:${kick[2]}`, ...(Object.keys(inputs).length > 0 ? { inputs } : {}) }, concurrency: 1, into } }, false);
+    const extend = `self.state.${kept[1]}.extend(self.state.${into})`;
+    this.pending.python.push(extend);
+    this.pending.assigns.push({ field: kept[1], op: 'extend', expr: `self.state.${into}`, at: block[1] });
   }
 
   /** The kickoff inside `async def helper(...)` (under `async with semaphore:` or not), returning its text. */

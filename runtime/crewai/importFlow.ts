@@ -59,7 +59,7 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
     }
     const decorator = flowDecorators[0];
     const isRouter = decorator.name === 'router';
-    const trigger = triggerOf(decorator.name, decorator.args, names, (why) => note(decorator.line, `@${decorator.name}(${decorator.args ?? ''}) on ${fn.name}`, why));
+    const trigger = triggerOf(decorator.name, decorator.args, names, (why) => note(decorator.line, `@${decorator.name}(${decorator.args ?? ''}) on ${fn.name}`, why), fn.name);
     if (!trigger) continue;
     const reading = readMethodSteps(fn, isRouter, fieldType, reserved);
     let steps: FlowStep[] = reading.steps;
@@ -89,7 +89,10 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
     steps.forEach((step, i) => {
       const last = i === steps.length - 1;
       let name = fn.name;
-      if (!last) {
+      if (!last && step.name !== undefined && !taken.has(step.name)) {
+        name = step.name;
+        taken.add(name);
+      } else if (!last) {
         const base = `${fn.name}_${step.continueRoute !== undefined ? 'guard' : step.body.type}`;
         name = base;
         for (let n = 2; taken.has(name); n += 1) name = `${base}${n}`;
@@ -110,6 +113,15 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
     });
   }
   for (const className of missingCrews) note(flow.line, `crew ${className}`, `the flow kicks off ${className}, but no @CrewBase class of that name was found in the project`);
+
+  // A loop's results field the state model lacks (`<method>_results`) is declared as a list of texts, as
+  // export writes it (CrewAI's state model must declare every field a method sets).
+  for (const m of methods) {
+    if (m.body.type !== 'for_each' || m.body.into in state.initial) continue;
+    state.initial[m.body.into] = [];
+    const properties = state.schema?.properties as Record<string, unknown> | undefined;
+    if (properties && !(m.body.into in properties)) properties[m.body.into] = { type: 'array', items: { type: 'string' } };
+  }
 
   const doc = {
     kind: 'flow',
@@ -142,11 +154,11 @@ function stateOf(flow: FlowPy, source: string, note: (line: number, item: string
 }
 
 /** `@start()`, `@start("retry")`, `@listen(a)`, `@listen(or_(a, "route"))`, `@router(a)`. */
-function triggerOf(kind: string, args: string | undefined, names: Set<string>, fail: (why: string) => void): FlowMethod['trigger'] | undefined {
+function triggerOf(kind: string, args: string | undefined, names: Set<string>, fail: (why: string) => void, self: string): FlowMethod['trigger'] | undefined {
   const text = args?.trim() ?? '';
   if (kind === 'start') {
     if (text === '') return { start: true };
-    const condition = conditionOf(text, names);
+    const condition = conditionOf(text, names, self);
     if (!condition) return fail('a start condition the importer cannot read'), { start: true };
     return { start: true, listen: condition };
   }
@@ -154,7 +166,7 @@ function triggerOf(kind: string, args: string | undefined, names: Set<string>, f
     fail(`@${kind}() with no argument listens to nothing, so the method never runs; it is left out (and so are its listeners)`);
     return undefined;
   }
-  const condition = conditionOf(text, names);
+  const condition = conditionOf(text, names, self);
   if (!condition) {
     fail('a condition the importer cannot read (method names, route strings, or_ and and_)');
     return undefined;
@@ -162,17 +174,18 @@ function triggerOf(kind: string, args: string | undefined, names: Set<string>, f
   return { listen: condition };
 }
 
-function conditionOf(text: string, names: Set<string>): FlowCondition | undefined {
+function conditionOf(text: string, names: Set<string>, self: string): FlowCondition | undefined {
   const t = text.trim();
   const call = /^(or_|and_)\s*\(([\s\S]*)\)$/.exec(t);
   if (call) {
-    const parts = splitTopLevel(call[2]).map((p) => conditionOf(p, names));
+    const parts = splitTopLevel(call[2]).map((p) => conditionOf(p, names, self));
     if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
     return call[1] === 'or_' ? { or: parts as FlowCondition[] } : { and: parts as FlowCondition[] };
   }
   const label = pyString(t);
-  // A string names a method when one has that name (CrewAI matches both), else a router's output.
-  if (label !== undefined) return names.has(label) ? label : { route: label };
+  // A string names a method when one has that name (CrewAI matches both), else a router's output; its
+  // own name is the route (a method cannot run on its own completion: `@listen("save") def save`).
+  if (label !== undefined) return names.has(label) && label !== self ? label : { route: label };
   const name = /^(?:self\.)?(\w+)$/.exec(t)?.[1];
   return name !== undefined && names.has(name) ? name : undefined;
 }

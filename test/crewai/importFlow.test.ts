@@ -157,7 +157,7 @@ describe('CrewAI Flow import: what main.py maps to', () => {
     });
   });
 
-  it.each(['self_evaluation_loop', 'self_evaluation_router', 'book_writer', 'lead_score_flow'])('%s round-trips: export with exportFlow, import again, the same flow and crews', async (name) => {
+  it.each(['self_evaluation_loop', 'self_evaluation_router', 'book_writer', 'lead_score_flow', 'serial_book'])('%s round-trips: export with exportFlow, import again, the same flow and crews', async (name) => {
     const first = (await importCrewAiProject(join(flows, name)));
     const out = join(temp('crewai-flow-rt-'), 'out');
     const exported = exportCrewAiFlow(first.flow!, new Map(first.crews.map((c) => [`${c.id}.crew.json`, c])), out);
@@ -249,7 +249,7 @@ describe('CrewAI Flow import: transpiled scripts and pass-through stubs', () => 
       {
         path: 'main.py:24',
         item: 'tidy: for i in range(self.state.count):',
-        why: 'not a statement this importer can read; the method is a pass-through script stub that warns when it runs (rewrite it as Crewdeck steps)',
+        why: 'a for loop over range(self.state.count), which is not a state list; the method is a pass-through script stub that warns when it runs (rewrite it as Crewdeck steps)',
       },
     ]);
     expect(outline(doc)).toEqual(['begin [start]: script', 'check [listen "begin"] routes many|few: script', 'tidy [listen {"route":"many"}]: script', 'finish [listen "tidy"]: script']);

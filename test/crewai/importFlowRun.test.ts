@@ -197,6 +197,34 @@ describe('CrewAI Flow projects import, validate and run on the scripted server',
   });
 });
 
+describe('serial book: a for loop of crew kickoffs, a Path.write_text, an input() menu router ending in sys.exit()', () => {
+  it('writes the chapters one after another, binds book.md, asks the printed menu; "1" publishes, "2" ends the flow', async () => {
+    const { documents, dir, unmapped } = await importFixture('serial_book');
+    expect(unmapped).toEqual([]);
+    server.setHandler(bookReplies(() => false));
+    const first = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
+    expect(first.code, describeResult(first)).toBe(0);
+    const paused = parseSingleJson(first);
+    // The loop ran each chapter crew in the outline's order, one at a time, appending each text.
+    expect(callsOf('Chapter Writer').map((r) => chapterOf(r.body))).toEqual(CHAPTERS);
+    expect(paused).toMatchObject({ status: 'paused', pending: { methodName: 'menu_input', message: '1. Publish it\n2. Leave it as a draft\nYour choice:' } });
+    expect(paused.state.chapters).toEqual(CHAPTERS.map((c) => `# ${c}\nA chapter about ${c}.`));
+    expect(readFileSync(join(dir, 'book.md'), 'utf8')).toBe(CHAPTERS.map((c) => `# ${c}\nA chapter about ${c}.`).join('\n\n'));
+
+    const published = await runCli(['resume', paused.runId, '--feedback', ' 1 ', '--json', '--workspace', dir], { timeoutMs: 60_000 });
+    expect(published.code, describeResult(published)).toBe(0);
+    expect(parseSingleJson(published)).toMatchObject({ status: 'completed', state: { published: true, menu_input_feedback: '1' } });
+
+    const again = parseSingleJson(await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 }));
+    const draft = await runCli(['resume', again.runId, '--feedback', '2', '--json', '--workspace', dir], { timeoutMs: 60_000 });
+    expect(draft.code, describeResult(draft)).toBe(0);
+    const ended = parseSingleJson(draft);
+    expect(ended).toMatchObject({ status: 'completed', state: { published: false } });
+    const routed = (await runEvents(dir, again.runId)).filter((e: { type: string }) => e.type === 'flow.method.completed' && (e as { route?: string }).route);
+    expect(routed.map((e: { route?: string }) => e.route)).toEqual(['menu_exit']);
+  });
+});
+
 const CHAPTERS = ['Dawn', 'Noon', 'Dusk', 'Night'];
 const chapterOf = (body: any) => /Write the chapter "([^"]+)"/.exec(lastUser(body))?.[1];
 

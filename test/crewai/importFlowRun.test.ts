@@ -220,8 +220,8 @@ describe('serial book: a for loop of crew kickoffs, a Path.write_text, an input(
     expect(draft.code, describeResult(draft)).toBe(0);
     const ended = parseSingleJson(draft);
     expect(ended).toMatchObject({ status: 'completed', state: { published: false } });
-    const routed = (await runEvents(dir, again.runId)).filter((e: { type: string }) => e.type === 'flow.method.completed' && (e as { route?: string }).route);
-    expect(routed.map((e: { route?: string }) => e.route)).toEqual(['menu_exit']);
+    const routes = (await runEvents(dir, again.runId)).flatMap((e) => (e.type === 'flow.method.completed' && e.route ? [e.route] : []));
+    expect(routes).toEqual(['menu_exit']);
   });
 });
 

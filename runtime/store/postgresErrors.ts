@@ -19,3 +19,13 @@ export function isTransientPostgresError(error: unknown): boolean {
     errorMessage(error),
   );
 }
+
+/**
+ * PostgreSQL rolled the transaction back because it collided with another one (a deadlock, 40P01, or a
+ * serialization failure, 40001): nothing of it was kept, so sending the same transaction again is safe —
+ * PostgreSQL's own advice for these two.
+ */
+export function isTransactionCollision(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '40P01' || code === '40001';
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { isLiveOnly, type RuntimeEvent } from '../../shared/events';
 import { errorMessage } from '../errors';
-import { isTransientPostgresError, LeaseLost } from './postgresErrors';
+import { isTransactionCollision, isTransientPostgresError, LeaseLost } from './postgresErrors';
 import { applyWrites, type StoreWrite, type TeamPending } from './postgresRunWrites';
 import { pendingOfCheckpoint } from './postgresPending';
 import { TeamBatchesOnServer } from './postgresBatches';
@@ -32,7 +32,8 @@ import type { BatchRecord, BatchRowStatus, BatchStatus, BatchSummary, NewBatch, 
  *   runtime's own resume continues from it: a task, item or method whose completion PostgreSQL holds is
  *   never run again; one in flight when the worker died runs again from its start.
  * - A commit that fails because PostgreSQL is restarting is tried again (writes are idempotent by their
- *   keys) until it succeeds or the lease is found lost; the runtime does not wait meanwhile.
+ *   keys) until it succeeds or the lease is found lost; so is one PostgreSQL rolled back for colliding with
+ *   another transaction (a deadlock). The runtime does not wait meanwhile.
  *
  * The SQLite store stays as it was, for the desktop app and the CLI.
  */
@@ -119,8 +120,9 @@ export class PostgresWriter {
       try {
         return await this.commit(batch);
       } catch (error) {
-        if (!isTransientPostgresError(error) || this.stop.signal.aborted) throw error;
-        // PostgreSQL is restarting: wait and send the same batch again (it is idempotent).
+        if (!(isTransientPostgresError(error) || isTransactionCollision(error)) || this.stop.signal.aborted) throw error;
+        // PostgreSQL is restarting, or rolled this commit back for colliding with another transaction (the
+        // API cancelling the run's batch, say): wait and send the same batch again (it is idempotent).
         await pause(Math.min(100 * 2 ** attempt, 2_000), this.stop.signal);
       }
     }

@@ -5,6 +5,7 @@ import { FlowDocumentSchema } from '../../shared/model/flow';
 import { WorkspaceSettingsSchema, type WorkspaceSettings } from '../../shared/model/workspace';
 import { problemsFromZod } from '../../shared/model/problems';
 import { flowSchemaProblems } from '../document/schemaProblems';
+import { inTransaction } from '../store/postgresTransaction';
 import type { DeploymentBundle } from './deploymentBundle';
 import { TeamBadRequest, TeamConflict, TeamNotFound } from './teamErrors';
 
@@ -81,9 +82,7 @@ export async function publishDeployment(pool: Pool, bundle: DeploymentBundle, ke
   const { kind, id, name, inputs } = checkBundle(bundle);
   const digest = digestOf(bundle);
   const now = Date.now();
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  const { version, created } = await inTransaction(pool, async (client) => {
     await client.query('INSERT INTO deployments (id, kind, name, latest_version, created_at, updated_at) VALUES ($1, $2, $3, 0, $4, $4) ON CONFLICT (id) DO NOTHING', [id, kind, name, now]);
     const current = (await client.query<{ kind: string; latest_version: number }>('SELECT kind, latest_version FROM deployments WHERE id = $1 FOR UPDATE', [id])).rows[0]!;
     if (current.kind !== kind) throw new TeamConflict(`deployment "${id}" is a ${current.kind}; a ${kind} cannot be published under the same id`);
@@ -99,14 +98,9 @@ export async function publishDeployment(pool: Pool, bundle: DeploymentBundle, ke
       );
       await client.query('UPDATE deployments SET latest_version = $2, name = $3, updated_at = $4 WHERE id = $1', [id, version, name, now]);
     }
-    await client.query('COMMIT');
-    return { deployment: (await getDeployment(pool, id))!, version, created };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return { version, created };
+  });
+  return { deployment: (await getDeployment(pool, id))!, version, created };
 }
 
 type DeploymentRow = { id: string; kind: 'crew' | 'flow'; name: string; latest_version: number; created_at: number; updated_at: number };

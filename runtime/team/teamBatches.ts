@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { newRunId } from '../runId';
+import { inTransaction } from '../store/postgresTransaction';
 import type { TeamRunRequest, TeamWebhook } from '../store/postgresRunReads';
 import type { RunDispatch } from './dispatch';
 import { TeamNotFound } from './teamErrors';
@@ -25,9 +26,8 @@ export interface NewBatch {
 export async function createBatch(pool: Pool, dispatch: RunDispatch, batch: NewBatch): Promise<string> {
   const now = Date.now();
   const batchId = `batch_${newRunId(now).slice(4)}`;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  const runIds = batch.rows.map(() => newRunId(now));
+  await inTransaction(pool, async (client) => {
     const options = { kind: batch.kind, name: batch.name, keyId: batch.keyId ?? null, webhook: batch.webhook ?? null, request: batch.request };
     await client.query(
       "INSERT INTO batches (id, deployment_id, version, concurrency, status, options, created_at) VALUES ($1, $2, $3, $4, 'running', $5, $6)",
@@ -35,15 +35,9 @@ export async function createBatch(pool: Pool, dispatch: RunDispatch, batch: NewB
     );
     await client.query(
       "INSERT INTO batch_rows (batch_id, idx, inputs, run_id, status) SELECT $1, i - 1, r, id, 'pending' FROM unnest($2::jsonb[], $3::text[]) WITH ORDINALITY AS t(r, id, i)",
-      [batchId, batch.rows.map((r) => JSON.stringify(r)), batch.rows.map(() => newRunId(now))],
+      [batchId, batch.rows.map((r) => JSON.stringify(r)), runIds],
     );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   await topUpBatch(pool, dispatch, batchId);
   return batchId;
 }
@@ -54,29 +48,18 @@ export async function createBatch(pool: Pool, dispatch: RunDispatch, batch: NewB
  * every row has ended. Called when a batch run stops, and by the reconciler.
  */
 export async function topUpBatch(pool: Pool, dispatch: RunDispatch, batchId: string): Promise<void> {
-  const client = await pool.connect();
-  let started: string[] = [];
-  try {
-    await client.query('BEGIN');
+  const started = await inTransaction(pool, async (client) => {
     const batch = (await client.query<{ deployment_id: string; version: number; concurrency: number; status: string; options: { kind: 'crew' | 'flow'; name: string; keyId: string | null; webhook: TeamWebhook | null; request: TeamRunRequest } }>(
       'SELECT deployment_id, version, concurrency, status, options FROM batches WHERE id = $1 FOR UPDATE',
       [batchId],
     )).rows[0];
-    if (!batch || batch.status !== 'running') {
-      await client.query('ROLLBACK');
-      return;
-    }
+    if (!batch || batch.status !== 'running') return [];
     const active = (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM runs WHERE batch_id = $1 AND status IN ('queued', 'running')", [batchId])).rows[0]?.n ?? 0;
     const room = Math.max(0, batch.concurrency - active);
-    started = await startRows(client, batchId, batch, room);
-    if (started.length === 0 && active === 0) await completeIfDone(client, batchId);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    const rows = await startRows(client, batchId, batch, room);
+    if (rows.length === 0 && active === 0) await completeIfDone(client, batchId);
+    return rows;
+  });
   await dispatch.dispatch(started);
 }
 
@@ -123,15 +106,10 @@ export async function runningBatches(pool: Pool): Promise<string[]> {
  * asked to stop (their workers hear it). Returns false when the batch had already ended.
  */
 export async function cancelBatch(pool: Pool, batchId: string, reason: string): Promise<{ cancelled: boolean; running: string[] }> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const batch = (await client.query<{ status: string }>('SELECT status FROM batches WHERE id = $1 FOR UPDATE', [batchId])).rows[0];
     if (!batch) throw new TeamNotFound(`no batch "${batchId}"`);
-    if (batch.status !== 'running') {
-      await client.query('ROLLBACK');
-      return { cancelled: false, running: [] };
-    }
+    if (batch.status !== 'running') return { cancelled: false, running: [] };
     await client.query("UPDATE batches SET status = 'cancelled', ended_at = $2 WHERE id = $1", [batchId, Date.now()]);
     await client.query("UPDATE batch_rows SET status = 'cancelled' WHERE batch_id = $1 AND status = 'pending'", [batchId]);
     await client.query(
@@ -144,12 +122,6 @@ export async function cancelBatch(pool: Pool, batchId: string, reason: string): 
       [batchId, reason],
     );
     for (const row of running.rows) await client.query("SELECT pg_notify('crewdeck_cancel', $1)", [`${row.id}:${reason}`]);
-    await client.query('COMMIT');
     return { cancelled: true, running: running.rows.map((r) => r.id) };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RuntimeEvent } from '../../shared/events';
 import { TokenUsageSchema } from '../../shared/usage';
 import { applyWrites } from '../store/postgresRunWrites';
+import { inTransaction } from '../store/postgresTransaction';
 import { parseBody } from './apiSchemas';
 import { TeamConflict } from './teamErrors';
 
@@ -33,9 +34,7 @@ export async function shareRun(pool: Pool, body: unknown, keyId: string): Promis
   const { run, events, taskOutputs } = parseBody(SharedRunSchema, body);
   // A run that was still going (or whose process died) is shared as it stands: failed, with its reason.
   const status = run.status === 'paused' ? 'paused' : run.status === 'running' || run.status === 'interrupted' ? 'failed' : run.status;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     const inserted = await client.query(
       `INSERT INTO runs (id, kind, document_id, name, status, document, inputs, created_at, started_at, ended_at, output, error, token_usage, key_id, request)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11, $12, $13, '{"kind":"shared"}') ON CONFLICT (id) DO NOTHING`,
@@ -44,12 +43,6 @@ export async function shareRun(pool: Pool, body: unknown, keyId: string): Promis
     if (inserted.rowCount === 0) throw new TeamConflict(`run ${run.id} is already on the team server`);
     const own = events.filter((e) => e.runId === run.id) as unknown as RuntimeEvent[];
     await applyWrites(client, [{ kind: 'events', runId: run.id, events: own }, ...taskOutputs.map((output) => ({ kind: 'output' as const, output: { ...output, runId: run.id } }))]);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   return { runId: run.id, status };
 }

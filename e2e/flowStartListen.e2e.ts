@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, repoRoot, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
-import { contrastViolations } from './support/axeContrast';
+import { contrastViolations } from './support/axe';
 
 // Issue 16: an imported CrewAI `@start("retry")` is a start method that also listens; the inspector shows
 // and edits that condition ("Also runs when"), and unchecking start keeps it. Chromium at 1440×900.

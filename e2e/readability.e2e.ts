@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, repoRoot, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
-import { contrastViolations } from './support/axeContrast';
+import { contrastViolations } from './support/axe';
 
 // Issue 18, the readability and detail items: flow labels at Fit (D13), one editor per field (D17), the
 // problems banner off the canvas (D7), budget pauses marked on the node, span details popped out, and the

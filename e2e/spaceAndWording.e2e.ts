@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
-import { contrastViolations } from './support/axeContrast';
+import { contrastViolations } from './support/axe';
 
 // Issue 18, the items layout.e2e.ts and readability.e2e.ts do not drive: a long filter chip, the run panel
 // on Memory/Training/Tests, flow palette adds, flow wording, placeholders, one Fit and one Train…/Test…,

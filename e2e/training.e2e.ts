@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, serve, tempWorkspace, type ServedApp, type Session } from './support/app';
+import { seriousViolations, type AxeViolation } from './support/axe';
 
 /**
  * Training and testing in a real Chromium over the real `crewdeck serve` (issue 6): a one-agent crew
@@ -197,14 +198,24 @@ describe('training', () => {
     expect(await chart.getAttribute('aria-label')).toContain('evaluator scores');
     expect(await page.getByTestId('test-list-item').count()).toBe(1);
     await session.shot('test-panel-chart');
+    // axe finds nothing serious or critical on the filled Tests and Training views, in both themes.
+    const found: Record<string, AxeViolation[]> = { 'tests dark': await seriousViolations(page) };
+    await page.getByTestId('view-training').click();
+    await page.getByTestId('training-version-detail').waitFor();
+    found['training dark'] = await seriousViolations(page);
 
     // Both themes: the chart's colours follow the theme.
+    await page.getByTestId('view-tests').click();
+    await chart.waitFor();
     await page.getByRole('button', { name: 'Toggle theme' }).click();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
     await session.shot('test-panel-chart-light');
+    found['tests light'] = await seriousViolations(page);
     await page.getByTestId('view-training').click();
     await page.getByTestId('training-version-detail').waitFor();
     await session.shot('training-panel-light');
+    found['training light'] = await seriousViolations(page);
+    expect(found).toEqual({ 'tests dark': [], 'training dark': [], 'tests light': [], 'training light': [] });
     expect(session.errors).toEqual([]);
   });
 });

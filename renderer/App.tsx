@@ -182,19 +182,21 @@ function BottomPanel({ maximised }: { maximised: boolean }) {
       aria-label="Run panel"
     >
       {open && !maximised && <ResizeGrip panel="runPanel" grows="up" label="Resize the run panel" />}
-      <div className="bottom-tabs" role="tablist">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            role="tab"
-            className="bottom-tab"
-            aria-selected={open && tab === t.id}
-            data-testid={`tab-${t.id}`}
-            onClick={() => useUiStore.getState().setBottomTab(t.id)}
-          >
-            {t.label}
-          </button>
-        ))}
+      <div className="bottom-tabs">
+        <div className="bottom-tablist" role="tablist" aria-label="Run panel views">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              role="tab"
+              className="bottom-tab"
+              aria-selected={open && tab === t.id}
+              data-testid={`tab-${t.id}`}
+              onClick={() => useUiStore.getState().setBottomTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
         <button
           className="btn ghost small bottom-collapse"
           aria-label={open ? 'Collapse the run panel' : 'Expand the run panel'}

@@ -16,30 +16,25 @@ export function FeedbackRecords({ version }: { version: SuggestionVersion }) {
       {version.recordIds.length === 0 && <div className="training-muted">No feedback records (the version was made or emptied by hand, or its training was deleted).</div>}
       {mine &&
         records.map((r) => (
-          <details key={r.id} className="training-record" data-testid="feedback-record" data-run-id={r.runId}>
-            <summary>
-              <span>
-                Iteration {r.iteration} · task <code>{r.taskId}</code>
-              </span>
-              <span className="training-record-feedback">“{r.feedback}”</span>
-              <button
-                className="training-link"
-                data-testid="feedback-record-run"
-                title="Open this run in the trace"
-                onClick={(e) => {
-                  e.preventDefault();
-                  openRunInTrace(r.runId);
-                }}
-              >
-                {r.runId}
-              </button>
-            </summary>
-            <div className="training-record-body">
-              <RecordText label="First answer" text={r.initialOutput} />
-              <RecordText label="Feedback" text={r.feedback} tone="feedback" />
-              <RecordText label="Revised answer" text={r.improvedOutput} />
-            </div>
-          </details>
+          // The run link sits beside the summary, not inside it: a summary is itself the control that opens the record.
+          <div key={r.id} className="training-record" data-testid="feedback-record" data-run-id={r.runId}>
+            <details>
+              <summary>
+                <span>
+                  Iteration {r.iteration} · task <code>{r.taskId}</code>
+                </span>
+                <span className="training-record-feedback">“{r.feedback}”</span>
+              </summary>
+              <div className="training-record-body">
+                <RecordText label="First answer" text={r.initialOutput} />
+                <RecordText label="Feedback" text={r.feedback} tone="feedback" />
+                <RecordText label="Revised answer" text={r.improvedOutput} />
+              </div>
+            </details>
+            <button className="training-link training-record-run" data-testid="feedback-record-run" title="Open this run in the trace" onClick={() => openRunInTrace(r.runId)}>
+              {r.runId}
+            </button>
+          </div>
         ))}
     </section>
   );

@@ -33,7 +33,6 @@ export function VersionList({ role, versions, selected }: { role: string; versio
               data-version={v.version}
               data-status={v.status}
               aria-pressed={v.version === selected}
-              aria-label={`Version ${v.version}, ${v.status}, quality ${v.quality} of 10`}
               onClick={() => useTrainingStore.getState().select({ role: v.role, version: v.version })}
             >
               <span className="training-version-top">

@@ -9,6 +9,9 @@ let app: ServedApp;
 let workspace: string;
 let session: Session;
 
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 beforeAll(async () => {
   workspace = tempWorkspace('layout');
   // A 300-node crew: 100 agents, 200 tasks (task i assigned to agent i mod 100), no layout saved.
@@ -171,25 +174,61 @@ describe('layout at 1440×900', () => {
     await page.getByTestId('shortcuts-overlay').waitFor({ state: 'detached' });
   });
 
-  it('lays the 300-node crew out in swimlanes, and Fit leaves labels readable (≥ 9 px)', async () => {
+  it('opens the 300-node crew folded by agent: at Fit every agent label is on screen, whole, ≥ 9 px, none overlapping, no scroll', async () => {
     const { page } = session;
     await openDocument(page, 'big.crew.json');
-    await page.getByTestId('crew-canvas').waitFor();
-    await page.getByTestId('canvas-swimlanes').click();
+    const canvas = page.getByTestId('crew-canvas');
+    await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('100');
     await page.getByTestId('canvas-fit-view').click();
-    await page.waitForTimeout(600);
-    const label = await page.evaluate(() => {
-      const viewport = document.querySelector('.react-flow__viewport') as HTMLElement;
-      const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
-      const title = document.querySelector('[data-testid^="crew-node-task:"] .crew-node-title') as HTMLElement;
-      return { zoom, px: parseFloat(getComputedStyle(title).fontSize) * zoom };
+    await page.getByTestId('crew-node-agent:agent-100').waitFor();
+    // Fit animates for 200 ms: read the labels once the zoom stops changing.
+    let zoom = -1;
+    await expect.poll(async () => {
+      const now = await page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a);
+      const settled = now === zoom;
+      zoom = now;
+      return settled;
+    }).toBe(true);
+    const labels = await page.evaluate(() => {
+      const viewport = new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a;
+      return [...document.querySelectorAll<HTMLElement>('[data-testid^="crew-node-agent:"] .crew-node-title')].map((title) => {
+        const box = title.getBoundingClientRect();
+        return { text: title.textContent ?? '', px: parseFloat(getComputedStyle(title).fontSize) * viewport, whole: title.scrollWidth <= title.clientWidth + 1 && title.scrollHeight <= title.clientHeight + 1, box: { x: box.x, y: box.y, width: box.width, height: box.height } };
+      });
     });
-    expect(label.px).toBeGreaterThanOrEqual(9);
-    // Lanes: agent 1's tasks (1 and 101) share its row, in order.
-    const y = async (id: string) => (await page.getByTestId(`crew-node-${id}`).boundingBox())!.y;
+    expect(labels).toHaveLength(100);
+    const area = (await canvas.boundingBox())!;
+    for (const label of labels) {
+      expect(label.px, label.text).toBeGreaterThanOrEqual(9);
+      expect(label.whole, `${label.text} is cut off`).toBe(true);
+      expect(label.box.x >= area.x && label.box.y >= area.y && label.box.x + label.box.width <= area.x + area.width && label.box.y + label.box.height <= area.y + area.height, `${label.text} on screen`).toBe(true);
+    }
+    for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) expect(overlaps(labels[i]!.box, labels[j]!.box), `${labels[i]!.text} / ${labels[j]!.text}`).toBe(false);
+    expect(await page.getByTestId('fold-agent:agent-7').textContent()).toContain('+2 tasks');
+    expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([1440, 900]);
+    await session.shot('layout-300-node-overview');
+  });
+
+  it('expanded, the 300-node crew lays out in swimlanes, and Fit shows the whole graph', async () => {
+    const { page } = session;
+    const canvas = page.getByTestId('crew-canvas');
+    await page.getByTestId('canvas-collapse-all').click();
+    await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('300');
+    await page.getByTestId('canvas-swimlanes').click();
+    // Lanes: agent 1's tasks (1 and 101) share its row, in order (read in the canvas's own coordinates,
+    // which the fit animating after the layout does not move).
+    const y = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`).evaluate((n) => new DOMMatrixReadOnly(getComputedStyle(n).transform).f);
+    await page.getByTestId('crew-node-task:task-101').waitFor();
     const [a1, t1, t101] = [await y('agent:agent-1'), await y('task:task-1'), await y('task:task-101')];
-    expect(Math.abs(t1 - a1)).toBeLessThan(4);
-    expect(Math.abs(t101 - a1)).toBeLessThan(4);
+    expect(t1).toBe(a1);
+    expect(t101).toBe(a1);
+    await page.getByTestId('canvas-fit-view').click();
+    // Every node is drawn (none culled as out of view) and inside the canvas.
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(300);
+    const area = (await canvas.boundingBox())!;
+    await expect
+      .poll(() => page.evaluate(({ x, y, width, height }) => [...document.querySelectorAll('.react-flow__node')].filter((n) => { const b = n.getBoundingClientRect(); return b.x < x || b.y < y || b.right > x + width || b.bottom > y + height; }).length, area))
+      .toBe(0);
     // Edges are drawn for the selection only on a crew this large.
     expect(await page.locator('.react-flow__edge').count()).toBe(0);
     await page.getByTestId('crew-node-agent:agent-1').click();
@@ -208,6 +247,13 @@ describe('layout at 1440×900', () => {
     expect(await page.getByTestId('fold-agent:agent-1').textContent()).toContain('+2 tasks');
     await page.getByTestId('canvas-fit-view').click();
     await page.waitForTimeout(600);
+    // Collapse all is the overview again: blocks in a grid, the minimap (shown here) kept clear.
+    const minimap = (await page.locator('.crew-minimap').boundingBox())!;
+    const under = await page.locator('[data-testid^="crew-node-agent:"]').evaluateAll(
+      (nodes, m) => nodes.filter((n) => { const b = n.getBoundingClientRect(); return b.right > m.x && b.x < m.x + m.width && b.bottom > m.y && b.y < m.y + m.height; }).length,
+      minimap,
+    );
+    expect(under).toBe(0);
     const px = await page.evaluate(() => {
       const viewport = document.querySelector('.react-flow__viewport') as HTMLElement;
       const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
@@ -226,16 +272,21 @@ describe('layout at 1440×900', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('102');
     await page.locator('.react-flow__node.selected [data-testid="crew-node-task:task-150"]').waitFor();
-    // One agent unfolds on its own: its two tasks come back (Fit first: the reveal panned to task 150).
+    // One agent unfolds on its own: its two tasks come back (Fit first: the reveal panned to task 150;
+    // Fit shows the whole crew, so agent 1's toggle is drawn, if small: clicked through the DOM).
     await page.getByTestId('canvas-fit-view').click();
-    await page.getByTestId('fold-agent:agent-1').click();
+    await page.getByTestId('fold-agent:agent-1').dispatchEvent('click');
     await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('104');
     await page.getByTestId('crew-node-task:task-101').waitFor();
 
     // Expand all; edges follow the selection: agent 2's two assignments only.
     await page.getByTestId('canvas-collapse-all').click();
     await expect.poll(() => canvas.getAttribute('data-node-count')).toBe('300');
-    await page.getByTestId('crew-node-agent:agent-2').click({ position: { x: 60, y: 20 } });
+    // Fit now shows all 300 nodes, too small to click: Ctrl+K selects agent 2 and brings it close.
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('command-input').fill('Analyst 2');
+    await page.getByTestId('command-item').filter({ has: page.locator('.command-label', { hasText: /^Analyst 2$/ }) }).click();
+    await page.locator('.react-flow__node.selected [data-testid="crew-node-agent:agent-2"]').waitFor();
     await expect.poll(() => canvas.getAttribute('data-edge-count')).toBe('2');
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
     await session.shot('layout-300-selection-edges');
@@ -293,6 +344,9 @@ describe('layout at 1440×900', () => {
       await page.reload();
       await openDocument(page, 'big.crew.json');
       await page.getByTestId('crew-canvas').waitFor();
+      // It opens folded by agent: every task back first, so ELK lays out all 300 nodes.
+      await page.getByTestId('canvas-collapse-all').click();
+      await expect.poll(() => page.getByTestId('crew-canvas').getAttribute('data-node-count')).toBe('300');
       await page.getByTestId('canvas-layout-engine').selectOption('elk');
       await page.evaluate(() => {
         const channel = new BroadcastChannel('e2e-elk');

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useReactFlow, useStoreApi, type ReactFlowInstance } from '@xyflow/react';
+import { useReactFlow, type ReactFlowInstance } from '@xyflow/react';
 import type { Command } from '../commands/command';
 import { layoutAll } from '../commands/layoutAll';
 import { useDocumentStore } from '../stores/documentStore';
@@ -15,35 +15,24 @@ import { FitIcon, LayoutIcon } from './icons';
  */
 export const VIEW_INSET = { top: 64, right: 32, bottom: 32, left: 72 } as const;
 
+/** The minimap's size on screen (bottom right of the canvas). */
+export const MINIMAP_SIZE = { width: 168, height: 112 };
+
 export const FIT_VIEW_OPTIONS = {
   padding: { top: `${VIEW_INSET.top}px`, right: `${VIEW_INSET.right}px`, bottom: `${VIEW_INSET.bottom}px`, left: `${VIEW_INSET.left}px` },
   maxZoom: 1.1,
 } as const;
 
 /**
- * The lowest zoom Fit goes to: node titles (13 px) stay at least 9 px on screen. A crew too large to
- * fit at it is shown from its top-left corner at this zoom (the minimap and Ctrl+K find the rest).
+ * Zoom to fit the whole document, however large: past LOW_DETAIL_ZOOM nodes draw as labelled blocks,
+ * and a large crew opens folded by agent into a grid of blocks that fits readable (collapseByAgent's
+ * overview). The minimap and Ctrl+K reach the rest.
  */
-export const READABLE_ZOOM = 0.7;
-
-const READABLE_FIT_MIN_NODES = 40;
-
-/** Zoom to fit, but on large documents never below READABLE_ZOOM. */
-export function fitReadable(flow: ReactFlowInstance, width: number, height: number, duration = 200): void {
-  const nodes = flow.getNodes();
-  if (nodes.length === 0) return;
-  const bounds = flow.getNodesBounds(nodes);
-  const zoomX = (width - VIEW_INSET.left - VIEW_INSET.right) / Math.max(1, bounds.width);
-  const zoomY = (height - VIEW_INSET.top - VIEW_INSET.bottom) / Math.max(1, bounds.height);
-  // Small documents always fit whole; large ones (40+ nodes) stop at the readable zoom.
-  if (nodes.length < READABLE_FIT_MIN_NODES || Math.min(zoomX, zoomY) >= READABLE_ZOOM) {
-    void flow.fitView({ ...FIT_VIEW_OPTIONS, duration });
-    return;
-  }
-  const zoom = READABLE_ZOOM;
-  // Centred across when it fits across; else from the left edge. Always from the top.
-  const x = zoomX >= zoom ? (width - bounds.width * zoom) / 2 - bounds.x * zoom : VIEW_INSET.left - bounds.x * zoom;
-  void flow.setViewport({ x, y: VIEW_INSET.top - bounds.y * zoom, zoom }, { duration });
+export function fitWhole(flow: ReactFlowInstance, minimapShown: boolean, duration = 200): void {
+  if (flow.getNodes().length === 0) return;
+  // The minimap floats at the bottom right: nothing Fit shows goes under it.
+  const padding = minimapShown ? { ...FIT_VIEW_OPTIONS.padding, bottom: `${MINIMAP_SIZE.height + 24}px` as const } : FIT_VIEW_OPTIONS.padding;
+  void flow.fitView({ ...FIT_VIEW_OPTIONS, padding, duration });
 }
 
 /** Auto-layout and zoom-to-fit, floating at the canvas's top right; crews also get swimlanes. */
@@ -64,9 +53,8 @@ export function CanvasActions({
   extra?: ReactNode;
 }) {
   const flow = useReactFlow();
-  const store = useStoreApi();
   const minimapShown = useShowMinimap(nodeCount);
-  const fit = (duration = 200) => fitReadable(flow, store.getState().width, store.getState().height, duration);
+  const fit = (duration = 200) => fitWhole(flow, minimapShown, duration);
   const [busy, setBusy] = useState(false);
   const arrange = async (command: (sizes: Record<string, Size>) => Command | Promise<Command | undefined>) => {
     const sizes: Record<string, Size> = {};
@@ -94,8 +82,8 @@ export function CanvasActions({
   useEffect(() => {
     if (fitRequest === seenRequest.current) return;
     seenRequest.current = fitRequest;
-    fitReadable(flow, store.getState().width, store.getState().height);
-  }, [fitRequest, flow, store]);
+    fitWhole(flow, minimapShown);
+  }, [fitRequest, flow, minimapShown]);
   return (
     <div className="canvas-actions" role="toolbar" aria-label="Canvas">
       <button type="button" className="canvas-action" onClick={autoLayout} title={layoutHint} disabled={busy} aria-busy={busy} data-testid="canvas-auto-layout">

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, type DragEvent } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, type DragEvent } from 'react';
 import { Panel, ReactFlow, useReactFlow, type Connection, type FinalConnectionState, type IsValidConnection, type Node } from '@xyflow/react';
 import { useShallow } from 'zustand/react/shallow';
 import { addAgent } from '../commands/addAgent';
@@ -52,6 +52,7 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   useUnfoldOnReveal(fullGraph, graph);
   const large = fullGraph.nodes.length >= LARGE_CREW_NODES;
   const foldable = useMemo(() => graph.nodes.filter((n) => n.type === 'agent' && n.data.fold).map((n) => n.id), [graph]);
+  useFoldLargeCrewOnOpen(path, foldable);
   const autoLayout = useCrewAutoLayout();
   const edgeMode = useCrewViewStore((s) => s.largeCrewEdges);
   const { nodes, edges, fitOnOpen, showMinimap, onNodesChange, onEdgesChange, onNodeDragStop } = useCanvasState<CrewNode, CrewEdge>(graph);
@@ -151,3 +152,16 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   );
 }
 
+/**
+ * A large crew opens folded by agent (the overview: every agent a block with its task count, packed so
+ * Fit shows them all). Only when it is opened and nothing was folded or unfolded for it yet: a crew that
+ * grows past the size while being built keeps what it shows.
+ */
+function useFoldLargeCrewOnOpen(path: string | undefined, foldable: string[]): void {
+  const latest = useRef(foldable);
+  latest.current = foldable;
+  useLayoutEffect(() => {
+    const view = useCrewViewStore.getState();
+    if (path && view.collapsed[path] === undefined && latest.current.length > 0) view.setCollapsed(path, latest.current);
+  }, [path]);
+}

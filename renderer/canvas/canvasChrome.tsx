@@ -1,5 +1,5 @@
 import { Controls, MiniMap, Panel, type FinalConnectionState, type Node, type ReactFlowProps } from '@xyflow/react';
-import { CanvasActions, FIT_VIEW_OPTIONS } from './CanvasActions';
+import { CanvasActions, FIT_VIEW_OPTIONS, MINIMAP_SIZE } from './CanvasActions';
 import { CanvasBackground } from './CanvasBackground';
 import { useKeepFitOnShrink, useRevealAdded, useRevealOnRequest } from './useRevealAdded';
 import { RejectionToast } from './RejectionToast';
@@ -11,14 +11,12 @@ export const CANVAS_PROPS = {
   multiSelectionKeyCode: ['Shift', 'Meta', 'Control'] as string[],
   connectionRadius: 28,
   fitViewOptions: FIT_VIEW_OPTIONS,
-  minZoom: 0.1,
+  minZoom: 0.02,
   maxZoom: 2,
   // Large crews: nodes and edges out of view are not mounted (bench:ui, 300-node crew).
   onlyRenderVisibleElements: true,
   proOptions: { hideAttribution: true },
 } satisfies Partial<ReactFlowProps>;
-
-const MINIMAP_SIZE = { width: 168, height: 112 };
 
 /** What surrounds the nodes on both canvases: background, minimap, zoom controls, actions, rejections (the problems banner docks above the canvas: ProblemBanner). */
 export function CanvasChrome(props: {

@@ -1,3 +1,4 @@
+import { NODE_SIZE } from '../model/nodeSizes';
 import type { CrewGraph } from './documentToGraph';
 import type { CrewEdge, CrewNode } from './graphTypes';
 
@@ -27,7 +28,24 @@ export function collapseByAgent(graph: CrewGraph, collapsed: readonly string[]):
     } else nodes.push(node);
   }
   const edges: CrewEdge[] = hidden.size === 0 ? graph.edges : graph.edges.filter((e) => !hidden.has(e.source) && !hidden.has(e.target));
-  return { ...graph, nodes, edges };
+  const everyAgentFolded = large && tasksOf.size > 0 && [...tasksOf.keys()].every((agent) => folded.has(agent));
+  return { ...graph, nodes: everyAgentFolded ? overviewGrid(nodes) : nodes, edges };
+}
+
+/** One cell of the overview grid: the widest node (a task) and a gap. */
+const CELL = { width: NODE_SIZE.task.width + 28, height: NODE_SIZE.task.height + 16 };
+/** The shape the grid aims at: about that of the canvas, so Fit fills it. */
+const OVERVIEW_ASPECT = 1.15;
+
+/**
+ * The overview of a large crew with every agent folded: the blocks packed in a grid in declared
+ * order, so Fit shows all of them with readable labels (a 100-agent crew in about 7 × 15). The
+ * positions are the view's, never the document's: the blocks are not draggable, and unfolding any
+ * agent puts every node back where the document has it.
+ */
+function overviewGrid(nodes: CrewNode[]): CrewNode[] {
+  const columns = Math.max(1, Math.round(Math.sqrt((nodes.length * OVERVIEW_ASPECT * CELL.height) / CELL.width)));
+  return nodes.map((node, i) => ({ ...node, position: { x: (i % columns) * CELL.width, y: Math.floor(i / columns) * CELL.height }, draggable: false }));
 }
 
 /** The edges a crew draws: all on a small crew; on a large one only the selected nodes' unless the person asked for all. */

@@ -18,6 +18,7 @@ export function reconcileNodes<N extends Node>(previous: readonly N[], next: rea
       old.position.y === position.y &&
       (old.selected ?? false) === isSelected &&
       old.deletable === node.deletable &&
+      old.draggable === node.draggable &&
       sameData(old.data, node.data)
     ) {
       return old;

@@ -40,6 +40,24 @@ describe('collapse-by-agent', () => {
     expect(all.edges).toEqual([]);
   });
 
+  it('with every agent of a large crew folded, packs the blocks in a grid of the view’s own; one unfolded agent puts the document’s positions back', () => {
+    const graph = documentToGraph(crew(100, 200));
+    const all = Array.from({ length: 100 }, (_, i) => `agent:a${i + 1}`);
+    const overview = collapseByAgent(graph, all);
+    const xs = new Set(overview.nodes.map((n) => n.position.x));
+    const ys = new Set(overview.nodes.map((n) => n.position.y));
+    // About as wide as tall on screen: 7 columns of 15 rows for 100 blocks, none on another.
+    expect(xs.size).toBe(7);
+    expect(ys.size).toBe(15);
+    expect(new Set(overview.nodes.map((n) => `${n.position.x},${n.position.y}`)).size).toBe(100);
+    expect(overview.nodes.map((n) => n.id)).toEqual(all);
+    expect(overview.nodes.every((n) => n.draggable === false)).toBe(true);
+
+    const oneOpen = collapseByAgent(graph, all.slice(1));
+    const byId = new Map(graph.nodes.map((n) => [n.id, n.position]));
+    expect(oneOpen.nodes.every((n) => n.position === byId.get(n.id) && n.draggable === undefined)).toBe(true);
+  });
+
   it('draws a large crew’s edges for the selection only, unless all are asked for', () => {
     const graph = documentToGraph(crew(10, 40));
     const selection = edgesToDraw(graph.edges, graph.nodes.length, ['agent:a2'], 'selection');

@@ -141,9 +141,12 @@ export function redactKnownDeep<T>(value: T): T {
   return redactValue(value) as T;
 }
 
+/** `Array.isArray` that narrows to `unknown[]` rather than `any[]`. */
+const isList = (value: unknown): value is unknown[] => Array.isArray(value);
+
 function redactValue(value: unknown): unknown {
   if (typeof value === 'string') return redactSecrets(value, registered);
-  if (Array.isArray(value)) {
+  if (isList(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item, i) => {
       const clean = redactValue(item);

@@ -16,6 +16,9 @@ export type Position = { x: number; y: number };
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** `Array.isArray` that narrows to `unknown[]` (its own `any[]` lets anything through unchecked). */
+export const isList = (value: unknown): value is unknown[] => Array.isArray(value);
+
 /** The agents array, or an empty one when the document has none (or something else there). */
 export function agentsOf(doc: CrewDraft): AgentDraft[] {
   return Array.isArray(doc.agents) ? doc.agents : [];

@@ -21,11 +21,13 @@ const FOCUS_ORDER = ['[data-autofocus]', 'textarea', 'input', 'select', 'button.
 export function Modal({ title, subtitle, children, footer, onClose, testId, width = 560, focusDialog = false }: ModalProps) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
+  // Focus moves once, when the dialog opens: by the prop as it was then.
+  const focusDialogAtOpen = useRef(focusDialog);
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     const root = ref.current;
-    const first = focusDialog ? root : FOCUS_ORDER.map((q) => root?.querySelector<HTMLElement>(q)).find((el) => el && !(el as HTMLButtonElement).disabled);
+    const first = focusDialogAtOpen.current ? root : FOCUS_ORDER.map((q) => root?.querySelector<HTMLElement>(q)).find((el) => el && !(el as HTMLButtonElement).disabled);
     (first ?? root)?.focus();
     return () => previous?.focus?.();
     // Once, when the dialog opens.

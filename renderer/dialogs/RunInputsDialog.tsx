@@ -41,7 +41,8 @@ function RunInputsForm({ path, onClose }: { path: string; onClose(): void }) {
 
   useEffect(() => {
     let live = true;
-    (async () => {
+    // Every failure is caught inside and shown in the dialog.
+    void (async () => {
       try {
         const unsaved = await saveOpenDocument(path);
         if (unsaved) {

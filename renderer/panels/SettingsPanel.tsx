@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import type { InlineModel } from '../../shared/model/modelRef';
 import type { WorkspaceSettings } from '../../shared/model/workspace';
 import { useSettingsStore, type Problem } from '../stores/settingsStore';
@@ -38,14 +38,15 @@ export function SettingsPanel() {
     void useSettingsStore.getState().load();
   }, []);
 
-  useEffect(() => {
-    if (!settings || dirty) return;
-    const next = Object.entries(settings.models.profiles).map(([name, m]) => toDraft(name, m));
+  const showSaved = useEffectEvent((saved: WorkspaceSettings | undefined) => {
+    if (!saved || dirty) return;
+    const next = Object.entries(saved.models.profiles).map(([name, m]) => toDraft(name, m));
     setDrafts(next);
-    setDefaultName(settings.models.default);
+    setDefaultName(saved.models.default);
     setSelectedKey((key) => (next.some((d) => d.key === key) ? key : next[0]?.key));
-    // Only when the saved settings change, not on every edit.
-  }, [settings]);
+  });
+  // Only when the saved settings change, not on every edit (nor when the form stops being dirty).
+  useEffect(() => showSaved(settings), [settings]);
 
   const hostProblems = useMemo(() => problemsByProfile(saveProblems, drafts), [saveProblems, drafts]);
   const selected = drafts.find((d) => d.key === selectedKey);

@@ -98,7 +98,7 @@ function NewCrew() {
     }
   };
   return (
-    <form className="sidebar-new" onSubmit={submit}>
+    <form className="sidebar-new" onSubmit={(e) => void submit(e)}>
       <select aria-label="New document kind" value={kind} onChange={(e) => setKind(e.target.value as 'crew' | 'flow')} data-testid="new-document-kind">
         <option value="crew">Crew</option>
         <option value="flow">Flow</option>

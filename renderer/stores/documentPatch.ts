@@ -5,6 +5,7 @@ export type PatchPath = readonly (string | number)[];
 export type DocumentPatch = readonly { readonly path: PatchPath; readonly value: unknown }[];
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isList = (v: unknown): v is unknown[] => Array.isArray(v);
 
 /** Same keys in the same order: the object can be patched key by key and keeps its key order. */
 function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -45,7 +46,7 @@ export function applyPatch<T>(doc: T, patch: DocumentPatch): T {
 function setIn(target: unknown, path: PatchPath, value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path;
-  if (Array.isArray(target) && typeof head === 'number') {
+  if (isList(target) && typeof head === 'number') {
     const copy = [...target];
     copy[head] = setIn(target[head], rest, value);
     return copy;

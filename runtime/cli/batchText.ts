@@ -32,7 +32,7 @@ function oneLineInputs(inputs: Record<string, string>): string {
 }
 
 function table(header: string[], rows: string[][], style: Style): string {
-  const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
+  const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => strip(row[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - strip(c).length))).join('  ');
   return `${style.bold(line(header))}\n${rows.map(line).join('\n')}\n`;

@@ -41,7 +41,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (name === '--version' || name === '-v') {
     const { createRequire } = await import('node:module');
-    process.stdout.write(`${createRequire(import.meta.url)('../../package.json').version}\n`);
+    const pkg = createRequire(import.meta.url)('../../package.json') as { version?: unknown };
+    process.stdout.write(`${String(pkg.version)}\n`);
     return EXIT.ok;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

@@ -59,6 +59,5 @@ export function eventLine(event: RuntimeEvent, json: boolean, style: Style): str
 }
 
 function stripAnsi(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/\x1b\[[0-9;]*m/g, '');
 }

@@ -38,7 +38,7 @@ export function checkRowInputs(doc: CrewDocument, rows: Record<string, string>[]
  * come back in row order. Once `signal` is aborted no further row starts (those stay undefined).
  */
 export async function runEachRow<T>(total: number, concurrency: number, signal: AbortSignal | undefined, runRow: (index: number) => Promise<T>): Promise<(T | undefined)[]> {
-  const results: (T | undefined)[] = new Array(total).fill(undefined);
+  const results = new Array<T | undefined>(total).fill(undefined);
   let next = 0;
   const worker = async () => {
     while (next < total && !signal?.aborted) {

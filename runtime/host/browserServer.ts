@@ -3,8 +3,8 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
-import type { HostPush, WireMessage } from '../../shared/host-api';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { HostChannel, HostPush, HostResult, WireMessage } from '../../shared/host-api';
 import type { HostService } from './hostService';
 import { SocketBudget } from './socketBudget';
 
@@ -115,24 +115,32 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       if (queued.length >= MAX_PUSH_BATCH) sendPushes();
       else if (scheduled === undefined) scheduled = setTimeout(sendPushes, PUSH_WINDOW_MS);
     });
-    ws.on('message', async (data) => {
+    const receive = async (data: RawData) => {
       if (budget.closed) return;
-      let message: { id?: unknown; channel?: unknown; request?: unknown };
+      let parsed: unknown;
       try {
-        message = JSON.parse(String(data));
+        parsed = JSON.parse(String(data));
       } catch {
         ws.close(1003, 'messages must be JSON');
         return;
       }
+      const message: { id?: unknown; channel?: unknown; request?: unknown } = parsed !== null && typeof parsed === 'object' ? parsed : {};
       if (typeof message.id !== 'number' || typeof message.channel !== 'string') {
         ws.close(1003, 'messages must be { id, channel, request }');
         return;
       }
       if (!budget.requestArrived()) return;
-      const result = await options.host.handle(message.channel, message.request);
+      let result: HostResult<HostChannel>;
+      try {
+        result = await options.host.handle(message.channel, message.request);
+      } catch (error) {
+        // handle() never throws by contract; a bug that does must still answer the request (as Electron's runtime does).
+        result = { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+      }
       sendPushes();
       send({ id: message.id, result });
-    });
+    };
+    ws.on('message', (data) => void receive(data));
     ws.on('close', () => {
       budget.dispose();
       unsubscribe();

@@ -304,7 +304,8 @@ let version: string | undefined;
 function packageVersion(): string {
   if (version === undefined) {
     try {
-      version = String(createRequire(import.meta.url)('../../package.json').version);
+      const pkg = createRequire(import.meta.url)('../../package.json') as { version?: unknown };
+      version = String(pkg.version);
     } catch {
       version = '0.0.0';
     }

@@ -40,7 +40,7 @@ async function probeOne(server: (typeof LOCAL_MODEL_SERVERS)[number], timeoutMs:
 }
 
 async function readBounded(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -69,7 +69,7 @@ export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<Fet
     let total = 0;
     let cut = false;
     if (response.body) {
-      const reader = response.body.getReader();
+      const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;

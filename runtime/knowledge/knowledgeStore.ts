@@ -11,6 +11,7 @@
  * then scores each candidate 0..1 from its cosine similarity and the share of query words it contains.
  */
 import { redactKnown } from '../redactSecrets';
+import { lanceRows } from '../memory/arrowRows';
 import { toNumbers } from '../memory/lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
@@ -220,12 +221,14 @@ export class KnowledgeStore {
   }
 
   private async stored(key: string): Promise<{ hash: string; chunking: string; name: string } | undefined> {
-    const rows = await this.table
-      .query()
-      .where(`source_key = ${sqlString(key)}`)
-      .select(['source_key', 'content_hash', 'chunking', 'source_name'])
-      .limit(1)
-      .toArray();
+    const rows = lanceRows(
+      await this.table
+        .query()
+        .where(`source_key = ${sqlString(key)}`)
+        .select(['source_key', 'content_hash', 'chunking', 'source_name'])
+        .limit(1)
+        .toArray(),
+    );
     const row = rows[0];
     if (!row || row.source_key !== key) return undefined;
     return { hash: String(row.content_hash), chunking: String(row.chunking), name: String(row.source_name) };
@@ -286,7 +289,7 @@ export class KnowledgeStore {
   /** Every stored source, by name. */
   async sources(): Promise<KnowledgeSourceInfo[]> {
     await this.idle();
-    const rows = await this.table.query().select(['source_key', 'source_name', 'source_type', 'content_hash', 'ingested_at']).toArray();
+    const rows = lanceRows(await this.table.query().select(['source_key', 'source_name', 'source_type', 'content_hash', 'ingested_at']).toArray());
     const byKey = new Map<string, KnowledgeSourceInfo>();
     for (const row of rows) {
       const key = String(row.source_key);
@@ -325,11 +328,11 @@ export class KnowledgeStore {
     const [queryVector] = await this.embed([query.query]);
     await this.idle();
     const take = limit * CANDIDATE_FACTOR;
-    const vectorRows = await this.table.query().nearestTo(queryVector).distanceType('cosine').where(where).limit(take).toArray();
+    const vectorRows = lanceRows(await this.table.query().nearestTo(queryVector).distanceType('cosine').where(where).limit(take).toArray());
     let textRows: Record<string, unknown>[] = [];
     if (this.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
       try {
-        textRows = await this.table.query().fullTextSearch(query.query).where(where).limit(take).toArray();
+        textRows = lanceRows(await this.table.query().fullTextSearch(query.query).where(where).limit(take).toArray());
       } catch {
         textRows = []; // a query the FTS parser rejects just contributes nothing
       }

@@ -51,7 +51,7 @@ export function describeAttemptFailure(error: unknown): AttemptFailure {
     // Includes APIConnectionTimeoutError.
     return { retryable: true, message: error.message || 'connection error' };
   }
-  if (error instanceof APIError) {
+  if (isApiError(error)) {
     const status = typeof error.status === 'number' ? error.status : undefined;
     const code = typeof error.code === 'string' ? error.code : undefined;
     return {
@@ -67,6 +67,11 @@ export function describeAttemptFailure(error: unknown): AttemptFailure {
     return { retryable: true, message: `connection error: ${error.message}` };
   }
   return { retryable: false, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** `instanceof APIError` alone narrows to APIError<any, any, any>; this keeps the class's own type parameters. */
+function isApiError(error: unknown): error is APIError {
+  return error instanceof APIError;
 }
 
 /** The typed error for a failure that will not be retried (any more). */

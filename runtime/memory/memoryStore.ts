@@ -14,6 +14,7 @@
  *   another type (an earlier version's IVF_PQ) or under another name is replaced when the store is opened.
  */
 import { redactKnownDeep } from '../redactSecrets';
+import { lanceRows } from './arrowRows';
 import { toNumbers, vectorValues } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
@@ -640,7 +641,7 @@ export class MemoryStore {
 
   async get(id: string): Promise<MemoryRecord | undefined> {
     await this.idle();
-    const rows = await this.table.query().where(`id = ${sqlString(id)}`).select(RECORD_COLUMNS).limit(1).toArray();
+    const rows = lanceRows(await this.table.query().where(`id = ${sqlString(id)}`).select(RECORD_COLUMNS).limit(1).toArray());
     const record = rows.length > 0 ? this.withPendingAccess(rowToRecord(rows[0])) : undefined;
     return record && record.id === id ? record : undefined;
   }
@@ -651,7 +652,7 @@ export class MemoryStore {
     const where = filterToWhere(options);
     let q = this.table.query().select(RECORD_COLUMNS);
     if (where) q = q.where(where);
-    const records = (await q.toArray()).map((row) => this.withPendingAccess(rowToRecord(row))).filter((r) => matchesFilter(r, options));
+    const records = lanceRows(await q.toArray()).map((row) => this.withPendingAccess(rowToRecord(row))).filter((r) => matchesFilter(r, options));
     records.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
     const offset = Math.max(0, options.offset ?? 0);
     const limit = options.limit === undefined ? undefined : Math.max(0, options.limit);
@@ -673,7 +674,7 @@ export class MemoryStore {
     if (contentChanged && patch.content!.trim() === '') throw new Error('a memory needs non-empty content');
     const newVector = contentChanged ? (await this.embed([patch.content!]))[0] : undefined;
     return this.exclusive(async () => {
-      const rows = await this.table.query().where(`id = ${sqlString(id)}`).limit(1).toArray();
+      const rows = lanceRows(await this.table.query().where(`id = ${sqlString(id)}`).limit(1).toArray());
       if (rows.length === 0) throw new MemoryNotFound(id);
       const current = this.withPendingAccess(rowToRecord(rows[0]));
       const now = this.now();
@@ -746,7 +747,7 @@ export class MemoryStore {
     const where = filterToWhere(filter);
     let q = this.searchIndex(this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit)));
     if (where) q = q.where(where);
-    const rows = await q.toArray();
+    const rows = lanceRows(await q.toArray());
     return rows
       .map((row) => ({ record: this.withPendingAccess(rowToRecord(row)), similarity: cosineSimilarity(vector, vectorValues(row.vector)) }))
       .filter((m) => m.similarity >= options.minSimilarity && matchesFilter(m.record, filter))

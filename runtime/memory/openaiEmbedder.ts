@@ -9,6 +9,16 @@ import { EmbeddingFailed, EmbeddingResponseInvalid } from './memoryErrors';
 import type { Embedder } from './types';
 import type { EmbeddingObserver } from './embeddingMeter';
 
+/** An item of an embeddings response's `data` as the server sent it (untrusted: either field may be anything or missing). */
+interface EmbeddingItem {
+  index: unknown;
+  embedding: unknown;
+}
+
+function embeddingItem(item: unknown): EmbeddingItem {
+  const fields: { index?: unknown; embedding?: unknown } = item !== null && typeof item === 'object' ? item : {};
+  return { index: fields.index, embedding: fields.embedding };
+}
 
 export interface OpenAIEmbedderOptions {
   /** e.g. `text-embedding-3-small`, `nomic-embed-text`. */
@@ -190,16 +200,18 @@ export class OpenAIEmbedder implements Embedder {
     }
     // OpenAI sends `index` for each item; order by it when every item has a distinct valid one.
     const ordered = new Array<unknown>(expected);
-    const indexed = data.every((item) => Number.isInteger(item?.index) && item.index >= 0 && item.index < expected);
-    if (indexed) {
-      for (const item of data) {
+    const items = data.map(embeddingItem);
+    const hasIndex = (item: EmbeddingItem): item is EmbeddingItem & { index: number } =>
+      typeof item.index === 'number' && Number.isInteger(item.index) && item.index >= 0 && item.index < expected;
+    if (items.every(hasIndex)) {
+      for (const item of items) {
         if (ordered[item.index] !== undefined) {
           throw new EmbeddingResponseInvalid(`embeddings response from model "${this.model}" repeats index ${item.index}`);
         }
         ordered[item.index] = item.embedding;
       }
     } else {
-      data.forEach((item, i) => (ordered[i] = item?.embedding));
+      items.forEach((item, i) => (ordered[i] = item.embedding));
     }
     return ordered.map((raw, i) => {
       const vector = toNumbers(raw);

@@ -91,7 +91,7 @@ function looksLikeJson(body: string): boolean {
 /** Reads only as much of the body as is shown, then cancels the rest. */
 async function readLimited(response: Response): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   for (;;) {

@@ -75,7 +75,7 @@ export async function callProvider(call: ProviderCall): Promise<unknown> {
 
 async function readBody(response: Response, signal: AbortSignal): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;

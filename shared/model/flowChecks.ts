@@ -4,6 +4,7 @@ import type { Problem } from './problems';
 type Loose = Record<string, unknown>;
 const record = (v: unknown): Loose => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {});
 const list = (v: unknown): Loose[] => (Array.isArray(v) ? v.map(record) : []);
+const items = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** `{input}` or `{input.field}` in a flow template (`runtime/flow/template.ts` reads the same). */
@@ -56,7 +57,7 @@ function conditionNames(condition: unknown, out: { methods: string[]; routes: st
   else {
     const c = record(condition);
     if (typeof c.route === 'string') out.routes.push(c.route);
-    for (const member of [...(Array.isArray(c.or) ? c.or : []), ...(Array.isArray(c.and) ? c.and : [])]) conditionNames(member, out);
+    for (const member of [...items(c.or), ...items(c.and)]) conditionNames(member, out);
   }
   return out;
 }

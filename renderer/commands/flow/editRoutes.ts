@@ -1,5 +1,5 @@
 import { CommandRejected, type Command } from '../command';
-import { withPatch } from '../crewDraft';
+import { isList, withPatch } from '../crewDraft';
 import { mapLeaves, routeOf } from './conditionTree';
 import { asDraft, asFlow, bodyOf, methodIndexOf, methodsOf, routesOf, triggerOf, type MethodDraft } from './flowDraft';
 import { triggerFor } from './listenerTrigger';
@@ -9,12 +9,12 @@ export const ROUTE_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** Replaces `from` by `to` (or drops it, `to` undefined) in a router body's own references to its routes. */
 function bodyWithRoute(body: Record<string, unknown>, from: string, to: string | undefined): Record<string, unknown> {
   if (body.type === 'rules') {
-    const rules = Array.isArray(body.rules) ? body.rules : [];
+    const rules = isList(body.rules) ? body.rules : [];
     const nextRules = to === undefined ? rules : rules.map((r) => (r && typeof r === 'object' && (r as MethodDraft).route === from ? { ...(r as MethodDraft), route: to } : r));
     return withPatch(body, { rules: nextRules, default: body.default === from ? to : body.default });
   }
   if (body.type === 'human_feedback') {
-    const outcomes = Array.isArray(body.outcomes) ? body.outcomes.flatMap((o) => (o === from ? (to === undefined ? [] : [to]) : [o])) : undefined;
+    const outcomes = isList(body.outcomes) ? body.outcomes.flatMap((o) => (o === from ? (to === undefined ? [] : [to]) : [o])) : undefined;
     return withPatch(body, { outcomes: outcomes && outcomes.length > 0 ? outcomes : undefined, defaultOutcome: body.defaultOutcome === from ? to : body.defaultOutcome });
   }
   return body;
@@ -70,7 +70,7 @@ export function addRoute(nodeId: string, label?: string): Command {
       for (let n = routes.length + 1; next === undefined || routes.includes(next); n += 1) next = `route-${n}`;
       if (!ROUTE_PATTERN.test(next)) throw new CommandRejected('Route labels may only contain letters, digits, _ and -.');
       const body = bodyOf(method);
-      const outcomes = body.type === 'human_feedback' && Array.isArray(body.outcomes) ? { body: withPatch(body, { outcomes: [...body.outcomes, next] }) } : {};
+      const outcomes = body.type === 'human_feedback' && isList(body.outcomes) ? { body: withPatch(body, { outcomes: [...body.outcomes, next] }) } : {};
       const methods = methodsOf(flow).map((m, i) => (i === index ? withPatch(m, { routes: [...routes, next], ...outcomes }) : m));
       return asDraft({ ...flow, methods });
     },

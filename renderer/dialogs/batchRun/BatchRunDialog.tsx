@@ -38,7 +38,8 @@ function BatchRunForm({ path, onClose }: { path: string; onClose(): void }) {
 
   useEffect(() => {
     let live = true;
-    (async () => {
+    // Every failure is caught inside and shown in the dialog.
+    void (async () => {
       try {
         const unsaved = await saveOpenDocument(path);
         if (unsaved) {

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useState, type ReactElement } from 'react';
+import { useContext, useEffect, useEffectEvent, useState, type ReactElement } from 'react';
 import { SEARCH_FILE_TYPES, SEARCH_PROVIDER_INFO, SEARCH_PROVIDERS, type SearchProvider } from '../../../shared/model/toolConfig';
 import { isRecord } from '../../commands/crewDraft';
 import { CheckField } from './CheckField';
@@ -215,10 +215,12 @@ function ListField({ label, path, value, placeholder, hint, testId, onChange }: 
   const items = Array.isArray(value) ? value.map(String) : [];
   const [text, setText] = useState(items.join(', '));
   const parse = (t: string) => t.split(',').map((s) => s.trim()).filter(Boolean);
-  useEffect(() => {
+  const listed = items.join('\u0000');
+  const showDocumentList = useEffectEvent(() => {
     // Changed from elsewhere (undo): show the document's list.
-    if (parse(text).join('\u0000') !== items.join('\u0000')) setText(items.join(', '));
-  }, [items.join('\u0000')]);
+    if (parse(text).join('\u0000') !== listed) setText(items.join(', '));
+  });
+  useEffect(() => showDocumentList(), [listed]);
   const id = controlId(path);
   return (
     <Field label={label} htmlFor={id} path={path} hint={hint}>

@@ -40,6 +40,10 @@ export function ApiKeysSection() {
 function KeyRow({ name, present, stored, writable }: { name: string; present: boolean; stored: boolean; writable: boolean }) {
   const [value, setValue] = useState('');
   const id = `secret-${name}`;
+  // setSecret catches its own failures (they show as the section's error) and answers whether it stored the key.
+  const save = async () => {
+    if (await useSettingsStore.getState().setSecret(name, value)) setValue('');
+  };
   return (
     <tr data-testid="key-row" data-key={name} data-present={present}>
       <td>
@@ -59,9 +63,7 @@ function KeyRow({ name, present, stored, writable }: { name: string; present: bo
           <button
             className="btn small"
             disabled={!value}
-            onClick={async () => {
-              if (await useSettingsStore.getState().setSecret(name, value)) setValue('');
-            }}
+            onClick={() => void save()}
           >
             Save
           </button>

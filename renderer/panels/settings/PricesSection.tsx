@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { DEFAULT_PRICES, DEFAULT_PRICES_DATE, MAX_PRICE_PER_MTOK, type ModelPrice, type PriceTable } from '../../../shared/model/prices';
 import { useSettingsStore } from '../../stores/settingsStore';
 
@@ -59,9 +59,11 @@ export function PricesSection() {
   const [dirty, setDirty] = useState(false);
   const [problem, setProblem] = useState<string>();
 
-  useEffect(() => {
-    if (!dirty) setDrafts(toDrafts(settings?.prices));
-  }, [settings]);
+  const showSaved = useEffectEvent((prices: PriceTable | undefined) => {
+    if (!dirty) setDrafts(toDrafts(prices));
+  });
+  // Only when the saved settings change, not on every edit (nor when the form stops being dirty).
+  useEffect(() => showSaved(settings?.prices), [settings]);
 
   const edit = (next: PriceDraft[]) => {
     setDrafts(next);

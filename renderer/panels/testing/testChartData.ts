@@ -16,8 +16,8 @@ export function taskSeries(report: TestReport): TaskSeries[] {
   const iterations = report.session.iterations;
   const labels = Array.from({ length: iterations }, (_, i) => `#${i + 1}`);
   return report.tasks.map((task) => {
-    const evaluator: (number | null)[] = Array(iterations).fill(null);
-    const checks: (number | null)[] = Array(iterations).fill(null);
+    const evaluator = new Array<number | null>(iterations).fill(null);
+    const checks = new Array<number | null>(iterations).fill(null);
     for (const r of report.results) {
       if (r.taskId !== task.taskId || r.iteration < 1 || r.iteration > iterations) continue;
       evaluator[r.iteration - 1] = r.score ?? null;

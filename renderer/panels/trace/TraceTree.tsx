@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { TraceRow as Row } from './flattenSpans';
 import { ROW_HEIGHT, TraceRow } from './TraceRow';
@@ -61,14 +61,15 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
   const selectedIndex = selectedId === undefined ? -1 : rows.findIndex((r) => r.span.id === selectedId);
 
   // Keep the selected row in view when it is chosen from elsewhere (keyboard, canvas).
-  useEffect(() => {
+  const revealRow = useEffectEvent((index: number) => {
     const el = scrollRef.current;
-    if (selectedIndex < 0 || !el) return;
-    const top = selectedIndex * ROW_HEIGHT;
+    if (index < 0 || !el) return;
+    const top = index * ROW_HEIGHT;
     if (top < offset) el.scrollTop = top;
     else if (top + ROW_HEIGHT > offset + viewport) el.scrollTop = Math.max(0, top + ROW_HEIGHT - viewport);
-    // Only when the selection (or its place in the list) changes, not as the view scrolls.
-  }, [selectedIndex]);
+  });
+  // Only when the selection (or its place in the list) changes, not as the view scrolls.
+  useEffect(() => revealRow(selectedIndex), [selectedIndex]);
 
   // Following a live run: one write per commit, to the end the window above was computed for.
   useLayoutEffect(() => {

@@ -41,7 +41,8 @@ export function SessionStartDialog({ idPrefix, path, title, intro, startLabel, d
 
   useEffect(() => {
     let live = true;
-    (async () => {
+    // Every failure is caught inside and shown in the dialog.
+    void (async () => {
       try {
         const [read, settings] = await Promise.all([host().invoke('documents.read', { path }), host().invoke('settings.get', {}).catch(() => undefined)]);
         if (!live) return;

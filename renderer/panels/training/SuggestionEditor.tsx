@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { SuggestionVersion } from '../../../shared/training';
 import { useTrainingStore } from '../../stores/trainingStore';
 
@@ -14,7 +14,8 @@ export function SuggestionEditor({ version }: { version: SuggestionVersion }) {
   const [saving, setSaving] = useState(false);
   // The stored list changed (saved here, or elsewhere): start over from it.
   const stored = JSON.stringify(version.suggestions);
-  useEffect(() => setItems(version.suggestions), [stored]);
+  const startOver = useEffectEvent(() => setItems(version.suggestions));
+  useEffect(() => startOver(), [stored]);
 
   const dirty = JSON.stringify(items) !== stored;
   const empty = items.some((s) => s.trim() === '');

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { SuggestionVersion } from '../../../shared/training';
 import { useDocumentStore } from '../../stores/documentStore';
 import { useTrainingStore } from '../../stores/trainingStore';
@@ -33,12 +33,14 @@ export function TrainingPanel() {
   const roleVersions = versions.filter((v) => v.role === shownRole).sort((a, b) => b.version - a.version);
   const version = selected && selected.role === shownRole ? roleVersions.find((v) => v.version === selected.version) : undefined;
 
-  // A role shows its active version (or its newest) until another is picked.
-  useEffect(() => {
+  // A role shows its active version (or its newest) until another is picked: looked at when the role,
+  // the picked version or the number of versions changes (reading the list as it is then).
+  const pickShownVersion = useEffectEvent(() => {
     if (version || roleVersions.length === 0) return;
     const pick = roleVersions.find((v) => v.status === 'active') ?? roleVersions[0];
     useTrainingStore.getState().select({ role: pick.role, version: pick.version });
-  }, [shownRole, version, roleVersions.length]);
+  });
+  useEffect(() => pickShownVersion(), [shownRole, version, roleVersions.length]);
 
   if (!crew) {
     return (

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import type { SuggestionVersion } from '../../../shared/training';
 import { useTrainingStore } from '../../stores/trainingStore';
 import { FeedbackRecords } from './FeedbackRecords';
@@ -17,10 +17,9 @@ export function VersionDetail({ version, others }: { version: SuggestionVersion;
   const key = { role: version.role, version: version.version };
   const store = useTrainingStore.getState;
 
-  useEffect(() => {
-    void store().loadRecords(version);
-    // Once per version (the panel keys this component by version); a refresh reloads them itself.
-  }, []);
+  const loadRecords = useEffectEvent(() => void store().loadRecords(version));
+  // Once per version (the panel keys this component by version); a refresh reloads them itself.
+  useEffect(() => loadRecords(), []);
 
   return (
     <div className="training-version-detail" data-testid="training-version-detail" data-version={version.version}>

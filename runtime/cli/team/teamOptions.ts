@@ -36,14 +36,14 @@ export function secondsOption(value: string | undefined, name: string, min: numb
   return Math.round(n * 1000);
 }
 
-/** Waits for SIGINT / SIGTERM, then runs `stop` and resolves. */
+/** Waits for SIGINT / SIGTERM, then runs `stop` and resolves (rejects with its error, for the command to report). */
 export function untilStopped(stop: () => Promise<void>): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const onSignal = () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       process.stderr.write('Stopping…\n');
-      stop().finally(resolve);
+      stop().then(resolve, reject);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

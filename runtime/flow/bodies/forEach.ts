@@ -28,7 +28,7 @@ export class ForEachItemFailed extends Error {
 export const runForEach: BodyRunner<'for_each'> = async (body, scope) => {
   const items = listOf(body.items, scope);
   const total = items.length;
-  const results: (ItemResult | undefined)[] = new Array(total);
+  const results = new Array<ItemResult | undefined>(total);
   const done = scope.items?.done ?? {};
   const base = { methodId: scope.method.id, methodName: scope.method.name, total };
   let next = 0;

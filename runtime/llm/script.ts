@@ -4,7 +4,9 @@ import { compileLinearRegex, regexProblem } from '../../shared/model/regex';
 
 /**
  * Script of the `scripted` provider: deterministic replies for tests, demos and offline examples.
- * A Text matcher is a case-sensitive substring, or "/regex/flags".
+ * A Text matcher is a case-sensitive substring, or "/regex/flags". The groups a rule's regexes capture
+ * (system's, then last's, then any's) are `$1`…`$9` in its reply's content and tool call arguments, so a
+ * demo can answer about the inputs it was given.
  */
 
 const REGEX_TEXT = /^\/(.*)\/([a-z]*)$/s;
@@ -12,13 +14,14 @@ const REGEX_TEXT = /^\/(.*)\/([a-z]*)$/s;
 /**
  * Compiles a Text matcher; g and y are dropped so a matcher has no lastIndex state. Regexes run on
  * the linear-time engine of document regexes: a script comes with a workspace, the text it matches
- * can be anything.
+ * can be anything. It answers with the groups a "/regex/" captured (none for a substring), or
+ * undefined when it does not match: a rule's reply can say `$1`…`$9` for them.
  */
-export function compileText(text: string): (value: string) => boolean {
+export function compileTextGroups(text: string): (value: string) => string[] | undefined {
   const m = REGEX_TEXT.exec(text);
-  if (!m || m[1] === '') return (value) => value.includes(text);
+  if (!m || m[1] === '') return (value) => (value.includes(text) ? [] : undefined);
   const re = compileLinearRegex(m[1], m[2].replace(/[gy]/g, ''));
-  return (value) => re.test(value);
+  return (value) => re.groups(value)?.slice(1);
 }
 
 const TextSchema = z.string().min(1).superRefine((text, ctx) => {

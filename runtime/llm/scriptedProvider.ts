@@ -3,7 +3,7 @@ import type { TokenUsage } from '../../shared/usage';
 import { abortableSleep, type Sleep } from './abortableSleep';
 import type { ChatModel, ChatRequest, ChatResponse } from './chatModel';
 import { ContextWindowExceeded, ModelCallAborted, ModelCallFailed, ScriptExhausted, ToolsUnsupported } from './errors';
-import { compileText, type Match, type Reply, type Script } from './script';
+import { compileTextGroups, type Match, type Reply, type Script } from './script';
 
 export interface ScriptedChatModelOptions {
   /** Model name reported to events. Default "script". */
@@ -17,7 +17,8 @@ export interface ScriptedChatModelOptions {
   sleep?: Sleep;
 }
 
-type Predicate = (request: ChatRequest, callIndex: number) => boolean;
+/** Whether a rule matches: the groups its regexes captured (maybe none), or undefined. */
+type Predicate = (request: ChatRequest, callIndex: number) => string[] | undefined;
 
 interface CompiledRule {
   matches: Predicate;
@@ -96,10 +97,12 @@ export class ScriptedChatModel implements ChatModel {
 
   private pick(request: ChatRequest, callIndex: number): Reply {
     for (const rule of this.rules) {
-      if (rule.uses >= rule.times || !rule.matches(request, callIndex)) continue;
+      if (rule.uses >= rule.times) continue;
+      const groups = rule.matches(request, callIndex);
+      if (groups === undefined) continue;
       const reply = rule.replies[Math.min(rule.uses, rule.replies.length - 1)];
       rule.uses++;
-      return reply;
+      return groups.length > 0 ? withGroups(reply, groups) : reply;
     }
     if (this.sequencePosition < this.sequence.length) return this.sequence[this.sequencePosition++];
     if (this.fallback !== undefined) return this.fallback;
@@ -109,34 +112,68 @@ export class ScriptedChatModel implements ChatModel {
 
 function compileMatch(match: Match): Predicate {
   const checks: Predicate[] = [];
+  const none: string[] = [];
   if (match.system !== undefined) {
-    const test = compileText(match.system);
-    checks.push((r) => r.messages.some((m) => m.role === 'system' && test(m.content)));
+    const groups = compileTextGroups(match.system);
+    checks.push((r) => {
+      for (const m of r.messages) if (m.role === 'system') {
+        const found = groups(m.content);
+        if (found) return found;
+      }
+      return undefined;
+    });
   }
   if (match.last !== undefined) {
-    const test = compileText(match.last);
-    checks.push((r) => r.messages.length > 0 && test(r.messages[r.messages.length - 1].content));
+    const groups = compileTextGroups(match.last);
+    checks.push((r) => (r.messages.length > 0 ? groups(r.messages[r.messages.length - 1].content) : undefined));
   }
   if (match.any !== undefined) {
-    const test = compileText(match.any);
-    checks.push((r) => r.messages.some((m) => test(m.content)));
+    const groups = compileTextGroups(match.any);
+    checks.push((r) => {
+      for (const m of r.messages) {
+        const found = groups(m.content);
+        if (found) return found;
+      }
+      return undefined;
+    });
   }
   if (match.lastRole !== undefined) {
     const role = match.lastRole;
-    checks.push((r) => r.messages.length > 0 && r.messages[r.messages.length - 1].role === role);
+    checks.push((r) => (r.messages.length > 0 && r.messages[r.messages.length - 1].role === role ? none : undefined));
   }
   if (match.hasTools !== undefined) {
     const wanted = match.hasTools;
-    checks.push((r) => ((r.tools?.length ?? 0) > 0) === wanted);
+    checks.push((r) => (((r.tools?.length ?? 0) > 0) === wanted ? none : undefined));
   }
   if (match.callIndex !== undefined) {
     const index = match.callIndex;
-    checks.push((_r, callIndex) => callIndex === index);
+    checks.push((_r, callIndex) => (callIndex === index ? none : undefined));
   }
+  if (checks.length === 0) return () => none;
   if (checks.length === 1) return checks[0];
   return (request, callIndex) => {
-    for (const check of checks) if (!check(request, callIndex)) return false;
-    return true;
+    const all: string[] = [];
+    for (const check of checks) {
+      const found = check(request, callIndex);
+      if (found === undefined) return undefined;
+      all.push(...found);
+    }
+    return all;
+  };
+}
+
+/** The reply with `$1`…`$9` replaced by the rule's captured groups (in content and tool call arguments). */
+function withGroups(reply: Reply, groups: string[]): Reply {
+  const fill = (text: string, escape = (group: string) => group) => text.replace(/\$([1-9])/g, (whole, n: string) => (groups[Number(n) - 1] !== undefined ? escape(groups[Number(n) - 1]!) : whole));
+  // Inside a JSON text a group is written as a JSON string's content (its quotes and newlines escaped).
+  const inJson = (group: string) => JSON.stringify(group).slice(1, -1);
+  if (typeof reply === 'string') return fill(reply);
+  return {
+    ...reply,
+    ...(reply.content !== undefined ? { content: fill(reply.content) } : {}),
+    ...(reply.toolCalls
+      ? { toolCalls: reply.toolCalls.map((call) => ({ ...call, arguments: typeof call.arguments === 'string' ? fill(call.arguments) : (JSON.parse(fill(JSON.stringify(call.arguments), inJson)) as Record<string, unknown>) })) }
+      : {}),
   };
 }
 

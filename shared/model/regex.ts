@@ -61,6 +61,8 @@ export class RegexNotSupported extends Error {
 /** A compiled document regex. `test` is linear in the input's length. */
 export interface LinearRegex {
   test(input: string): boolean;
+  /** The first match's groups (0: the whole match; an unmatched group is ''), or undefined without a match. */
+  groups(input: string): string[] | undefined;
 }
 
 const cache = new Map<string, LinearRegex>();
@@ -88,7 +90,14 @@ export function compileLinearRegex(pattern: string, flags = ''): LinearRegex {
   if (size > MAX_REGEX_PROGRAM_SIZE) {
     throw new RegexNotSupported(pattern, `too large (program size ${size}, at most ${MAX_REGEX_PROGRAM_SIZE}); use smaller repeat counts`);
   }
-  const regex: LinearRegex = { test: (input) => compiled.test(input) };
+  const regex: LinearRegex = {
+    test: (input) => compiled.test(input),
+    groups: (input) => {
+      const m = compiled.matcher(input);
+      if (!m.find()) return undefined;
+      return Array.from({ length: m.groupCount() + 1 }, (_, i) => m.group(i) ?? '');
+    },
+  };
   if (cache.size >= CACHE_SIZE) cache.clear();
   cache.set(key, regex);
   return regex;

@@ -13,7 +13,7 @@ import {
 } from './cliHarness';
 
 const BRIEF =
-  'A 10-panel rooftop system peaks at 4 kW and makes about 18 kWh a day. It costs about 10,400 to install before incentives. The numbers work for most homes: SHIP IT';
+  'On rooftop solar: a 10-panel rooftop system peaks at 4 kW and makes about 18 kWh a day. It costs about 10,400 to install before incentives. The numbers work for most homes: SHIP IT';
 const RESEARCH =
   '- 10 panels × 400 W = 4 kW peak.\n- 4 kW × 4.5 sun hours ≈ 18 kWh per day.\n- Installed cost: 4,000 W × 2.60 = 10,400 before incentives.';
 
@@ -24,6 +24,16 @@ afterEach(() => {
 });
 
 describe('crewdeck run --json', () => {
+  it('the demo model writes about the inputs it was given (product=Acme, topic=tidal power)', async () => {
+    ws = tempExamples();
+    const launch = parseSingleJson(await runCli(['run', ws.path('product-launch.crew.json'), '--json', '--input', 'product=Acme'], { cwd: ws.dir }));
+    expect(launch.status).toBe('completed');
+    expect(launch.output).toMatch(/^Acme is here: /);
+    expect(launch.output).not.toContain('Crewdeck Pro');
+    const brief = parseSingleJson(await runCli(['run', ws.path('research-brief.crew.json'), '--json', '--input', 'topic=tidal power'], { cwd: ws.dir }));
+    expect(brief.output).toMatch(/^On tidal power: /);
+  });
+
   it('prints exactly one JSON result object, exits 0 and writes the outputFile in the workspace', async () => {
     ws = tempExamples();
     const r = await runCli(['run', ws.path('research-brief.crew.json'), '--json'], { cwd: ws.dir });

@@ -24,6 +24,24 @@ const ask = (content: string, extra: Partial<ChatRequest> = {}): ChatRequest => 
 const text = async (model: ScriptedChatModel, request: ChatRequest) => (await model.chat(request)).content;
 
 describe('scripted provider', () => {
+  it('fills $1…$9 with the groups the rule’s regexes captured, system’s first, in content and tool arguments', async () => {
+    const m = scripted({
+      rules: [
+        {
+          when: { system: '/You are (\\w+)\\./', last: '/about "(.+?)" in (\\d{4})/' },
+          reply: { content: '$1 looked up $2 for $3; $4 stays as written', toolCalls: [{ name: 'search', arguments: { query: '$2 $3' } }] },
+        },
+        { when: { last: 'price' }, reply: 'costs $1' },
+      ],
+    });
+    const found = await m.chat(ask('Tell me about "rooftop "solar"" in 2026.'));
+    expect(found.content).toBe('Researcher looked up rooftop "solar" for 2026; $4 stays as written');
+    // Inside tool arguments a group is JSON-escaped: the arguments stay valid JSON.
+    expect(JSON.parse(found.toolCalls[0]!.arguments)).toEqual({ query: 'rooftop "solar" 2026' });
+    // A substring rule captures nothing: its reply is sent as written.
+    expect(await text(m, ask('the price?'))).toBe('costs $1');
+  });
+
   it('answers from the first matching rule, then the sequence, then the default', async () => {
     const m = scripted({
       rules: [

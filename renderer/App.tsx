@@ -98,15 +98,16 @@ export function App() {
       </div>
       <div className="app-body" style={{ gridTemplateColumns: `${sidebarWidth}px minmax(0, 1fr)` }}>
         <Sidebar />
-        <div className="resize-grip-slot" data-orientation="vertical" style={{ left: sidebarWidth }}>
-          <ResizeGrip panel="sidebar" grows="right" label="Resize the sidebar" />
-        </div>
         <main
           className="app-main"
           data-run-panel={workbench ? 'shown' : 'hidden'}
           data-detail-side={(workbench && detailSide) || undefined}
           style={workbench && detailSide ? { gridTemplateColumns: `minmax(0, 1fr) ${inspectorWidth}px` } : undefined}
         >
+          {/* Placed against the body (absolute), inside main so that every control is in a landmark. */}
+          <div className="resize-grip-slot" data-orientation="vertical" style={{ left: sidebarWidth }}>
+            <ResizeGrip panel="sidebar" grows="right" label="Resize the sidebar" />
+          </div>
           {view === 'settings' ? (
             <SettingsPanel />
           ) : view === 'memory' ? (

@@ -29,10 +29,10 @@ export function Toolbar() {
 
   return (
     <header className="toolbar">
-      <div className="toolbar-brand">
+      <h1 className="toolbar-brand">
         <span className="toolbar-logo" aria-hidden />
         Crewdeck
-      </div>
+      </h1>
       <div className="toolbar-doc">
         {path && (
           <>

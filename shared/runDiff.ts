@@ -26,6 +26,7 @@ export type RunStepSide = z.infer<typeof RunStepSideSchema>;
 export const RunStepDiffSchema = z.object({
   /** A task id; for a flow, the method id (`<id>#<n>` for its n-th call when it ran more than once). */
   taskId: z.string(),
+  /** The output, the status, the error, the tool calls or the attempts differ (tokens and time alone do not count). */
   changed: z.boolean(),
   /** Absent when that run has no such step. */
   a: RunStepSideSchema.optional(),

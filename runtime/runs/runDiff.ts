@@ -36,7 +36,8 @@ function describe(run: RunRecord): RunDiff['runA'] {
   return { id: run.id, name: run.name, status: run.status, kind: run.kind };
 }
 
-function diffStep(taskId: string, a: RunStepSide | undefined, b: RunStepSide | undefined): RunStepDiff {
+/** One step of two runs side by side. */
+export function diffStep(taskId: string, a: RunStepSide | undefined, b: RunStepSide | undefined): RunStepDiff {
   const ua = a?.tokenUsage ?? emptyUsage();
   const ub = b?.tokenUsage ?? emptyUsage();
   const delta: RunStepDiff['delta'] = {
@@ -46,14 +47,16 @@ function diffStep(taskId: string, a: RunStepSide | undefined, b: RunStepSide | u
   };
   if (a?.durationMs !== undefined && b?.durationMs !== undefined) delta.durationMs = b.durationMs - a.durationMs;
   if (ua.costUsd !== undefined && ub.costUsd !== undefined) delta.costUsd = ub.costUsd - ua.costUsd;
+  const toolCalls = { added: multisetMinus(b?.toolCalls ?? [], a?.toolCalls ?? []), removed: multisetMinus(a?.toolCalls ?? [], b?.toolCalls ?? []) };
   return {
     taskId,
-    changed: !a || !b || a.output !== b.output || a.status !== b.status,
+    // What the step did, not what it cost: its output, how it ended, its tool calls and its attempts.
+    changed: !a || !b || a.output !== b.output || a.status !== b.status || a.error !== b.error || a.attempts !== b.attempts || toolCalls.added.length > 0 || toolCalls.removed.length > 0,
     ...(a ? { a } : {}),
     ...(b ? { b } : {}),
     words: wordDiff(a?.output ?? '', b?.output ?? ''),
     delta,
-    toolCalls: { added: multisetMinus(b?.toolCalls ?? [], a?.toolCalls ?? []), removed: multisetMinus(a?.toolCalls ?? [], b?.toolCalls ?? []) },
+    toolCalls,
   };
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from 'react';
 import '../styles/dialogs.css';
 
 interface ModalProps {
@@ -31,6 +31,20 @@ export function Modal({ title, subtitle, children, footer, onClose, testId, widt
     (first ?? root)?.focus();
     return () => previous?.focus?.();
     // Once, when the dialog opens.
+  }, []);
+
+  // The focused control can leave the page while the dialog is open (a form replaced by its results):
+  // focus falls back to the body, outside the dialog, and Escape must still close it.
+  const escapeFromBody = useEffectEvent((e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !onClose || (document.activeElement !== null && document.activeElement !== document.body)) return;
+    // Dialogs over dialogs: only the top one closes.
+    const open = document.querySelectorAll('.modal');
+    if (open[open.length - 1] === ref.current) onClose();
+  });
+  useEffect(() => {
+    const listener = (e: KeyboardEvent) => escapeFromBody(e);
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
   }, []);
 
   return (

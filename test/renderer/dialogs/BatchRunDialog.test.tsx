@@ -141,6 +141,10 @@ describe('BatchRunDialog', () => {
     expect(host.callsTo('runs.cancelBatch')).toEqual([{ batchId: 'batch_1' }]);
     expect(screen.getByTestId('batch-summary').textContent).toContain('stopped');
     expect(screen.queryByTestId('batch-stop')).toBeNull();
+    // The Stop button that had the focus is gone (focus is on the body): Escape still closes the dialog.
+    expect(document.activeElement).toBe(document.body);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(useBatchRunStore.getState().open).toBe(false);
   });
 
   it('a loaded .jsonl or .csv file fills the table by its own format; another file type is refused', async () => {

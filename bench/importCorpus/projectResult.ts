@@ -5,6 +5,7 @@ import { extname, join } from 'node:path';
 import { exampleFromSchema } from './exampleFromSchema';
 
 const CLI = join(import.meta.dirname, '../../bin/crewdeck.js');
+const LOST_TOOL = /add the tool in Crewdeck|the tool is left out|no Crewdeck built-in equivalent|no Python tool bridge|move it to module level/;
 
 export interface ProjectResult {
   slug: string;
@@ -79,7 +80,9 @@ export function importAndRun(slug: string, projectDir: string, configDir: string
     return { slug, imported: false, problem: report?.message ?? (imported.stderr.trim().split('\n').pop() || `exit ${imported.status}`), documents: [], methods: 0, stubs: 0, hasTools, lostTools: [], unmapped: 0 };
   }
   const unmapped = report.unmapped ?? [];
-  const lostTools = unmapped.filter((u) => /tool/i.test(u.path) || /tool/i.test(u.item)).map((u) => u.item);
+  // A tool the agent runs without (runtime/crewai/crews/mapTool.ts words these), not a setting of a tool
+  // that was carried over without one of its parameters.
+  const lostTools = unmapped.filter((u) => /\.tools: /.test(u.item) && LOST_TOOL.test(u.why)).map((u) => u.item);
   let methods = 0;
   let stubs = 0;
   for (const d of report.documents.filter((x) => x.kind === 'flow')) {

@@ -36,6 +36,14 @@ const shownCode = (value: { $python: string }) => (value.$python.length > 60 ? `
 const notLiteral = (value: PyArg, expected: string): Read =>
   python(value) ? { problem: `is Python code (\`${shownCode(value)}\`), not ${expected}` } : { problem: `is ${JSON.stringify(value)}, not ${expected}` };
 
+/**
+ * A scraping service's class (the model gives the URL): the page is fetched by Crewdeck itself (the
+ * guarded fetch, HTML to text), and it is written back as ScrapeWebsiteTool, which needs no service key.
+ */
+function scrapingService(className: string, ignored: Record<string, string>): ToolClassSpec {
+  return { className, tool: 'scrape_website', fixed: {}, positional: [], kwargs: {}, ignored, exportsFrom: () => false };
+}
+
 /** A non-empty string literal; `""` and `None` mean "not set", as in crewai_tools. */
 function text(value: PyArg): Read {
   if (value === null || value === '') return { skip: true };
@@ -198,6 +206,8 @@ export const CREWAI_TOOL_CLASSES: readonly ToolClassSpec[] = [
     ignored: { cookies: 'sends cookies from the environment; Crewdeck sends none', headers: 'sets request headers; Crewdeck sends its own' },
     exportsFrom: isElement,
   },
+  scrapingService('SerperScrapeWebsiteTool', { api_key: 'is a Serper key for its scraping API; Crewdeck fetches the page itself', include_markdown: 'asks Serper for Markdown; Crewdeck turns the page into text' }),
+  scrapingService('FirecrawlScrapeWebsiteTool', { api_key: 'is a Firecrawl key for its scraping API; Crewdeck fetches the page itself', config: 'sets Firecrawl scrape options; Crewdeck turns the page into text' }),
   {
     className: 'WebsiteSearchTool',
     tool: 'website_search',

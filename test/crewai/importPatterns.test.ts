@@ -215,6 +215,8 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
         ['scrape_website', { url: 'https://example.com/blog' }],
         ['scrape_website', { variant: 'element', url: 'https://example.com/prices', selector: 'table.prices' }],
         ['website_search', { url: 'https://docs.example.com/' }],
+        // A scraping service's class: Crewdeck fetches the page itself (exported as ScrapeWebsiteTool()).
+        ['scrape_website', null],
       ],
       // Local variables, each pinned to its file.
       file_clerk: [

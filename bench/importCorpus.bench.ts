@@ -61,7 +61,7 @@ const lines = [
     const e = index.get(r.slug);
     const source = e ? `${e.repo}${e.subdir ? `/${e.subdir}` : ''}${e.commit ? ` (${e.commit.slice(0, 7)})` : ''}` : '–';
     const docs = r.documents.map((d) => `${d.kind} ${d.outcome}`).join(', ') || '–';
-    return `| ${r.slug} | ${cell(source)} | ${e?.style ?? '–'} | ${r.imported ? 'yes' : 'no'} | ${docs} | ${r.methods ? `${r.stubs}/${r.methods}` : '–'} | ${r.lostTools.length ? cell(r.lostTools.join('; ')) : r.hasTools ? 'none' : '–'} | ${cell(r.problem ?? '')} |`;
+    return `| ${r.slug} | ${cell(source)} | ${e?.style ?? '–'} | ${r.imported ? 'yes' : 'no'} | ${docs} | ${r.methods ? `${r.stubs}/${r.methods}` : '–'} | ${r.lostTools.length ? cell(r.lostTools.join('; ')) : !r.hasTools ? '–' : r.imported ? 'none' : 'all (not imported)'} | ${cell(r.problem ?? '')} |`;
   }),
 ];
 const table = lines.join('\n');

@@ -3,7 +3,8 @@ import type { Size } from '../../model/nodeSizes';
 import type { Command } from '../command';
 import { isRecord, layoutOf, type CrewDraft, type Position } from '../crewDraft';
 import { sameValue } from '../sameValue';
-import { asFlow } from './flowDraft';
+import { routeHandleId } from './connectMethods';
+import { asFlow, methodsOf, routesOf } from './flowDraft';
 import { flowStructure, type StructureEdge, type StructureNode } from './flowStructure';
 
 export const FLOW_NODE_SIZE = {
@@ -32,11 +33,48 @@ export function computeFlowLayout(doc: CrewDraft, measured: Readonly<Record<stri
   for (const edge of edges) if (edge.source !== edge.target) g.setEdge(edge.source, edge.target, {}, edge.id);
   dagre.layout(g);
   const out: Record<string, Position> = {};
+  const heights: Record<string, number> = {};
   for (const node of nodes) {
     const n = g.node(node.id) as { x: number; y: number; width: number; height: number };
     out[node.id] = { x: Math.round(n.x - n.width / 2), y: Math.round(n.y - n.height / 2) };
+    heights[node.id] = n.height;
   }
+  orderRouteListeners(flow, nodes, edges, out, heights);
   return out;
+}
+
+/**
+ * Dagre does not know a router's handles, which list its routes top to bottom: where the listeners of
+ * a router's routes stand one under another in one column (nothing else between them), they are
+ * stacked again in the order of the routes, so the router's branches do not cross.
+ */
+function orderRouteListeners(flow: ReturnType<typeof asFlow>, nodes: StructureNode[], edges: StructureEdge[], out: Record<string, Position>, heights: Record<string, number>): void {
+  const methods = methodsOf(flow);
+  for (const node of nodes) {
+    if (node.kind !== 'method') continue;
+    const order = new Map(routesOf(methods[node.index] ?? {}).map((route, i) => [routeHandleId(route), i]));
+    if (order.size < 2) continue;
+    const rank = new Map<string, number>();
+    for (const e of edges) {
+      const i = order.get(e.sourceHandle);
+      if (e.source === node.id && e.kind === 'route' && e.target !== node.id && i !== undefined && !rank.has(e.target)) rank.set(e.target, i);
+    }
+    const columns = new Map<number, string[]>();
+    for (const target of rank.keys()) columns.set(out[target]!.x, [...(columns.get(out[target]!.x) ?? []), target]);
+    for (const [x, group] of columns) {
+      if (group.length < 2) continue;
+      const top = Math.min(...group.map((id) => out[id]!.y));
+      const bottom = Math.max(...group.map((id) => out[id]!.y + heights[id]!));
+      const between = nodes.some((n) => !group.includes(n.id) && out[n.id]!.x === x && out[n.id]!.y < bottom && out[n.id]!.y + heights[n.id]! > top);
+      if (between) continue;
+      const gap = (bottom - top - group.reduce((sum, id) => sum + heights[id]!, 0)) / (group.length - 1);
+      let y = top;
+      for (const id of [...group].sort((a, b) => rank.get(a)! - rank.get(b)!)) {
+        out[id] = { x, y: Math.round(y) };
+        y += heights[id]! + gap;
+      }
+    }
+  }
 }
 
 let cache: { key: string; positions: Record<string, Position> } | undefined;

@@ -28,8 +28,8 @@ describe('the palette', () => {
       const session = await openBrowser(app.url, { width, height });
       try {
         const { page } = session;
-        for (const document of ['feedback-loop.flow.json', 'research-brief.crew.json']) {
-          await page.locator(`[data-testid="document-item"][data-path="${document}"]`).click();
+        for (const file of ['feedback-loop.flow.json', 'research-brief.crew.json']) {
+          await page.locator(`[data-testid="document-item"][data-path="${file}"]`).click();
           const palette = page.getByTestId('palette');
           await palette.waitFor();
           const found = await palette.evaluate((strip) => {
@@ -46,8 +46,8 @@ describe('the palette', () => {
             });
           });
           expect(found.length).toBeGreaterThanOrEqual(2);
-          expect(found.filter((f) => !f.inside || !f.whole || !f.clickable), document).toEqual([]);
-          await session.shot(`palette-${document.split('.')[0]}-${width}`);
+          expect(found.filter((f) => !f.inside || !f.whole || !f.clickable), file).toEqual([]);
+          await session.shot(`palette-${file.split('.')[0]}-${width}`);
         }
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
       } finally {

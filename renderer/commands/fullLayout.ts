@@ -27,8 +27,14 @@ export function positionsFor(doc: CrewDraft, nodeIds: string[], withProblems: re
   const saved = layoutOf(doc);
   const missing = nodeIds.filter((id) => !saved[id]);
   if (missing.length === 0) return saved;
-  const auto = cachedAutoLayout(doc, withProblems);
   const out: Record<string, Position> = { ...saved };
+  // A crew switched to hierarchical: its manager goes above the agents it delegates to, not under the tasks.
+  const agents = agentNodeIds(doc).filter((id) => saved[id]).map((id) => saved[id]!);
+  if (missing.length === 1 && missing[0] === MANAGER_NODE_ID && agents.length > 0) {
+    out[MANAGER_NODE_ID] = { x: Math.min(...agents.map((p) => p.x)), y: Math.min(...agents.map((p) => p.y)) - NODE_SIZE.manager.height - 72 };
+    return out;
+  }
+  const auto = cachedAutoLayout(doc, withProblems);
   const placed = nodeIds.filter((id) => saved[id]).map((id) => saved[id]);
   let dx = 0;
   let dy = 0;

@@ -81,6 +81,19 @@ describe('documentToGraph', () => {
     expect(full['task:research']).toEqual({ x: 0, y: 0 });
   });
 
+  it('puts the manager of a crew switched to hierarchical above its agents, not under the tasks', () => {
+    const doc = sequentialCrew();
+    const saved = doc.layout as Record<string, { x: number; y: number }>;
+    const agents = Object.entries(saved).filter(([id]) => id.startsWith('agent:')).map(([, p]) => p);
+    const tasks = Object.entries(saved).filter(([id]) => id.startsWith('task:')).map(([, p]) => p);
+    doc.process = 'hierarchical';
+    const manager = node(documentToGraph(doc), 'manager')!.position;
+    expect(manager.x).toBe(Math.min(...agents.map((p) => p.x)));
+    expect(manager.y).toBeLessThan(Math.min(...agents.map((p) => p.y)));
+    expect(manager.y).toBeLessThan(Math.max(...tasks.map((p) => p.y)));
+    expect((withFullLayout(doc).layout as Record<string, unknown>).manager).toEqual(manager);
+  });
+
   it('draws the built-in manager of a hierarchical crew with delegation edges to every agent', () => {
     const graph = documentToGraph(hierarchicalCrew());
     const manager = node(graph, 'manager');

@@ -13,6 +13,7 @@ import { MemoryPanel } from './panels/memory/MemoryPanel';
 import { OutputPanel } from './panels/OutputPanel';
 import { ResizeGrip } from './panels/ResizeGrip';
 import { RunsPanel } from './panels/RunsPanel';
+import { ChatPanel } from './panels/chat/ChatPanel';
 import { SaveErrorBanner } from './panels/SaveErrorBanner';
 import { SettingsPanel } from './panels/SettingsPanel';
 import { Sidebar } from './panels/Sidebar';
@@ -38,6 +39,7 @@ const TABS: { id: BottomTab; label: string }[] = [
   { id: 'trace', label: 'Trace' },
   { id: 'output', label: 'Output' },
   { id: 'runs', label: 'Runs' },
+  { id: 'chat', label: 'Chat' },
 ];
 
 /**
@@ -215,6 +217,7 @@ function BottomPanel({ maximised }: { maximised: boolean }) {
           {tab === 'trace' && <TracePanel />}
           {tab === 'output' && <OutputPanel />}
           {tab === 'runs' && <RunsPanel />}
+          {tab === 'chat' && <ChatPanel />}
         </div>
       )}
     </section>

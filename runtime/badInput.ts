@@ -12,6 +12,7 @@ import { WorkspaceUntrusted } from './trust/trustErrors';
 import { DocumentOutsideWorkspace } from './document/workspaceDocument';
 import { BudgetNotRaised } from './run/budgetGuard';
 import { HumanAnswerInvalid } from './human/humanPause';
+import { ChatInvalid } from './chat/chatErrors';
 
 /** Errors that mean "fix your input" (exit code 2), as opposed to a run that failed (exit code 1). */
 export function isBadInput(error: unknown): error is Error {
@@ -35,6 +36,7 @@ export function isBadInput(error: unknown): error is Error {
     error instanceof BatchNotFound ||
     error instanceof BatchNotResumable ||
     error instanceof TrainingInvalid ||
+    error instanceof ChatInvalid ||
     // The workspace database's trained suggestions cannot be read (a newer schema, a damaged row).
     error instanceof SuggestionsUnreadable ||
     error instanceof McpConfigInvalid ||

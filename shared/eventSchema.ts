@@ -38,6 +38,7 @@ const delegationKind = z.enum(['delegate', 'ask']);
 const purpose = z.union([
   z.strictObject({ kind: z.enum(['training', 'test']), sessionId: str, iteration: num, iterations: num }),
   z.strictObject({ kind: z.literal('evaluation'), of: z.enum(['training', 'test']), sessionId: str }),
+  z.strictObject({ kind: z.literal('chat'), agentId: str, role: str, sessionId: str.optional() }),
 ]);
 
 type PayloadSchemas = { [K in RuntimeEventType]: z.ZodType<EventPayloads[K]> };

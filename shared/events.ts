@@ -102,7 +102,9 @@ export type RunPurpose =
    * A training session's or test's own run: its `training.*` / `test.*` events and the evaluator's model
    * calls (`llm.*`, metered like any run's), beside the crew runs of its iterations.
    */
-  | { kind: 'evaluation'; of: 'training' | 'test'; sessionId: string };
+  | { kind: 'evaluation'; of: 'training' | 'test'; sessionId: string }
+  /** One reply in a chat with an agent (the chat pane), or a kept conversation replayed by a test (`sessionId`). */
+  | { kind: 'chat'; agentId: string; role: string; sessionId?: string };
 
 export interface TaskOutputRecord {
   taskId: string;

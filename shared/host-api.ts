@@ -6,6 +6,7 @@ import { problemsFromZod } from './model/problems';
 import { TokenUsageSchema } from './usage';
 import { RunDiffSchema } from './runDiff';
 import { BudgetSchema } from './model/budget';
+import { ChatTurnSchema, MAX_CHAT_TURNS } from './model/crew';
 import { isSecretEnvName, SECRET_ENV_NAME_RULE } from './model/secretEnvNames';
 import {
   SuggestionDiffSchema,
@@ -318,6 +319,21 @@ export const HOST_CHANNELS = {
 
   'runs.start': {
     request: z.strictObject({ path: DocumentPathSchema, inputs: Inputs.default({}), model: z.string().max(200).optional() }),
+    response: z.object({ runId: z.string() }),
+  },
+  /**
+   * One reply of one agent of a crew in a chat (the chat pane): a small run of that agent alone with its
+   * model, tools and the crew's memory, answering `message` given the turns before it. Answers once the
+   * run has opened; its events are pushed as any run's, its `run.completed` output is the reply.
+   */
+  'chat.send': {
+    request: z.strictObject({
+      path: DocumentPathSchema,
+      agentId: Id,
+      history: z.array(ChatTurnSchema).max(MAX_CHAT_TURNS - 1).default([]),
+      message: z.string().trim().min(1).max(100_000),
+      inputs: Inputs.optional(),
+    }),
     response: z.object({ runId: z.string() }),
   },
   /**

@@ -18,6 +18,7 @@ export const ALLOWED_CHANNELS = [
   'documents.validate',
   'documents.importCrewai',
   'runs.start',
+  'chat.send',
   'runs.startBatch',
   'runs.batch',
   'runs.cancelBatch',

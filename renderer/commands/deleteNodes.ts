@@ -46,6 +46,11 @@ export function deleteNodes(nodeIds: readonly string[]): Command {
       if (manager && managerAgent !== undefined && goneAgentIds.has(managerAgent)) {
         next = { ...next, manager: manager.delegateTo === 'all' ? { delegateTo: 'all' } : {} };
       }
+      // A kept conversation is with one agent: it goes with it (undo brings both back).
+      if (doc.conversations?.some((c) => goneAgentIds.has(c.agentId))) {
+        const kept = doc.conversations.filter((c) => !goneAgentIds.has(c.agentId));
+        next = withPatch(next, { conversations: kept.length > 0 ? kept : undefined });
+      }
       const layoutChanges: Record<string, undefined> = {};
       agentIndexes.forEach((i) => (layoutChanges[agentNodes[i]] = undefined));
       taskIndexes.forEach((i) => (layoutChanges[taskNodes[i]] = undefined));

@@ -34,6 +34,10 @@ export function renameEntity(nodeId: string, newId: string): Command {
         next = { ...doc, agents: renamed, tasks };
         const manager = managerOf(doc);
         if (owned && manager && manager.agentId === oldId) next = { ...next, manager: { ...manager, agentId: newId } };
+        // Kept conversations (the chat pane's test cases) follow their agent.
+        if (owned && next.conversations?.some((c) => c.agentId === oldId)) {
+          next = { ...next, conversations: next.conversations.map((c) => (c.agentId === oldId ? { ...c, agentId: newId } : c)) };
+        }
       } else {
         const tasks = (renamed as TaskDraft[]).map((task) =>
           owned && isRecord(task) && Array.isArray(task.context) && task.context.includes(oldId!)

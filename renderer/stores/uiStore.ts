@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 export type Theme = 'dark' | 'light';
-export type BottomTab = 'trace' | 'output' | 'runs';
+export type BottomTab = 'trace' | 'output' | 'runs' | 'chat';
 /** `training` and `tests`: the open crew's training panel and test panel. */
 export type MainView = 'canvas' | 'settings' | 'memory' | 'training' | 'tests';
 

@@ -134,6 +134,7 @@ export function createHostService(options: HostServiceOptions): HostService {
     'documents.importCrewai': async ({ dir }) => changed(await importCrewAiIntoWorkspace(workspace, documents, dir)),
 
     'runs.start': async ({ path, inputs, model }) => ({ runId: await runs.start(path, inputs, model) }),
+    'chat.send': async ({ path, ...request }) => ({ runId: await runs.chat(path, request) }),
     'runs.startBatch': (request) => batches.start(request),
     'runs.batch': ({ batchId }) => batches.get(batchId),
     'runs.cancelBatch': ({ batchId }) => ({ cancelled: batches.cancel(batchId) }),

@@ -14,6 +14,8 @@ import type { RunStore } from '../store/types';
 import type { SuggestionSource } from '../training/suggestionSource';
 import type { Budget } from '../../shared/model/budget';
 import type { HostHuman } from './hostHuman';
+import { chatCrew, type ChatRequest } from '../chat/chatCrew';
+import { flowAgentCrew } from '../chat/flowAgentCrew';
 
 type StartRun = (runtime: Runtime, run: { runId: string; signal: AbortSignal; onEvent: (e: RuntimeEvent) => void }) => Promise<CrewRunResult | FlowRunResult>;
 
@@ -47,6 +49,16 @@ export class HostRuns {
     return loaded.kind === 'flow'
       ? this.launch(model, (runtime, run) => runtime.runFlow(loaded.doc, { ...run, inputs, documentPath: file }))
       : this.launch(model, (runtime, run) => runtime.runCrew(loaded.doc, { ...run, inputs, documentPath: file }));
+  }
+
+  /**
+   * One reply in a chat with an agent (runtime/chat/chatCrew.ts): of the crew at `path`, or of the
+   * flow at `path` (`agentId` is then the id of an agent method).
+   */
+  chat(path: string, request: ChatRequest): Promise<string> {
+    const loaded = loadWorkspaceDocument(this.options.workspace, path);
+    const chat = chatCrew(loaded.kind === 'flow' ? flowAgentCrew(loaded.doc, request.agentId) : loaded.doc, request);
+    return this.launch(undefined, (runtime, run) => runtime.runCrew(chat.doc, { ...run, inputs: chat.inputs, purpose: chat.purpose, documentPath: loaded.file }));
   }
 
   /**

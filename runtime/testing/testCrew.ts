@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { CrewDocument, Task } from '../../shared/model/crew';
 import type { RuntimeEvent } from '../../shared/events';
 import type { CheckResult, TestReport, TestResult } from '../../shared/training';
@@ -15,13 +14,10 @@ import { evaluatorFor } from '../training/evaluatorModel';
 import { TrainingInvalid } from '../training/trainingErrors';
 import { summariseTest } from './testReport';
 import type { TestStore } from './testStore';
+import { TaskScoreSchema } from './taskScore';
+import { testConversation } from './testConversation';
 
 export const MAX_TEST_ITERATIONS = 50;
-
-export const TaskScoreSchema = z.object({
-  score: z.number().min(1).max(10),
-  reason: z.string().trim().min(1, 'must not be empty'),
-});
 
 export interface TestRequest {
   doc: CrewDocument;
@@ -88,6 +84,19 @@ export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
   const doc = testedCrew(req.doc);
   const tasksById = new Map(interpolated.tasks.map((t) => [t.id, t]));
   const runIds: string[] = [];
+  const record = (row: TestResult) => {
+    store.addResult(testId, row);
+    span.emit({
+      type: 'test.evaluated',
+      sessionId: testId,
+      iteration: row.iteration,
+      taskId: row.taskId,
+      status: row.status,
+      ...(row.score !== undefined ? { score: row.score } : {}),
+      ...(row.checkScore !== undefined ? { checkScore: row.checkScore } : {}),
+      ...(row.reason !== undefined ? { reason: row.reason } : {}),
+    });
+  };
   try {
     for (let iteration = 1; iteration <= req.iterations; iteration++) {
       const runId = newRunId(now());
@@ -141,17 +150,24 @@ export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
             checks: [],
           };
         }
-        store.addResult(testId, row);
-        span.emit({
-          type: 'test.evaluated',
-          sessionId: testId,
-          iteration,
-          taskId: task.id,
-          status: row.status,
-          ...(row.score !== undefined ? { score: row.score } : {}),
-          ...(row.checkScore !== undefined ? { checkScore: row.checkScore } : {}),
-          ...(row.reason !== undefined ? { reason: row.reason } : {}),
-        });
+        record(row);
+      }
+      // Kept conversations (the chat pane's test cases) after the tasks: each replayed and scored.
+      for (const [k, conversation] of (req.doc.conversations ?? []).entries()) {
+        record(
+          await testConversation({
+            doc: req.doc,
+            conversation,
+            iteration,
+            index: interpolated.tasks.length + k,
+            sessionId: testId,
+            runtime: req.runtime,
+            evaluator,
+            evaluatorCall,
+            run: { inputs: req.inputs, documentPath: req.documentPath, signal: req.signal, onEvent: req.onEvent },
+            now,
+          }),
+        );
       }
     }
     store.setStatus(testId, 'completed');

@@ -99,6 +99,27 @@ export const ManagerSchema = z.union([
 ]);
 export type Manager = z.infer<typeof ManagerSchema>;
 
+/** One turn of a conversation with an agent (the chat pane). */
+export const ChatTurnSchema = z.strictObject({ role: z.enum(['user', 'agent']), text: z.string().min(1).max(100_000) });
+export type ChatTurn = z.infer<typeof ChatTurnSchema>;
+export const MAX_CHAT_TURNS = 100;
+
+/**
+ * A conversation kept from the chat pane as a test case: a crew test replays its last user turn (with the
+ * turns before it as the history) and scores the agent's new reply against the kept last reply.
+ */
+export const ConversationSchema = z.strictObject({
+  id,
+  agentId: id,
+  name: z.string().min(1).max(200),
+  turns: z
+    .array(ChatTurnSchema)
+    .min(2)
+    .max(MAX_CHAT_TURNS)
+    .refine((turns) => turns.at(-1)?.role === 'agent' && turns.at(-2)?.role === 'user', { message: 'must end with a user turn and the agent reply kept for it' }),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
 export const CrewInputSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'input names may only contain letters, digits, _ and -'),
   description: z.string().optional(),
@@ -131,6 +152,8 @@ const CrewObjectSchema = z.strictObject({
   planning: z.strictObject({ enabled: z.boolean().default(true), llm: ModelRefSchema.optional() }).optional(),
   /** Pauses the run before a model call once its tokens or cost reached a cap. */
   budget: BudgetSchema.optional(),
+  /** Conversations kept from the chat pane as test cases (`crewdeck test` scores them). */
+  conversations: z.array(ConversationSchema).max(200).optional(),
   layout: z.record(z.string(), z.strictObject({ x: z.number(), y: z.number() })).optional(),
 });
 
@@ -219,5 +242,14 @@ function checkCrewReferences(input: unknown, ctx: z.RefinementCtx): void {
     if (output?.schema !== undefined && output.format !== 'json') issue(['tasks', i, 'output', 'format'], 'an output schema needs format "json"');
     checkTools(task.tools, ['tasks', i, 'tools'], agents.find((a) => agentId !== undefined && a.id === agentId));
     if (id !== undefined) seen.add(id);
+  });
+
+  const conversationIds = new Set<string>();
+  list(crew.conversations).forEach((conversation, i) => {
+    const id = str(conversation.id);
+    if (id !== undefined && conversationIds.has(id)) issue(['conversations', i, 'id'], `duplicate conversation id "${id}"`);
+    if (id !== undefined) conversationIds.add(id);
+    const agentId = str(conversation.agentId);
+    if (agentId !== undefined && !agentIds.has(agentId)) issue(['conversations', i, 'agentId'], `no agent with id "${agentId}"`);
   });
 }

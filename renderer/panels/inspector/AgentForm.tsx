@@ -4,6 +4,7 @@ import { renameEntity } from '../../commands/renameEntity';
 import { updateEntity } from '../../commands/updateEntity';
 import { isRecord, type AgentDraft } from '../../commands/crewDraft';
 import { useDocumentStore } from '../../stores/documentStore';
+import { openChat } from '../chat/openChat';
 import { CheckField } from './CheckField';
 import { IdField } from './IdField';
 import { InspectorHeader } from './InspectorHeader';
@@ -36,6 +37,11 @@ export function AgentForm({ nodeId, index, agent, profiles, isManager }: Props) 
   return (
     <>
       <InspectorHeader kind={isManager ? 'manager' : 'agent'} kindLabel={isManager ? 'Manager agent' : 'Agent'} title={role}>
+        {!isManager && typeof a.id === 'string' && a.id !== '' && (
+          <button type="button" className="btn ghost" data-testid="inspector-chat" title={`Talk to ${role} alone, with its tools, memory and model`} onClick={() => openChat(a.id as string, role)}>
+            Chat
+          </button>
+        )}
         <button type="button" className="btn ghost is-danger" onClick={() => perform(deleteNodes([nodeId]))} data-testid="inspector-delete">
           Delete
         </button>

@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
+import type { Conversation } from '../../../shared/model/crew';
 import type { TestSession } from '../../../shared/training';
+import { updateCrew } from '../../commands/updateCrew';
 import { useDocumentStore } from '../../stores/documentStore';
 import { useTestStore } from '../../stores/testStore';
 import '../../styles/training.css';
@@ -55,6 +57,7 @@ export function TestPanel() {
           {tests.map((t) => (
             <TestListItem key={t.id} test={t} selected={t.id === selectedId} />
           ))}
+          <KeptConversations doc={doc} />
         </nav>
         <section className="test-report" aria-label="Test report">
           {report && session ? (
@@ -121,6 +124,45 @@ export function TestPanel() {
         </section>
       </div>
     </div>
+  );
+}
+
+/** The conversations kept from the chat pane: each test replays and scores them after the tasks. */
+function KeptConversations({ doc }: { doc: unknown }) {
+  const crew = (doc ?? {}) as { conversations?: unknown; agents?: unknown };
+  const conversations = Array.isArray(crew.conversations) ? (crew.conversations as Partial<Conversation>[]) : [];
+  const agents = Array.isArray(crew.agents) ? (crew.agents as { id?: unknown; role?: unknown }[]) : [];
+  const roleOf = (id: unknown) => {
+    const role = agents.find((a) => a.id === id)?.role;
+    return typeof role === 'string' && role ? role : String(id);
+  };
+  return (
+    <section className="test-conversations" aria-label="Kept conversations" data-testid="test-conversations">
+      <div className="training-section-label">Kept conversations</div>
+      {conversations.length === 0 ? (
+        <div className="training-muted">None yet. In the Chat tab, “Keep as test…” adds one; each test scores the agent’s reply against it.</div>
+      ) : (
+        conversations.map((c, i) => (
+          <div key={c.id ?? i} className="test-conversation" data-testid="test-conversation" data-conversation-id={c.id}>
+            <span className="test-conversation-name">{c.name ?? c.id}</span>
+            <span className="training-muted">
+              {roleOf(c.agentId)} · {Array.isArray(c.turns) ? c.turns.length : 0} turns
+            </span>
+            <button
+              type="button"
+              className="btn small ghost"
+              aria-label={`Remove the kept conversation ${c.name ?? c.id ?? ''}`}
+              onClick={() => {
+                const rest = conversations.filter((_, j) => j !== i);
+                useDocumentStore.getState().perform(updateCrew({ conversations: rest.length > 0 ? rest : undefined }, { label: 'Remove kept conversation' }));
+              }}
+            >
+              Remove
+            </button>
+          </div>
+        ))
+      )}
+    </section>
   );
 }
 

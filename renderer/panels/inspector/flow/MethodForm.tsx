@@ -3,6 +3,7 @@ import { deleteFlowNodes } from '../../../commands/flow/deleteFlowNodes';
 import { bodyOf, routesOf, str, triggerOf, type MethodDraft } from '../../../commands/flow/flowDraft';
 import { renameMethod, renameMethodId } from '../../../commands/flow/renameMethod';
 import { updateBody, updateMethod } from '../../../commands/flow/updateMethod';
+import { openChat } from '../../chat/openChat';
 import { useDocumentStore } from '../../../stores/documentStore';
 import { IdField } from '../IdField';
 import { OtherProblems } from '../OtherProblems';
@@ -25,11 +26,17 @@ export function MethodForm({ nodeId, index, method, otherNames, otherRoutes, pro
   const kind = str(body.type) ?? '';
   const routes = routesOf(method);
   const name = str(method.name) || `Method ${index + 1}`;
+  const agentRole = agentRoleOf(body, name);
   const setBody = (field: string, value: unknown, editKey?: string) =>
     perform(updateBody(nodeId, { [field]: value }, { coalesceKey: `${nodeId}:body:${field}${editKey !== undefined ? `:${editKey}` : ''}` }));
   return (
     <>
       <FlowHeader kind="method" icon={routes.length > 0 ? 'router' : kind} kindLabel={`${routes.length > 0 ? 'Router' : 'Method'} · ${(BODY_KIND_LABEL as Record<string, string>)[kind] ?? kind}`} title={name}>
+        {agentRole !== undefined && typeof method.id === 'string' && method.id !== '' && (
+          <button type="button" className="btn ghost" data-testid="inspector-chat" title={`Talk to ${agentRole} alone, with its tools and model`} onClick={() => openChat(method.id as string, agentRole)}>
+            Chat
+          </button>
+        )}
         <button type="button" className="btn ghost is-danger" onClick={() => perform(deleteFlowNodes([nodeId]))} data-testid="inspector-delete">
           Delete
         </button>
@@ -79,4 +86,12 @@ export function MethodForm({ nodeId, index, method, otherNames, otherRoutes, pro
       </Section>
     </>
   );
+}
+
+/** The role of the agent an agent method (or a for_each over one) runs, for its Chat button. */
+function agentRoleOf(body: Record<string, unknown>, fallback: string): string | undefined {
+  const inner = body.type === 'for_each' && body.body !== null && typeof body.body === 'object' ? (body.body as Record<string, unknown>) : body;
+  if (inner.type !== 'agent') return undefined;
+  const agent = inner.agent !== null && typeof inner.agent === 'object' ? (inner.agent as Record<string, unknown>) : {};
+  return str(agent.role) || fallback;
 }

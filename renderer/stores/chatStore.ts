@@ -1,0 +1,197 @@
+import { create } from 'zustand';
+import type { RuntimeEvent } from '../../shared/events';
+import type { HostPush } from '../../shared/host-api';
+import type { ChatTurn, Conversation } from '../../shared/model/crew';
+import { freshId } from '../commands/freshId';
+import { updateCrew } from '../commands/updateCrew';
+import { host } from '../host/hostContext';
+import { useDocumentStore } from './documentStore';
+
+/** What the agent did on the way to a reply, as the chat shows it under the reply. */
+export type ChatStep =
+  | { kind: 'tool'; tool: string; args: unknown; result?: string; error?: string; blocked?: string }
+  | { kind: 'memory'; query: string; found: number }
+  | { kind: 'knowledge'; query: string; found: number };
+
+export interface ChatMessage {
+  role: 'user' | 'agent';
+  text: string;
+  /** An agent message: the run that made it (each reply is a small run with its own trace). */
+  runId?: string;
+  status?: 'thinking' | 'done' | 'failed';
+  steps?: ChatStep[];
+  tokens?: number;
+}
+
+/** Which agent the chat talks to: one agent of the crew in `path`. */
+export interface ChatTarget {
+  path: string;
+  agentId: string;
+  role: string;
+}
+
+export interface ChatState {
+  target?: ChatTarget;
+  messages: ChatMessage[];
+  sending: boolean;
+  error?: string;
+  /** The name the last kept conversation was saved under (until the next message). */
+  kept?: string;
+
+  attach(): () => void;
+  /** Talks to another agent (a new conversation); the same one keeps the conversation. */
+  open(target: ChatTarget): void;
+  send(text: string): Promise<void>;
+  /** Starts over with the same agent. */
+  clear(): void;
+  /** Saves the conversation in the crew as a test case (`conversations`), scored by the crew's tests. */
+  keep(name: string): Promise<void>;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A chat run's events as they arrive, kept by run id until its message takes them (pushes may come first). */
+const pending = new Map<string, RuntimeEvent[]>();
+let detach: (() => void) | undefined;
+
+export const useChatStore = create<ChatState>()((set, get) => {
+  const apply = (runId: string, events: RuntimeEvent[]) => {
+    set((s) => ({ messages: s.messages.map((m) => (m.runId === runId ? events.reduce(foldEvent, m) : m)) }));
+  };
+
+  const onPush = (push: HostPush) => {
+    if (push.kind !== 'event') return;
+    const e = push.event;
+    if (e.type === 'run.started' && e.purpose?.kind === 'chat') pending.set(e.runId, []);
+    if (get().messages.some((m) => m.runId === e.runId)) apply(e.runId, [e]);
+    else pending.get(e.runId)?.push(e);
+  };
+
+  return {
+    messages: [],
+    sending: false,
+
+    attach() {
+      if (detach) return detach;
+      const unsubscribe = host().subscribe(onPush);
+      detach = () => {
+        unsubscribe();
+        detach = undefined;
+      };
+      return detach;
+    },
+
+    open(target) {
+      const current = get().target;
+      if (current && current.path === target.path && current.agentId === target.agentId) {
+        set({ target });
+        return;
+      }
+      set({ target, messages: [], error: undefined, kept: undefined, sending: false });
+    },
+
+    async send(text) {
+      const target = get().target;
+      const said = text.trim();
+      if (!target || said === '' || get().sending) return;
+      const history: ChatTurn[] = get()
+        .messages.filter((m) => m.status !== 'failed' && m.status !== 'thinking' && m.text !== '')
+        .map((m) => ({ role: m.role, text: m.text }));
+      set((s) => ({ messages: [...s.messages, { role: 'user', text: said }], sending: true, error: undefined, kept: undefined }));
+      try {
+        // The run reads the crew from disk: what was just edited is saved first.
+        if (useDocumentStore.getState().path === target.path) await useDocumentStore.getState().flushSave();
+        const { runId } = await host().invoke('chat.send', { path: target.path, agentId: target.agentId, history, message: said });
+        if (get().target !== target) return;
+        const early = pending.get(runId) ?? [];
+        pending.delete(runId);
+        set((s) => ({ messages: [...s.messages, early.reduce(foldEvent, { role: 'agent', text: '', runId, status: 'thinking', steps: [] } as ChatMessage)] }));
+      } catch (error) {
+        if (get().target === target) set({ error: message(error) });
+      } finally {
+        if (get().target === target) set({ sending: false });
+      }
+    },
+
+    clear() {
+      set({ messages: [], error: undefined, kept: undefined });
+    },
+
+    async keep(name) {
+      const target = get().target;
+      if (!target) return;
+      const turns = keptTurns(get().messages);
+      if (!turns) throw new Error('keep a conversation after the agent has answered');
+      const documents = useDocumentStore.getState();
+      const label = name.trim() || `Chat with ${target.role}`;
+      if (documents.path === target.path && documents.doc) {
+        // The crew on the canvas: an edit like any other (undoable, autosaved).
+        const conversations = existing(documents.doc.conversations);
+        const result = documents.perform(updateCrew({ conversations: [...conversations, conversationOf(conversations, target, label, turns)] }, { label: 'Keep conversation as a test' }));
+        if (!result.ok) throw new Error(result.reason);
+      } else {
+        const { document } = await host().invoke('documents.read', { path: target.path });
+        if (!document || typeof document !== 'object') throw new Error(`${target.path} is not a readable crew`);
+        const crew = document as Record<string, unknown>;
+        const conversations = existing(crew.conversations);
+        await host().invoke('documents.save', { path: target.path, document: { ...crew, conversations: [...conversations, conversationOf(conversations, target, label, turns)] } });
+      }
+      set({ kept: label });
+    },
+  };
+});
+
+/** The turns a kept conversation holds: everything answered, ending with the agent's last reply. */
+export function keptTurns(messages: readonly ChatMessage[]): ChatTurn[] | undefined {
+  const turns = messages.filter((m) => m.status !== 'failed' && m.status !== 'thinking' && m.text !== '').map((m) => ({ role: m.role, text: m.text }));
+  while (turns.length > 0 && turns[turns.length - 1].role === 'user') turns.pop();
+  return turns.length >= 2 && turns[turns.length - 2].role === 'user' ? turns : undefined;
+}
+
+function existing(value: unknown): Conversation[] {
+  return Array.isArray(value) ? (value as Conversation[]) : [];
+}
+
+function conversationOf(conversations: readonly Conversation[], target: ChatTarget, name: string, turns: ChatTurn[]): Conversation {
+  const taken = new Set(conversations.map((c) => c.id));
+  return { id: freshId(name, taken), agentId: target.agentId, name, turns };
+}
+
+/** One event of a chat run folded into its message. */
+export function foldEvent(m: ChatMessage, e: RuntimeEvent): ChatMessage {
+  const steps = m.steps ?? [];
+  switch (e.type) {
+    case 'tool.started':
+      return { ...m, steps: [...steps, { kind: 'tool', tool: e.tool, args: e.args }] };
+    case 'tool.completed':
+    case 'tool.cached':
+      return { ...m, steps: withLastTool(steps, e.tool, { result: e.result }) };
+    case 'tool.failed':
+      return { ...m, steps: withLastTool(steps, e.tool, { error: e.error }) };
+    case 'tool.blocked':
+      return { ...m, steps: [...steps, { kind: 'tool', tool: e.tool, args: undefined, blocked: e.reason }] };
+    case 'memory.recall':
+      return { ...m, steps: [...steps, { kind: 'memory', query: e.query, found: e.records.length }] };
+    case 'knowledge.retrieved':
+      return { ...m, steps: [...steps, { kind: 'knowledge', query: e.query, found: e.chunks.length }] };
+    case 'run.completed':
+      return { ...m, status: 'done', text: e.output, tokens: e.tokenUsage.totalTokens };
+    case 'run.failed':
+      return { ...m, status: 'failed', text: e.error, tokens: e.tokenUsage.totalTokens };
+    case 'run.cancelled':
+      return { ...m, status: 'failed', text: `stopped: ${e.reason}` };
+    default:
+      return m;
+  }
+}
+
+function withLastTool(steps: ChatStep[], tool: string, end: { result?: string; error?: string }): ChatStep[] {
+  let at = steps.length - 1;
+  while (at >= 0 && !isOpenCall(steps[at], tool)) at -= 1;
+  if (at < 0) return steps;
+  return steps.map((s, i) => (i === at ? { ...s, ...end } : s));
+}
+
+function isOpenCall(step: ChatStep, tool: string): boolean {
+  return step.kind === 'tool' && step.tool === tool && step.result === undefined && step.error === undefined && step.blocked === undefined;
+}

@@ -94,9 +94,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
       const target = get().target;
       const said = text.trim();
       if (!target || said === '' || get().sending) return;
-      const history: ChatTurn[] = get()
-        .messages.filter((m) => m.status !== 'failed' && m.status !== 'thinking' && m.text !== '')
-        .map((m) => ({ role: m.role, text: m.text }));
+      const history = answeredTurns(get().messages);
       set((s) => ({ messages: [...s.messages, { role: 'user', text: said }], sending: true, error: undefined, kept: undefined }));
       try {
         // The run reads the crew from disk: what was just edited is saved first.
@@ -143,9 +141,14 @@ export const useChatStore = create<ChatState>()((set, get) => {
 
 /** The turns a kept conversation holds: everything answered, ending with the agent's last reply. */
 export function keptTurns(messages: readonly ChatMessage[]): ChatTurn[] | undefined {
-  const turns = messages.filter((m) => m.status !== 'failed' && m.status !== 'thinking' && m.text !== '').map((m) => ({ role: m.role, text: m.text }));
+  const turns = answeredTurns(messages);
   while (turns.length > 0 && turns[turns.length - 1].role === 'user') turns.pop();
   return turns.length >= 2 && turns[turns.length - 2].role === 'user' ? turns : undefined;
+}
+
+/** What was said and answered: failed and unfinished replies are not part of the conversation. */
+function answeredTurns(messages: readonly ChatMessage[]): ChatTurn[] {
+  return messages.filter((m) => m.status !== 'failed' && m.status !== 'thinking' && m.text !== '').map((m) => ({ role: m.role, text: m.text }));
 }
 
 function existing(value: unknown): Conversation[] {

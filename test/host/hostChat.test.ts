@@ -61,9 +61,16 @@ function open(crew: object = CREW) {
   const host = createHostService({ workspace, transport: 'websocket', env: {} });
   hosts.push(host);
   const events: RuntimeEvent[] = [];
+  const waiters: { done: (e: RuntimeEvent) => boolean; resolve: () => void }[] = [];
   host.subscribe((p: HostPush) => {
-    if (p.kind === 'event') events.push(p.event);
+    if (p.kind !== 'event') return;
+    events.push(p.event);
+    for (const w of waiters.splice(0)) if (w.done(p.event)) w.resolve();
+    else waiters.push(w);
   });
+  /** Resolves once an event matching `done` has been pushed (at once if it already was). */
+  const pushed = (done: (e: RuntimeEvent) => boolean) =>
+    events.some(done) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ done, resolve }));
   const call = async (channel: string, request: unknown = {}) => {
     const result = await host.handle(channel, request);
     if (!result.ok) throw Object.assign(new Error(`${channel}: ${result.error.code}: ${result.error.message}`), { code: result.error.code });
@@ -71,13 +78,10 @@ function open(crew: object = CREW) {
   };
   /** Resolves with the run's events once its end has been pushed. */
   const ended = async (runId: string): Promise<RuntimeEvent[]> => {
-    for (;;) {
-      const own = events.filter((e) => e.runId === runId);
-      if (own.some((e) => e.type === 'run.completed' || e.type === 'run.failed' || e.type === 'run.cancelled')) return own;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await pushed((e) => e.runId === runId && (e.type === 'run.completed' || e.type === 'run.failed' || e.type === 'run.cancelled'));
+    return events.filter((e) => e.runId === runId);
   };
-  return { call, ended, events, dir: workspace };
+  return { call, ended, pushed, events, dir: workspace };
 }
 
 describe('chat.send', () => {
@@ -112,6 +116,8 @@ describe('chat.send', () => {
   it('names the agents when asked for one the crew does not have, and refuses an empty message', async () => {
     const { call } = open();
     await expect(call('chat.send', { path: 'numbers.crew.json', agentId: 'ghost', message: 'hi' })).rejects.toThrow(/bad_input: .*no agent with id "ghost" \(its agents: analyst, writer\)/);
+    // A path outside the workspace is refused like any document path.
+    await expect(call('chat.send', { path: '../numbers.crew.json', agentId: 'analyst', message: 'hi' })).rejects.toThrow(/bad_input|invalid_request/);
     await expect(call('chat.send', { path: 'numbers.crew.json', agentId: 'analyst', message: '   ' })).rejects.toThrow(/invalid_request: .*message: must not be empty/);
   });
 
@@ -164,13 +170,10 @@ describe('kept conversations', () => {
   });
 
   it("are replayed by a crew test and scored against the kept reply, after the crew's tasks", async () => {
-    const { call, dir } = open(KEPT);
+    const { call, pushed, dir } = open(KEPT);
     const { testId } = await call('tests.start', { path: 'numbers.crew.json', iterations: 1 });
-    let report = await call('tests.get', { testId });
-    while (report.session.status === 'running') {
-      await new Promise((r) => setTimeout(r, 20));
-      report = await call('tests.get', { testId });
-    }
+    await pushed((e) => (e.type === 'test.completed' || e.type === 'test.failed') && e.sessionId === testId);
+    const report = await call('tests.get', { testId });
     expect(report.session.status).toBe('completed');
     const row = report.tasks.find((t: { taskId: string }) => t.taskId === 'conversation:product');
     expect(row).toMatchObject({ role: 'Analyst', scores: [9], averageScore: 9 });

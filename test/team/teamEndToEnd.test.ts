@@ -89,4 +89,50 @@ describe('a team server with two workers', () => {
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     await team.addWorker();
   }, 180_000);
+
+  it('kill -9 of the worker running a flow in its for_each: the other worker finishes it, no finished method or item runs again', async () => {
+    const llm = { provider: 'scripted', model: 'slow', script: { default: { content: 'chapter text', delayMs: 400 } } };
+    const flow = {
+      kind: 'flow',
+      version: 1,
+      id: 'book',
+      name: 'Book',
+      state: { initial: { chapters: ['Dawn', 'Noon', 'Dusk', 'Night', 'Rain', 'Frost'] } },
+      methods: [
+        { id: 'outline', name: 'outline', trigger: { start: true }, body: { type: 'llm', prompt: 'Outline the book', llm } },
+        { id: 'write', name: 'write_chapters', trigger: { listen: 'outline' }, body: { type: 'for_each', items: '{state.chapters}', concurrency: 1, into: 'texts', body: { type: 'llm', prompt: 'Chapter {index}: {item}', llm } } },
+        { id: 'bind', name: 'bind', trigger: { listen: 'write_chapters' }, body: { type: 'set_state', set: { book: '{state.texts}' } } },
+      ],
+    };
+    await client.request('POST', '/v1/deployments', { documentPath: 'book.flow.json', document: flow, files: {} });
+    const { runId } = await client.request<{ runId: string }>('POST', '/v1/deployments/book/runs', {});
+    const itemsDone = (events: RuntimeEvent[]) => events.filter((e) => e.type === 'flow.item.completed').map((e) => (e as { index: number }).index);
+    await waitFor(async () => itemsDone(await allEvents(runId)), (done) => done.length >= 2, 'two chapters to complete');
+    const holder = (await pool.query<{ lease_owner: string | null }>('SELECT lease_owner FROM runs WHERE id = $1', [runId])).rows[0]!.lease_owner!;
+    const victim = team.workers.find((w) => w.child.pid === Number(holder.split(':')[1]));
+    expect(victim, `the lease holder ${holder} is one of the workers`).toBeDefined();
+    victim!.child.kill('SIGKILL');
+    const before = await allEvents(runId);
+    const lastBefore = before.at(-1)!.seq;
+
+    const done = await waitFor(() => view(runId), (v) => v.status === 'completed' || v.status === 'failed', 'the flow to end', 90_000);
+    expect(done.status).toBe('completed');
+    const events = await allEvents(runId);
+    const after = events.filter((e) => e.seq > lastBefore);
+    expect(after.some((e) => e.type === 'run.resumed')).toBe(true);
+    // Each item ran to completion once; those finished before the kill come back from the checkpoint.
+    const ran = events.filter((e) => e.type === 'flow.item.completed' && !(e as { restoredFrom?: string }).restoredFrom).map((e) => (e as { index: number }).index);
+    expect(ran.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    const restored = after.filter((e) => e.type === 'flow.item.completed' && (e as { restoredFrom?: string }).restoredFrom === 'checkpoint').map((e) => (e as { index: number }).index);
+    expect(restored.sort()).toEqual(itemsDone(before).sort());
+    // After the kill, one model call per chapter not yet stored (the one in flight runs again), none for the outline.
+    const callsAfter = after.filter((e) => e.type === 'llm.started').length;
+    expect(callsAfter).toBe(6 - itemsDone(before).length);
+    expect(after.some((e) => e.type === 'flow.method.started' && (e as { methodId: string }).methodId === 'outline')).toBe(false);
+    const completedMethods = events.filter((e) => e.type === 'flow.method.completed').map((e) => (e as { methodId: string }).methodId);
+    expect(completedMethods).toEqual(['outline', 'write', 'bind']);
+    expect(done.state).toMatchObject({ texts: Array(6).fill('chapter text') });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    await team.addWorker();
+  }, 180_000);
 });

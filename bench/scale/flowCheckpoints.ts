@@ -57,7 +57,13 @@ export async function once(items: number, persist: boolean, bytes?: number[]): P
   try {
     const runtime = createRuntime({ workspace: dir, store });
     const d = doc(items, persist);
-    const { ms, value } = await cpuMs(() => runtime.runFlow(d));
+    // Until the store has committed what the run wrote: without it, a run that leaves its events queued
+    // (checkpointing off commits nothing before the end) would be measured without storing them.
+    const { ms, value } = await cpuMs(async () => {
+      const result = await runtime.runFlow(d);
+      store.flush();
+      return result;
+    });
     if (value.status !== 'completed') throw new Error(`for_each ${items}: ${value.status} ${value.error?.message ?? ''}`);
     if (store instanceof CountingStore) bytes?.push(store.bytes);
     return ms;

@@ -83,10 +83,16 @@ describe('the chat pane', () => {
     expect(session.errors).toEqual([]);
   });
 
-  it('a kept conversation appears in Tests, and a test scores it', async () => {
+  it('a reload of the page keeps the conversation; a kept one appears in Tests, and a test scores it', async () => {
     const { page } = session;
+    await page.reload();
+    await page.locator('[data-testid="document-item"][data-path="numbers.crew.json"]').click();
     await page.getByTestId('tab-chat').click();
     const pane = page.getByTestId('chat-panel');
+    const reply = pane.locator('[data-testid="chat-message"][data-role="agent"][data-status="done"]');
+    await reply.waitFor();
+    expect(await reply.getByTestId('chat-reply').textContent()).toBe('Six times seven is 42.');
+    expect(await reply.getByTestId('chat-tool-call').textContent()).toContain('→ 42');
     await pane.getByTestId('chat-keep').click();
     await pane.getByTestId('chat-keep-name').fill('Six times seven');
     await pane.getByTestId('chat-keep-save').click();

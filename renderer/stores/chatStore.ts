@@ -5,6 +5,7 @@ import type { ChatTurn, Conversation } from '../../shared/model/crew';
 import { freshId } from '../commands/freshId';
 import { updateCrew } from '../commands/updateCrew';
 import { host } from '../host/hostContext';
+import { loadChatSession, saveChatSession } from './chatSession';
 import { useDocumentStore } from './documentStore';
 
 /** What the agent did on the way to a reply, as the chat shows it under the reply. */
@@ -21,6 +22,8 @@ export interface ChatMessage {
   status?: 'thinking' | 'done' | 'failed';
   steps?: ChatStep[];
   tokens?: number;
+  /** The last event of its run folded in: a run's events read again after a reload are not folded twice. */
+  seq?: number;
 }
 
 /** Which agent the chat talks to: one agent of the crew in `path`. */
@@ -52,28 +55,54 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A chat run's events as they arrive, kept by run id until its message takes them (pushes may come first). */
 const pending = new Map<string, RuntimeEvent[]>();
+/** Runs whose stored events are being read after a reload (see `catchUp`). */
+const catching = new Set<string>();
 let detach: (() => void) | undefined;
 
 export const useChatStore = create<ChatState>()((set, get) => {
   const apply = (runId: string, events: RuntimeEvent[]) => {
-    set((s) => ({ messages: s.messages.map((m) => (m.runId === runId ? events.reduce(foldEvent, m) : m)) }));
+    set((s) => ({ messages: s.messages.map((m) => (m.runId === runId ? events.reduce(foldNewer, m) : m)) }));
   };
+
+  /**
+   * Replies that were on their way when the page was reloaded: their runs went on in the host. What is
+   * pushed while their stored events are read waits, then both are folded (each event once, by seq).
+   */
+  const catchUp = async () => {
+    for (const m of get().messages) {
+      if (m.status !== 'thinking' || !m.runId) continue;
+      catching.add(m.runId);
+      pending.set(m.runId, []);
+      try {
+        const { events } = await host().invoke('runs.events', { runId: m.runId, afterSeq: m.seq ?? 0 });
+        apply(m.runId, [...(events as RuntimeEvent[]), ...(pending.get(m.runId) ?? [])]);
+      } catch (error) {
+        set((s) => ({ messages: s.messages.map((x) => (x.runId === m.runId ? { ...x, status: 'failed', text: `could not read the reply's run: ${message(error)}` } : x)) }));
+      } finally {
+        catching.delete(m.runId);
+        pending.delete(m.runId);
+      }
+    }
+  };
+  const restored = loadChatSession();
 
   const onPush = (push: HostPush) => {
     if (push.kind !== 'event') return;
     const e = push.event;
     if (e.type === 'run.started' && e.purpose?.kind === 'chat') pending.set(e.runId, []);
-    if (get().messages.some((m) => m.runId === e.runId)) apply(e.runId, [e]);
+    if (!catching.has(e.runId) && get().messages.some((m) => m.runId === e.runId)) apply(e.runId, [e]);
     else pending.get(e.runId)?.push(e);
   };
 
   return {
-    messages: [],
+    ...(restored ? { target: restored.target } : {}),
+    messages: restored?.messages ?? [],
     sending: false,
 
     attach() {
       if (detach) return detach;
       const unsubscribe = host().subscribe(onPush);
+      void catchUp();
       detach = () => {
         unsubscribe();
         detach = undefined;
@@ -103,7 +132,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
         if (get().target !== target) return;
         const early = pending.get(runId) ?? [];
         pending.delete(runId);
-        set((s) => ({ messages: [...s.messages, early.reduce(foldEvent, { role: 'agent', text: '', runId, status: 'thinking', steps: [] } as ChatMessage)] }));
+        set((s) => ({ messages: [...s.messages, early.reduce(foldNewer, { role: 'agent', text: '', runId, status: 'thinking', steps: [] } as ChatMessage)] }));
       } catch (error) {
         if (get().target === target) set({ error: message(error) });
       } finally {
@@ -138,6 +167,15 @@ export const useChatStore = create<ChatState>()((set, get) => {
     },
   };
 });
+
+// The open chat outlives a reload of the page.
+useChatStore.subscribe((s, prev) => {
+  if (s.messages !== prev.messages || s.target !== prev.target) saveChatSession(s.target ? { target: s.target, messages: s.messages } : undefined);
+});
+
+function foldNewer(m: ChatMessage, e: RuntimeEvent): ChatMessage {
+  return m.seq !== undefined && e.seq <= m.seq ? m : { ...foldEvent(m, e), seq: e.seq };
+}
 
 /** The turns a kept conversation holds: everything answered, ending with the agent's last reply. */
 export function keptTurns(messages: readonly ChatMessage[]): ChatTurn[] | undefined {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventInput, RuntimeEvent } from '../../../shared/events';
 import type { HostChannel, HostPush, HostRequest, HostResponse } from '../../../shared/host-api';
 import { emptyUsage } from '../../../shared/usage';
@@ -29,8 +29,15 @@ class ChatHost extends MemoryHost {
   readonly sent: HostRequest<'chat.send'>[] = [];
   private readonly listeners = new Set<(push: HostPush) => void>();
   private seq = 0;
+  /** Every event emitted, as the host's store keeps them (read back through `runs.events`). */
+  readonly stored: RuntimeEvent[] = [];
 
   override async invoke<C extends HostChannel>(channel: C, request: HostRequest<C>): Promise<HostResponse<C>> {
+    if (channel === 'runs.events') {
+      const { runId, afterSeq } = request as HostRequest<'runs.events'>;
+      const events = this.stored.filter((e) => e.runId === runId && e.seq > (afterSeq ?? 0));
+      return { events, lastSeq: events.at(-1)?.seq ?? 0, more: false } as HostResponse<C>;
+    }
     if (channel === 'chat.send') {
       const req = request as HostRequest<'chat.send'>;
       this.sent.push(req);
@@ -49,6 +56,7 @@ class ChatHost extends MemoryHost {
 
   emit(runId: string, event: EventInput): void {
     const full = { ...event, runId, seq: ++this.seq, ts: 1, spanId: 's1' } as RuntimeEvent;
+    this.stored.push(full);
     for (const l of this.listeners) l({ kind: 'event', event: full });
   }
 }
@@ -60,6 +68,7 @@ beforeEach(async () => {
   host = new ChatHost();
   host.files.set(PATH, JSON.stringify(CREW));
   setHost(host);
+  sessionStorage.clear();
   useChatStore.setState({ target: undefined, messages: [], sending: false, error: undefined, kept: undefined });
   await store().load(PATH);
 });
@@ -145,6 +154,31 @@ describe('the chat pane', () => {
     act(() => store().undo());
     expect(store().doc?.conversations).toBeUndefined();
     expect(screen.queryByTestId('test-conversation')).toBeNull();
+  });
+
+  it('a reload of the page keeps the chat; a reply on its way is read from its run, each step once', async () => {
+    render(<ChatPanel />);
+    await screen.findByTestId('chat-agent');
+    await say('What is 6 times 7?');
+    answer('run_chat_1', 'It is 42.');
+    await say('And doubled?');
+    act(() => host.emit('run_chat_2', { type: 'tool.started', tool: 'calculator', args: { expression: '42 * 2' }, agentRole: 'Analyst', callId: 'c2' }));
+    // The page goes away; the reply's run goes on in the host.
+    cleanup();
+    useChatStore.getState().attach()();
+    host.emit('run_chat_2', { type: 'tool.completed', tool: 'calculator', result: '84', durationMs: 1, resultAsAnswer: false });
+    host.emit('run_chat_2', { type: 'run.completed', output: 'It is 84.', tokenUsage: { ...emptyUsage(), totalTokens: 20 }, durationMs: 5 });
+
+    vi.resetModules();
+    (await import('../../../renderer/host/hostContext')).setHost(host);
+    await (await import('../../../renderer/stores/documentStore')).useDocumentStore.getState().load(PATH);
+    const reloaded = await import('../../../renderer/panels/chat/ChatPanel');
+    render(<reloaded.ChatPanel />);
+    await waitFor(() => expect(screen.getAllByTestId('chat-reply').at(-1)!.textContent).toBe('It is 84.'));
+    expect(screen.getAllByTestId('chat-message').map((m) => m.textContent)).toHaveLength(4);
+    expect(screen.getAllByTestId('chat-tool-call').map((c) => c.textContent)).toEqual([expect.stringContaining('→ 42'), expect.stringContaining('→ 84')]);
+    expect(screen.getAllByTestId('chat-reply')[0]!.textContent).toBe('It is 42.');
+    (await import('../../../renderer/stores/chatStore')).useChatStore.getState().attach()();
   });
 
   it('a kept conversation follows its agent when the agent is renamed, and goes with it when deleted', async () => {

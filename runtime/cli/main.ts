@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<Command>> = {
   knowledge: async () => (await import('./commands/knowledge')).knowledgeCommand,
   train: async () => (await import('./commands/train')).trainCommand,
   test: async () => (await import('./commands/test')).testCommand,
+  chat: async () => (await import('./commands/chat')).chatCommand,
   suggestions: async () => (await import('./commands/suggestions')).suggestionsCommand,
   import: async () => (await import('./commands/import')).importCommand,
   export: async () => (await import('./commands/export')).exportCommand,

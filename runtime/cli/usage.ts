@@ -35,6 +35,7 @@ Usage:
   crewdeck suggestions list [crew] [--role R] | show <crew> <role> [version] | activate|disable <crew> <role> <version>
                        | rollback <crew> <role> | diff <crew> <role> <v1> <v2>
                        | edit <crew> <role> <version> (--index N --text T | --add T | --remove N)   [--workspace DIR] [--json]
+  crewdeck chat <file.crew.json|file.flow.json> [--agent ID] [-m TEXT] [--input k=v]... [--json]   talk to one agent; a line a message, each reply a run
   crewdeck test <file.crew.json> -n N [--eval-model PROFILE] [--input k=v]... [--quiet] [--json]   score table per task
   crewdeck import <crewai-project-dir> [-o file.crew.json|dir] [--force] [--json]   a CrewAI project as crews, one per @CrewBase class (lists what it cannot map)
   crewdeck export <file.crew.json>... --to crewai <dir> [--force] [--json]     the crew(s) as a CrewAI project

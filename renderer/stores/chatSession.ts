@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { ChatMessage, ChatStep, ChatTarget } from './chatStore';
 
 /**
  * The open chat, kept in sessionStorage (`crewdeck.chat`) so a reload of the page keeps the conversation
  * (each tab its own; browser mode's origin is its server, so each workspace its own too).
  */
 const KEY = 'crewdeck.chat';
+/** The newest messages kept across a reload. */
+const MAX_KEPT = 500;
 
 const StepSchema = z.union([
   z.object({ kind: z.literal('tool'), tool: z.string(), args: z.unknown(), result: z.string().optional(), error: z.string().optional(), blocked: z.string().optional() }),
@@ -26,13 +27,11 @@ const SessionSchema = z.object({
         seq: z.number().int().optional(),
       }),
     )
-    .max(500),
+    .max(MAX_KEPT),
 });
 
-export interface ChatSession {
-  target: ChatTarget;
-  messages: ChatMessage[];
-}
+/** The chat's agent and messages (the shapes of chatStore's ChatTarget and ChatMessage). */
+export type ChatSession = z.infer<typeof SessionSchema>;
 
 /** The chat kept before the page was reloaded; nothing when there is none or it cannot be read. */
 export function loadChatSession(): ChatSession | undefined {
@@ -41,8 +40,7 @@ export function loadChatSession(): ChatSession | undefined {
     if (!raw) return undefined;
     const parsed = SessionSchema.safeParse(JSON.parse(raw));
     if (!parsed.success) return undefined;
-    const messages = parsed.data.messages.map((m) => ({ ...m, ...(m.steps ? { steps: m.steps as ChatStep[] } : {}) }));
-    return { target: parsed.data.target, messages };
+    return parsed.data;
   } catch {
     return undefined;
   }
@@ -52,7 +50,7 @@ export function saveChatSession(session: ChatSession | undefined): void {
   try {
     if (typeof sessionStorage === 'undefined') return;
     if (!session || session.messages.length === 0) sessionStorage.removeItem(KEY);
-    else sessionStorage.setItem(KEY, JSON.stringify(session));
+    else sessionStorage.setItem(KEY, JSON.stringify({ ...session, messages: session.messages.slice(-MAX_KEPT) }));
   } catch {
     // Storage unavailable or full: the chat holds for this page only.
   }

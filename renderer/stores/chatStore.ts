@@ -76,13 +76,21 @@ export const useChatStore = create<ChatState>()((set, get) => {
       try {
         const { events } = await host().invoke('runs.events', { runId: m.runId, afterSeq: m.seq ?? 0 });
         apply(m.runId, [...(events as RuntimeEvent[]), ...(pending.get(m.runId) ?? [])]);
+        // A run that stopped without ending (its host process went away) will send no reply.
+        if (get().messages.some((x) => x.runId === m.runId && x.status === 'thinking')) {
+          const { run } = await host().invoke('runs.get', { runId: m.runId });
+          if (run.status !== 'running') stopped(m.runId, `the reply's run is ${run.status}${run.error ? `: ${run.error}` : ''}`);
+        }
       } catch (error) {
-        set((s) => ({ messages: s.messages.map((x) => (x.runId === m.runId ? { ...x, status: 'failed', text: `could not read the reply's run: ${message(error)}` } : x)) }));
+        stopped(m.runId, `could not read the reply's run: ${message(error)}`);
       } finally {
         catching.delete(m.runId);
         pending.delete(m.runId);
       }
     }
+  };
+  const stopped = (runId: string, why: string) => {
+    set((s) => ({ messages: s.messages.map((x) => (x.runId === runId && x.status === 'thinking' ? { ...x, status: 'failed', text: why } : x)) }));
   };
   const restored = loadChatSession();
 

@@ -31,12 +31,19 @@ class ChatHost extends MemoryHost {
   private seq = 0;
   /** Every event emitted, as the host's store keeps them (read back through `runs.events`). */
   readonly stored: RuntimeEvent[] = [];
+  /** Runs whose process went away (what `runs.get` then says), with why. */
+  readonly interrupted = new Map<string, string>();
 
   override async invoke<C extends HostChannel>(channel: C, request: HostRequest<C>): Promise<HostResponse<C>> {
     if (channel === 'runs.events') {
       const { runId, afterSeq } = request as HostRequest<'runs.events'>;
       const events = this.stored.filter((e) => e.runId === runId && e.seq > (afterSeq ?? 0));
       return { events, lastSeq: events.at(-1)?.seq ?? 0, more: false } as HostResponse<C>;
+    }
+    if (channel === 'runs.get') {
+      const { runId } = request as HostRequest<'runs.get'>;
+      const ended = this.stored.some((e) => e.runId === runId && e.type.startsWith('run.') && e.type !== 'run.started');
+      return { run: { id: runId, status: ended ? 'completed' : (this.interrupted.get(runId) ?? 'running') }, taskOutputs: [] } as unknown as HostResponse<C>;
     }
     if (channel === 'chat.send') {
       const req = request as HostRequest<'chat.send'>;
@@ -178,6 +185,24 @@ describe('the chat pane', () => {
     expect(screen.getAllByTestId('chat-message').map((m) => m.textContent)).toHaveLength(4);
     expect(screen.getAllByTestId('chat-tool-call').map((c) => c.textContent)).toEqual([expect.stringContaining('→ 42'), expect.stringContaining('→ 84')]);
     expect(screen.getAllByTestId('chat-reply')[0]!.textContent).toBe('It is 42.');
+    (await import('../../../renderer/stores/chatStore')).useChatStore.getState().attach()();
+  });
+
+  it('after a reload, a reply whose run stopped without ending says so instead of thinking forever', async () => {
+    render(<ChatPanel />);
+    await screen.findByTestId('chat-agent');
+    await say('What is 6 times 7?');
+    cleanup();
+    useChatStore.getState().attach()();
+    host.interrupted.set('run_chat_1', 'interrupted');
+
+    vi.resetModules();
+    (await import('../../../renderer/host/hostContext')).setHost(host);
+    await (await import('../../../renderer/stores/documentStore')).useDocumentStore.getState().load(PATH);
+    const reloaded = await import('../../../renderer/panels/chat/ChatPanel');
+    render(<reloaded.ChatPanel />);
+    await waitFor(() => expect(screen.getAllByTestId('chat-reply').at(-1)!.textContent).toBe("The reply failed: the reply's run is interrupted"));
+    expect(screen.queryByTestId('chat-thinking')).toBeNull();
     (await import('../../../renderer/stores/chatStore')).useChatStore.getState().attach()();
   });
 

@@ -5,6 +5,7 @@ import { chatCrew } from '../../chat/chatCrew';
 import { flowAgentCrew } from '../../chat/flowAgentCrew';
 import { loadWorkspaceDocument } from '../../document/workspaceDocument';
 import { parseInputs, parseOptions } from '../options';
+import { workspaceFlag } from '../session';
 import { withTerminalRuntime } from '../sessionRuntime';
 import { EXIT, UsageError } from '../usage';
 
@@ -50,7 +51,7 @@ export async function chatCommand(args: string[]): Promise<number> {
         process.stdout.write(`${JSON.stringify({ runId: result.runId, status: result.status, message, reply: result.output, ...(result.error ? { error: result.error.message } : {}), tokenUsage: result.tokenUsage })}\n`);
       } else if (ok) {
         // The live tree above has shown the run's steps and usage; the reply itself, and where its trace is.
-        process.stdout.write(`\n${t.style.bold(role)}: ${result.output}\n${t.style.dim(`trace: crewdeck runs show ${result.runId}${t.workspace === process.cwd() ? '' : ` --workspace ${t.workspace}`}`)}\n\n`);
+        process.stdout.write(`\n${t.style.bold(role)}: ${result.output}\n${t.style.dim(`trace: crewdeck runs show ${result.runId}${workspaceFlag(t.workspace)}`)}\n\n`);
       } else {
         process.stdout.write(`\n${t.style.red(`The reply ${result.status}`)}: ${result.error?.message ?? ''}\n\n`);
       }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeResult, runCli, runEvents, tempDir, type TempWorkspace } from './cliHarness';
 
@@ -60,7 +61,10 @@ describe('crewdeck chat', () => {
     const said = await runCli(['chat', file, '-a', 'analyst', '-m', 'What is 6 times 7?', '--workspace', ws.dir]);
     expect(said.code, describeResult(said)).toBe(0);
     expect(said.stdout).toContain('Analyst: Six times seven is 42.');
-    expect(said.stdout).toMatch(new RegExp(`trace: crewdeck runs show run_\\S+ --workspace ${ws.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    // The hint works pasted where the command ran: its --workspace (relative or absolute) is this workspace.
+    const hint = /trace: crewdeck runs show run_\S+ --workspace (\S+)/.exec(said.stdout);
+    expect(hint, said.stdout).not.toBeNull();
+    expect(resolve(hint![1]!)).toBe(resolve(ws.dir));
 
     const missing = await runCli(['chat', file, '-m', 'hi']);
     expect(missing.code, describeResult(missing)).not.toBe(0);

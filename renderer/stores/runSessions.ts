@@ -120,6 +120,8 @@ export class RunSessions {
       return;
     }
     const atFrame = () => {
+      // The page can lose its frames while the wait runs (a test environment torn down): fold now.
+      if (typeof requestAnimationFrame !== 'function') return this.flush();
       this.flushFrame = requestAnimationFrame(() => {
         this.flushFrame = undefined;
         clearTimeout(this.flushTimer);

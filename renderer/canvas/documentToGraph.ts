@@ -19,6 +19,7 @@ import {
   stringField,
   tasksOf,
   type CrewDraft,
+  type Position,
 } from '../commands/crewDraft';
 import { agentNodeIds, managerNodeId, taskNodeIds } from '../commands/nodeRefs';
 
@@ -52,6 +53,8 @@ export function documentToGraph(doc: CrewDraft, problems: readonly Problem[] = [
   const managerAgent = managerAgentId(doc);
   const placement = problemsToNodes(doc, problems);
   const positions = positionsFor(doc, [...agentIds, ...taskIds, ...(managerId === MANAGER_NODE_ID ? [MANAGER_NODE_ID] : [])], Object.keys(placement.byNode));
+  // positionsFor places every id it is given; the origin is its own default for an id it cannot place.
+  const positionOf = (nodeId: string): Position => positions[nodeId] ?? { x: 0, y: 0 };
   const problemsOf = (nodeId: string) => placement.byNode[nodeId] ?? [];
 
   const nodes: CrewNode[] = [];
@@ -59,9 +62,8 @@ export function documentToGraph(doc: CrewDraft, problems: readonly Problem[] = [
   const agentNodeById = new Map<string, string>();
   const delegation = managerId !== undefined || agents.some((a) => entry(a).allowDelegation === true);
 
-  agents.forEach((raw, i) => {
-    const agent = entry(raw);
-    const nodeId = agentIds[i];
+  agentIds.forEach((nodeId, i) => {
+    const agent = entry(agents[i]);
     const agentId = stringField(agent.id);
     if (agentId !== undefined && !agentNodeById.has(agentId)) agentNodeById.set(agentId, nodeId);
     const tools = toolNames(agent.tools);
@@ -70,14 +72,14 @@ export function documentToGraph(doc: CrewDraft, problems: readonly Problem[] = [
       nodes.push({
         id: nodeId,
         type: 'manager',
-        position: positions[nodeId],
+        position: positionOf(nodeId),
         data: { source: 'agent', title: role, model: modelLabel(agent.llm), tools, delegateTo: delegateToOf(doc), problems: problemsOf(nodeId) },
       });
     } else {
       nodes.push({
         id: nodeId,
         type: 'agent',
-        position: positions[nodeId],
+        position: positionOf(nodeId),
         data: { role, model: modelLabel(agent.llm), tools, allowDelegation: agent.allowDelegation === true, delegation, problems: problemsOf(nodeId) },
       });
     }
@@ -87,7 +89,7 @@ export function documentToGraph(doc: CrewDraft, problems: readonly Problem[] = [
     nodes.push({
       id: MANAGER_NODE_ID,
       type: 'manager',
-      position: positions[MANAGER_NODE_ID],
+      position: positionOf(MANAGER_NODE_ID),
       deletable: false,
       data: {
         source: 'builtin',
@@ -100,15 +102,14 @@ export function documentToGraph(doc: CrewDraft, problems: readonly Problem[] = [
     });
   }
 
-  const taskIndexById = new Map<string, number>();
-  tasks.forEach((raw, i) => {
-    const id = stringField(entry(raw).id);
-    if (id !== undefined && !taskIndexById.has(id)) taskIndexById.set(id, i);
+  const taskById = new Map<string, { index: number; nodeId: string }>();
+  taskIds.forEach((nodeId, index) => {
+    const id = stringField(entry(tasks[index]).id);
+    if (id !== undefined && !taskById.has(id)) taskById.set(id, { index, nodeId });
   });
 
-  tasks.forEach((raw, i) => {
-    const task = entry(raw);
-    const nodeId = taskIds[i];
+  taskIds.forEach((nodeId, i) => {
+    const task = entry(tasks[i]);
     const agentId = stringField(task.agentId);
     const assignedNode = agentId !== undefined ? agentNodeById.get(agentId) : undefined;
     const context: TaskContextMode = task.context === 'none' ? 'none' : Array.isArray(task.context) ? 'list' : 'all';
@@ -116,7 +117,7 @@ export function documentToGraph(doc: CrewDraft, problems: readonly Problem[] = [
     nodes.push({
       id: nodeId,
       type: 'task',
-      position: positions[nodeId],
+      position: positionOf(nodeId),
       data: {
         order: i + 1,
         title: stringField(task.name) || stringField(task.id) || `Task ${i + 1}`,
@@ -149,10 +150,10 @@ export function documentToGraph(doc: CrewDraft, problems: readonly Problem[] = [
     if (Array.isArray(task.context)) {
       const drawn = new Set<string>();
       for (const ref of task.context) {
-        const from = typeof ref === 'string' ? taskIndexById.get(ref) : undefined;
-        if (from === undefined || drawn.has(ref as string)) continue;
+        const source = typeof ref === 'string' ? taskById.get(ref) : undefined;
+        if (source === undefined || drawn.has(ref as string)) continue;
         drawn.add(ref as string);
-        const sourceNode = taskIds[from];
+        const { index: from, nodeId: sourceNode } = source;
         edges.push({
           id: `ctx|${sourceNode}|${nodeId}`,
           type: 'context',
@@ -167,9 +168,8 @@ export function documentToGraph(doc: CrewDraft, problems: readonly Problem[] = [
   });
 
   if (managerId !== undefined) {
-    agents.forEach((raw, i) => {
-      const nodeId = agentIds[i];
-      if (nodeId === managerId || stringField(entry(raw).id) === managerAgent) return;
+    agentIds.forEach((nodeId, i) => {
+      if (nodeId === managerId || stringField(entry(agents[i]).id) === managerAgent) return;
       edges.push({
         id: delegationEdgeId(managerId, nodeId),
         type: 'delegation',

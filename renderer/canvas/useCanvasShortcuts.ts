@@ -39,6 +39,8 @@ export function useCanvasShortcuts(
       }
       if (!inCanvas || editing || store.doc === undefined) return;
       const selected = useUiStore.getState().selectedNodeIds;
+      // Alt+↑/↓ moves a task when it is the only node selected.
+      const soleTask = selected.length === 1 ? selected.find((id) => id.startsWith('task:')) : undefined;
 
       if (mod && (key === 'c' || key === 'x')) {
         // Text selected on the page (trace, output…) is copied the ordinary way.
@@ -61,9 +63,9 @@ export function useCanvasShortcuts(
         if (selected.length === 0 && edges.length === 0) return;
         event.preventDefault();
         store.perform(composeCommands('Delete', [disconnectEdges(edges), deleteNodes(selected)]));
-      } else if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown') && selected.length === 1 && selected[0].startsWith('task:')) {
+      } else if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown') && soleTask !== undefined) {
         event.preventDefault();
-        store.perform(reorderTask(selected[0], event.key === 'ArrowUp' ? -1 : 1));
+        store.perform(reorderTask(soleTask, event.key === 'ArrowUp' ? -1 : 1));
       }
     };
     window.addEventListener('keydown', onKeyDown);

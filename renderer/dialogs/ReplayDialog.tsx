@@ -96,7 +96,7 @@ export function ReplayDialog({ runId, onClose }: { runId: string; onClose(): voi
               ) : (
                 <div className="replay-output">
                   {edits[t.id] !== undefined ? <em>edited: </em> : null}
-                  {edits[t.id] !== undefined ? edits[t.id].slice(0, 160) : t.output ? (t.output.skipped ? 'skipped' : t.output.raw.slice(0, 160) || '(empty output)') : 'no stored output'}
+                  {edits[t.id]?.slice(0, 160) ?? (t.output ? (t.output.skipped ? 'skipped' : t.output.raw.slice(0, 160) || '(empty output)') : 'no stored output')}
                   {t.agent ? ` · ${t.agent}` : ''}
                 </div>
               )}

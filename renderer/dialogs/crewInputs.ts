@@ -32,10 +32,10 @@ export function crewInputs(document: unknown): CrewInput[] {
   for (const t of Array.isArray(doc.tasks) ? (doc.tasks as Record<string, unknown>[]) : []) texts.push(t?.description, t?.expectedOutput, t?.outputFile);
   for (const text of texts) {
     if (typeof text !== 'string') continue;
-    for (const m of text.matchAll(PLACEHOLDER)) {
-      if (seen.has(m[1])) continue;
-      seen.add(m[1]);
-      inputs.push({ name: m[1], undeclared: true });
+    for (const [, name] of text.matchAll(PLACEHOLDER)) {
+      if (name === undefined || seen.has(name)) continue;
+      seen.add(name);
+      inputs.push({ name, undeclared: true });
     }
   }
   return inputs;

@@ -10,9 +10,9 @@ export type ParsedNodeId = { kind: 'agent'; id: string } | { kind: 'task'; id: s
 
 export function parseNodeId(nodeId: string): ParsedNodeId | undefined {
   if (nodeId === MANAGER_NODE_ID) return { kind: 'manager' };
-  const m = /^(agent|task):(.+)$/.exec(nodeId);
-  if (!m) return undefined;
-  return { kind: m[1] as 'agent' | 'task', id: m[2] };
+  const [, kind, id] = /^(agent|task):(.+)$/.exec(nodeId) ?? [];
+  if ((kind !== 'agent' && kind !== 'task') || id === undefined) return undefined;
+  return { kind, id };
 }
 
 /**
@@ -30,7 +30,7 @@ export function parseMethodNodeId(nodeId: string): string | undefined {
 
 /** The listener's key and the gate's place in its condition, for a `gate:` id. */
 export function parseGateNodeId(nodeId: string): { methodKey: string; path: number[] } | undefined {
-  const m = /^gate:([^.]+)((?:\.\d+)*)$/.exec(nodeId);
-  if (!m) return undefined;
-  return { methodKey: m[1], path: m[2] ? m[2].slice(1).split('.').map(Number) : [] };
+  const [, methodKey, indexes] = /^gate:([^.]+)((?:\.\d+)*)$/.exec(nodeId) ?? [];
+  if (methodKey === undefined) return undefined;
+  return { methodKey, path: indexes ? indexes.slice(1).split('.').map(Number) : [] };
 }

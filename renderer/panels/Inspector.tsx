@@ -45,15 +45,16 @@ export function Inspector() {
       </>
     );
   } else {
-    const ref = selected.length === 1 ? resolveNode(doc, selected[0]) : undefined;
-    if (ref?.kind === 'agent') {
-      content = (
-        <AgentForm key={selected[0]} nodeId={selected[0]} index={ref.index} agent={entry(agentsOf(doc)[ref.index])} profiles={profiles} isManager={managerNodeIdOf(doc) === selected[0]} />
-      );
-    } else if (ref?.kind === 'task') {
-      content = <TaskForm key={selected[0]} nodeId={selected[0]} index={ref.index} task={entry(tasksOf(doc)[ref.index])} doc={doc} profiles={profiles} />;
-    } else {
+    const nodeId = selected.length === 1 ? selected[0] : undefined;
+    const ref = nodeId !== undefined ? resolveNode(doc, nodeId) : undefined;
+    if (nodeId === undefined || ref === undefined) {
       content = <CrewForm doc={doc} profiles={profiles} />;
+    } else if (ref.kind === 'agent') {
+      content = (
+        <AgentForm key={nodeId} nodeId={nodeId} index={ref.index} agent={entry(agentsOf(doc)[ref.index])} profiles={profiles} isManager={managerNodeIdOf(doc) === nodeId} />
+      );
+    } else {
+      content = <TaskForm key={nodeId} nodeId={nodeId} index={ref.index} task={entry(tasksOf(doc)[ref.index])} doc={doc} profiles={profiles} />;
     }
   }
 

@@ -25,6 +25,9 @@ export function RunsPanel() {
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState<[string, string]>();
   const togglePick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
+  const comparePicked = ([first, second]: string[]) => {
+    if (first !== undefined && second !== undefined) setComparing([first, second]);
+  };
 
   return (
     <div className="runs-panel" data-testid="runs-panel">
@@ -32,7 +35,7 @@ export function RunsPanel() {
       {loaded && runs.length === 0 && !error && <div className="runs-empty">No runs yet. Start one with ▶ Run.</div>}
       {runs.length > 0 && (
         <div className="runs-compare-bar">
-          <button className="btn small" data-testid="runs-compare" disabled={picked.length !== 2} onClick={() => setComparing([picked[0], picked[1]])}>
+          <button className="btn small" data-testid="runs-compare" disabled={picked.length !== 2} onClick={() => comparePicked(picked)}>
             Compare{picked.length ? ` (${picked.length}/2)` : ''}
           </button>
           <span className="settings-help">{picked.length === 2 ? 'Two runs picked.' : 'Tick two runs to compare them.'}</span>

@@ -269,7 +269,7 @@ function problemsByProfile(problems: Problem[], drafts: ProfileDraft[]): Record<
     const draft = drafts.find((d) => p.path === `models.profiles.${d.name}` || p.path.startsWith(`models.profiles.${d.name}.`));
     if (!draft) continue;
     const rest = p.path.slice(`models.profiles.${draft.name}`.length + 1);
-    const field = rest.split('.')[0];
+    const [field = ''] = rest.split('.');
     const key = DRAFT_FIELDS.has(field) ? (field as DraftField) : 'profile';
     out[draft.key] = { ...out[draft.key], [key]: key === 'profile' && rest ? `${rest}: ${p.message}` : p.message };
   }

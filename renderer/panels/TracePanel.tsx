@@ -72,7 +72,8 @@ export function TracePanel() {
   if (!view) return <div className="trace-empty">{loading ? 'Loading run…' : 'No events yet.'}</div>;
 
   const selected = spanId ? view.spans.get(spanId) : undefined;
-  const runStart = view.startedAt ?? view.spans.get(view.rootIds[0])?.start ?? 0;
+  const [firstRoot] = view.rootIds;
+  const runStart = view.startedAt ?? (firstRoot !== undefined ? view.spans.get(firstRoot)?.start : undefined) ?? 0;
   const elapsed = Math.max(1, (view.endedAt ?? view.lastTs ?? runStart) - runStart);
   // While the run goes on, the timeline's scale grows in steps (each ~19% longer) rather than with every
   // event, so the rows in view are not all redrawn every frame; the finished run gets its exact length.

@@ -29,10 +29,10 @@ export function commandItems(sources: CommandSources): CommandItem[] {
   const doc = sources.doc;
   if (doc && isFlowDocument(doc)) {
     const flow = doc as FlowDraft;
-    const keys = methodKeys(flow);
-    methodsOf(flow).forEach((method, i) => {
-      const nodeId = methodNodeId(keys[i]);
-      const name = stringField(entry(method).name) ?? keys[i];
+    const methods = methodsOf(flow);
+    methodKeys(flow).forEach((key, i) => {
+      const nodeId = methodNodeId(key);
+      const name = stringField(entry(methods[i]).name) ?? key;
       items.push({ id: `node:${nodeId}`, kind: 'node', label: name, detail: 'method', run: () => sources.selectNode(nodeId) });
     });
   } else if (doc) {
@@ -57,13 +57,14 @@ export function commandItems(sources: CommandSources): CommandItem[] {
 /** Items whose label or detail holds every word of the query (case-insensitive), label matches first. */
 export function filterItems(items: CommandItem[], query: string): CommandItem[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return items;
+  const [firstWord] = words;
+  if (firstWord === undefined) return items;
   const scored: { item: CommandItem; score: number }[] = [];
   for (const item of items) {
     const label = item.label.toLowerCase();
     const text = `${label} ${(item.detail ?? '').toLowerCase()} ${item.kind}`;
     if (!words.every((w) => text.includes(w))) continue;
-    const score = label.startsWith(words[0]) ? 0 : words.every((w) => label.includes(w)) ? 1 : 2;
+    const score = label.startsWith(firstWord) ? 0 : words.every((w) => label.includes(w)) ? 1 : 2;
     scored.push({ item, score });
   }
   return scored.sort((a, b) => a.score - b.score).map((s) => s.item);

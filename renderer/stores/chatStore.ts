@@ -188,8 +188,8 @@ function foldNewer(m: ChatMessage, e: RuntimeEvent): ChatMessage {
 /** The turns a kept conversation holds: everything answered, ending with the agent's last reply. */
 export function keptTurns(messages: readonly ChatMessage[]): ChatTurn[] | undefined {
   const turns = answeredTurns(messages);
-  while (turns.length > 0 && turns[turns.length - 1].role === 'user') turns.pop();
-  return turns.length >= 2 && turns[turns.length - 2].role === 'user' ? turns : undefined;
+  while (turns.at(-1)?.role === 'user') turns.pop();
+  return turns.at(-2)?.role === 'user' ? turns : undefined;
 }
 
 /** What was said and answered: failed and unfinished replies are not part of the conversation. */
@@ -235,8 +235,8 @@ export function foldEvent(m: ChatMessage, e: RuntimeEvent): ChatMessage {
 }
 
 function withLastTool(steps: ChatStep[], tool: string, end: { result?: string; error?: string }): ChatStep[] {
-  let at = steps.length - 1;
-  while (at >= 0 && !isOpenCall(steps[at], tool)) at -= 1;
+  // The last call of this tool that is still open.
+  const at = steps.reduce((last, step, i) => (isOpenCall(step, tool) ? i : last), -1);
   if (at < 0) return steps;
   return steps.map((s, i) => (i === at ? { ...s, ...end } : s));
 }

@@ -9,7 +9,8 @@ export async function fetchRunEvents(api: HostApi, runId: string, afterSeq: numb
     const page = await api.invoke('runs.events', { runId, afterSeq: after });
     const got = page.events as RuntimeEvent[];
     for (const e of got) events.push(e);
-    if (!page.more || got.length === 0) return events;
-    after = got[got.length - 1].seq;
+    const last = got.at(-1);
+    if (!page.more || last === undefined) return events;
+    after = last.seq;
   }
 }

@@ -36,7 +36,7 @@ export function roleDirectory(document: unknown, inputs: Record<string, string>)
     if (typeof task?.id === 'string' && typeof task.name === 'string' && task.name) dir.taskNames[task.id] = task.name;
   }
   const agents = Array.isArray(doc.agents) ? (doc.agents as LooseAgent[]) : [];
-  const fill = (text: string) => text.replace(PLACEHOLDER, (whole, name: string) => (name in inputs ? inputs[name] : whole));
+  const fill = (text: string) => text.replace(PLACEHOLDER, (whole, name: string) => inputs[name] ?? whole);
   for (const agent of agents) {
     if (typeof agent?.id !== 'string') continue;
     dir.agentIds[agent.id] = true;

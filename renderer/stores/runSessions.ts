@@ -176,18 +176,18 @@ export class RunSessions {
     if (!view) return;
     const queue = session.queue.sort((a, b) => a.seq - b.seq);
     let next = view.lastSeq + 1;
-    let i = 0;
+    let consumed = 0;
     const batch: RuntimeEvent[] = [];
-    for (; i < queue.length; i++) {
-      const e = queue[i];
+    for (const e of queue) {
       // A stream delta follows the stored event whose seq it carries, and takes no seq of its own.
       const at = isLiveOnly(e) ? e.seq + 1 : e.seq;
-      if (at < next) continue;
       if (at > next) break;
+      consumed += 1;
+      if (at < next) continue;
       batch.push(e);
       if (!isLiveOnly(e)) next += 1;
     }
-    session.queue = queue.slice(i);
+    session.queue = queue.slice(consumed);
     session.view = foldRunEvents(view, batch);
     this.changed(session.runId, session.view);
     if (session.queue.length > 0) void this.fill(session);

@@ -33,9 +33,10 @@ export function flowToGraph(doc: CrewDraft, problems: readonly Problem[] = []): 
     if (node.kind === 'gate') {
       const listener = methods[node.listenerIndex];
       const members = structure.edges.filter((e) => e.target === node.id).length;
-      return { id: node.id, type: 'gate', position, data: { op: node.op, listener: node.listener, path: node.path, listenerName: str(listener.name) ?? node.listener, members } };
+      return { id: node.id, type: 'gate', position, data: { op: node.op, listener: node.listener, path: node.path, listenerName: str(listener?.name) ?? node.listener, members } };
     }
-    const method = methods[node.index];
+    // The structure's indexes are into these methods; an entry that is not a method reads as `{}`, as in methodsOf.
+    const method = methods[node.index] ?? {};
     const routes = routesOf(method);
     const start = isStart(method);
     const role: MethodRole = routes.length > 0 ? 'router' : start ? 'start' : 'listen';

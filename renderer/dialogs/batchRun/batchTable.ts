@@ -64,7 +64,8 @@ export function checkRows(rows: TableRow[], inputs: CrewInput[]): TableProblem[]
 export function rowInputs(row: TableRow, inputs: CrewInput[]): Record<string, string> {
   const out: Record<string, string> = {};
   inputs.forEach((input, c) => {
-    if ((row[c] ?? '').trim() !== '') out[input.name] = row[c];
+    const cell = row[c];
+    if (cell !== undefined && cell.trim() !== '') out[input.name] = cell;
   });
   return out;
 }

@@ -32,7 +32,8 @@ export function ChatPanel() {
   // The pane talks to someone the open document has: the first agent unless one was picked.
   const known = target && targets.some((t) => targetKey(t) === targetKey(target));
   useEffect(() => {
-    if (!known && targets.length > 0) useChatStore.getState().open(targets[0]);
+    const [first] = targets;
+    if (!known && first !== undefined) useChatStore.getState().open(first);
   }, [known, targets]);
   useEffect(() => {
     endRef.current?.scrollIntoView?.({ block: 'end' });

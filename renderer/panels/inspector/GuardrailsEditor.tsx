@@ -35,6 +35,8 @@ export function GuardrailsEditor({ path, value, onChange, profiles }: { path: st
   const move = (index: number, delta: number) => {
     const next = list.slice();
     const [item] = next.splice(index, 1);
+    // Each row's buttons move that row: there is always an entry at its index.
+    if (item === undefined) return;
     next.splice(index + delta, 0, item);
     onChange(next);
   };

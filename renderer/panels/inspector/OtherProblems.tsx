@@ -10,12 +10,13 @@ export function OtherProblems({ prefix, fields }: { prefix: string; fields: read
   const known = new Set(fields);
   const other = problems.filter((p) => {
     if (prefix === '') {
-      const head = p.path.split('.')[0];
+      const [head = ''] = p.path.split('.');
       return !known.has(head);
     }
     if (p.path === prefix) return true;
     if (!p.path.startsWith(`${prefix}.`)) return false;
-    return !known.has(p.path.slice(prefix.length + 1).split('.')[0]);
+    const [field = ''] = p.path.slice(prefix.length + 1).split('.');
+    return !known.has(field);
   });
   if (other.length === 0) return null;
   return (

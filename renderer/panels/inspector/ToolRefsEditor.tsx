@@ -65,6 +65,7 @@ export function ToolRefsEditor({ path, value, onChange }: Props) {
       <FieldProblems messages={ownProblems} />
       {BUILTIN_TOOLS.map((tool) => {
         const index = records.findIndex((r) => r.tool === tool);
+        const record = records[index];
         const id = `${controlId(path)}-${tool}`;
         return (
           <div key={tool} className="insp-tool" data-on={index >= 0 || undefined}>
@@ -77,7 +78,7 @@ export function ToolRefsEditor({ path, value, onChange }: Props) {
                 </span>
               </label>
             </div>
-            {index >= 0 && <ToolOptions path={`${path}.${index}`} value={records[index]} onPatch={(p) => patchAt(index, p)} />}
+            {record !== undefined && <ToolOptions path={`${path}.${index}`} value={record} onPatch={(p) => patchAt(index, p)} />}
           </div>
         );
       })}

@@ -29,6 +29,8 @@ export function SuggestionEditor({ version }: { version: SuggestionVersion }) {
   const move = (from: number, to: number) => {
     const next = [...items];
     const [item] = next.splice(from, 1);
+    // Each row's buttons move that row: there is always an item at its index.
+    if (item === undefined) return;
     next.splice(to, 0, item);
     setItems(next);
   };

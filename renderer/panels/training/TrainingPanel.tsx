@@ -36,8 +36,9 @@ export function TrainingPanel() {
   // A role shows its active version (or its newest) until another is picked: looked at when the role,
   // the picked version or the number of versions changes (reading the list as it is then).
   const pickShownVersion = useEffectEvent(() => {
-    if (version || roleVersions.length === 0) return;
+    if (version) return;
     const pick = roleVersions.find((v) => v.status === 'active') ?? roleVersions[0];
+    if (pick === undefined) return;
     useTrainingStore.getState().select({ role: pick.role, version: pick.version });
   });
   useEffect(() => pickShownVersion(), [shownRole, version, roleVersions.length]);

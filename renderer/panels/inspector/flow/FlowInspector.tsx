@@ -27,15 +27,17 @@ export function FlowInspector({ doc, selected, profiles }: { doc: CrewDraft; sel
       </>
     );
   }
-  if (selected.length === 1) {
-    const gate = parseGateNodeId(selected[0]);
-    if (gate) return <GateForm key={selected[0]} doc={doc} nodeId={selected[0]} listener={gate.methodKey} path={gate.path} />;
-    const index = methodIndexOf(flow, selected[0]);
-    if (index >= 0) {
-      const methods = methodsOf(flow);
+  const nodeId = selected.length === 1 ? selected[0] : undefined;
+  if (nodeId !== undefined) {
+    const gate = parseGateNodeId(nodeId);
+    if (gate) return <GateForm key={nodeId} doc={doc} nodeId={nodeId} listener={gate.methodKey} path={gate.path} />;
+    const index = methodIndexOf(flow, nodeId);
+    const methods = methodsOf(flow);
+    const method = methods[index];
+    if (method !== undefined) {
       const otherNames = methods.filter((_, i) => i !== index).map((m) => str(m.name)).filter((n): n is string => n !== undefined);
       const otherRoutes = [...new Set(methods.filter((_, i) => i !== index).flatMap(routesOf))];
-      return <MethodForm key={selected[0]} nodeId={selected[0]} index={index} method={methods[index]} otherNames={otherNames} otherRoutes={otherRoutes} profiles={profiles} />;
+      return <MethodForm key={nodeId} nodeId={nodeId} index={index} method={method} otherNames={otherNames} otherRoutes={otherRoutes} profiles={profiles} />;
     }
   }
   return <FlowForm doc={doc} />;

@@ -83,22 +83,29 @@ export function jsonNestedTooDeep(line: string): number | undefined {
 }
 
 function delimitedRows(text: string, delimiter: string): InputRow[] {
-  const records = parseDelimited(text, delimiter).filter((cells) => !(cells.length === 1 && cells[0].value.trim() === ''));
+  // Every record has a cell at least (parseDelimited ends each with one): its [0] is there.
+  const records = parseDelimited(text, delimiter).filter((cells) => !(cells.length === 1 && cells[0]!.value.trim() === ''));
   const [header, ...body] = records;
   if (!header) return [];
   const names = header.map((h) => h.value.trim());
-  if (names.every((n) => n === '')) throw new InputRowsInvalid([{ path: `line ${header[0].line}`, message: 'the first line must name the inputs' }]);
+  if (names.every((n) => n === '')) throw new InputRowsInvalid([{ path: `line ${header[0]!.line}`, message: 'the first line must name the inputs' }]);
   const dup = names.find((n, i) => n === '' || names.indexOf(n) !== i);
   if (dup !== undefined) {
-    throw new InputRowsInvalid([{ path: `line ${header[0].line}`, message: dup === '' ? `column ${names.indexOf('') + 1} has no name` : `the column "${dup}" appears twice` }]);
+    throw new InputRowsInvalid([{ path: `line ${header[0]!.line}`, message: dup === '' ? `column ${names.indexOf('') + 1} has no name` : `the column "${dup}" appears twice` }]);
   }
   return body.map((cells) => {
     if (cells.length !== names.length) {
-      throw new InputRowsInvalid([{ path: `line ${cells[0].line}`, message: `expected ${names.length} values (${names.join(', ')}), got ${cells.length}` }]);
+      throw new InputRowsInvalid([{ path: `line ${cells[0]!.line}`, message: `expected ${names.length} values (${names.join(', ')}), got ${cells.length}` }]);
     }
     // An empty unquoted cell is no value (the input's default applies, or it is missing, as a key left
     // out of a JSON line); a quoted empty cell ("") is the empty text.
-    return Object.fromEntries(names.flatMap((n, i) => (cells[i].value === '' && !cells[i].quoted ? [] : [[n, cells[i].value]])));
+    // cells has one cell per name (checked above).
+    return Object.fromEntries(
+      names.flatMap((n, i) => {
+        const cell = cells[i]!;
+        return cell.value === '' && !cell.quoted ? [] : [[n, cell.value]];
+      }),
+    );
   });
 }
 

@@ -6,7 +6,7 @@ import { WORKSPACE_ARG } from '../runtime/runtimeMessages';
 /** The folder given with `--workspace <dir>` or `--workspace=<dir>` on the app's command line. */
 export function workspaceArgument(argv: readonly string[], cwd: string): string | undefined {
   for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     let value: string | undefined;
     if (arg === WORKSPACE_ARG) value = argv[i + 1];
     else if (arg.startsWith(`${WORKSPACE_ARG}=`)) value = arg.slice(WORKSPACE_ARG.length + 1);

@@ -380,7 +380,7 @@ class AgentLoop {
 
   private async summarise(cause: ContextWindowExceeded): Promise<void> {
     const [system, task, ...rest] = this.messages;
-    if (rest.length === 0) throw cause;
+    if (system === undefined || task === undefined || rest.length === 0) throw cause;
     const summary = await summariseConversation(this.ctx, this.span, this.exec.model, rest, {
       taskId: this.exec.taskId,
       agentRole: this.exec.agent.role,

@@ -36,9 +36,9 @@ export function parseReact(text: string): ReactStep {
   const inputMatch = ACTION_INPUT.exec(text);
   if (action && inputMatch) {
     // The name on the "Action:" line, or (as CrewAI reads it) on the first line after it.
-    const tool = action[1].trim() || firstLine(beforeInput.slice(action.index + action[0].length));
+    const tool = action[1]!.trim() || firstLine(beforeInput.slice(action.index + action[0].length));
     if (tool === '') return { kind: 'invalid', error: '"Action:" names no tool.' };
-    const rawInput = stripObservation(inputMatch[1]);
+    const rawInput = stripObservation(inputMatch[1]!);
     const read = readActionInput(rawInput);
     if (read === undefined) {
       return { kind: 'invalid', error: `Action Input for "${tool}" is not a JSON object: ${truncate(rawInput, 200)}` };
@@ -90,7 +90,7 @@ export function readActionInput(raw: string): { input: Record<string, unknown>; 
 }
 
 function firstLine(text: string): string {
-  return text.trim().split(/\r?\n/, 1)[0].trim();
+  return text.trim().split(/\r?\n/, 1)[0]!.trim();
 }
 
 function truncate(s: string, n: number): string {

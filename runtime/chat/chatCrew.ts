@@ -80,8 +80,9 @@ function historyText(history: readonly ChatTurn[]): string {
 /** A kept conversation as a chat request: its last user turn, the turns before it as history; and the reply it kept. */
 export function replayOf(conversation: Conversation): { request: ChatRequest; expected: string } {
   const turns = conversation.turns;
+  // The conversation schema requires a user turn and the agent reply kept for it at the end.
   return {
-    request: { agentId: conversation.agentId, history: turns.slice(0, -2), message: turns[turns.length - 2].text },
-    expected: turns[turns.length - 1].text,
+    request: { agentId: conversation.agentId, history: turns.slice(0, -2), message: turns.at(-2)!.text },
+    expected: turns.at(-1)!.text,
   };
 }

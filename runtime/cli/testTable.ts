@@ -20,9 +20,10 @@ export function formatTestTable(report: TestReport): string {
   ]);
   const overall = ['Overall', '', ...Array.from({ length: report.session.iterations }, () => ''), score(report.averageScore), score(report.averageCheckScore), '', formatCount(report.tasks.reduce((s, t) => s + t.totalTokens, 0))];
   const all = [header, ...rows, overall];
-  const widths = header.map((_, c) => Math.max(...all.map((r) => r[c].length)));
+  // Every row has the header's columns.
+  const widths = header.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
   // Text columns left-aligned, numbers right-aligned.
-  const line = (r: string[]) => r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd();
+  const line = (r: string[]) => r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd();
   const rule = widths.map((w) => '─'.repeat(w)).join('  ');
   return [line(header), rule, ...rows.map(line), rule, line(overall)].join('\n') + '\n';
 }

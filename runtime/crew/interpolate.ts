@@ -21,9 +21,10 @@ export function findPlaceholders(doc: CrewDocument): Map<string, string[]> {
   const found = new Map<string, string[]>();
   for (const { path, text } of textFields(doc)) {
     for (const m of text.matchAll(PLACEHOLDER)) {
-      const list = found.get(m[1]) ?? [];
+      const name = m[1]!;
+      const list = found.get(name) ?? [];
       if (!list.includes(path)) list.push(path);
-      found.set(m[1], list);
+      found.set(name, list);
     }
   }
   return found;
@@ -43,7 +44,7 @@ export function interpolateCrew(doc: CrewDocument, inputs: Record<string, string
   for (const [name, usedIn] of findPlaceholders(doc)) {
     if (!(name in inputs)) throw new MissingInput(name, usedIn);
   }
-  const fill = (text: string) => text.replace(PLACEHOLDER, (whole, name: string) => (name in inputs ? inputs[name] : whole));
+  const fill = (text: string) => text.replace(PLACEHOLDER, (whole, name: string) => (name in inputs ? String(inputs[name]) : whole));
   return {
     ...doc,
     agents: doc.agents.map((a) => ({ ...a, role: fill(a.role), goal: fill(a.goal), backstory: fill(a.backstory) })),

@@ -58,7 +58,7 @@ export async function runTaskList(ctx: RunContext, span: Span, options: Schedule
 
   async function runInOrder(): Promise<void> {
     for (let index = 0; index < doc.tasks.length; index++) {
-      const task = doc.tasks[index];
+      const task = doc.tasks[index]!;
       if (failures.length > 0) break;
 
       const restored = options.restored;
@@ -113,7 +113,8 @@ function contextTaskIds(tasks: Task[], index: number, task: Task, outputs: (Comp
   if (task.context === undefined && task.async) {
     for (let i = index - 1; i >= 0; i -= 1) {
       const out = outputs[i];
-      if (!tasks[i].async && out !== undefined && !out.skipped) return [tasks[i].id];
+      const earlier = tasks[i];
+      if (earlier !== undefined && !earlier.async && out !== undefined && !out.skipped) return [earlier.id];
     }
     return [];
   }

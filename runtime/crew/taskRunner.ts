@@ -178,7 +178,7 @@ async function judgeAttempt(
     }
   }
   for (let i = 0; failure === undefined && i < task.guardrails.length; i++) {
-    const guardrail = task.guardrails[i];
+    const guardrail = task.guardrails[i]!;
     const gSpan = span.child();
     gSpan.emit({ type: 'guardrail.started', taskId: task.id, index: i, guardrailType: guardrail.type, attempt });
     let verdict: Awaited<ReturnType<typeof checkGuardrail>>;

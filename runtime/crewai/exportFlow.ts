@@ -39,7 +39,7 @@ export function exportCrewAiFlow(flow: FlowDocument, crews: Map<string, CrewDocu
   return { files, summary: [...base.summary, ...writer.summary], packageName: pkg };
 }
 
-const className = (id: string) => id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('') || 'Generated';
+const className = (id: string) => id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('') || 'Generated';
 
 class FlowWriter {
   readonly summary: UnmappedItem[] = [];
@@ -218,7 +218,8 @@ class FlowWriter {
         }
         this.skip(path, 'script', 'a Crewdeck script (JavaScript) is left as a comment; rewrite it in Python');
         const comments = body.code.split('\n').map((l) => `# ${oneLine(l)}`);
-        return m.routes ? { lines: [...comments, `return ${pyQuote(m.routes[0])}`], ends: 'returns' } : { lines: [...comments, 'output = input'], ends: 'output' };
+        const route = m.routes?.[0];
+        return route !== undefined ? { lines: [...comments, `return ${pyQuote(route)}`], ends: 'returns' } : { lines: [...comments, 'output = input'], ends: 'output' };
       }
     }
   }
@@ -256,7 +257,7 @@ class FlowWriter {
     let last = 0;
     for (const m of template.matchAll(/\{(state(?:\.[A-Za-z0-9_-]+)+|input(?:\.[A-Za-z0-9_-]+)*|item(?:\.[A-Za-z0-9_-]+)*|index)\}/g)) {
       parts.push(escapeBraces(template.slice(last, m.index)));
-      const [head, ...rest] = m[1].split('.');
+      const [head, ...rest] = m[1]!.split('.');
       const keys = (from: string[]) => from.map((k) => `[${`'${k}'`}]`).join('');
       if (head === 'state') parts.push(`{self.state.${rest[0]}${keys(rest.slice(1))}}`);
       else if (head === 'item') parts.push(`{item${keys(rest)}}`);

@@ -63,13 +63,15 @@ export function exportCrewAi(doc: CrewDocument, dir: string, options: ExportOpti
  * (default: the first crew's id). Summary paths are prefixed with the crew id.
  */
 export function exportCrewAiCrews(docs: CrewDocument[], dir: string, options: ExportOptions & { name?: string; crewsLayout?: boolean } = {}): CrewAiExport {
-  if (docs.length === 1 && !options.crewsLayout) return exportCrewAi(docs[0], dir, options);
+  const [first] = docs;
+  if (first !== undefined && docs.length === 1 && !options.crewsLayout) return exportCrewAi(first, dir, options);
   const root = resolve(dir);
   if (existsSync(root)) {
     if (!statSync(root).isDirectory()) throw new CrewAiExportFailed(`${root} is a file; give a folder to export into`);
     if (!options.overwrite && readdirSync(root).length > 0) throw new CrewAiExportFailed(`${root} is not empty; choose an empty or new folder`);
   }
-  const projectId = options.name ?? docs[0].id;
+  const projectId = options.name ?? first?.id;
+  if (projectId === undefined) throw new CrewAiExportFailed('no crews to export');
   const pkgRaw = projectId.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^_+|_+$/g, '');
   const pkg = /^[a-z]/.test(pkgRaw) ? pkgRaw : `crews_${pkgRaw}`;
   const summary: UnmappedItem[] = [];
@@ -161,7 +163,7 @@ class ProjectWriter {
   ) {
     const pkg = doc.id.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^_+|_+$/g, '');
     this.pkg = /^[a-z]/.test(pkg) ? pkg : `crew_${pkg}`;
-    this.className = this.pkg.split('_').filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('') || 'Crew';
+    this.className = this.pkg.split('_').filter(Boolean).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('') || 'Crew';
     const taken = new Set(['crew', 'agents', 'tasks', 'agents_config', 'tasks_config']);
     const unique = (id: string) => {
       let name = pythonName(id);
@@ -349,7 +351,7 @@ class ProjectWriter {
   }
 
   private outputClass(task: Task): string {
-    return `${pythonName(task.id).split('_').filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('')}Output`;
+    return `${pythonName(task.id).split('_').filter(Boolean).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('')}Output`;
   }
 
   // ---- crew ----------------------------------------------------------------------------------------

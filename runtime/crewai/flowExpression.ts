@@ -51,19 +51,21 @@ function tokenize(src: string): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < src.length) {
-    const ch = src[i];
+    const ch = src[i]!;
     if (/\s/.test(ch)) {
       i += 1;
       continue;
     }
     const str = /^([rRuUfFbB]{0,2})("""|'''|"|')/.exec(src.slice(i));
-    if (str && (str[1] === '' || /^[rRuUfF]{1,2}$/.test(str[1]))) {
-      const q = str[2];
+    // Both groups always take part (the prefix may be empty).
+    const prefix = str?.[1];
+    if (str && prefix !== undefined && (prefix === '' || /^[rRuUfF]{1,2}$/.test(prefix))) {
+      const q = str[2]!;
       let j = i + str[0].length;
       while (j < src.length && !src.startsWith(q, j)) j += src[j] === '\\' ? 2 : 1;
       if (j >= src.length) throw new UnsupportedPython('an unclosed string');
       const raw = src.slice(i, j + q.length);
-      out.push({ t: /f/i.test(str[1]) ? 'fstr' : 'str', v: raw });
+      out.push({ t: /f/i.test(prefix) ? 'fstr' : 'str', v: raw });
       i = j + q.length;
       continue;
     }
@@ -107,7 +109,7 @@ class Parser {
       if (depth > MAX_NESTING) throw new UnsupportedPython(`brackets nested more than ${MAX_NESTING} deep`);
     }
     const n = this.or();
-    if (this.i < this.toks.length) throw new UnsupportedPython(`"${this.toks[this.i].v}"`);
+    if (this.i < this.toks.length) throw new UnsupportedPython(`"${this.toks[this.i]!.v}"`);
     return n;
   }
   private peek(v?: string): Token | undefined {
@@ -210,7 +212,10 @@ class Parser {
     if (t.t === 'num') return { k: 'lit', v: Number(t.v) };
     if (t.t === 'str') {
       let text = pyString(t.v);
-      while (this.toks[this.i]?.t === 'str') text = (text ?? '') + (pyString(this.toks[this.i++].v) ?? '');
+      for (let next = this.toks[this.i]; next?.t === 'str'; next = this.toks[this.i]) {
+        this.i += 1;
+        text = (text ?? '') + (pyString(next.v) ?? '');
+      }
       if (text === undefined) throw new UnsupportedPython('a string');
       return { k: 'lit', v: text };
     }
@@ -335,8 +340,8 @@ function refOf(n: Node, scope: ExprScope, depth = 0): string | undefined {
     }
     case 'call':
       // str(x) is x as text; json.loads(input) is the input read as JSON.
-      if (n.f.k === 'name' && n.f.n === 'str' && n.args.length === 1) return refOf(n.args[0], scope, depth + 1);
-      if (n.f.k === 'attr' && n.f.a === 'loads' && n.f.o.k === 'name' && n.f.o.n === 'json' && n.args.length === 1 && refOf(n.args[0], scope, depth + 1) === 'input') return 'input.';
+      if (n.f.k === 'name' && n.f.n === 'str' && n.args.length === 1) return refOf(n.args[0]!, scope, depth + 1);
+      if (n.f.k === 'attr' && n.f.a === 'loads' && n.f.o.k === 'name' && n.f.o.n === 'json' && n.args.length === 1 && refOf(n.args[0]!, scope, depth + 1) === 'input') return 'input.';
       return undefined;
     default:
       return undefined;
@@ -480,26 +485,31 @@ function jsOf(n: Node, scope: ExprScope): string {
         else parts.push(`(${left} ${CMP[op]} ${right})`);
         left = right;
       }
-      return parts.length === 1 ? parts[0] : `(${parts.join(' && ')})`;
+      return parts.length === 1 ? parts[0]! : `(${parts.join(' && ')})`;
     }
     case 'call': {
       if (n.f.k === 'name') {
         const [a] = n.args;
-        if (n.args.length === 1 && n.f.n === 'len') return `${jsOf(a, scope)}.length`;
-        if (n.args.length === 1 && n.f.n === 'str') return `__str(${jsOf(a, scope)})`;
-        if (n.args.length === 1 && n.f.n === 'int') return `Math.trunc(Number(${jsOf(a, scope)}))`;
-        if (n.args.length === 1 && n.f.n === 'float') return `Number(${jsOf(a, scope)})`;
-        if (n.args.length === 1 && n.f.n === 'bool') return `__truthy(${jsOf(a, scope)})`;
+        if (a !== undefined && n.args.length === 1) {
+          if (n.f.n === 'len') return `${jsOf(a, scope)}.length`;
+          if (n.f.n === 'str') return `__str(${jsOf(a, scope)})`;
+          if (n.f.n === 'int') return `Math.trunc(Number(${jsOf(a, scope)}))`;
+          if (n.f.n === 'float') return `Number(${jsOf(a, scope)})`;
+          if (n.f.n === 'bool') return `__truthy(${jsOf(a, scope)})`;
+        }
         if (n.f.n === 'min' || n.f.n === 'max') return `Math.${n.f.n}(${n.args.map((x) => jsOf(x, scope)).join(', ')})`;
       }
       if (n.f.k === 'attr') {
         const o = jsOf(n.f.o, scope);
         const method: Record<string, string> = { strip: 'trim', lower: 'toLowerCase', upper: 'toUpperCase' };
         if (n.args.length === 0 && method[n.f.a]) return `__str(${o}).${method[n.f.a]}()`;
-        if (n.f.a === 'join' && n.args.length === 1) return `${jsOf(n.args[0], scope)}.map(__str).join(${o})`;
-        if (n.f.a === 'startswith' && n.args.length === 1) return `__str(${o}).startsWith(${jsOf(n.args[0], scope)})`;
-        if (n.f.a === 'endswith' && n.args.length === 1) return `__str(${o}).endsWith(${jsOf(n.args[0], scope)})`;
-        if (n.f.a === 'get' && (n.args.length === 1 || n.args.length === 2)) return `(${o}?.[${jsOf(n.args[0], scope)}] ?? ${n.args[1] ? jsOf(n.args[1], scope) : 'null'})`;
+        const [first, second] = n.args;
+        if (first !== undefined && n.args.length === 1) {
+          if (n.f.a === 'join') return `${jsOf(first, scope)}.map(__str).join(${o})`;
+          if (n.f.a === 'startswith') return `__str(${o}).startsWith(${jsOf(first, scope)})`;
+          if (n.f.a === 'endswith') return `__str(${o}).endsWith(${jsOf(first, scope)})`;
+        }
+        if (first !== undefined && n.f.a === 'get' && (n.args.length === 1 || n.args.length === 2)) return `(${o}?.[${jsOf(first, scope)}] ?? ${second ? jsOf(second, scope) : 'null'})`;
       }
       throw new UnsupportedPython('a call');
     }
@@ -547,7 +557,7 @@ export function toPredicate(expr: string, scope: ExprScope): { path: string; op:
     return p ? { path: p, op: 'falsy' } : undefined;
   }
   if (n.k !== 'cmp' || n.rest.length !== 1) return undefined;
-  const { op, r } = n.rest[0];
+  const { op, r } = n.rest[0]!;
   const ops: Record<string, string> = { '==': 'eq', '!=': 'neq', '>': 'gt', '>=': 'gte', '<': 'lt', '<=': 'lte' };
   const flipped: Record<string, string> = { '>': 'lt', '>=': 'lte', '<': 'gt', '<=': 'gte', '==': 'eq', '!=': 'neq' };
   const lit = (x: Node) => {

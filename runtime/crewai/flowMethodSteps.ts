@@ -121,7 +121,7 @@ class StepReader {
   read(python: PyStatement[]): void {
     const body = this.isRouter ? this.withExits(python) : python;
     for (let i = 0; i < body.length; i += 1) {
-      const s = body[i];
+      const s = body[i]!;
       if (i === 0 && pyString(s.text) !== undefined) {
         this.out.description = pyString(s.text)!.trim().replace(/\s+/g, ' ') || undefined;
         continue;
@@ -133,7 +133,7 @@ class StepReader {
       if (/^(if|elif)\b/.test(s.text) && this.isRouter) {
         const chain: PyStatement[] = [s];
         // `if a: return "x"` followed by `if b: return "y"` is an elif chain too (each branch returns).
-        while (i + 1 < body.length && /^(elif\b|else\s*:|if\b)/.test(body[i + 1].text) && !chain.some((c) => /^else\b/.test(c.text))) chain.push(body[(i += 1)]);
+        while (i + 1 < body.length && /^(elif\b|else\s*:|if\b)/.test(body[i + 1]!.text) && !chain.some((c) => /^else\b/.test(c.text))) chain.push(body[(i += 1)]!);
         const tail = body.slice(i + 1);
         if (tail.some((t) => !/^return\b/.test(t.text) && !DROPPED.test(t.text))) {
           // `if …: return "label"` guards before the rest of the router: a guard step, then the rest.
@@ -147,7 +147,7 @@ class StepReader {
       }
       if (/^return\b/.test(s.text)) {
         this.returned(s);
-        if (i + 1 < body.length) throw new Unmappable(body[i + 1], 'code after return');
+        if (i + 1 < body.length) throw new Unmappable(body[i + 1]!, 'code after return');
         return;
       }
       const kick = KICKOFF.exec(s.text);
@@ -156,7 +156,7 @@ class StepReader {
         continue;
       }
       if (/^async\s+def\b/.test(s.text) || /=\s*asyncio\.(?:Bounded)?Semaphore\(/.test(s.text) || /asyncio\.(?:gather|create_task)\s*\(|\.kickoff_async\s*\(/.test(s.text)) {
-        const used = this.forEach(body, i);
+        const used = this.forEach(body, i, s);
         i = used;
         continue;
       }
@@ -176,26 +176,27 @@ class StepReader {
       }
       const loop = /^for\s+(\w+(?:\s*,\s*\w+)?)\s+in\s+([\s\S]+):$/.exec(s.text);
       if (loop) {
-        this.sequentialLoop(s, loop[1], loop[2]);
+        this.sequentialLoop(s, loop[1]!, loop[2]!);
         continue;
       }
       const edit = STATE_EDIT.exec(s.text);
-      if (edit && splitTopLevel(edit[3]).length === 1) {
+      if (edit && splitTopLevel(edit[3]!).length === 1) {
         this.pending.python.push(s.text);
-        this.pending.assigns.push({ field: edit[1], op: edit[2], expr: edit[3].trim(), at: s });
+        this.pending.assigns.push({ field: edit[1]!, op: edit[2]!, expr: edit[3]!.trim(), at: s });
         continue;
       }
       const set = STATE_SET.exec(s.text);
       if (set) {
         this.pending.python.push(s.text);
-        this.pending.assigns.push({ field: set[1] ?? set[3], op: set[4], expr: set[5].trim(), at: s });
+        // STATE_SET: group 1 (`.field`) or group 3 (`["field"]`) always matched, and groups 4 and 5.
+        this.pending.assigns.push({ field: (set[1] ?? set[3])!, op: set[4]!, expr: set[5]!.trim(), at: s });
         continue;
       }
       const local = /^(\w+)\s*=(?!=)\s*([\s\S]+)$/.exec(s.text);
       if (local && s.block.length === 0) {
         this.pending.python.push(s.text);
-        this.pending.locals.push({ name: local[1], expr: local[2].trim() });
-        this.scope.locals.set(local[1], local[2].trim());
+        this.pending.locals.push({ name: local[1]!, expr: local[2]!.trim() });
+        this.scope.locals.set(local[1]!, local[2]!.trim());
         continue;
       }
       throw new Unmappable(s, 'not a statement this importer can read');
@@ -271,8 +272,10 @@ class StepReader {
 
   private crew(s: PyStatement, kick: RegExpExecArray): void {
     this.flush();
-    const [, variable, className, , args] = kick;
-    const kw = callArguments(args).keywords;
+    // KICKOFF's groups 2 (class) and 4 (arguments) are not optional; group 1 (the variable) is.
+    const [, variable] = kick;
+    const className = kick[2]!;
+    const kw = callArguments(kick[4]!).keywords;
     const inputs: Record<string, string> = {};
     const raw = kw.get('inputs');
     if (raw !== undefined) {
@@ -297,19 +300,20 @@ class StepReader {
   private fileWrite(s: PyStatement): void {
     const m = /^with\s+open\s*\(([\s\S]*)\)\s+as\s+(\w+)\s*:$/.exec(s.text);
     if (!m || s.block.length !== 1) throw new Unmappable(s, 'a file write other than `with open(path, "w") as f: f.write(…)`');
-    const { positional, keywords } = callArguments(m[1]);
+    const { positional, keywords } = callArguments(m[1]!);
     const mode = pyString(positional[1] ?? keywords.get('mode') ?? '"r"');
-    const write = new RegExp(`^${m[2]}\\.write\\(([\\s\\S]*)\\)$`).exec(s.block[0].text);
+    const write = new RegExp(`^${m[2]}\\.write\\(([\\s\\S]*)\\)$`).exec(s.block[0]!.text);
     if (mode !== 'w' || positional[0] === undefined || !write) throw new Unmappable(s, 'a file write other than `with open(path, "w") as f: f.write(…)`');
-    this.writeFile(s, positional[0], write[1]);
+    this.writeFile(s, positional[0], write[1]!);
   }
 
   /** `Path("x.md").write_text(expr)` (also `pathlib.Path`, with `encoding=`): a file write as `with open` is. */
   private pathWrite(s: PyStatement, m: RegExpExecArray): void {
-    const target = callArguments(m[1]).positional;
-    const args = callArguments(m[2]);
-    if (target.length !== 1 || args.positional.length !== 1 || [...args.keywords.keys()].some((k) => k !== 'encoding')) throw new Unmappable(s, 'a Path(…).write_text(…) other than `Path(path).write_text(text)`');
-    this.writeFile(s, target[0], args.positional[0]);
+    const [target, ...moreTargets] = callArguments(m[1]!).positional;
+    const args = callArguments(m[2]!);
+    const [content, ...moreContent] = args.positional;
+    if (target === undefined || moreTargets.length > 0 || content === undefined || moreContent.length > 0 || [...args.keywords.keys()].some((k) => k !== 'encoding')) throw new Unmappable(s, 'a Path(…).write_text(…) other than `Path(path).write_text(text)`');
+    this.writeFile(s, target, content);
   }
 
   private writeFile(s: PyStatement, pathExpr: string, contentExpr: string): void {
@@ -318,8 +322,9 @@ class StepReader {
     const content = this.normalized(contentExpr);
     this.flush();
     const ref = toRef(content, this.scope);
-    if (ref === 'input' && this.out.steps.length > 0 && !this.out.steps[this.out.steps.length - 1].outputFile) {
-      this.out.steps[this.out.steps.length - 1].outputFile = path;
+    const previous = this.out.steps.at(-1);
+    if (ref === 'input' && previous !== undefined && !previous.outputFile) {
+      previous.outputFile = path;
       return;
     }
     let js: string;
@@ -354,7 +359,7 @@ class StepReader {
     let e = expr.trim();
     for (let n = 0; n < 10; n += 1) {
       const wrapped = /^(?:str|list)\(([\s\S]*)\)$/.exec(e);
-      if (wrapped && splitTopLevel(wrapped[1]).length === 1) e = wrapped[1].trim();
+      if (wrapped && splitTopLevel(wrapped[1]!).length === 1) e = wrapped[1]!.trim();
       else if (/^\w+$/.test(e) && this.scope.locals.has(e) && !this.scope.input.has(e) && !this.scope.results.has(e) && !this.gathered.has(e)) {
         this.substituted.add(e);
         e = this.scope.locals.get(e)!;
@@ -393,7 +398,7 @@ class StepReader {
 
   /** The route a guard takes when none of its tests holds: `<method>_continue`, numbered if that is taken. */
   private continueLabel(): string {
-    const used = new Set([...this.reserved, ...[...this.fn.body.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]), ...this.out.steps.flatMap((st) => st.routes ?? [])]);
+    const used = new Set([...this.reserved, ...[...this.fn.body.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]!), ...this.out.steps.flatMap((st) => st.routes ?? [])]);
     let label = `${this.fn.name}_continue`;
     for (let n = 2; used.has(label); n += 1) label = `${this.fn.name}_continue${n}`;
     return label;
@@ -408,7 +413,8 @@ class StepReader {
     const branches: { cond?: string; label: string; at: PyStatement }[] = [];
     for (const c of chain) {
       const ret = c.block.filter((b) => !DROPPED.test(b.text));
-      const label = ret.length === 1 && /^return\b/.test(ret[0].text) ? pyString(ret[0].text.replace(/^return\b/, '')) : undefined;
+      const [only] = ret;
+      const label = only !== undefined && ret.length === 1 && /^return\b/.test(only.text) ? pyString(only.text.replace(/^return\b/, '')) : undefined;
       if (label === undefined) throw new Unmappable(c, 'a routing branch that does more than return a route label');
       const cond = /^(?:if|elif)\s+([\s\S]+):$/.exec(c.text)?.[1];
       branches.push({ cond, label, at: c });
@@ -419,7 +425,11 @@ class StepReader {
     const dflt = guard ?? elseBranch?.label ?? fallback;
     const routes = [...new Set([...branches.map((b) => b.label), ...(fallback !== undefined ? [fallback] : []), ...(guard !== undefined ? [guard] : [])])];
     if (guard === undefined) this.routed = true;
-    else if (branches.some((b) => b.label === guard)) throw new Unmappable(chain[0], `a guard returning "${guard}", the label its continuation takes`);
+    else {
+      // Reported at the chain's first statement (the clashing branch is one of them, so there is one).
+      const clash = branches.find((b) => b.label === guard);
+      if (clash) throw new Unmappable(chain[0] ?? clash.at, `a guard returning "${guard}", the label its continuation takes`);
+    }
     const conditional = branches.filter((b) => b.cond !== undefined);
     const predicates = conditional.map((b) => toPredicate(b.cond!, this.scope));
     const python = [...chain.map((c) => flatten(c)), ...(last ? [last.text] : guard !== undefined ? [`return ${JSON.stringify(guard)}`] : [])].flatMap((t) => t.split('\n'));
@@ -431,15 +441,20 @@ class StepReader {
       return;
     }
     const js: string[] = [];
-    try {
-      for (const b of conditional) js.push(`if (__truthy(${toJs(b.cond!, this.scope)})) return { output: input, route: ${JSON.stringify(b.label)} };`);
-    } catch (error) {
-      if (error instanceof UnsupportedPython) throw new Unmappable(chain[0], `the test ${error.message} cannot be transpiled`);
-      throw error;
+    for (const b of conditional) {
+      try {
+        js.push(`if (__truthy(${toJs(b.cond!, this.scope)})) return { output: input, route: ${JSON.stringify(b.label)} };`);
+      } catch (error) {
+        // Reported at the chain's first statement (b is one of them, so there is one).
+        if (error instanceof UnsupportedPython) throw new Unmappable(chain[0] ?? b.at, `the test ${error.message} cannot be transpiled`);
+        throw error;
+      }
     }
     js.push(dflt !== undefined ? `return { output: input, route: ${JSON.stringify(dflt)} };` : 'return { output: input };');
     this.flush({ js, python });
-    Object.assign(this.out.steps[this.out.steps.length - 1], { routes, ...continues });
+    // flush with extra code always pushes a script step: the one the routes belong to.
+    const step = this.out.steps.at(-1);
+    if (step) Object.assign(step, { routes, ...continues });
   }
 
   // ---- input() and exit() ---------------------------------------------------------------------------
@@ -460,7 +475,7 @@ class StepReader {
 
   /** A label no method, route or string of the method uses (numbered when taken). */
   private freeLabel(base: string): string {
-    const used = new Set([...this.reserved, ...[...this.fn.body.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]), ...this.out.steps.flatMap((st) => [...(st.routes ?? []), ...(st.name ? [st.name] : [])])]);
+    const used = new Set([...this.reserved, ...[...this.fn.body.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]!), ...this.out.steps.flatMap((st) => [...(st.routes ?? []), ...(st.name ? [st.name] : [])])]);
     let label = base;
     for (let n = 2; used.has(label); n += 1) label = `${base}${n}`;
     return label;
@@ -472,14 +487,16 @@ class StepReader {
    * the statements after it read for `answer` (a router's tests become rules on it).
    */
   private askInput(s: PyStatement, m: RegExpExecArray, before: PyStatement[]): void {
-    const [, local, field, args, after] = m;
-    const { positional, keywords } = callArguments(args);
+    // INPUT's groups 3 (the arguments) and 4 (the calls after it, maybe none) always take part.
+    const [, local, field] = m;
+    const after = m[4]!;
+    const { positional, keywords } = callArguments(m[3]!);
     if (keywords.size > 0 || positional.length > 1) throw new Unmappable(s, 'input() with more than a prompt');
     const printed: string[] = [];
     for (let j = before.length - 1; j >= 0; j -= 1) {
-      const p = /^print\s*\(([\s\S]*)\)$/.exec(before[j].text);
+      const p = /^print\s*\(([\s\S]*)\)$/.exec(before[j]!.text);
       if (!p) break;
-      const line = callArguments(p[1]).positional.length === 1 ? toTemplate(p[1], this.scope) : undefined;
+      const line = callArguments(p[1]!).positional.length === 1 ? toTemplate(p[1]!, this.scope) : undefined;
       if (line === undefined) break;
       printed.unshift(line);
     }
@@ -514,7 +531,7 @@ class StepReader {
    * for one item, and `asyncio.gather` over the helper (or the kickoff) for each item of a state list,
    * its results assigned to a state field. Returns the index of the last statement used.
    */
-  private forEach(body: PyStatement[], start: number): number {
+  private forEach(body: PyStatement[], start: number, first: PyStatement): number {
     this.flush();
     let concurrency: number | undefined;
     let helper: { name: string; params: string[]; at: PyStatement } | undefined;
@@ -522,7 +539,7 @@ class StepReader {
     let i = start;
     let listExpr: string | undefined;
     for (; i < body.length; i += 1) {
-      const s = body[i];
+      const s = body[i]!;
       const sem = /^(\w+)\s*=\s*asyncio\.(?:Semaphore|BoundedSemaphore)\(\s*(\d+)\s*\)$/.exec(s.text);
       if (sem) {
         concurrency = Number(sem[2]);
@@ -530,13 +547,13 @@ class StepReader {
       }
       const def = /^async\s+def\s+(\w+)\s*\(([^)]*)\)\s*(?:->[^:]+)?:$/.exec(s.text);
       if (def) {
-        helper = { name: def[1], params: splitTopLevel(def[2]).map((p) => /^\w+/.exec(p)![0]), at: s };
+        helper = { name: def[1]!, params: splitTopLevel(def[2]!).map((p) => /^\w+/.exec(p)![0]), at: s };
         continue;
       }
       const tasks = /^(\w+)\s*=\s*(\[[\s\S]*\])$/.exec(s.text);
-      if (tasks && /\bfor\b/.test(tasks[2])) {
+      if (tasks && /\bfor\b/.test(tasks[2]!)) {
         listExpr = tasks[2];
-        this.scope.locals.set(tasks[1], `__tasks__`);
+        this.scope.locals.set(tasks[1]!, `__tasks__`);
         continue;
       }
       if (/asyncio\.gather\s*\(/.test(s.text)) {
@@ -546,14 +563,16 @@ class StepReader {
       throw new Unmappable(s, 'a statement between a fan-out helper and its asyncio.gather');
     }
     const g = body[gatherAt];
-    if (!g) throw new Unmappable(body[start], 'an async helper with no asyncio.gather over it');
+    if (!g) throw new Unmappable(first, 'an async helper with no asyncio.gather over it');
     const gm = /^(?:(self\.state\.(\w+)|\w+)\s*=\s*)?await\s+asyncio\.gather\s*\(\s*\*\s*([\s\S]+?)\s*\)$/.exec(g.text);
     if (!gm) throw new Unmappable(g, 'an asyncio.gather other than `await asyncio.gather(*[… for x in self.state.items])`');
-    const spread = gm[3];
+    const spread = gm[3]!;
     const comprehension = /^\[[\s\S]*\]$/.test(spread) ? spread : this.scope.locals.get(spread) === '__tasks__' ? listExpr : undefined;
     const comp = comprehension ? /^\[\s*([\s\S]+?)\s+for\s+(\w+(?:\s*,\s*\w+)?)\s+in\s+([\s\S]+?)\s*\]$/.exec(comprehension) : null;
     if (!comp) throw new Unmappable(g, 'an asyncio.gather over something other than a list comprehension');
-    let [, call, vars, source] = comp;
+    let call = comp[1]!;
+    const vars = comp[2]!;
+    let source = comp[3]!;
     let index: string | undefined;
     let item: string;
     const enumerated = /^enumerate\(([\s\S]+)\)$/.exec(source.trim());
@@ -562,7 +581,7 @@ class StepReader {
       if (!b) throw new Unmappable(g, 'enumerate() with one loop variable');
       index = a;
       item = b;
-      source = enumerated[1];
+      source = enumerated[1]!;
     } else {
       if (vars.includes(',')) throw new Unmappable(g, 'a loop over pairs');
       item = vars.trim();
@@ -574,12 +593,12 @@ class StepReader {
     const itemScope: ExprScope = { input: new Set(), results: new Set(), locals: new Map(), item, index };
     let inner: { className: string; args: string; line: number };
     const direct = KICKOFF.exec(call);
-    if (direct) inner = { className: direct[2], args: direct[4], line: g.line };
+    if (direct) inner = { className: direct[2]!, args: direct[4]!, line: g.line };
     else {
       const hc = /^(\w+)\s*\(([\s\S]*)\)$/.exec(call);
       if (!hc || !helper || hc[1] !== helper.name) throw new Unmappable(g, `${call} is neither a crew kickoff nor the async helper`);
       // The helper's parameters are the loop's variables.
-      const args = splitTopLevel(hc[2]);
+      const args = splitTopLevel(hc[2]!);
       const names = new Map<string, string>();
       helper.params.forEach((p, j) => names.set(p, args[j]?.trim() ?? ''));
       const helperScope: ExprScope = { input: new Set(), results: new Set(), locals: new Map(), item: undefined, index: undefined };
@@ -648,28 +667,29 @@ class StepReader {
     if (enumerated) {
       const [a, b] = vars.split(',').map((v) => v.trim());
       if (!b) throw new Unmappable(s, 'enumerate() with one loop variable');
-      [index, item, list] = [a, b, enumerated[1].trim()];
+      [index, item, list] = [a, b, enumerated[1]!.trim()];
     } else if (vars.includes(',')) throw new Unmappable(s, 'a loop over pairs other than enumerate(…)');
     const items = toTemplate(list, this.scope);
     if (items === undefined || !/^\{(state|input)[^}]*\}$/.test(items)) throw new Unmappable(s, `a for loop over ${list}, which is not a state list`);
-    const kick = block[0] ? KICKOFF.exec(block[0].text) : null;
-    if (!kick || kick[3] !== 'kickoff') throw new Unmappable(s, 'a for loop whose body does not start with a crew kickoff (`result = SomeCrew().crew().kickoff(inputs={…})`)');
+    const [first, second] = block;
+    const kick = first ? KICKOFF.exec(first.text) : null;
+    if (!first || !kick || kick[3] !== 'kickoff') throw new Unmappable(s, 'a for loop whose body does not start with a crew kickoff (`result = SomeCrew().crew().kickoff(inputs={…})`)');
     const result = kick[1];
     // What the body keeps of each result: `self.state.list.append(result.raw)` (or `str(result)`, `result`).
-    const kept = result && block.length === 2 ? new RegExp(`^self\\.state\\.(\\w+)\\.append\\(\\s*(?:${result}\\.raw|str\\(\\s*${result}\\s*\\)|${result})\\s*\\)$`).exec(block[1].text) : null;
-    if (!kept) throw new Unmappable(block[1] ?? s, 'a for loop that does more with each crew result than append its text to a state list (`self.state.items.append(result.raw)`)');
+    const kept = result && second !== undefined && block.length === 2 ? new RegExp(`^self\\.state\\.(\\w+)\\.append\\(\\s*(?:${result}\\.raw|str\\(\\s*${result}\\s*\\)|${result})\\s*\\)$`).exec(second.text) : null;
+    if (!kept || second === undefined) throw new Unmappable(second ?? s, 'a for loop that does more with each crew result than append its text to a state list (`self.state.items.append(result.raw)`)');
     const itemScope: ExprScope = { input: new Set(), results: new Set(), locals: new Map(), item, index };
     const inputs: Record<string, string> = {};
-    const kw = callArguments(kick[4]).keywords;
-    for (const key of kw.keys()) if (key !== 'inputs') throw new Unmappable(block[0], `kickoff(${key}=…)`);
+    const kw = callArguments(kick[4]!).keywords;
+    for (const key of kw.keys()) if (key !== 'inputs') throw new Unmappable(first, `kickoff(${key}=…)`);
     const raw = kw.get('inputs')?.trim();
     if (raw !== undefined) {
-      if (!raw.startsWith('{') || !raw.endsWith('}')) throw new Unmappable(block[0], 'crew inputs that are not a dict literal');
+      if (!raw.startsWith('{') || !raw.endsWith('}')) throw new Unmappable(first, 'crew inputs that are not a dict literal');
       for (const entry of splitTopLevel(raw.slice(1, -1))) {
         const [k, ...v] = splitTopLevel(entry, ':');
         const key = k !== undefined ? pyString(k) : undefined;
         const template = v.length > 0 ? toTemplate(v.join(':'), itemScope) : undefined;
-        if (key === undefined || template === undefined) throw new Unmappable(block[0], `the crew input ${entry.trim()} is not a string, f-string, item or state value`);
+        if (key === undefined || template === undefined) throw new Unmappable(first, `the crew input ${entry.trim()} is not a string, f-string, item or state value`);
         inputs[key] = template;
       }
     }
@@ -677,22 +697,25 @@ class StepReader {
     const taken = new Set(this.out.steps.flatMap((st) => (st.body.type === 'for_each' ? [st.body.into] : [])));
     let into = `${this.fn.name}_results`;
     for (let n = 2; taken.has(into); n += 1) into = `${this.fn.name}_results${n}`;
-    this.out.crews.push({ className: kick[2], line: block[0].line });
-    this.push({ body: { type: 'for_each', items, body: { type: 'crew', file: `crew:${kick[2]}`, ...(Object.keys(inputs).length > 0 ? { inputs } : {}) }, concurrency: 1, into } }, false);
-    const extend = `self.state.${kept[1]}.extend(self.state.${into})`;
+    const className = kick[2]!;
+    this.out.crews.push({ className, line: first.line });
+    this.push({ body: { type: 'for_each', items, body: { type: 'crew', file: `crew:${className}`, ...(Object.keys(inputs).length > 0 ? { inputs } : {}) }, concurrency: 1, into } }, false);
+    const field = kept[1]!;
+    const extend = `self.state.${field}.extend(self.state.${into})`;
     this.pending.python.push(extend);
-    this.pending.assigns.push({ field: kept[1], op: 'extend', expr: `self.state.${into}`, at: block[1] });
+    this.pending.assigns.push({ field, op: 'extend', expr: `self.state.${into}`, at: second });
   }
 
   /** The kickoff inside `async def helper(...)` (under `async with semaphore:` or not), returning its text. */
   private helperKickoff(def: PyStatement): { className: string; args: string; line: number } {
     let block = def.block;
-    if (block.length === 1 && /^async\s+with\s+\w+\s*:$/.test(block[0].text)) block = block[0].block;
+    const [only] = block;
+    if (only !== undefined && block.length === 1 && /^async\s+with\s+\w+\s*:$/.test(only.text)) block = only.block;
     let found: { className: string; args: string; line: number; variable?: string } | undefined;
     for (const s of block) {
       const k = KICKOFF.exec(s.text);
       if (k && !found) {
-        found = { className: k[2], args: k[4], line: s.line, variable: k[1] };
+        found = { className: k[2]!, args: k[4]!, line: s.line, variable: k[1] };
         continue;
       }
       if (found && found.variable) {

@@ -26,11 +26,11 @@ const FLOW_DECORATORS = new Set(['start', 'listen', 'router']);
 export function importCrewAiFlow(root: string, mainPy: string, id: string, crewFileOf: (className: string) => string | undefined, unmapped: UnmappedItem[]): FlowImport | undefined {
   const source = readFileSync(mainPy, 'utf8');
   const classes = readFlowClasses(source);
-  if (classes.length === 0) return undefined;
+  const [flow] = classes;
+  if (flow === undefined) return undefined;
   const file = relative(root, mainPy).split(sep).join('/');
   const at = (line: number) => `${file}:${line}`;
   const note = (line: number, item: string, why: string) => unmapped.push({ path: at(line), item, why });
-  const flow = classes[0];
   for (const other of classes.slice(1)) note(other.line, `Flow class ${other.className}`, `only the first Flow class of main.py (${flow.className}) is imported`);
 
   const state = stateOf(flow, source, note);
@@ -40,7 +40,7 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
   const taken = new Set(names);
   const origin = new Map<string, MethodOrigin>();
   // A guard's continue route must not be a method name or a label the flow already routes or listens to.
-  const reserved = new Set([...names, ...[...source.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2])]);
+  const reserved = new Set([...names, ...[...source.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]!)]);
   const fieldType = (field: string) => {
     const prop = (state.schema?.properties as Record<string, { type?: unknown }> | undefined)?.[field];
     const t = prop?.type;
@@ -49,7 +49,8 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
 
   for (const fn of flow.methods) {
     const flowDecorators = fn.decoratorCalls.filter((d) => FLOW_DECORATORS.has(d.name));
-    if (flowDecorators.length === 0) {
+    const [decorator] = flowDecorators;
+    if (decorator === undefined) {
       if (fn.name !== '__init__') note(fn.line, `method ${fn.name}`, 'a method without @start/@listen/@router is plain Python the flow calls; Crewdeck cannot run it (the steps that call it are stubs)');
       else note(fn.line, `method ${fn.name}`, 'a constructor runs Python before the flow; set initial state in the state model instead');
       continue;
@@ -57,7 +58,6 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
     for (const d of fn.decoratorCalls) {
       if (!FLOW_DECORATORS.has(d.name) && d.name !== 'human_feedback' && d.name !== 'persist') note(d.line, `@${d.name} on ${fn.name}`, 'a decorator with no Crewdeck equivalent; it is left out');
     }
-    const decorator = flowDecorators[0];
     const isRouter = decorator.name === 'router';
     const trigger = triggerOf(decorator.name, decorator.args, names, (why) => note(decorator.line, `@${decorator.name}(${decorator.args ?? ''}) on ${fn.name}`, why), fn.name);
     if (!trigger) continue;
@@ -86,6 +86,8 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
         crew.file = `${className}.crew.json`;
       }
     }
+    // The step before this one and the method it became (none for the first step).
+    let previous: { step: FlowStep; method: FlowMethod } | undefined;
     steps.forEach((step, i) => {
       const last = i === steps.length - 1;
       let name = fn.name;
@@ -103,12 +105,13 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
         name,
         ...(last && reading.description ? { description: reading.description } : {}),
         // After a guard the rest of the method runs on its continue route (not when a guard returned).
-        trigger: i === 0 ? trigger : steps[i - 1].continueRoute !== undefined ? { listen: { route: steps[i - 1].continueRoute! } } : { listen: methods[methods.length - 1].name },
+        trigger: previous === undefined ? trigger : previous.step.continueRoute !== undefined ? { listen: { route: previous.step.continueRoute } } : { listen: previous.method.name },
         ...(step.routes ? { routes: step.routes } : {}),
         body: step.body,
         ...(step.outputFile ? { outputFile: step.outputFile } : {}),
       } as FlowMethod;
       methods.push(method);
+      previous = { step, method };
       origin.set(name, { fnName: fn.name, line: i === 0 ? decorator.line : fn.line, first: i === 0 });
     });
   }
@@ -178,7 +181,7 @@ function conditionOf(text: string, names: Set<string>, self: string): FlowCondit
   const t = text.trim();
   const call = /^(or_|and_)\s*\(([\s\S]*)\)$/.exec(t);
   if (call) {
-    const parts = splitTopLevel(call[2]).map((p) => conditionOf(p, names, self));
+    const parts = splitTopLevel(call[2]!).map((p) => conditionOf(p, names, self));
     if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
     return call[1] === 'or_' ? { or: parts as FlowCondition[] } : { and: parts as FlowCondition[] };
   }
@@ -241,13 +244,13 @@ function stubRoutes(body: string): string[] {
   const routes: string[] = [];
   const literal = (text: string) => /^(["'])([A-Za-z0-9_-]+)\1$/.exec(text.trim())?.[2];
   for (const m of body.matchAll(/\breturn\s+([^\n#]+)/g)) {
-    const returned = m[1].trim();
+    const returned = m[1]!.trim();
     const label = literal(returned);
     if (label !== undefined) routes.push(label);
     else if (/^\w+$/.test(returned)) {
       for (const a of body.matchAll(new RegExp(`^\\s*${returned}\\s*=(?!=)([^\\n#]+)`, 'gm'))) {
         // The values of a conditional expression sit before its first `if` and after each `else`.
-        const values = a[1].split(/\belse\b/).map((part) => part.split(/\bif\b/)[0]);
+        const values = a[1]!.split(/\belse\b/).map((part) => part.split(/\bif\b/)[0]!);
         for (const v of values) {
           const l = literal(v);
           if (l !== undefined) routes.push(l);

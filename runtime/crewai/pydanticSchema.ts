@@ -15,16 +15,17 @@ export function schemaFromPydantic(source: string, className: string): Record<st
   if (!m) return undefined;
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
-  for (const raw of joinContinuations(m[1].split('\n'))) {
+  for (const raw of joinContinuations(m[1]!.split('\n'))) {
     const line = raw.replace(/#.*$/, '').trim();
     if (line === '' || /^("""|''')/.test(line) || line === 'pass') continue;
     const field = /^(\w+)\s*:\s*([^=]+?)(?:\s*=\s*([\s\S]+))?$/.exec(line);
     if (!field) return undefined;
-    let type = field[2].trim();
+    const name = field[1]!;
+    let type = field[2]!.trim();
     let nullable = false;
     const opt = /^(?:typing\.)?Optional\[(.+)\]$/.exec(type) ?? /^(.+?)\s*\|\s*None$/.exec(type);
     if (opt) {
-      type = opt[1].trim();
+      type = opt[1]!.trim();
       nullable = true;
     }
     const schema = typeSchema(type);
@@ -33,7 +34,7 @@ export function schemaFromPydantic(source: string, className: string): Record<st
     let hasDefault = value !== undefined;
     const call = value !== undefined ? /^(?:pydantic\.)?Field\s*\(([\s\S]*)\)$/.exec(value) : null;
     if (call) {
-      const { positional, keywords } = callArguments(call[1]);
+      const { positional, keywords } = callArguments(call[1]!);
       const dflt = keywords.get('default') ?? positional[0];
       hasDefault = (dflt !== undefined && dflt !== '...') || keywords.has('default_factory');
       for (const [key, rawValue] of keywords) {
@@ -47,8 +48,8 @@ export function schemaFromPydantic(source: string, className: string): Record<st
     }
     // `Optional[X] = None` is an optional field; `Optional[X]` with no default must be given, and may be null.
     if (nullable && !hasDefault) schema.type = [schema.type, 'null'];
-    properties[field[1]] = schema;
-    if (!hasDefault) required.push(field[1]);
+    properties[name] = schema;
+    if (!hasDefault) required.push(name);
   }
   if (Object.keys(properties).length === 0) return undefined;
   return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
@@ -73,7 +74,7 @@ function typeSchema(type: string): Record<string, unknown> | undefined {
   if (SCALARS[type]) return { type: SCALARS[type] };
   const list = /^(?:typing\.)?(?:list|List)\[(.+)\]$/.exec(type);
   if (list) {
-    const items = typeSchema(list[1].trim());
+    const items = typeSchema(list[1]!.trim());
     return items ? { type: 'array', items } : undefined;
   }
   return undefined;

@@ -33,7 +33,7 @@ export function blankComments(src: string): string {
 
 /** Index just past the string literal starting at `start` (a quote character). */
 function stringEnd(src: string, start: number): number {
-  const quote = src[start];
+  const quote = src.charAt(start);
   const triple = src.startsWith(quote.repeat(3), start);
   const close = triple ? quote.repeat(3) : quote;
   let i = start + close.length;
@@ -76,11 +76,11 @@ function bracketPairs(src: string): Int32Array {
       while (i < src.length && src[i] !== '\n') i += 1;
       continue;
     }
-    if (OPEN[ch]) stack.push(i);
+    if (ch !== undefined && OPEN[ch]) stack.push(i);
     else if (ch === ')' || ch === ']' || ch === '}') {
       const top = stack.pop();
       // A closer that does not fit leaves every bracket still open unclosed, as a scan from each would.
-      if (top === undefined || OPEN[src[top]] !== ch) stack.length = 0;
+      if (top === undefined || OPEN[src.charAt(top)] !== ch) stack.length = 0;
       else close[top] = i;
     }
     i += 1;
@@ -128,7 +128,7 @@ export function findCall(src: string, callees: string[]): PyCall | undefined {
     const open = m.index + m[0].length - 1;
     const close = matchingBracket(src, open);
     if (close < 0) continue;
-    return { callee: m[1], args: src.slice(open + 1, close), at: m.index };
+    return { callee: m[1]!, args: src.slice(open + 1, close), at: m.index };
   }
   return undefined;
 }
@@ -139,7 +139,7 @@ export function callArguments(args: string): { positional: string[]; keywords: M
   const keywords = new Map<string, string>();
   for (const part of splitTopLevel(args)) {
     const m = /^([A-Za-z_]\w*)\s*=(?!=)\s*([\s\S]*)$/.exec(part);
-    if (m) keywords.set(m[1], m[2].trim());
+    if (m) keywords.set(m[1]!, m[2]!.trim());
     else positional.push(part);
   }
   return { positional, keywords };
@@ -167,7 +167,7 @@ export function pyString(raw: string): string | undefined {
   let i = 0;
   let any = false;
   while (i < text.length) {
-    while (i < text.length && /\s/.test(text[i])) i += 1;
+    while (i < text.length && /\s/.test(text[i]!)) i += 1;
     if (i >= text.length) break;
     const prefix = /^[rRuU]?/.exec(text.slice(i))![0];
     const q = text[i + prefix.length];
@@ -228,13 +228,13 @@ export function functions(src: string): PyFunction[] {
   const text = blankComments(src);
   const lines = text.split('\n');
   const starts: number[] = [];
-  for (let i = 0, at = 0; i < lines.length; at += lines[i].length + 1, i += 1) starts.push(at);
+  for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i += 1) starts.push(at);
   const lineOf = (offset: number) => {
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
+      if (starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -244,12 +244,13 @@ export function functions(src: string): PyFunction[] {
   lines.forEach((line, index) => {
     const d = /^(\s*)@([\w.]+)\s*(\()?/.exec(line);
     if (!d) return;
-    const name = d[2].split('.').pop()!;
+    const name = d[2]!.split('.').pop()!;
     if (!d[3]) {
       byEnd.set(index, { start: index, decorator: { name, line: index + 1 } });
       return;
     }
-    const open = starts[index] + d[0].length - 1;
+    // One start per line.
+    const open = starts[index]! + d[0].length - 1;
     const close = matchingBracket(text, open);
     if (close < 0) return;
     byEnd.set(lineOf(close), { start: index, decorator: { name, args: text.slice(open + 1, close), line: index + 1 } });
@@ -258,28 +259,29 @@ export function functions(src: string): PyFunction[] {
   lines.forEach((line, index) => {
     const m = /^(\s*)(async\s+)?def\s+(\w+)\s*\(/.exec(line);
     if (!m) return;
-    const indent = m[1].length;
+    const indent = m[1]!.length;
     const decoratorCalls: PyDecorator[] = [];
     for (let j = index - 1; j >= 0; j -= 1) {
-      if (lines[j].trim() === '') continue;
+      if (lines[j]!.trim() === '') continue;
       const d = byEnd.get(j);
       if (!d) break;
       decoratorCalls.unshift(d.decorator);
       j = d.start;
     }
-    const open = starts[index] + m[0].length - 1;
+    // One start per line.
+    const open = starts[index]! + m[0].length - 1;
     const close = matchingBracket(text, open);
     const params = close < 0 ? [] : splitTopLevel(text.slice(open + 1, close)).map((p) => /^\**(\w+)/.exec(p)?.[1] ?? p);
     let end = index + 1;
     for (; end < lines.length; end += 1) {
-      const l = lines[end];
+      const l = lines[end]!;
       if (l.trim() === '') continue;
       const ind = /^\s*/.exec(l)![0].length;
       if (ind <= indent && !/^\s*[)\]}]/.test(l)) break;
     }
-    while (end > index + 1 && lines[end - 1].trim() === '') end -= 1;
+    while (end > index + 1 && lines[end - 1]!.trim() === '') end -= 1;
     found.push({
-      name: m[3],
+      name: m[3]!,
       decorators: decoratorCalls.map((d) => d.name),
       decoratorCalls,
       params,
@@ -385,8 +387,8 @@ function nest(flat: PyStatement[]): PyStatement[] {
   const root: PyStatement[] = [];
   const stack: PyStatement[] = [];
   for (const s of flat) {
-    while (stack.length > 0 && stack[stack.length - 1].indent >= s.indent) stack.pop();
-    (stack.length > 0 ? stack[stack.length - 1].block : root).push(s);
+    while (stack.length > 0 && stack[stack.length - 1]!.indent >= s.indent) stack.pop();
+    (stack.at(-1)?.block ?? root).push(s);
     if (s.text.endsWith(':')) stack.push(s);
   }
   return root;

@@ -36,13 +36,15 @@ export function readFlowClasses(source: string): FlowPy[] {
     if (!m) return;
     let end = index + 1;
     for (; end < lines.length; end += 1) {
-      const l = lines[end];
+      const l = lines[end]!;
       if (l.trim() !== '' && !/^\s/.test(l) && !/^[)\]}]/.test(l)) break;
     }
     // Decorators of the class end right above it (`@persist()`).
     let persist = false;
-    for (let j = index - 1; j >= 0 && (lines[j].trim() === '' || /^\s*@/.test(lines[j]) || /^\s*[)\]}]/.test(lines[j])); j -= 1) {
-      if (/^\s*@(?:\w+\.)*persist\b/.test(lines[j])) persist = true;
+    for (let j = index - 1; j >= 0; j -= 1) {
+      const above = lines[j]!;
+      if (!(above.trim() === '' || /^\s*@/.test(above) || /^\s*[)\]}]/.test(above))) break;
+      if (/^\s*@(?:\w+\.)*persist\b/.test(above)) persist = true;
     }
     // Keep the class's own lines (blank the rest, so line numbers hold).
     const own = lines.map((l, i) => (i > index && i < end ? l : '')).join('\n');
@@ -53,7 +55,7 @@ export function readFlowClasses(source: string): FlowPy[] {
     let stateClass = m[2];
     let initialDict: Record<string, unknown> | undefined;
     if (initial) {
-      const text = initial[1].split('\n')[0].trim();
+      const text = initial[1]!.split('\n')[0]!.trim();
       if (/^\w+$/.test(text)) stateClass = stateClass ?? text;
       else {
         const open = own.indexOf('{', initial.index);
@@ -62,7 +64,7 @@ export function readFlowClasses(source: string): FlowPy[] {
       }
     }
     out.push({
-      className: m[1],
+      className: m[1]!,
       line: index + 1,
       docstring: doc ? pyString(doc[0].trim())?.trim() || undefined : undefined,
       stateClass,
@@ -75,7 +77,7 @@ export function readFlowClasses(source: string): FlowPy[] {
 }
 
 function firstIndent(lines: string[], start: number, end: number): number {
-  for (let i = start + 1; i < end; i += 1) if (lines[i].trim() !== '') return /^\s*/.exec(lines[i])![0].length;
+  for (const line of lines.slice(start + 1, end)) if (line.trim() !== '') return /^\s*/.exec(line)![0].length;
   return 4;
 }
 
@@ -108,19 +110,21 @@ export function readFlowState(source: string, className: string): FlowStatePy | 
   for (const st of statements(rest.slice(0, end < 0 ? rest.length : end).join('\n'), startLine + 1)) {
     const field = /^(\w+)\s*:\s*([^=]+?)(?:\s*=\s*([\s\S]+))?\s*$/.exec(st.text);
     if (!field) continue;
+    const name = field[1]!;
     const value = field[3]?.trim();
     if (value === undefined) continue;
     const fieldCall = /^(?:pydantic\.)?Field\s*\(([\s\S]*)\)$/.exec(value);
-    const dflt = fieldCall ? /(?:^|,)\s*default\s*=\s*([^,]+)/.exec(fieldCall[1])?.[1] ?? (/^\s*([^=,]+?)\s*(,|$)/.exec(fieldCall[1])?.[1]) : value;
-    const factory = fieldCall ? /default_factory\s*=\s*(list|dict)\b/.exec(fieldCall[1])?.[1] : undefined;
+    const callArgs = fieldCall?.[1];
+    const dflt = callArgs !== undefined ? /(?:^|,)\s*default\s*=\s*([^,]+)/.exec(callArgs)?.[1] ?? (/^\s*([^=,]+?)\s*(,|$)/.exec(callArgs)?.[1]) : value;
+    const factory = callArgs !== undefined ? /default_factory\s*=\s*(list|dict)\b/.exec(callArgs)?.[1] : undefined;
     if (factory) {
-      initial[field[1]] = factory === 'list' ? [] : {};
+      initial[name] = factory === 'list' ? [] : {};
       continue;
     }
     if (dflt === undefined || dflt.trim() === '...') continue;
     const read = toValue(dflt);
-    if (read.ok) initial[field[1]] = read.value;
-    else unread.push({ field: field[1], line: st.line, text: dflt.trim() });
+    if (read.ok) initial[name] = read.value;
+    else unread.push({ field: name, line: st.line, text: dflt.trim() });
   }
   const schema = schemaFromPydantic(source, className);
   if (schema) {

@@ -37,7 +37,7 @@ export function resolveWorkspaceDocument(workspace: string, path: string): { fil
     throw error;
   }
   // A link inside the workspace may still lead into Crewdeck's own data folder.
-  if (real.split(sep)[0].toLowerCase() === '.crewdeck') throw new DocumentOutsideWorkspace(shown);
+  if (real.split(sep)[0]!.toLowerCase() === '.crewdeck') throw new DocumentOutsideWorkspace(shown);
   return { file, shown };
 }
 

@@ -108,7 +108,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       if (queued.length === 0) return;
       const batch = queued;
       queued = [];
-      send(batch.length === 1 ? { push: batch[0] } : { pushes: batch });
+      const [only] = batch;
+      send(only !== undefined && batch.length === 1 ? { push: only } : { pushes: batch });
     };
     const unsubscribe = options.host.subscribe((push: HostPush) => {
       queued.push(push);

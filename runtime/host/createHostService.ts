@@ -165,7 +165,7 @@ export function createHostService(options: HostServiceOptions): HostService {
       // One more than asked says whether there are more.
       const page: RuntimeEvent[] = store.events(runId, afterSeq, limit + 1);
       const events = page.slice(0, limit);
-      return { events, lastSeq: events.length ? events[events.length - 1].seq : afterSeq, more: page.length > limit };
+      return { events, lastSeq: events.at(-1)?.seq ?? afterSeq, more: page.length > limit };
     },
     'runs.rerunOffline': async ({ runId }) => ({ runId: await runs.rerunOffline(requireRun(runId).id) }),
     'runs.diff': ({ runA, runB }) => ({ diff: diffRuns(store, requireRun(runA).id, requireRun(runB).id) }),

@@ -84,9 +84,12 @@ export class HostBatches {
     const suggestions = suggestionsOnce(workspaceSuggestions(workspace));
     let firstOpened: Promise<string> | undefined;
     void runEachRow(batch.rows.length, concurrency, batch.controller.signal, async (index) => {
+      // One row per input, and runEachRow gives each index below the row count once.
       const row = batch.rows[index];
+      const rowInputs = inputs[index];
+      if (row === undefined || rowInputs === undefined) return;
       batch.launched.add(index);
-      const run = runs.runCrewRow(loaded.doc, loaded.file, inputs[index], model, row.runId, suggestions);
+      const run = runs.runCrewRow(loaded.doc, loaded.file, rowInputs, model, row.runId, suggestions);
       if (index === 0) firstOpened = run.opened;
       try {
         const result = await run.ended;

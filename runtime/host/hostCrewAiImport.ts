@@ -57,5 +57,7 @@ export async function importCrewAiIntoWorkspace(
     documents.save(path, flow);
     written.unshift({ path, kind: 'flow' });
   }
-  return { path: written[0].path, documents: written, unmapped: result.unmapped, sourceFiles: result.sourceFiles };
+  const [main] = written;
+  if (main === undefined) throw new HostBadInput('the CrewAI project holds no crew or flow to import');
+  return { path: main.path, documents: written, unmapped: result.unmapped, sourceFiles: result.sourceFiles };
 }

@@ -72,7 +72,8 @@ export class HostMemory {
 
   async add({ content, scope, categories, importance, private: isPrivate }: Req<'memory.add'>): Promise<Res<'memory.add'>> {
     const store = await this.use();
-    const [record] = await store.add([{ content, scope, categories, importance, private: isPrivate, source: { kind: 'manual' } }]);
+    // add returns one record per memory given.
+    const record = (await store.add([{ content, scope, categories, importance, private: isPrivate, source: { kind: 'manual' } }]))[0]!;
     return this.changed({ record: toWire(record) });
   }
 

@@ -157,7 +157,7 @@ export class WorkspaceDocuments {
   private inside(real: string): boolean {
     if (real === this.realWorkspace) return true;
     if (!real.startsWith(this.realWorkspace + sep)) return false;
-    return relative(this.realWorkspace, real).split(sep)[0].toLowerCase() !== '.crewdeck';
+    return relative(this.realWorkspace, real).split(sep)[0]!.toLowerCase() !== '.crewdeck';
   }
 
   private write(path: string, document: unknown): void {

@@ -91,7 +91,7 @@ export async function fetchUrl(url: string, limits: UrlLimits = {}): Promise<Fet
       bytes.set(part, at);
       at += part.byteLength;
     }
-    const contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     return { contentType, bytes, ...(cut ? { cut } : {}) };
   } catch (error) {
     if (error instanceof UrlFetchFailed) throw error;

@@ -325,7 +325,8 @@ export class KnowledgeStore {
     const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_KNOWLEDGE_LIMIT)));
     const minScore = query.minScore ?? DEFAULT_KNOWLEDGE_MIN_SCORE;
     const where = `source_key IN (${query.sourceKeys.map(sqlString).join(', ')})`;
-    const [queryVector] = await this.embed([query.query]);
+    // embed checked that it returned one vector per text.
+    const queryVector = (await this.embed([query.query]))[0]!;
     await this.idle();
     const take = limit * CANDIDATE_FACTOR;
     const vectorRows = lanceRows(await this.table.query().nearestTo(queryVector).distanceType('cosine').where(where).limit(take).toArray());

@@ -27,12 +27,13 @@ export class RateLimiter {
     for (;;) {
       if (signal?.aborted) throw new ModelCallAborted();
       const now = this.clock.now();
-      while (this.stamps.length > 0 && this.stamps[0] <= now - WINDOW_MS) this.stamps.shift();
+      for (let oldest = this.stamps[0]; oldest !== undefined && oldest <= now - WINDOW_MS; oldest = this.stamps[0]) this.stamps.shift();
       if (this.stamps.length < this.maxRpm) {
         this.stamps.push(now);
         return;
       }
-      await this.clock.sleep(this.stamps[0] + WINDOW_MS - now, signal);
+      // Here stamps holds maxRpm calls or more.
+      await this.clock.sleep(this.stamps[0]! + WINDOW_MS - now, signal);
     }
   }
 }

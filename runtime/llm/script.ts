@@ -20,14 +20,15 @@ const REGEX_TEXT = /^\/(.*)\/([a-z]*)$/s;
 export function compileTextGroups(text: string): (value: string) => string[] | undefined {
   const m = REGEX_TEXT.exec(text);
   if (!m || m[1] === '') return (value) => (value.includes(text) ? [] : undefined);
-  const re = compileLinearRegex(m[1], m[2].replace(/[gy]/g, ''));
+  // Both groups of REGEX_TEXT always take part.
+  const re = compileLinearRegex(m[1]!, m[2]!.replace(/[gy]/g, ''));
   return (value) => re.groups(value)?.slice(1);
 }
 
 const TextSchema = z.string().min(1).superRefine((text, ctx) => {
   const m = REGEX_TEXT.exec(text);
   if (!m || m[1] === '') return;
-  const problem = regexProblem(m[1], m[2]);
+  const problem = regexProblem(m[1]!, m[2]!);
   if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
 });
 

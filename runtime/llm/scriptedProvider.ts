@@ -100,11 +100,12 @@ export class ScriptedChatModel implements ChatModel {
       if (rule.uses >= rule.times) continue;
       const groups = rule.matches(request, callIndex);
       if (groups === undefined) continue;
-      const reply = rule.replies[Math.min(rule.uses, rule.replies.length - 1)];
+      // A rule has one reply at least (the script schema says so).
+      const reply = rule.replies[Math.min(rule.uses, rule.replies.length - 1)]!;
       rule.uses++;
       return groups.length > 0 ? withGroups(reply, groups) : reply;
     }
-    if (this.sequencePosition < this.sequence.length) return this.sequence[this.sequencePosition++];
+    if (this.sequencePosition < this.sequence.length) return this.sequence[this.sequencePosition++]!;
     if (this.fallback !== undefined) return this.fallback;
     throw new ScriptExhausted(exhaustedMessage(this.source, callIndex, this.sequence.length, request.messages));
   }
@@ -125,7 +126,10 @@ function compileMatch(match: Match): Predicate {
   }
   if (match.last !== undefined) {
     const groups = compileTextGroups(match.last);
-    checks.push((r) => (r.messages.length > 0 ? groups(r.messages[r.messages.length - 1].content) : undefined));
+    checks.push((r) => {
+      const last = r.messages.at(-1);
+      return last !== undefined ? groups(last.content) : undefined;
+    });
   }
   if (match.any !== undefined) {
     const groups = compileTextGroups(match.any);
@@ -139,7 +143,7 @@ function compileMatch(match: Match): Predicate {
   }
   if (match.lastRole !== undefined) {
     const role = match.lastRole;
-    checks.push((r) => (r.messages.length > 0 && r.messages[r.messages.length - 1].role === role ? none : undefined));
+    checks.push((r) => (r.messages.at(-1)?.role === role ? none : undefined));
   }
   if (match.hasTools !== undefined) {
     const wanted = match.hasTools;
@@ -150,7 +154,8 @@ function compileMatch(match: Match): Predicate {
     checks.push((_r, callIndex) => (callIndex === index ? none : undefined));
   }
   if (checks.length === 0) return () => none;
-  if (checks.length === 1) return checks[0];
+  const [only] = checks;
+  if (only !== undefined && checks.length === 1) return only;
   return (request, callIndex) => {
     const all: string[] = [];
     for (const check of checks) {

@@ -12,7 +12,7 @@ export function mcpServersIn(document: unknown, into = new Set<string>()): Set<s
     } else if (value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         const match = key === 'tool' && typeof item === 'string' ? MCP_REF.exec(item) : null;
-        if (match) into.add(match[1]);
+        if (match) into.add(match[1]!);
         else visit(item);
       }
     }

@@ -9,7 +9,7 @@ const u32 = new Uint32Array(f32.buffer);
 /** `value` as float16 bits, rounded to nearest (ties away from zero); out of range: ±Infinity. */
 export function toHalf(value: number): number {
   f32[0] = value;
-  const bits = u32[0];
+  const bits = u32[0]!;
   const sign = (bits >>> 16) & 0x8000;
   const exponent = (bits >>> 23) & 0xff;
   const mantissa = bits & 0x7fffff;

@@ -105,12 +105,12 @@ export class HashingEmbedder implements Embedder {
       const mixed = fmix32(hash);
       const bucket = mixed % this.dimensions;
       const sign = fmix32(hash ^ 0x9e3779b9) & 1 ? 1 : -1;
-      family[bucket] += sign * (1 + Math.log(tf));
+      family[bucket]! += sign * (1 + Math.log(tf)); // bucket < this.dimensions
     }
     const norm = l2(family);
     if (norm === 0) return; // every feature cancelled out in its bucket — vanishingly rare
     const scale = weight / norm;
-    for (let i = 0; i < family.length; i++) target[i] += family[i] * scale;
+    for (let i = 0; i < family.length; i++) target[i]! += family[i]! * scale; // both this.dimensions long
   }
 }
 
@@ -197,12 +197,12 @@ function fmix32(h: number): number {
 
 function l2(vector: Float64Array): number {
   let sum = 0;
-  for (let i = 0; i < vector.length; i++) sum += vector[i] * vector[i];
+  for (const v of vector) sum += v * v;
   return Math.sqrt(sum);
 }
 
 function normalize(vector: Float64Array): Float64Array {
   const norm = l2(vector);
-  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i] /= norm;
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
   return vector;
 }

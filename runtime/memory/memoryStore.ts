@@ -232,7 +232,7 @@ function memorySchema(embedder: Embedder): Schema {
 
 /** A LanceDB error's message without its Rust source locations and the cause it repeats. */
 function lanceMessage(error: unknown): string {
-  return errorMessage(error).split(/\s+Caused by:/)[0].replace(/, \/\S+\.rs:\d+:\d+/g, '').trim();
+  return errorMessage(error).split(/\s+Caused by:/)[0]!.replace(/, \/\S+\.rs:\d+:\d+/g, '').trim();
 }
 
 function parseJson<T>(text: unknown, fallback: T): T {
@@ -631,8 +631,9 @@ export class MemoryStore {
         status: m.status ?? 'active',
         history: [],
       }));
-      await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]) as unknown as Record<string, unknown>));
-      records.forEach((r, i) => this.cache?.set(r.id, cachedRow(r), vectors[i]));
+      // embed checked that it returned one vector per text, and there is one record per text.
+      await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]!) as unknown as Record<string, unknown>));
+      records.forEach((r, i) => this.cache?.set(r.id, cachedRow(r), vectors[i]!));
       await this.upkeep();
       await this.readWrittenAddresses(records.map((r) => r.id));
       return records;
@@ -642,7 +643,8 @@ export class MemoryStore {
   async get(id: string): Promise<MemoryRecord | undefined> {
     await this.idle();
     const rows = lanceRows(await this.table.query().where(`id = ${sqlString(id)}`).select(RECORD_COLUMNS).limit(1).toArray());
-    const record = rows.length > 0 ? this.withPendingAccess(rowToRecord(rows[0])) : undefined;
+    const [row] = rows;
+    const record = row !== undefined ? this.withPendingAccess(rowToRecord(row)) : undefined;
     return record && record.id === id ? record : undefined;
   }
 
@@ -675,8 +677,9 @@ export class MemoryStore {
     const newVector = contentChanged ? (await this.embed([patch.content!]))[0] : undefined;
     return this.exclusive(async () => {
       const rows = lanceRows(await this.table.query().where(`id = ${sqlString(id)}`).limit(1).toArray());
-      if (rows.length === 0) throw new MemoryNotFound(id);
-      const current = this.withPendingAccess(rowToRecord(rows[0]));
+      const [row] = rows;
+      if (row === undefined) throw new MemoryNotFound(id);
+      const current = this.withPendingAccess(rowToRecord(row));
       const now = this.now();
       const history = contentChanged
         ? [...current.history, { content: current.content, updatedAt: current.updatedAt, reason: patch.reason }]
@@ -692,7 +695,7 @@ export class MemoryStore {
         updatedAt: now,
         history,
       };
-      const vector = newVector ?? toNumbers(rows[0].vector);
+      const vector = newVector ?? toNumbers(row.vector);
       await this.table
         .mergeInsert('id')
         .whenMatchedUpdateAll()
@@ -792,7 +795,8 @@ export class MemoryStore {
     const limit = Math.min(MAX_RECALL_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_RECALL_LIMIT)));
     const weights = normaliseWeights(query.weights);
     const filter: MemoryFilter = { scope: query.scope, categories: query.categories, includePrivate: query.includePrivate };
-    const [queryVector] = await this.embed([query.query]);
+    // embed checked that it returned one vector per text.
+    const queryVector = (await this.embed([query.query]))[0]!;
     const tEmbedded = performance.now();
     await this.idle();
     // Rows are checked against `filter` again below; with no private rows there is none to leave out.

@@ -127,10 +127,11 @@ export class OpenAIEmbedder implements Embedder {
     for (let start = 0; start < toSend.length; start += this.batchSize) {
       const indexes = toSend.slice(start, start + this.batchSize);
       const batch = await this.embedBatch(
-        indexes.map((i) => texts[i]),
+        indexes.map((i) => texts[i]!),
         signal,
       );
-      indexes.forEach((textIndex, k) => (vectors[textIndex] = batch[k]));
+      // readResponse checked one vector per text sent.
+      indexes.forEach((textIndex, k) => (vectors[textIndex] = batch[k]!));
     }
     if (toSend.length < texts.length) {
       const dimensions = await this.resolveDimensions(signal);

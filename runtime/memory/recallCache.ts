@@ -64,7 +64,10 @@ export class RecallCache {
       const vectors = batch.getChild('vector')!;
       const rows = arrowRows(batch, ['vector', '_rowid']);
       for (let start = 0; start < rows.length; start += LOAD_SLICE) {
-        for (let i = start; i < Math.min(rows.length, start + LOAD_SLICE); i++) this.set(String(rows[i].id), rows[i], vectorValues(vectors.get(i)));
+        for (let i = start; i < Math.min(rows.length, start + LOAD_SLICE); i++) {
+          const row = rows[i]!;
+          this.set(String(row.id), row, vectorValues(vectors.get(i)));
+        }
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
@@ -131,11 +134,11 @@ export class RecallCache {
       this.rows[slot] = row;
     }
     let sum = 0;
-    for (let k = 0; k < this.dimensions; k++) sum += vector[k] * vector[k];
+    for (let k = 0; k < this.dimensions; k++) sum += vector[k]! * vector[k]!;
     const norm = Math.sqrt(sum);
     const scale = norm > 0 && Number.isFinite(norm) ? 1 / norm : 0;
     const base = slot * this.dimensions;
-    for (let k = 0; k < this.dimensions; k++) this.halves[base + k] = toHalf(vector[k] * scale);
+    for (let k = 0; k < this.dimensions; k++) this.halves[base + k] = toHalf(vector[k]! * scale);
     this.norms[slot] = scale === 0 ? 0 : norm;
   }
 
@@ -152,7 +155,12 @@ export class RecallCache {
 
   /** Removes the rows `drop` picks; returns how many went. */
   deleteWhere(drop: (id: string, row: CachedRow) => boolean): number {
-    const gone = [...this.slotOf].filter(([id, slot]) => drop(id, this.rows[slot])).map(([id]) => id);
+    const gone = [...this.slotOf]
+      .filter(([id, slot]) => {
+        const row = this.rows[slot];
+        return row !== undefined && drop(id, row);
+      })
+      .map(([id]) => id);
     this.delete(gone);
     return gone.length;
   }
@@ -175,7 +183,7 @@ export class RecallCache {
     const halves = this.halves;
     const toFloat = this.toFloat;
     let dot = 0;
-    for (let k = 0; k < this.dimensions; k++) dot += query[k] * toFloat[halves[base + k]];
+    for (let k = 0; k < this.dimensions; k++) dot += query[k]! * toFloat[halves[base + k]!]!;
     return dot / queryNorm;
   }
 
@@ -183,11 +191,11 @@ export class RecallCache {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
     const last = this.rows.length - 1;
-    if (slot !== last) {
-      const lastRow = this.rows[last];
+    const lastRow = this.rows.at(-1);
+    if (slot !== last && lastRow !== undefined) {
       this.rows[slot] = lastRow;
       this.halves.copyWithin(slot * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
-      this.norms[slot] = this.norms[last];
+      this.norms[slot] = this.norms[last]!;
       this.slotOf.set(String(lastRow.id), slot);
     }
     this.rows.pop();

@@ -40,8 +40,9 @@ export class RowAddresses {
     const ids = batch.getChild('id')!;
     const addresses = rowAddresses(batch);
     for (let i = 0; i < addresses.length; i++) {
-      this.ids.set(addresses[i], String(ids.get(i)));
-      const fragment = addresses[i] >> FRAGMENT_BITS;
+      const address = addresses[i]!;
+      this.ids.set(address, String(ids.get(i)));
+      const fragment = address >> FRAGMENT_BITS;
       if (fragment >= this.nextFragment) this.nextFragment = fragment + 1n;
     }
   }

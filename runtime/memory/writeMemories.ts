@@ -51,7 +51,8 @@ export async function writeMemories(ctx: RunContext, span: Span, target: WriteTa
   const { store, scope, taskId } = target;
   const vectors = await store.embed(candidates.map((c) => c.content));
   for (const [i, candidate] of candidates.entries()) {
-    const vector = vectors[i];
+    // store.embed checked that it returned one vector per text.
+    const vector = vectors[i]!;
     const similar = await store.similar(vector, { scope, minSimilarity: CONSOLIDATION_SIMILARITY, limit: MAX_SIMILAR_RECORDS });
     const compared = similar.map((s) => ({ id: s.record.id, similarity: round(s.similarity) }));
     const top = similar[0];
@@ -68,10 +69,13 @@ export async function writeMemories(ctx: RunContext, span: Span, target: WriteTa
       continue;
     }
     const insert = async (reason: string, decidedBy: 'rule' | 'model' | 'fallback', readAs: ReadAs[] = []) => {
-      const [record] = await store.add(
-        [{ content: candidate.content, scope, categories: candidate.categories, importance: candidate.importance, source: candidate.source }],
-        [vector],
-      );
+      // add returns one record per memory given.
+      const record = (
+        await store.add(
+          [{ content: candidate.content, scope, categories: candidate.categories, importance: candidate.importance, source: candidate.source }],
+          [vector],
+        )
+      )[0]!;
       counts.inserted += 1;
       counts.recordIds.push(record.id);
       span.emit({ type: 'memory.write.decision', taskId, action: 'insert', content: candidate.content, recordId: record.id, similar: compared, reason, decidedBy, ...(readAs.length ? { readAs } : {}) });

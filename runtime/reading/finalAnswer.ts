@@ -14,8 +14,8 @@ export interface FinalAnswerReading {
  */
 export function readFinalAnswer(text: string): FinalAnswerReading | undefined {
   const markers = [...text.matchAll(MARKER)];
-  if (markers.length === 0) return undefined;
-  const last = markers[markers.length - 1];
+  const last = markers.at(-1);
+  if (last === undefined) return undefined;
   const readAs: ReadAs[] = markers.length > 1 ? ['last-final-answer'] : [];
   let answer = text.slice(last.index + last[0].length).trim();
   if (answer.endsWith('```') && countFences(answer) % 2 === 1) {

@@ -121,7 +121,7 @@ function fencedBlocks(text: string, limit: number): { body: string; fenced: bool
 function afterFenceInfo(text: string, at: number): number {
   let i = at;
   while (text[i] === ' ' || text[i] === '\t') i++;
-  while (i < text.length && /[A-Za-z0-9_-]/.test(text[i])) i++;
+  while (i < text.length && /[A-Za-z0-9_-]/.test(text[i]!)) i++;
   while (text[i] === ' ' || text[i] === '\t') i++;
   if (text[i] === '\r') i++;
   if (text[i] === '\n') i++;

@@ -41,10 +41,11 @@ export function readOutcome(reply: string, outcomes: readonly string[]): Outcome
   }
 
   const mentioned = outcomes.filter((o) => mentions(text, o));
-  if (mentioned.length === 1 && negated(text, mentioned[0])) {
-    return { ok: false, problem: `the model's answer negates the outcome "${mentioned[0]}"` };
+  const [only] = mentioned;
+  if (only !== undefined && mentioned.length === 1 && negated(text, only)) {
+    return { ok: false, problem: `the model's answer negates the outcome "${only}"` };
   }
-  if (mentioned.length === 1) return { ok: true, outcome: mentioned[0], readAs: ['outcome-word'] };
+  if (only !== undefined && mentioned.length === 1) return { ok: true, outcome: only, readAs: ['outcome-word'] };
   if (mentioned.length > 1) return { ok: false, problem: `the model's answer names more than one outcome (${mentioned.join(', ')})` };
   return { ok: false, problem: 'the model\'s answer named no outcome' };
 }
@@ -55,8 +56,8 @@ function bare(text: string): string {
   // Trimmed by index, not with /[…]+$/ (which is quadratic on a long run of such characters).
   let start = 0;
   let end = plain.length;
-  while (start < end && EDGE.test(plain[start])) start++;
-  while (end > start && EDGE.test(plain[end - 1])) end--;
+  while (start < end && EDGE.test(plain[start]!)) start++;
+  while (end > start && EDGE.test(plain[end - 1]!)) end--;
   return plain.slice(start, end).toLowerCase();
 }
 
@@ -81,7 +82,7 @@ function outcomeLine(text: string): string | undefined {
 /** Past whitespace and markdown emphasis stars. */
 function skip(line: string, at: number): number {
   let i = at;
-  while (i < line.length && (line[i] === '*' || /\s/.test(line[i]))) i++;
+  while (i < line.length && (line[i] === '*' || /\s/.test(line[i]!))) i++;
   return i;
 }
 

@@ -19,8 +19,8 @@ export function cleanToolName(name: string): string {
   // Trimmed by index, not with /[…]+$/ (quadratic on a long run of such characters in untrusted text).
   let start = 0;
   let end = name.length;
-  while (start < end && WRAPPING.test(name[start])) start++;
-  while (end > start && WRAPPING.test(name[end - 1])) end--;
+  while (start < end && WRAPPING.test(name[start]!)) start++;
+  while (end > start && WRAPPING.test(name[end - 1]!)) end--;
   return name.slice(start, end);
 }
 

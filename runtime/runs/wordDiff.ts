@@ -48,18 +48,21 @@ function middle(x: string[], y: string[], push: (op: WordDiffPart['op'], text: s
   const m = y.length;
   // lcs[i][j]: the longest common subsequence of x[i..] and y[j..].
   const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  // Every index below is in range: i < n and j < m, so i + 1 <= n and j + 1 <= m.
   for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    const row = lcs[i]!;
+    const below = lcs[i + 1]!;
+    for (let j = m - 1; j >= 0; j--) row[j] = x[i] === y[j] ? below[j + 1]! + 1 : Math.max(below[j]!, row[j + 1]!);
   }
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
     if (x[i] === y[j]) {
-      push('equal', x[i++]);
+      push('equal', x[i++]!);
       j++;
-    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) push('remove', x[i++]);
-    else push('add', y[j++]);
+    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) push('remove', x[i++]!);
+    else push('add', y[j++]!);
   }
-  while (i < n) push('remove', x[i++]);
-  while (j < m) push('add', y[j++]);
+  while (i < n) push('remove', x[i++]!);
+  while (j < m) push('add', y[j++]!);
 }

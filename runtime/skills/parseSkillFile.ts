@@ -11,9 +11,9 @@ export function parseSkillFile(text: string, path: string): Skill {
   const front = /^---\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(body);
   const fields = new Map<string, string>();
   if (front) {
-    for (const line of front[1].split('\n')) {
+    for (const line of front[1]!.split('\n')) {
       const m = /^\s*([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-      if (m) fields.set(m[1].toLowerCase(), unquote(m[2].trim()));
+      if (m) fields.set(m[1]!.toLowerCase(), unquote(m[2]!.trim()));
     }
   }
   const instructions = (front ? body.slice(front[0].length) : body).trim();
@@ -28,5 +28,5 @@ export function parseSkillFile(text: string, path: string): Skill {
 
 function unquote(value: string): string {
   const m = /^(["'])(.*)\1$/.exec(value);
-  return m ? m[2] : value;
+  return m ? m[2]! : value;
 }

@@ -16,11 +16,12 @@ export function summariseTest(session: TestSession, results: TestResult[]): Test
     byTask.get(r.taskId)!.push(r);
   }
   const tasks: TestTaskSummary[] = order.map((taskId) => {
+    // A task is in order once it has a result.
     const own = byTask.get(taskId)!;
     const scores = Array.from({ length: session.iterations }, (_, i) => own.find((r) => r.iteration === i + 1)?.score ?? null);
     return {
       taskId,
-      role: own[0].role,
+      role: own[0]!.role,
       scores,
       averageScore: average(scores.filter((s): s is number => s !== null)),
       averageCheckScore: average(own.map((r) => r.checkScore).filter((s): s is number => s !== undefined)),

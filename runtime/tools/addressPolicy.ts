@@ -90,7 +90,9 @@ function classifyIPv4(value: number): AddressVerdict {
 }
 
 function classifyIPv6(h: number[]): AddressVerdict {
-  const embedded = (hi: number, lo: number) => classifyIPv4(((h[hi] << 16) | h[lo]) >>> 0);
+  // h has eight groups (ipv6ToHextets), so every index below is in range.
+  const embedded = (hi: number, lo: number) => classifyIPv4(((h[hi]! << 16) | h[lo]!) >>> 0);
+  const first = h[0]!;
   const zeroTo = (n: number) => h.slice(0, n).every((x) => x === 0);
   if (zeroTo(8)) return { refused: 'unspecified' };
   if (zeroTo(7) && h[7] === 1) return { refused: 'loopback' };
@@ -102,11 +104,11 @@ function classifyIPv6(h: number[]): AddressVerdict {
   if (h[0] === 0x64 && h[1] === 0xff9b && h.slice(2, 6).every((x) => x === 0)) return embedded(6, 7);
   if (h[0] === 0x2002) return embedded(1, 2);
   if (h[0] === 0xfd00 && h[1] === 0x0ec2 && h.slice(2, 7).every((x) => x === 0) && h[7] === 0x254) return { refused: 'metadata' };
-  if ((h[0] & 0xfe00) === 0xfc00) return { refused: 'unique-local' };
-  if ((h[0] & 0xffc0) === 0xfe80) return { refused: 'link-local' };
+  if ((first & 0xfe00) === 0xfc00) return { refused: 'unique-local' };
+  if ((first & 0xffc0) === 0xfe80) return { refused: 'link-local' };
   // Site-local (fec0::/10) is deprecated but still routed privately by some networks.
-  if ((h[0] & 0xffc0) === 0xfec0) return { refused: 'private' };
-  if ((h[0] & 0xff00) === 0xff00) return { refused: 'multicast' };
+  if ((first & 0xffc0) === 0xfec0) return { refused: 'private' };
+  if ((first & 0xff00) === 0xff00) return { refused: 'multicast' };
   return undefined;
 }
 
@@ -119,7 +121,7 @@ function ipv6ToHextets(address: string): number[] {
   let text = address.toLowerCase();
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
-    const v4 = ipv4ToNumber(dotted[1]);
+    const v4 = ipv4ToNumber(dotted[1]!);
     text = `${text.slice(0, dotted.index)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];

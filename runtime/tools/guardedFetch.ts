@@ -131,9 +131,10 @@ function withoutTrailingDots(name: string): string {
 /** `host`, `host:port`, `[v6]` or `[v6]:port` as name and port (undefined without one). */
 function splitPort(entry: string): [string, string | undefined] {
   const bracketed = /^(\[[^\]]*\])(?::(\d*))?$/.exec(entry);
-  if (bracketed) return [bracketed[1], bracketed[2] || undefined];
+  if (bracketed) return [bracketed[1]!, bracketed[2] || undefined];
   const parts = entry.split(':');
-  return parts.length === 2 ? [parts[0], parts[1] || undefined] : [entry, undefined];
+  const [name, port] = parts;
+  return name !== undefined && parts.length === 2 ? [name, port || undefined] : [entry, undefined];
 }
 
 /**
@@ -203,7 +204,8 @@ function send(url: URL, out: Outgoing): Promise<Response> {
   const lookup: LookupFunction | undefined = pinned
     ? (_hostname, opts, callback) => {
         if ((opts as { all?: boolean }).all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, pinned);
-        else callback(null, pinned[0].address, pinned[0].family);
+        // checkedAddresses refuses a host with no address, so there is a first one.
+        else callback(null, pinned[0]!.address, pinned[0]!.family);
       }
     : undefined;
   // node:http and node:https (with tls) are required on the first request, not when a run starts (cold start).

@@ -24,7 +24,8 @@ export function formatNumber(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (value === Infinity) return 'Infinity';
   if (value === -Infinity) return '-Infinity';
-  const [, sign, whole, fraction = '', exp = '0'] = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value))!;
+  const [, sign, wholeGroup, fraction = '', exp = '0'] = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value))!;
+  const whole = wholeGroup!; // group 2 is not optional
   let digits = whole + fraction;
   let exponent = whole.length - 1 + Number(exp);
   const zeros = /^0*/.exec(digits)![0].length;
@@ -36,10 +37,11 @@ export function formatNumber(value: number): string {
     const kept = digits.slice(0, PRECISION).split('').map(Number);
     if (up) {
       let i = PRECISION - 1;
-      kept[i]++;
+      // i stays in 0 … PRECISION - 1, the indexes of kept.
+      kept[i]!++;
       while (i > 0 && kept[i] === 10) {
         kept[i] = 0;
-        kept[--i]++;
+        kept[--i]!++;
       }
       if (kept[0] === 10) {
         kept[0] = 0;

@@ -34,7 +34,7 @@ export function resolveInWorkspace(workspace: string, userPath: string): string 
     );
   }
   const relative = path.relative(base, target);
-  if (comparableName(relative.split(path.sep)[0]) === DATA_FOLDER) {
+  if (comparableName(relative.split(path.sep)[0]!) === DATA_FOLDER) {
     throw new ToolError(`path ${JSON.stringify(userPath)} is inside ${DATA_FOLDER}/, Crewdeck's own data folder, which tools may not touch`);
   }
   return path.join(lexicalRoot, relative);

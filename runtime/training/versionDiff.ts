@@ -34,7 +34,7 @@ export function diffSuggestions(from: { version: number; suggestions: string[] }
       }
     });
     if (best >= 0) {
-      changed.push({ before, after: remaining[best] });
+      changed.push({ before, after: remaining[best]! }); // best is an index of remaining
       remaining.splice(best, 1);
     } else {
       removed.push(before);

@@ -134,7 +134,7 @@ export function describeHeldParts(parts: readonly HeldPart[]): string[] {
 
 function referencedVars(values: readonly string[]): string[] {
   const out = new Set<string>();
-  for (const value of values) for (const m of value.matchAll(REFERENCE)) out.add(m[1]);
+  for (const value of values) for (const m of value.matchAll(REFERENCE)) out.add(m[1]!);
   return [...out];
 }
 

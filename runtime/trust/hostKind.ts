@@ -19,7 +19,7 @@ export function localHostKind(entry: string): RefusedAddressKind | undefined {
     return classifyHostName(`x.${suffix}`)?.refused ?? (covered ? classifyHostName(covered)?.refused : undefined);
   }
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(host);
-  const bare = bracketed ? bracketed[1] : host.split(':').length === 2 ? host.replace(/:\d*$/, '') : host;
+  const bare = bracketed ? bracketed[1]! : host.split(':').length === 2 ? host.replace(/:\d*$/, '') : host;
   try {
     return classifyHostName(bare)?.refused;
   } catch {

@@ -25,8 +25,9 @@ const OPTIONS = {
  */
 export async function chatCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, OPTIONS);
-  if (positionals.length !== 1) throw new UsageError('chat needs exactly one crew or flow file');
-  const file = resolve(positionals[0]);
+  const [given] = positionals;
+  if (given === undefined || positionals.length !== 1) throw new UsageError('chat needs exactly one crew or flow file');
+  const file = resolve(given);
   const workspace = values.workspace ?? dirname(file);
   const json = values.json ?? false;
   const inputs = parseInputs(values.input, values.inputs);

@@ -27,9 +27,10 @@ export function parseIterations(value: string | undefined, command: string, max:
 /** `<command> <crew file> -n N [--eval-model PROFILE] [-i k=v] [--inputs JSON] [-w DIR] [--json]` (and `-q` for test). */
 export function parseCrewSessionArgs(command: 'train' | 'test', args: string[], maxIterations: number) {
   const { values, positionals } = parseOptions(args, command === 'test' ? { ...CREW_SESSION_OPTIONS, ...QUIET_OPTION } : CREW_SESSION_OPTIONS);
-  if (positionals.length !== 1) throw new UsageError(`${command} needs exactly one crew file`);
+  const [given] = positionals;
+  if (given === undefined || positionals.length !== 1) throw new UsageError(`${command} needs exactly one crew file`);
   const iterations = parseIterations(values.n, command, maxIterations);
-  const file = resolve(positionals[0]);
+  const file = resolve(given);
   return {
     iterations,
     file,

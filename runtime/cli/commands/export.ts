@@ -26,33 +26,34 @@ export async function exportCommand(args: string[]): Promise<number> {
   });
   if (values.to === undefined) throw new UsageError('export needs --to crewai, e.g. crewdeck export my.crew.json --to crewai ./my_crew');
   if (!FORMATS.includes(values.to)) throw new UsageError(`unknown export format "${values.to}"; formats: ${FORMATS.join(', ')}`);
-  if (positionals.length < 2) throw new UsageError('export needs crew files and a target folder: crewdeck export <file.crew.json>... --to crewai <dir>');
+  const dir = positionals.at(-1);
+  const crewFiles = positionals.slice(0, -1);
+  const [firstFile] = crewFiles;
+  if (dir === undefined || firstFile === undefined) throw new UsageError('export needs crew files and a target folder: crewdeck export <file.crew.json>... --to crewai <dir>');
   const json = values.json ?? false;
   const style = createStyle(!json && colorFor(process.stdout));
-  const dir = positionals[positionals.length - 1];
-  const crewFiles = positionals.slice(0, -1);
 
   try {
     // The crew file's folder is its workspace: a symbolic link there to a crew elsewhere is refused.
-    const first = loadWorkspaceDocument(dirname(resolve(crewFiles[0])), resolve(crewFiles[0]));
+    const first = loadWorkspaceDocument(dirname(resolve(firstFile)), resolve(firstFile));
     if (first.kind === 'flow') {
       if (crewFiles.length > 1) throw new UsageError('export takes one flow file (its crews come with it), or crew files');
-      return exportFlow(first.doc, dirname(resolve(crewFiles[0])), resolve(dir), values.force ?? false, json, style);
+      return exportFlow(first.doc, dirname(resolve(firstFile)), resolve(dir), values.force ?? false, json, style);
     }
     const docs: CrewDocument[] = crewFiles.map((file) => {
       const loaded = loadWorkspaceDocument(dirname(resolve(file)), resolve(file));
       if (loaded.kind !== 'crew') throw new DocumentInvalid(loaded.shown, [{ path: 'kind', message: 'export a flow on its own (its crews come with it), not together with crew files' }]);
       return loaded.doc;
     });
-    const doc = docs[0];
-    const workspace = dirname(resolve(crewFiles[0]!));
+    const [doc] = docs;
+    const workspace = dirname(resolve(firstFile));
     const result = exportCrewAiCrews(docs, resolve(dir), { overwrite: values.force, workspace, profiles: loadWorkspaceSettings(workspace)?.models.profiles });
     if (json) {
       process.stdout.write(`${JSON.stringify({ dir: resolve(dir), packageName: result.packageName, files: result.files, summary: result.summary })}\n`);
       return EXIT.ok;
     }
     process.stdout.write(
-      `${style.green('✓')} Exported ${docs.length === 1 ? `"${doc.name}"` : `${docs.length} crews (${docs.map((d) => d.id).join(', ')})`} as a CrewAI project in ${style.bold(dir)}\n` +
+      `${style.green('✓')} Exported ${doc !== undefined && docs.length === 1 ? `"${doc.name}"` : `${docs.length} crews (${docs.map((d) => d.id).join(', ')})`} as a CrewAI project in ${style.bold(dir)}\n` +
         result.files.map((f) => `  ${f}\n`).join('') +
         `  run it there with: crewai install && crewai run\n\n` +
         formatUnmapped('Not exported (CrewAI has no equivalent)', result.summary, style),

@@ -22,10 +22,11 @@ export async function importCommand(args: string[]): Promise<number> {
     force: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   });
-  if (positionals.length !== 1) throw new UsageError('import needs one CrewAI project folder, e.g. crewdeck import ./my_crew -o my_crew.crew.json');
+  const [given] = positionals;
+  if (given === undefined || positionals.length !== 1) throw new UsageError('import needs one CrewAI project folder, e.g. crewdeck import ./my_crew -o my_crew.crew.json');
   const json = values.json ?? false;
   const style = createStyle(!json && colorFor(process.stdout));
-  const dir = resolve(positionals[0]);
+  const dir = resolve(given);
   const fail = (name: string, message: string, extra: Record<string, unknown> = {}) => {
     if (json) process.stdout.write(`${JSON.stringify({ status: 'invalid', error: name, message, ...extra })}\n`);
     else process.stderr.write(`${style.red('✗')} ${message}\n`);

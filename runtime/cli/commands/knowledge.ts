@@ -115,7 +115,8 @@ function findSource(workspace: string, sources: KnowledgeSourceInfo[], arg: stri
   const bySource = sources.find((s) => s.key === asSource);
   if (bySource) return bySource;
   const byName = sources.filter((s) => s.name === arg);
-  if (byName.length === 1) return byName[0];
+  const [named, ...alsoNamed] = byName;
+  if (named !== undefined && alsoNamed.length === 0) return named;
   if (byName.length > 1) throw new KnowledgeSourceUnknown(`${byName.length} sources are named "${arg}"; give one of their keys: ${byName.map((s) => s.key).join(', ')}`);
   throw new KnowledgeSourceUnknown(`no knowledge source "${arg}" in this workspace (see crewdeck knowledge list)`);
 }

@@ -57,9 +57,10 @@ export async function memoryCommand(args: string[]): Promise<number> {
         const content = rest.join(' ').trim();
         if (!content) throw new UsageError('memory add needs the text to remember');
         // As CrewAI's remember(): without --scope, the root scope.
-        const [record] = await store.add([
-          { content, scope: values.scope ?? '/', categories: values.category, importance, private: values.private, source: { kind: 'manual' } },
-        ]);
+        // add returns one record per memory given.
+        const record = (
+          await store.add([{ content, scope: values.scope ?? '/', categories: values.category, importance, private: values.private, source: { kind: 'manual' } }])
+        )[0]!;
         return print(json, record, () => `Remembered ${style.bold(record.id)} in ${record.scope}\n`);
       }
       case 'edit': {

@@ -22,7 +22,8 @@ export async function replayCommand(args: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
     ...BUDGET_OPTIONS,
   });
-  if (positionals.length !== 1) throw new UsageError('replay needs exactly one run id');
+  const [runId] = positionals;
+  if (runId === undefined || positionals.length !== 1) throw new UsageError('replay needs exactly one run id');
   const fromTask = values['from-task'];
   const fromMethod = values['from-method'];
   if (fromTask && fromMethod) throw new UsageError('replay takes --from-task (a crew run) or --from-method (a flow run), not both');
@@ -33,10 +34,10 @@ export async function replayCommand(args: string[]): Promise<number> {
   const session = { workspace: values.workspace ?? process.cwd(), json: values.json ?? false, forceProfile: values.model, createStore: false, offline: values.offline };
   if (fromMethod) {
     const state = parseStateEdits(values['set-state'] ?? []);
-    return runInTerminal(session, () => (runtime, run) => runtime.replayFlow(positionals[0], fromMethod, { ...run, state, budget }));
+    return runInTerminal(session, () => (runtime, run) => runtime.replayFlow(runId, fromMethod, { ...run, state, budget }));
   }
   const edits = parseEdits(values['set-output'] ?? []);
-  return runInTerminal(session, () => (runtime, run) => runtime.replay(positionals[0], fromTask!, { ...run, edits, budget }));
+  return runInTerminal(session, () => (runtime, run) => runtime.replay(runId, fromTask!, { ...run, edits, budget }));
 }
 
 /** `<key>=<text>` or `<key>=@<file>`: the key and the text (a file's content). */

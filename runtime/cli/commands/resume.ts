@@ -24,7 +24,8 @@ export async function resumeCommand(args: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
     ...BUDGET_OPTIONS,
   });
-  if (positionals.length !== 1) throw new UsageError('resume needs exactly one run id');
+  const [runId] = positionals;
+  if (runId === undefined || positionals.length !== 1) throw new UsageError('resume needs exactly one run id');
   const budget = parseBudgetOptions(values);
   const decisions = (['approve', 'deny', 'always'] as const).filter((d) => values[d]);
   if (decisions.length > 1) throw new UsageError(`give one of --approve, --deny or --always, not ${decisions.map((d) => `--${d}`).join(' and ')}`);
@@ -33,6 +34,6 @@ export async function resumeCommand(args: string[]): Promise<number> {
   if (decision && values.feedback !== undefined) throw new UsageError(`give --feedback or --${decision}, not both`);
   return runInTerminal(
     { workspace: values.workspace ?? process.cwd(), json: values.json ?? false, forceProfile: values.model, createStore: false, offline: values.offline, pauseForHumans: values['pause-for-humans'] },
-    () => (runtime, run) => runtime.resume(positionals[0], { ...run, feedback: values.feedback, ...(decision ? { decision } : {}), budget }),
+    () => (runtime, run) => runtime.resume(runId, { ...run, feedback: values.feedback, ...(decision ? { decision } : {}), budget }),
   );
 }

@@ -26,8 +26,9 @@ export async function runCommand(args: string[]): Promise<number> {
     'pause-for-humans': { type: 'boolean', default: false },
     ...BUDGET_OPTIONS,
   });
-  if (positionals.length !== 1) throw new UsageError('run needs exactly one crew or flow file');
-  const file = resolve(positionals[0]);
+  const [given] = positionals;
+  if (given === undefined || positionals.length !== 1) throw new UsageError('run needs exactly one crew or flow file');
+  const file = resolve(given);
   const inputs = parseInputs(values.input, values.inputs);
   const budget = parseBudgetOptions(values);
   const rowsFile = values['inputs-file'];

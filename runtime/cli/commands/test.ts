@@ -45,8 +45,9 @@ export async function testCommand(args: string[]): Promise<number> {
         process.stdout.write(`\n${t.style.bold(`Test ${result.testId}: ${doc.name}, ${iterations} iteration(s)`)}\n\n${formatTestTable(result.report)}`);
         process.stdout.write(t.style.dim(`\nScores: the evaluator's, 1–10 against each task's expected output. Checks: the task's deterministic checks passed × 10.\nevaluator: ${formatUsageLine(result.evaluatorUsage)}\n`));
         const unscored = result.report.results.filter((r) => r.status === 'completed' && r.score === undefined);
-        if (unscored.length > 0) {
-          process.stdout.write(`${t.style.yellow(`${unscored.length} result(s) have no evaluator score`)} — ${oneLine(unscored[0].reason, 160)} (choose an evaluator with --eval-model PROFILE)\n`);
+        const [firstUnscored] = unscored;
+        if (firstUnscored !== undefined) {
+          process.stdout.write(`${t.style.yellow(`${unscored.length} result(s) have no evaluator score`)} — ${oneLine(firstUnscored.reason, 160)} (choose an evaluator with --eval-model PROFILE)\n`);
         }
       }
       const failed = result.report.results.some((r) => r.status === 'failed');

@@ -175,7 +175,7 @@ function fParts(n: Node, raw: boolean, d: number): FPart[] {
       for (const e of c.children) {
         if (e?.type !== 'escape_interpolation') continue;
         text(decodeStringBody(c.text.slice(at - c.startIndex, e.startIndex - c.startIndex), raw));
-        text(e.text[0]);
+        text(e.text.charAt(0));
         at = e.endIndex;
       }
       text(decodeStringBody(c.text.slice(at - c.startIndex), raw));

@@ -72,8 +72,8 @@ export const runForEach: BodyRunner<'for_each'> = async (body, scope) => {
     }
   };
   await Promise.all(Array.from({ length: Math.min(body.concurrency, Math.max(total, 1)) }, worker));
-  if (failures.length > 0) {
-    const first = failures.sort((a, b) => a.index - b.index)[0];
+  const [first] = failures.sort((a, b) => a.index - b.index);
+  if (first !== undefined) {
     throw new ForEachItemFailed(`${scope.method.name}: item ${first.index} failed: ${errorMessage(first.error)}`);
   }
   if (budgetStop) throw budgetStop;
@@ -87,7 +87,7 @@ function listOf(template: string, scope: MethodScope): unknown[] {
   const whole = /^\{((?:state|input)(?:\.[A-Za-z0-9_-]+)*)\}$/.exec(template.trim());
   let value: unknown;
   if (whole) {
-    const found = lookup(whole[1], scope);
+    const found = lookup(whole[1]!, scope);
     if (!found.found) renderTemplate(template, scope, `${scope.method.name}.items`); // throws, naming what is missing
     value = typeof found.value === 'string' ? parseJson(found.value) : found.value;
   } else value = parseJson(renderTemplate(template, scope, `${scope.method.name}.items`));

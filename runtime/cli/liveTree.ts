@@ -170,9 +170,10 @@ export class LiveTree {
     if (this.paused || this.active.size === 0) return this.clearStatus();
     const entries = [...this.active.values()];
     const current = entries[entries.length - 1];
+    if (!current) return this.clearStatus();
     this.frame = (this.frame + 1) % FRAMES.length;
     const more = entries.length > 1 ? this.options.style.dim(` (+${entries.length - 1} running)`) : '';
-    const line = `${this.options.style.cyan(FRAMES[this.frame])} ${current.label} ${this.options.style.dim(formatDuration(this.now() - current.since))}${more}`;
+    const line = `${this.options.style.cyan(FRAMES[this.frame] ?? '')} ${current.label} ${this.options.style.dim(formatDuration(this.now() - current.since))}${more}`;
     this.options.out.write(`\r\x1b[2K${line}`);
     this.statusShown = true;
   }

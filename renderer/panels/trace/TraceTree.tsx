@@ -85,7 +85,8 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
       const row = at >= 0 ? rows[at] : undefined;
       const move = (to: number) => {
         const clamped = Math.max(0, Math.min(rows.length - 1, to));
-        onSelect(rows[clamped].span.id);
+        const target = rows[clamped];
+        if (target) onSelect(target.span.id);
       };
       switch (e.key) {
         case 'ArrowDown':
@@ -132,6 +133,7 @@ export function TraceTree({ rows, selectedId, runStart, runLength, follow = fals
   const shown: JSX.Element[] = [];
   for (let index = first; index <= last; index++) {
     const row = rows[index];
+    if (!row) continue;
     shown.push(
       <TraceRow
         // Keyed by slot, not by span: rows scrolled out hand their DOM to rows scrolled in.

@@ -38,7 +38,7 @@ export function filterRoots(view: RunView, selectedNodeIds: readonly string[]): 
     if (!span) continue;
     const match = !covered && isMatch(span, tasks, agents, methods);
     if (match) roots.push(id);
-    for (let i = span.children.length - 1; i >= 0; i--) stack.push({ id: span.children[i], covered: covered || match });
+    for (let i = span.children.length - 1; i >= 0; i--) stack.push({ id: span.children[i]!, covered: covered || match });
   }
   return roots;
 }
@@ -72,7 +72,7 @@ function rowFor(span: TraceSpan, level: number, hasChildren: boolean, expanded: 
 export function flattenSpans(view: RunView, roots: readonly string[], collapsed: ReadonlySet<string>): TraceRow[] {
   const rows: TraceRow[] = [];
   const stack: { id: string; level: number }[] = [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ id: roots[i], level: 0 });
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ id: roots[i]!, level: 0 });
   while (stack.length) {
     const { id, level } = stack.pop()!;
     const span = view.spans.get(id);
@@ -80,7 +80,7 @@ export function flattenSpans(view: RunView, roots: readonly string[], collapsed:
     const hasChildren = span.children.length > 0;
     const expanded = hasChildren && !collapsed.has(id);
     rows.push(rowFor(span, level, hasChildren, expanded));
-    if (expanded) for (let i = span.children.length - 1; i >= 0; i--) stack.push({ id: span.children[i], level: level + 1 });
+    if (expanded) for (let i = span.children.length - 1; i >= 0; i--) stack.push({ id: span.children[i]!, level: level + 1 });
   }
   return rows;
 }

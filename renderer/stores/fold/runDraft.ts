@@ -98,7 +98,7 @@ export class RunDraft {
       const to = coworkerSpan?.agentNode ?? nodeForRole(this.v.roles, started?.coworker);
       if (from && to) next.push({ from, to, spanId: id });
     }
-    const same = next.length === prev.length && next.every((d, i) => d.from === prev[i].from && d.to === prev[i].to && d.spanId === prev[i].spanId);
+    const same = next.length === prev.length && next.every((d, i) => d.from === prev[i]?.from && d.to === prev[i]?.to && d.spanId === prev[i]?.spanId);
     return same ? prev : next;
   }
 
@@ -253,10 +253,11 @@ export class RunDraft {
 
   bump(node: string, counter: keyof NodeCounters): void {
     const counters = this.v.nodeCounters;
-    if (!this.ownedCounters.has(node)) {
-      counters[node] = { ...(counters[node] ?? { toolCalls: 0, retries: 0 }) };
+    let owned = counters[node];
+    if (!owned || !this.ownedCounters.has(node)) {
+      owned = counters[node] = { ...(owned ?? { toolCalls: 0, retries: 0 }) };
       this.ownedCounters.add(node);
     }
-    counters[node][counter] += 1;
+    owned[counter] += 1;
   }
 }

@@ -5,7 +5,7 @@ import { taskNodeId } from '../../model/nodeIds';
 import { nodeForRole } from '../roleDirectory';
 import type { SpanStatus, TaskResult, TraceSpan } from '../runView';
 
-const TASK_END: Record<string, SpanStatus> = { 'task.completed': 'done', 'task.failed': 'failed' };
+const TASK_END: Record<'task.completed' | 'task.failed', SpanStatus> = { 'task.completed': 'done', 'task.failed': 'failed' };
 
 /** Tasks (and the crew's planning step): their spans, results, node statuses and retry counters. */
 
@@ -77,7 +77,7 @@ function taskRetrying(d: RunDraft, e: EventOf<'task.retrying'>): void {
 
 function lastAgentChild(d: RunDraft, task: TraceSpan): string | undefined {
   for (let i = task.children.length - 1; i >= 0; i--) {
-    const child = d.spans.get(task.children[i]);
+    const child = d.spans.get(task.children[i]!);
     if (child?.kind === 'agent') return child.agentNode;
   }
   return task.agentNode;

@@ -23,7 +23,7 @@ export function TaskDetail({ span }: { span: TraceSpan }) {
           ['Async', started?.async ? 'yes' : undefined],
           ['Output file', completed?.outputFile],
           ['Restored from', completed?.restoredFrom ?? (completed && !started ? 'an earlier run' : undefined)],
-          ['Retries', retries.length ? `${retries.length} of ${retries[0].maxRetries}` : undefined],
+          ['Retries', retries[0] ? `${retries.length} of ${retries[0].maxRetries}` : undefined],
           readAsFact(completed?.readAs),
         ]}
       />

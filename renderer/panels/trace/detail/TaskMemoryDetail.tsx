@@ -19,7 +19,7 @@ export function RecalledMemories({ span }: { span: TraceSpan }) {
   return (
     <Section title={`Memories recalled into the prompt (${records.length})`} testId="task-recalled-memories">
       {records.length === 0 ? (
-        <div className="detail-muted">Recall found nothing in {recalls[0].scope}.</div>
+        <div className="detail-muted">Recall found nothing in {recalls[0]?.scope}.</div>
       ) : (
         <ul className="memory-detail-list">
           {records.map((r) => (

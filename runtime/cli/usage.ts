@@ -42,11 +42,11 @@ Usage:
   crewdeck trust [--workspace DIR] [--yes] [--revoke] [--json]   show what the workspace runs and sends where, then trust it
 
 Team server (PostgreSQL + Redis; see README "Team server"):
-  crewdeck server --database URL --redis URL [--port N] [--host H] [--with-worker [--concurrency N]] [--webhook-allow HOST]... [--json]   the /v1 API
+  crewdeck server --database URL --redis URL [--port N] [--host H] [--with-worker [--concurrency N] [--memory DIR|URI]] [--webhook-allow HOST]... [--json]   the /v1 API
   crewdeck server migrate --database URL       create or update the team database's schema
   crewdeck server keys create --scope run|deploy|admin [--name N] [--rate-limit N] | list | revoke <id>   --database URL [--json]
   crewdeck server webhook-secret --database URL   the secret webhooks are signed with (HMAC-SHA256)
-  crewdeck worker --database URL --redis URL [--concurrency N] [--lease-seconds S] [--memory DIR] [--webhook-allow HOST]... [--json]   runs the queued runs
+  crewdeck worker --database URL --redis URL [--concurrency N] [--lease-seconds S] [--memory DIR|URI] [--webhook-allow HOST]... [--json]   runs the queued runs
   crewdeck deploy <file.crew.json|file.flow.json> --server URL [--json]   publish an immutable version (key: CREWDECK_API_KEY)
   crewdeck run <file|deployment> --server URL [--input k=v]... [--detach]   run on the team server, streaming its events
   crewdeck resume <runId> --server URL [--feedback TEXT | --outcome NAME | --approve | --deny | --always] [--max-tokens N]

@@ -36,6 +36,7 @@ import {
 } from './recallScore';
 import { errorMessage } from '../errors';
 import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
+import { isObjectStoreUri } from './memoryLocation';
 import type {
   Embedder,
   MemoryRecord,
@@ -345,7 +346,7 @@ export class MemoryStore {
     // Otherwise LanceDB logs a deprecation warning to stderr on every vector index statistics call
     // (it will leave the centroids out of them, which the store never reads).
     process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= 'false';
-    mkdirSync(dir, { recursive: true });
+    if (!isObjectStoreUri(dir)) mkdirSync(dir, { recursive: true });
     const db = await lancedb.connect(dir, { readConsistencyInterval: options.readConsistencyS ?? READ_CONSISTENCY_S });
     const names = await db.tableNames();
     let table: lancedb.Table;

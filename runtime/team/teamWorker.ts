@@ -5,6 +5,7 @@ import { Worker } from 'bullmq';
 import type { Pool } from 'pg';
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../errors';
+import { memoryLocationUnder } from '../memory/memoryLocation';
 import type { RunMemoryStore } from '../memory/runMemory';
 import { workspaceEmbedder } from '../memory/workspaceMemory';
 import { requirePostgresSchema } from '../store/postgresSchema';
@@ -29,7 +30,7 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** Where published versions are laid out (default: a folder in the system's temp folder). */
   dataDir?: string;
-  /** The LanceDB location shared by every worker, for crews with memory (one folder per deployment inside). */
+  /** The LanceDB location shared by every worker, for crews with memory: a folder on a shared filesystem, a file:// URL, or an object-store URI LanceDB opens (s3://, gs://, az://); one store per deployment inside. */
   memoryDir?: string;
   /** BullMQ key prefix (tests keep apart on one Redis). */
   queuePrefix?: string;
@@ -172,7 +173,7 @@ function sharedMemory(options: WorkerOptions, log: (line: string) => void): (con
       store = (async () => {
         const embedder = await workspaceEmbedder(content.settings?.memory?.embedder, options.env ?? process.env);
         const { MemoryStore } = await import('../memory/memoryStore');
-        return MemoryStore.open(join(root, content.deploymentId), embedder);
+        return MemoryStore.open(memoryLocationUnder(root, content.deploymentId), embedder);
       })();
       store.catch(() => opened.delete(content.deploymentId));
       opened.set(content.deploymentId, store);

@@ -31,6 +31,8 @@ export interface InProcessTeamOptions {
   webhookAllow?: string[];
   /** How the workers resolve webhook host names (no DNS in tests). */
   webhookResolve?: ResolveAll;
+  /** The workers' shared memory location (default: a folder in the test's data folder). */
+  memoryLocation?: (dataDir: string) => string;
 }
 
 export async function startInProcessTeam(options: InProcessTeamOptions = {}): Promise<InProcessTeam> {
@@ -41,7 +43,7 @@ export async function startInProcessTeam(options: InProcessTeamOptions = {}): Pr
   const server = await startTeamServer({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, port: 0, queuePrefix: env.queuePrefix, webhookPolicy, log });
   const workers: TeamWorker[] = [];
   for (let i = 0; i < (options.workers ?? 1); i++) {
-    workers.push(await startWorker({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, queuePrefix: env.queuePrefix, concurrency: options.concurrency ?? 4, leaseMs: options.leaseMs ?? 5_000, dataDir: join(dataDir, `w${i}`), memoryDir: join(dataDir, 'memory'), webhookPolicy, ...(options.webhookResolve ? { webhookResolve: options.webhookResolve } : {}), log }));
+    workers.push(await startWorker({ databaseUrl: env.databaseUrl, redisUrl: env.redisUrl, queuePrefix: env.queuePrefix, concurrency: options.concurrency ?? 4, leaseMs: options.leaseMs ?? 5_000, dataDir: join(dataDir, `w${i}`), memoryDir: options.memoryLocation?.(dataDir) ?? join(dataDir, 'memory'), webhookPolicy, ...(options.webhookResolve ? { webhookResolve: options.webhookResolve } : {}), log }));
   }
   const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 4 });
   pool.on('error', () => undefined);

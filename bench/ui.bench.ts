@@ -115,6 +115,9 @@ async function main(): Promise<void> {
             `renderer main-thread CPU ${sample.cpu.mainThreadMs.toFixed(0)} ms (${(sample.cpu.mainThreadMs / sample.frames.count).toFixed(1)} ms a frame; idle ${(sample.idleCpu.mainThreadMs / sample.idle.count).toFixed(1)}), ` +
             `process ${sample.cpu.processMs.toFixed(0)} ms; of the main thread: script ${sample.cpu.scriptMs.toFixed(0)}, style ${sample.cpu.styleMs.toFixed(0)}, layout ${sample.cpu.layoutMs.toFixed(0)} ms (${sample.cpu.layouts} layouts)`,
         );
+        const worst = sample.intervals.indexOf(Math.max(...sample.intervals));
+        log(`    longest interval: frame ${worst + 1} of ${sample.intervals.length}, ${Math.round(sample.intervals.slice(0, worst).reduce((a, b) => a + b, 0))} ms after the first frame`);
+        for (const d of sample.longFrames.described) log(`    long frame: ${d}`);
         if (i > 0) samples.push(sample);
         errors.push(...sample.errors);
       }

@@ -68,7 +68,7 @@ export interface LiveRunSample {
   cpu: RendererCpu;
   idleCpu: RendererCpu;
   /** PerformanceObserver 'long-animation-frame' entries (frames over 50 ms) in that window. */
-  longFrames: { count: number; maxMs: number; maxBlockingMs: number };
+  longFrames: { count: number; maxMs: number; maxBlockingMs: number; described: string[] };
   /** Run click → the trace shows the run completed. */
   runMs: number;
   /** Run events and stream deltas pushed to the page over the host API while recording. */
@@ -133,6 +133,7 @@ export async function measureLiveRun(
         count: rec.longFrames.length,
         maxMs: rec.longFrames.length ? Math.max(...rec.longFrames.map((f) => f.duration)) : 0,
         maxBlockingMs: rec.longFrames.length ? Math.max(...rec.longFrames.map((f) => f.blocking)) : 0,
+        described: rec.longFrames.map((f) => `${Math.round(f.duration)} ms at +${Math.round(f.start - rec.clickAt)} ms (style+layout ${Math.round(f.styleLayoutMs)} ms; ${f.scripts.join(', ') || 'no script'})`),
       },
       runMs: rec.doneAt - rec.clickAt,
       pushedEvents: rec.pushes,
@@ -211,7 +212,7 @@ function countEventPushes(): void {
 
 interface LiveRecording {
   frames: number[];
-  longFrames: { start: number; duration: number; blocking: number }[];
+  longFrames: { start: number; duration: number; blocking: number; styleLayoutMs: number; scripts: string[] }[];
   clickAt: number;
   doneAt: number;
   status: string;
@@ -228,7 +229,7 @@ async function startLiveRecording(page: Page): Promise<void> {
   await page.evaluate(() => {
     const state = {
       frames: [] as number[],
-      longFrames: [] as { start: number; duration: number; blocking: number }[],
+      longFrames: [] as { start: number; duration: number; blocking: number; styleLayoutMs: number; scripts: string[] }[],
       clickAt: NaN,
       doneAt: 0,
       status: '',
@@ -240,8 +241,22 @@ async function startLiveRecording(page: Page): Promise<void> {
       previousRunId: document.querySelector('[data-testid="trace-panel"]')?.getAttribute('data-run-id') ?? '',
       observer: undefined as PerformanceObserver | undefined,
     };
-    const w = window as unknown as { __benchLive: typeof state; __benchPushes: number };
+    const w = window as unknown as { __benchLive: typeof state; __benchPushes: number; __benchLongFrame: (e: PerformanceEntry) => LongFrameEntry };
     w.__benchLive = state;
+    type LongFrameEntry = { start: number; duration: number; blocking: number; styleLayoutMs: number; scripts: string[] };
+    type Script = { invoker?: string; sourceFunctionName?: string; sourceURL?: string; sourceCharPosition?: number; duration: number };
+    // What the frame spent its time on: style and layout, and its three longest scripts (LoAF attribution).
+    w.__benchLongFrame = (e) => {
+      const f = e as PerformanceEntry & { blockingDuration?: number; styleAndLayoutStart?: number; scripts?: Script[] };
+      const scripts = [...(f.scripts ?? [])].sort((a, b) => b.duration - a.duration).slice(0, 3);
+      return {
+        start: f.startTime,
+        duration: f.duration,
+        blocking: f.blockingDuration ?? 0,
+        styleLayoutMs: f.styleAndLayoutStart ? f.startTime + f.duration - f.styleAndLayoutStart : 0,
+        scripts: scripts.map((x) => `${x.invoker ?? '?'} ${x.sourceFunctionName || '(anonymous)'}@${(x.sourceURL ?? '').split('/').pop()}:${x.sourceCharPosition ?? -1} ${Math.round(x.duration)} ms`),
+      };
+    };
     document.addEventListener(
       'click',
       (e) => {
@@ -254,8 +269,7 @@ async function startLiveRecording(page: Page): Promise<void> {
     );
     state.observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
-        const f = e as PerformanceEntry & { blockingDuration?: number };
-        state.longFrames.push({ start: f.startTime, duration: f.duration, blocking: f.blockingDuration ?? 0 });
+        state.longFrames.push(w.__benchLongFrame(e));
       }
     });
     state.observer.observe({ type: 'long-animation-frame' });
@@ -286,11 +300,11 @@ async function startLiveRecording(page: Page): Promise<void> {
 
 async function stopLiveRecording(page: Page): Promise<LiveRecording> {
   return page.evaluate(() => {
-    const state = (window as unknown as { __benchLive: LiveRecording & { observer?: PerformanceObserver } }).__benchLive;
+    const w = window as unknown as { __benchLive: LiveRecording & { observer?: PerformanceObserver }; __benchLongFrame: (e: PerformanceEntry) => LiveRecording['longFrames'][number] };
+    const state = w.__benchLive;
     if (state.observer) {
       for (const e of state.observer.takeRecords()) {
-        const f = e as PerformanceEntry & { blockingDuration?: number };
-        state.longFrames.push({ start: f.startTime, duration: f.duration, blocking: f.blockingDuration ?? 0 });
+        state.longFrames.push(w.__benchLongFrame(e));
       }
       state.observer.disconnect();
     }

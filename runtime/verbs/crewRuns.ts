@@ -1,5 +1,5 @@
 import type { CrewDocument } from '../../shared/model/crew';
-import { kickoffCrew, type CrewRunResult } from '../crew/kickoff';
+import { kickoffCrew, type CrewRunResult, type KickoffRequest } from '../crew/kickoff';
 import { resolveInputs } from '../crew/interpolate';
 import { ReplayNotPossible } from '../errors';
 import { mcpServersIn } from '../mcp/mcpReferences';
@@ -8,9 +8,11 @@ import { newRunId } from '../runId';
 import { crewReplayPlan } from '../prepare/crewReplayPlan';
 import { interruptionOf, pausedAnswer, requireRaisedBudget, resumableCheckpoint } from '../prepare/crewResumePlan';
 import { crewKickoffBase, prepareRun, type RunPreparation } from '../prepare/runPreparation';
+import type { RunParts } from '../prepare/runStrategy';
 import { workspaceRelative } from '../prepare/runtimeSetup';
 import { storedCrew, storedDocumentFile, storedRun } from '../prepare/storedRun';
 import type { ResumeOptions, RunCrewOptions, Runtime } from '../runtimeApi';
+import type { RunRecord } from '../store/types';
 
 type ReplayOptions = Omit<RunCrewOptions, 'inputs' | 'documentPath'> & { edits?: Record<string, string> };
 type SessionRunOptions = Parameters<Runtime['openSessionRun']>[1];
@@ -44,17 +46,32 @@ export async function replayCrew(prep: RunPreparation, runId: string, fromTaskId
   const { now } = prep.setup;
   return parts.withTools(mcpServersIn(doc), async (tools) => kickoffCrew({
     ...(await crewKickoffBase(prep, parts, doc, tools)),
+    ...storedRunKickoff(parts, previous, documentPath, run),
     runId: run.runId ?? newRunId(now()),
     doc,
+    replay,
+  }));
+}
+
+/**
+ * What a kickoff of a stored run (replayed or resumed) takes from it: its inputs and document path, the
+ * models for its document file (`documentFile`), and the new call's signal, events and budget.
+ */
+function storedRunKickoff(
+  parts: RunParts,
+  previous: RunRecord,
+  documentFile: string | undefined,
+  run: Pick<RunCrewOptions, 'signal' | 'onEvent' | 'budget'>,
+): Pick<KickoffRequest, 'inputs' | 'documentPath' | 'models' | 'signal' | 'onEvent' | 'budget' | 'offlineFrom'> {
+  return {
     inputs: previous.inputs,
     documentPath: previous.documentPath,
-    models: parts.models(documentPath),
+    models: parts.models(documentFile),
     signal: run.signal,
     onEvent: run.onEvent,
-    replay,
-    offlineFrom: parts.recording?.runId,
     budget: run.budget,
-  }));
+    offlineFrom: parts.recording?.runId,
+  };
 }
 
 /**
@@ -76,15 +93,9 @@ export async function resumeCrew(prep: RunPreparation, runId: string, run: Resum
   const parts = prepareRun(prep, doc, previous.documentPath);
   return parts.withTools(mcpServersIn(doc), async (tools) => kickoffCrew({
     ...(await crewKickoffBase(prep, parts, doc, tools)),
+    ...storedRunKickoff(parts, previous, documentPath, run),
     runId,
     doc,
-    inputs: previous.inputs,
-    documentPath: previous.documentPath,
-    models: parts.models(documentPath),
-    signal: run.signal,
-    onEvent: run.onEvent,
-    budget: run.budget,
-    offlineFrom: parts.recording?.runId,
     resume: { checkpoint, outputs, ...(interrupted ? { interrupted } : {}), ...(answer ? { answer } : {}) },
   }));
 }

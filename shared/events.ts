@@ -22,6 +22,7 @@ export type { LlmPurpose } from './events/llmEvents';
 export type { MemoryCommitPolicy, MemoryWriteAction } from './events/memoryEvents';
 export type { ReplayOf, RunProcess, RunPurpose, StubReached } from './events/runEvents';
 export type { EventFamily, EventPayloads, EventTypeOf } from './events/eventCatalog';
+export { ignoredFamily } from './events/eventCatalog';
 
 export interface TaskOutputRecord {
   taskId: string;

@@ -1,4 +1,4 @@
-import { replayStart, type EventFamily, type RuntimeEvent } from '../../shared/events';
+import { ignoredFamily, replayStart, type EventFamily, type RuntimeEvent } from '../../shared/events';
 import { describeStubsReached, stubStatement } from '../../shared/stubsReached';
 import { formatDuration, formatTokens, formatUsageLine, oneLine } from './format';
 import type { FamilyLines, LineContext } from './liveTreeLine';
@@ -29,23 +29,9 @@ const BUDGET_LINES = {
   'budget.reached': null,
 } satisfies FamilyLines<'budget'>;
 
-const TRAINING_LINES = {
-  'training.started': null,
-  'training.iteration.started': null,
-  'training.evaluation.started': null,
-  'training.evaluated': null,
-  'training.version.created': null,
-  'training.completed': null,
-  'training.failed': null,
-} satisfies FamilyLines<'training'>;
+const TRAINING_LINES = ignoredFamily('training') satisfies FamilyLines<'training'>;
 
-const TEST_LINES = {
-  'test.started': null,
-  'test.iteration.started': null,
-  'test.evaluated': null,
-  'test.completed': null,
-  'test.failed': null,
-} satisfies FamilyLines<'test'>;
+const TEST_LINES = ignoredFamily('test') satisfies FamilyLines<'test'>;
 
 const FLOW_LINES = {
   'flow.method.started': (e, c) => `${c.s.bold(`▸ ${e.methodName}`)} ${c.s.dim(`${e.bodyType} · ${e.trigger}${e.triggeredBy ? ` ← ${e.triggeredBy}` : ''}${e.call > 1 ? ` · call ${e.call}` : ''}`)}`,

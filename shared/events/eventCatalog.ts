@@ -75,3 +75,11 @@ export type EventPayloads = { [K in keyof Schemas]: z.infer<Schemas[K]> };
 export function familyOf(type: string): string {
   return type.slice(0, type.indexOf('.'));
 }
+
+/**
+ * A registry entry for a family whose events a view shows nothing for: every event type of the family
+ * mapped to null, from the catalog, so the registry still names the family on purpose.
+ */
+export function ignoredFamily<F extends EventFamily>(family: F): { [K in EventTypeOf<F>]: null } {
+  return Object.fromEntries(Object.keys(EVENT_CATALOG[family]).map((type) => [type, null])) as { [K in EventTypeOf<F>]: null };
+}

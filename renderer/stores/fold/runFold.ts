@@ -1,4 +1,4 @@
-import type { EventOf } from '../../../shared/events';
+import { ignoredFamily, type EventOf } from '../../../shared/events';
 import type { FamilyFold } from './eventFold';
 import type { RunDraft } from './runDraft';
 import { methodNodeId as methodNode } from '../../model/nodeIds';
@@ -89,19 +89,5 @@ export const RUN_FOLD = {
 export const BUDGET_FOLD = { 'budget.reached': null } satisfies FamilyFold<'budget'>;
 
 /** A training session's or test's own events are read by the Training and Tests panels, not the run view. */
-export const TRAINING_FOLD = {
-  'training.started': null,
-  'training.iteration.started': null,
-  'training.evaluation.started': null,
-  'training.evaluated': null,
-  'training.version.created': null,
-  'training.completed': null,
-  'training.failed': null,
-} satisfies FamilyFold<'training'>;
-export const TEST_FOLD = {
-  'test.started': null,
-  'test.iteration.started': null,
-  'test.evaluated': null,
-  'test.completed': null,
-  'test.failed': null,
-} satisfies FamilyFold<'test'>;
+export const TRAINING_FOLD = ignoredFamily('training') satisfies FamilyFold<'training'>;
+export const TEST_FOLD = ignoredFamily('test') satisfies FamilyFold<'test'>;

@@ -3,7 +3,8 @@ import { relative, sep } from 'node:path';
 import { FlowDocumentSchema, type FlowBody, type FlowCondition, type FlowDocument, type FlowMethod } from '../../shared/model/flow';
 import { CrewAiImportInvalid } from './crewAiErrors';
 import { readMethodSteps } from './flowMethodSteps';
-import type { FlowStep } from './flowSteps/flowStep';
+import type { FlowStep, MethodReading } from './flowSteps/flowStep';
+import { stub } from './methodStub';
 import { modelFromCrewAi } from './modelNames';
 import { callArguments, pyLiteral, pyString, splitTopLevel, type PyFunction } from './pythonSource';
 import { pruneTriggers, type MethodOrigin } from './pruneTriggers';
@@ -18,6 +19,28 @@ export interface FlowImport {
 }
 
 const FLOW_DECORATORS = new Set(['start', 'listen', 'router']);
+
+type Note = (line: number, item: string, why: string) => void;
+type FlowState = { schema?: Record<string, unknown>; initial: Record<string, unknown> };
+type PyDecorator = PyFunction['decoratorCalls'][number];
+
+/** What reading the methods of one Flow class shares: the names so far, and the methods and crews read. */
+interface FlowReading {
+  file: string;
+  source: string;
+  note: Note;
+  crewFileOf: (className: string) => string | undefined;
+  /** The flow's method names (those with a flow decorator). */
+  names: Set<string>;
+  /** Method names taken, the step methods' included. */
+  taken: Set<string>;
+  /** Names a guard's continue route must not take. */
+  reserved: Set<string>;
+  fieldType: (field: string) => string | undefined;
+  methods: FlowMethod[];
+  origin: Map<string, MethodOrigin>;
+  missingCrews: Set<string>;
+}
 
 /**
  * Reads (never runs) the first `Flow` subclass of `mainPy`. `crewFileOf` gives the crew file of a
@@ -35,97 +58,11 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
   for (const other of classes.slice(1)) note(other.line, `Flow class ${other.className}`, `only the first Flow class of main.py (${flow.className}) is imported`);
 
   const state = stateOf(flow, source, note);
-  const names = new Set(flow.methods.filter((m) => m.decorators.some((d) => FLOW_DECORATORS.has(d))).map((m) => m.name));
-  const methods: FlowMethod[] = [];
-  const missingCrews = new Set<string>();
-  const taken = new Set(names);
-  const origin = new Map<string, MethodOrigin>();
-  // A guard's continue route must not be a method name or a label the flow already routes or listens to.
-  const reserved = new Set([...names, ...[...source.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]!)]);
-  const fieldType = (field: string) => {
-    const prop = (state.schema?.properties as Record<string, { type?: unknown }> | undefined)?.[field];
-    const t = prop?.type;
-    return typeof t === 'string' ? t : Array.isArray(t) ? (t.filter((x) => x !== 'null')[0] as string | undefined) : undefined;
-  };
-
-  for (const fn of flow.methods) {
-    const flowDecorators = fn.decoratorCalls.filter((d) => FLOW_DECORATORS.has(d.name));
-    const [decorator] = flowDecorators;
-    if (decorator === undefined) {
-      if (fn.name !== '__init__') note(fn.line, `method ${fn.name}`, 'a method without @start/@listen/@router is plain Python the flow calls; Crewdeck cannot run it (the steps that call it are stubs)');
-      else note(fn.line, `method ${fn.name}`, 'a constructor runs Python before the flow; set initial state in the state model instead');
-      continue;
-    }
-    for (const d of fn.decoratorCalls) {
-      if (!FLOW_DECORATORS.has(d.name) && d.name !== 'human_feedback' && d.name !== 'persist') note(d.line, `@${d.name} on ${fn.name}`, 'a decorator with no Crewdeck equivalent; it is left out');
-    }
-    const isRouter = decorator.name === 'router';
-    const trigger = triggerOf(decorator.name, decorator.args, names, (why) => note(decorator.line, `@${decorator.name}(${decorator.args ?? ''}) on ${fn.name}`, why), fn.name);
-    if (!trigger) continue;
-    const reading = readMethodSteps(fn, isRouter, fieldType, reserved);
-    let steps: FlowStep[] = reading.steps;
-    if (reading.unsupported) {
-      const { line, python, why } = reading.unsupported;
-      note(line, `${fn.name}: ${python.split('\n')[0]}`, `${why}; the method is a pass-through script stub that warns when it runs (rewrite it as Crewdeck steps)`);
-      steps = [stub(fn, file, source, isRouter, crewFileOf)];
-    }
-    const feedback = fn.decoratorCalls.find((d) => d.name === 'human_feedback');
-    if (feedback) {
-      const step = feedbackStep(feedback.args ?? '', (why) => note(feedback.line, `@human_feedback on ${fn.name}`, why));
-      if (step) steps = [...steps, step];
-    }
-    if (steps.length === 0) steps = [{ body: { type: 'set_state', set: {} } }];
-    // Crew bodies name the imported crew files.
-    for (const step of steps) {
-      const crew = step.body.type === 'crew' ? step.body : step.body.type === 'for_each' && step.body.body.type === 'crew' ? step.body.body : undefined;
-      if (!crew || !crew.file.startsWith('crew:')) continue;
-      const className = crew.file.slice('crew:'.length);
-      const crewFile = crewFileOf(className);
-      if (crewFile) crew.file = crewFile;
-      else {
-        missingCrews.add(className);
-        crew.file = `${className}.crew.json`;
-      }
-    }
-    // The step before this one and the method it became (none for the first step).
-    let previous: { step: FlowStep; method: FlowMethod } | undefined;
-    steps.forEach((step, i) => {
-      const last = i === steps.length - 1;
-      let name = fn.name;
-      if (!last && step.name !== undefined && !taken.has(step.name)) {
-        name = step.name;
-        taken.add(name);
-      } else if (!last) {
-        const base = `${fn.name}_${step.continueRoute !== undefined ? 'guard' : step.body.type}`;
-        name = base;
-        for (let n = 2; taken.has(name); n += 1) name = `${base}${n}`;
-        taken.add(name);
-      }
-      const method: FlowMethod = {
-        id: name,
-        name,
-        ...(last && reading.description ? { description: reading.description } : {}),
-        // After a guard the rest of the method runs on its continue route (not when a guard returned).
-        trigger: previous === undefined ? trigger : previous.step.continueRoute !== undefined ? { listen: { route: previous.step.continueRoute } } : { listen: previous.method.name },
-        ...(step.routes ? { routes: step.routes } : {}),
-        body: step.body,
-        ...(step.outputFile ? { outputFile: step.outputFile } : {}),
-      } as FlowMethod;
-      methods.push(method);
-      previous = { step, method };
-      origin.set(name, { fnName: fn.name, line: i === 0 ? decorator.line : fn.line, first: i === 0 });
-    });
-  }
+  const reading = flowReading(flow, source, file, state, note, crewFileOf);
+  for (const fn of flow.methods) importMethod(reading, fn);
+  const { methods, origin, missingCrews } = reading;
   for (const className of missingCrews) note(flow.line, `crew ${className}`, `the flow kicks off ${className}, but no @CrewBase class of that name was found in the project`);
-
-  // A loop's results field the state model lacks (`<method>_results`) is declared as a list of texts, as
-  // export writes it (CrewAI's state model must declare every field a method sets).
-  for (const m of methods) {
-    if (m.body.type !== 'for_each' || m.body.into in state.initial) continue;
-    state.initial[m.body.into] = [];
-    const properties = state.schema?.properties as Record<string, unknown> | undefined;
-    if (properties && !(m.body.into in properties)) properties[m.body.into] = { type: 'array', items: { type: 'string' } };
-  }
+  declareResultFields(methods, state);
 
   const doc = {
     kind: 'flow',
@@ -143,7 +80,120 @@ export function importCrewAiFlow(root: string, mainPy: string, id: string, crewF
   return { doc: parsed.data, missingCrews: [...missingCrews] };
 }
 
-function stateOf(flow: FlowPy, source: string, note: (line: number, item: string, why: string) => void): { schema?: Record<string, unknown>; initial: Record<string, unknown> } {
+function flowReading(flow: FlowPy, source: string, file: string, state: FlowState, note: Note, crewFileOf: (className: string) => string | undefined): FlowReading {
+  const names = new Set(flow.methods.filter((m) => m.decorators.some((d) => FLOW_DECORATORS.has(d))).map((m) => m.name));
+  // A guard's continue route must not be a method name or a label the flow already routes or listens to.
+  const reserved = new Set([...names, ...[...source.matchAll(/(["'])([A-Za-z0-9_-]+)\1/g)].map((m) => m[2]!)]);
+  const fieldType = (field: string) => {
+    const prop = (state.schema?.properties as Record<string, { type?: unknown }> | undefined)?.[field];
+    const t = prop?.type;
+    return typeof t === 'string' ? t : Array.isArray(t) ? (t.filter((x) => x !== 'null')[0] as string | undefined) : undefined;
+  };
+  return { file, source, note, crewFileOf, names, taken: new Set(names), reserved, fieldType, methods: [], origin: new Map(), missingCrews: new Set() };
+}
+
+/** One Python method of the flow: its steps become methods (none when it has no flow decorator or trigger). */
+function importMethod(r: FlowReading, fn: PyFunction): void {
+  const { note } = r;
+  const [decorator] = fn.decoratorCalls.filter((d) => FLOW_DECORATORS.has(d.name));
+  if (decorator === undefined) {
+    if (fn.name !== '__init__') note(fn.line, `method ${fn.name}`, 'a method without @start/@listen/@router is plain Python the flow calls; Crewdeck cannot run it (the steps that call it are stubs)');
+    else note(fn.line, `method ${fn.name}`, 'a constructor runs Python before the flow; set initial state in the state model instead');
+    return;
+  }
+  for (const d of fn.decoratorCalls) {
+    if (!FLOW_DECORATORS.has(d.name) && d.name !== 'human_feedback' && d.name !== 'persist') note(d.line, `@${d.name} on ${fn.name}`, 'a decorator with no Crewdeck equivalent; it is left out');
+  }
+  const isRouter = decorator.name === 'router';
+  const trigger = triggerOf(decorator.name, decorator.args, r.names, (why) => note(decorator.line, `@${decorator.name}(${decorator.args ?? ''}) on ${fn.name}`, why), fn.name);
+  if (!trigger) return;
+  const reading = readMethodSteps(fn, isRouter, r.fieldType, r.reserved);
+  const steps = methodSteps(r, fn, reading, isRouter);
+  // Crew bodies name the imported crew files.
+  for (const step of steps) nameCrewFile(r, step);
+  addStepMethods(r, fn, steps, trigger, reading.description, decorator);
+}
+
+/** The steps a method became: a stub when it could not be read, then its @human_feedback review. */
+function methodSteps(r: FlowReading, fn: PyFunction, reading: MethodReading, isRouter: boolean): FlowStep[] {
+  let steps: FlowStep[] = reading.steps;
+  if (reading.unsupported) {
+    const { line, python, why } = reading.unsupported;
+    r.note(line, `${fn.name}: ${python.split('\n')[0]}`, `${why}; the method is a pass-through script stub that warns when it runs (rewrite it as Crewdeck steps)`);
+    steps = [stub(fn, r.file, r.source, isRouter, r.crewFileOf)];
+  }
+  const feedback = fn.decoratorCalls.find((d) => d.name === 'human_feedback');
+  if (feedback) {
+    const step = feedbackStep(feedback.args ?? '', (why) => r.note(feedback.line, `@human_feedback on ${fn.name}`, why));
+    if (step) steps = [...steps, step];
+  }
+  if (steps.length === 0) steps = [{ body: { type: 'set_state', set: {} } }];
+  return steps;
+}
+
+/** A crew body's `crew:<Class>` placeholder → the imported crew's file (or `<Class>.crew.json`, the crew missing). */
+function nameCrewFile(r: FlowReading, step: FlowStep): void {
+  const crew = step.body.type === 'crew' ? step.body : step.body.type === 'for_each' && step.body.body.type === 'crew' ? step.body.body : undefined;
+  if (!crew || !crew.file.startsWith('crew:')) return;
+  const className = crew.file.slice('crew:'.length);
+  const crewFile = r.crewFileOf(className);
+  if (crewFile) crew.file = crewFile;
+  else {
+    r.missingCrews.add(className);
+    crew.file = `${className}.crew.json`;
+  }
+}
+
+/** A method's steps as flow methods, each listening to the one before; the last keeps the method's name. */
+function addStepMethods(r: FlowReading, fn: PyFunction, steps: FlowStep[], trigger: FlowMethod['trigger'], description: string | undefined, decorator: PyDecorator): void {
+  // The step before this one and the method it became (none for the first step).
+  let previous: { step: FlowStep; method: FlowMethod } | undefined;
+  steps.forEach((step, i) => {
+    const last = i === steps.length - 1;
+    const name = last ? fn.name : stepName(r, fn, step);
+    const method: FlowMethod = {
+      id: name,
+      name,
+      ...(last && description ? { description } : {}),
+      // After a guard the rest of the method runs on its continue route (not when a guard returned).
+      trigger: previous === undefined ? trigger : previous.step.continueRoute !== undefined ? { listen: { route: previous.step.continueRoute } } : { listen: previous.method.name },
+      ...(step.routes ? { routes: step.routes } : {}),
+      body: step.body,
+      ...(step.outputFile ? { outputFile: step.outputFile } : {}),
+    } as FlowMethod;
+    r.methods.push(method);
+    previous = { step, method };
+    r.origin.set(name, { fnName: fn.name, line: i === 0 ? decorator.line : fn.line, first: i === 0 });
+  });
+}
+
+/** The name of a step before a method's last: the one it needs, else `<method>_<kind>` (numbered when taken). */
+function stepName(r: FlowReading, fn: PyFunction, step: FlowStep): string {
+  if (step.name !== undefined && !r.taken.has(step.name)) {
+    r.taken.add(step.name);
+    return step.name;
+  }
+  const base = `${fn.name}_${step.continueRoute !== undefined ? 'guard' : step.body.type}`;
+  let name = base;
+  for (let n = 2; r.taken.has(name); n += 1) name = `${base}${n}`;
+  r.taken.add(name);
+  return name;
+}
+
+/**
+ * A loop's results field the state model lacks (`<method>_results`) is declared as a list of texts, as
+ * export writes it (CrewAI's state model must declare every field a method sets).
+ */
+function declareResultFields(methods: FlowMethod[], state: FlowState): void {
+  for (const m of methods) {
+    if (m.body.type !== 'for_each' || m.body.into in state.initial) continue;
+    state.initial[m.body.into] = [];
+    const properties = state.schema?.properties as Record<string, unknown> | undefined;
+    if (properties && !(m.body.into in properties)) properties[m.body.into] = { type: 'array', items: { type: 'string' } };
+  }
+}
+
+function stateOf(flow: FlowPy, source: string, note: Note): FlowState {
   if (flow.stateClass) {
     const state = readFlowState(source, flow.stateClass);
     if (!state) {
@@ -220,46 +270,6 @@ function feedbackStep(args: string, fail: (why: string) => void): FlowStep | und
     ...(llm !== undefined ? { llm } : {}),
   };
   return { body, ...(outcomes ? { routes: outcomes } : {}) };
-}
-
-/**
- * A pass-through script standing for a method's Python; a router stub keeps its route labels (and
- * chooses none). The crews its Python kicks off are listed (`crews`), so an export writes them too.
- */
-function stub(fn: PyFunction, file: string, source: string, isRouter: boolean, crewFileOf: (className: string) => string | undefined): FlowStep {
-  const python = source.split('\n').slice(fn.line - 1, fn.line - 1 + fn.body.split('\n').length).join('\n');
-  const routes = isRouter ? stubRoutes(fn.body) : [];
-  const crews = [...new Set([...fn.body.matchAll(/\b([A-Z]\w*)\s*\(\s*\)\s*\.\s*crew\s*\(/g)].map((m) => crewFileOf(m[1]!)).filter((f): f is string => f !== undefined))];
-  // The Python is data (`stub.python`), never text inside the code: the code only passes its input on.
-  return {
-    body: { type: 'script', code: 'return input;', stub: { python, file, line: fn.line }, ...(crews.length > 0 ? { crews } : {}) },
-    ...(routes.length > 0 ? { routes } : {}),
-  };
-}
-
-/**
- * A router's route labels as far as they can be read: `return "label"`, and for `return route` the
- * string literals assigned to `route` (`route = "a"`, `route = "a" if … else "b"`).
- */
-function stubRoutes(body: string): string[] {
-  const routes: string[] = [];
-  const literal = (text: string) => /^(["'])([A-Za-z0-9_-]+)\1$/.exec(text.trim())?.[2];
-  for (const m of body.matchAll(/\breturn\s+([^\n#]+)/g)) {
-    const returned = m[1]!.trim();
-    const label = literal(returned);
-    if (label !== undefined) routes.push(label);
-    else if (/^\w+$/.test(returned)) {
-      for (const a of body.matchAll(new RegExp(`^\\s*${returned}\\s*=(?!=)([^\\n#]+)`, 'gm'))) {
-        // The values of a conditional expression sit before its first `if` and after each `else`.
-        const values = a[1]!.split(/\belse\b/).map((part) => part.split(/\bif\b/)[0]!);
-        for (const v of values) {
-          const l = literal(v);
-          if (l !== undefined) routes.push(l);
-        }
-      }
-    }
-  }
-  return [...new Set(routes)];
 }
 
 /** The flow with its crew bodies' files renamed (`old → new`), e.g. when a crew was saved under another name. */

@@ -10,7 +10,7 @@ import type { RunStore } from './store/types';
 import type { AfterToolHook, BeforeToolHook } from './tools/policyGate';
 import type { ToolRegistry } from './tools/registry';
 import type { CrewRunResult } from './crew/kickoff';
-import type { FlowRunResult } from './flow/flowRun';
+import type { FlowRunResult } from './flow/flowRunTypes';
 import type { RunMemoryStore } from './memory/runMemory';
 import type { SuggestionSource } from './training/suggestionSource';
 import type { RunLifecycle } from './run/runLifecycle';

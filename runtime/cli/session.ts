@@ -4,7 +4,7 @@ import { describeStubsReached } from '../../shared/stubsReached';
 import { WorkspaceInvalid } from '../errors';
 import { workspaceDatabasePath } from '../store/database';
 import type { CrewRunResult } from '../crew/kickoff';
-import type { FlowRunResult } from '../flow/flowRun';
+import type { FlowRunResult } from '../flow/flowRunTypes';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { createRuntime, type Runtime } from '../runtime';
 import type { SqliteRunStore } from '../store/sqliteRunStore';

@@ -1,6 +1,6 @@
 import type { Agent, CrewDocument } from '../../shared/model/crew';
 import type { ToolRef } from '../../shared/model/tool';
-import type { AgentSettings } from '../agent/executor';
+import type { AgentSettings } from '../agent/agentExecution';
 import type { ChatModel } from '../llm/chatModel';
 import { RateLimiter, withRateLimit } from '../llm/rateLimiter';
 import type { ModelResolver } from '../llm/resolveModel';

@@ -2,7 +2,7 @@ import type { RuntimeEvent, ToolApprovalDecision } from '../../shared/events';
 import type { HostPush } from '../../shared/host-api';
 import type { CrewDocument } from '../../shared/model/crew';
 import type { CrewRunResult } from '../crew/kickoff';
-import type { FlowRunResult } from '../flow/flowRun';
+import type { FlowRunResult } from '../flow/flowRunTypes';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { loadWorkspaceDocument } from '../document/workspaceDocument';
 import { ReplayNotPossible, RunCancelled, RunNotFound } from '../errors';

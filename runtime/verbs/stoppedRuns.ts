@@ -1,7 +1,8 @@
 import type { CrewRunResult } from '../crew/kickoff';
 import { cancelStoppedCrew } from '../crew/stoppedCrew';
 import { FlowNotResumable } from '../flow/flowErrors';
-import { cancelStoppedFlow, type FlowRunResult } from '../flow/flowRun';
+import { cancelStoppedFlow } from '../flow/flowRun';
+import type { FlowRunResult } from '../flow/flowRunTypes';
 import type { RunPreparation } from '../prepare/runPreparation';
 import { storedRun } from '../prepare/storedRun';
 import type { ResumeOptions } from '../runtimeApi';

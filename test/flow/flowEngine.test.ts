@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../shared/events';
 import { FlowDocumentSchema, type FlowDocumentInput } from '../../shared/model/flow';
 import { createRuntime } from '../../runtime/runtime';
-import type { FlowRunResult } from '../../runtime/flow/flowRun';
+import type { FlowRunResult } from '../../runtime/flow/flowRunTypes';
 import { ofType, scripted, tempWorkspace, traceProblems } from '../support/crewHarness';
 
 let ws: ReturnType<typeof tempWorkspace> | undefined;

@@ -1,4 +1,4 @@
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { entry, isRecord, layoutOf, stringField, tasksOf, withPatch, type CrewDraft } from './crewDraft';
 import { resolveNode, taskNodeIds } from './nodeRefs';
 import { withLayout } from './withLayout';
@@ -8,8 +8,9 @@ import { withLayout } from './withLayout';
  * canvas positions too, so the column still reads top to bottom. A context entry that would now name a
  * later task (the task moved up past one it read from) is dropped.
  */
-export function reorderTask(nodeId: string, delta: -1 | 1): Command {
+export function reorderTask(nodeId: string, delta: -1 | 1): CrewCommand {
   return {
+    kind: 'crew',
     label: delta < 0 ? 'Move task up' : 'Move task down',
     perform(doc: CrewDraft) {
       const ref = resolveNode(doc, nodeId);

@@ -1,6 +1,6 @@
 import { MANAGER_NODE_ID } from '../model/nodeIds';
 import { NODE_SIZE, type Size } from '../model/nodeSizes';
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { agentsOf, entry, layoutOf, managerAgentId, stringField, tasksOf, type CrewDraft, type Position } from './crewDraft';
 import { agentNodeIds, managerNodeId, taskNodeIds } from './nodeRefs';
 import { sameValue } from './sameValue';
@@ -67,8 +67,9 @@ export function computeSwimlanes(doc: CrewDraft, measured: Readonly<Record<strin
   return out;
 }
 
-export function swimlaneLayout(sizes: Readonly<Record<string, Size>> = {}): Command {
+export function swimlaneLayout(sizes: Readonly<Record<string, Size>> = {}): CrewCommand {
   return {
+    kind: 'crew',
     label: 'Swimlanes',
     perform(doc: CrewDraft) {
       const layout = { ...layoutOf(doc), ...computeSwimlanes(doc, sizes) };

@@ -1,8 +1,8 @@
 import { parseGateNodeId } from '../../model/nodeIds';
-import { CommandRejected, type Command } from '../command';
+import { CommandRejected, type FlowCommand } from '../command';
 import { withPatch } from '../crewDraft';
 import { addRef, gateOf, conditionAt, type ConditionRef } from './conditionTree';
-import { asDraft, asFlow, isStart, methodIndexByKey, methodIndexOf, methodsOf, routesOf, str, triggerOf, withMethod, type FlowDraft } from './flowDraft';
+import { isStart, methodIndexByKey, methodIndexOf, methodsOf, routesOf, str, triggerOf, withMethod, type FlowDraft } from './flowDraft';
 
 /** Source handle ids of flow nodes: a method's completion, or one of a router's routes. */
 export const FLOW_HANDLE = { in: 'in', out: 'out' } as const;
@@ -57,13 +57,14 @@ export function planConnection(doc: FlowDraft, source: string, sourceHandle: str
   return { ok: true, next: withMethod(doc, to, withPatch(listener, { trigger: { listen: condition } })) };
 }
 
-export function connectMethods(source: string, sourceHandle: string | null | undefined, target: string): Command {
+export function connectMethods(source: string, sourceHandle: string | null | undefined, target: string): FlowCommand {
   return {
+    kind: 'flow',
     label: 'Connect',
     perform(doc) {
-      const plan = planConnection(asFlow(doc), source, sourceHandle, target);
+      const plan = planConnection(doc, source, sourceHandle, target);
       if (!plan.ok) throw new CommandRejected(plan.reason);
-      return plan.next === asFlow(doc) ? doc : asDraft(plan.next);
+      return plan.next === doc ? doc : plan.next;
     },
   };
 }

@@ -1,6 +1,5 @@
 import '../../../styles/flow.css';
-import type { CrewDraft } from '../../../commands/crewDraft';
-import { asFlow, methodIndexOf, methodsOf, routesOf, str } from '../../../commands/flow/flowDraft';
+import { methodIndexOf, methodsOf, routesOf, str, type FlowDraft } from '../../../commands/flow/flowDraft';
 import { deleteFlowNodes } from '../../../commands/flow/deleteFlowNodes';
 import { parseGateNodeId } from '../../../model/nodeIds';
 import { useDocumentStore } from '../../../stores/documentStore';
@@ -10,8 +9,8 @@ import { GateForm } from './GateForm';
 import { MethodForm } from './MethodForm';
 
 /** The inspector for a flow: the selected method's or gate's form, or the flow's when nothing is selected. */
-export function FlowInspector({ doc, selected, profiles }: { doc: CrewDraft; selected: string[]; profiles: readonly string[] }) {
-  const flow = asFlow(doc);
+export function FlowInspector({ doc, selected, profiles }: { doc: FlowDraft; selected: string[]; profiles: readonly string[] }) {
+  const flow = doc;
   if (selected.length > 1) {
     return (
       <>

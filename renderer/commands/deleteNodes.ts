@@ -53,8 +53,7 @@ export function deleteNodes(nodeIds: readonly string[]): CrewCommand {
         next = withPatch(next, { conversations: kept.length > 0 ? kept : undefined });
       }
       const layoutChanges: Record<string, undefined> = {};
-      agentIndexes.forEach((i) => (layoutChanges[agentNodes[i]] = undefined));
-      taskIndexes.forEach((i) => (layoutChanges[taskNodes[i]] = undefined));
+      for (const nodeId of [...agentNodes.filter((_, i) => agentIndexes.has(i)), ...taskNodes.filter((_, i) => taskIndexes.has(i))]) layoutChanges[nodeId] = undefined;
       return withLayout(next, layoutChanges);
     },
   };

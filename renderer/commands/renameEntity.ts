@@ -26,6 +26,7 @@ export function renameEntity(nodeId: string, newId: string): CrewCommand {
       // References follow only when this entry owned the id (not a later duplicate of it).
       const owned = oldId !== undefined && list.findIndex((item) => idOf(item) === oldId) === ref.index;
       const oldNodeId = (ref.kind === 'agent' ? agentNodeIds(doc) : taskNodeIds(doc))[ref.index];
+      if (oldNodeId === undefined) return doc;
       const newNodeId = ref.kind === 'agent' ? agentNodeId(newId) : taskNodeId(newId);
       const renamed = replaceAt(list as object[], ref.index, withPatch(entry(list[ref.index] as object), { id: newId }));
 

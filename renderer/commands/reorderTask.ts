@@ -22,21 +22,26 @@ export function reorderTask(nodeId: string, delta: -1 | 1): CrewCommand {
       const later = Math.max(ref.index, other);
       // After the swap, the task that was later comes first: it can no longer read the other's output.
       const movingUp = tasks[later];
-      const passed = stringField(entry(tasks[earlier]).id);
+      const movingDown = tasks[earlier];
+      if (movingUp === undefined || movingDown === undefined) return doc;
+      const passed = stringField(entry(movingDown).id);
       const fixedUp =
         isRecord(movingUp) && Array.isArray(movingUp.context) && passed !== undefined && movingUp.context.includes(passed)
           ? withPatch(movingUp, { context: movingUp.context.filter((id) => id !== passed).length > 0 ? movingUp.context.filter((id) => id !== passed) : 'none' })
           : movingUp;
       const next = tasks.slice();
       next[earlier] = fixedUp;
-      next[later] = tasks[earlier];
+      next[later] = movingDown;
 
       const nodeIds = taskNodeIds(doc);
-      const layout = layoutOf(doc);
-      const a = layout[nodeIds[earlier]];
-      const b = layout[nodeIds[later]];
+      const earlierNode = nodeIds[earlier];
+      const laterNode = nodeIds[later];
       const swapped = { ...doc, tasks: next };
-      return a && b ? withLayout(swapped, { [nodeIds[earlier]]: b, [nodeIds[later]]: a }) : swapped;
+      if (earlierNode === undefined || laterNode === undefined) return swapped;
+      const layout = layoutOf(doc);
+      const a = layout[earlierNode];
+      const b = layout[laterNode];
+      return a && b ? withLayout(swapped, { [earlierNode]: b, [laterNode]: a }) : swapped;
     },
   };
 }

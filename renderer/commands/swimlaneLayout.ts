@@ -36,9 +36,12 @@ export function computeSwimlanes(doc: CrewDraft, measured: Readonly<Record<strin
   const spare: string[] = [];
   tasks.forEach((task, i) => {
     const agentId = stringField(entry(task).agentId);
-    const lane = agentId !== undefined && agentId !== managerAgent ? laneOf.get(agentId) : undefined;
-    if (lane === undefined) spare.push(taskIds[i]);
-    else lanes[lane].tasks.push(taskIds[i]);
+    const laneIndex = agentId !== undefined && agentId !== managerAgent ? laneOf.get(agentId) : undefined;
+    const lane = laneIndex === undefined ? undefined : lanes[laneIndex];
+    const taskId = taskIds[i];
+    if (taskId === undefined) return;
+    if (lane === undefined) spare.push(taskId);
+    else lane.tasks.push(taskId);
   });
   if (spare.length > 0) lanes.push({ tasks: spare });
 

@@ -20,23 +20,23 @@ export type FlowConnectionPlan = { ok: true; next: FlowDraft } | { ok: false; re
  */
 export function planConnection(doc: FlowDraft, source: string, sourceHandle: string | null | undefined, target: string): FlowConnectionPlan {
   const methods = methodsOf(doc);
-  const from = methodIndexOf(doc, source);
-  if (from < 0) return { ok: false, reason: 'Connections start at a method’s output or a router’s route.' };
+  const origin = methods[methodIndexOf(doc, source)];
+  if (origin === undefined) return { ok: false, reason: 'Connections start at a method’s output or a router’s route.' };
   const route = routeOfHandle(sourceHandle);
   let ref: ConditionRef;
   if (route !== undefined) {
-    if (!routesOf(methods[from]).includes(route)) return { ok: false, reason: `The method has no route "${route}".` };
+    if (!routesOf(origin).includes(route)) return { ok: false, reason: `The method has no route "${route}".` };
     ref = { route };
   } else {
-    const name = str(methods[from].name);
+    const name = str(origin.name);
     if (!name) return { ok: false, reason: 'Give the method a name first: listeners refer to methods by name.' };
     ref = name;
   }
 
   const gate = parseGateNodeId(target);
   const to = gate ? methodIndexByKey(doc, gate.methodKey) : methodIndexOf(doc, target);
-  if (to < 0) return { ok: false, reason: 'Connect to a method or an and/or gate.' };
   const listener = methods[to];
+  if (listener === undefined) return { ok: false, reason: 'Connect to a method or an and/or gate.' };
   if (typeof ref === 'string' && ref === str(listener.name)) return { ok: false, reason: 'A method cannot listen to itself.' };
 
   const trigger = triggerOf(listener);

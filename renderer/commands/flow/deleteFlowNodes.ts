@@ -44,7 +44,10 @@ export function deleteFlowNodes(nodeIds: readonly string[]): FlowCommand {
       });
       next = { ...next, methods: cleaned };
       const layout: Record<string, undefined> = {};
-      gone.forEach((i) => (layout[nodes[i]] = undefined));
+      for (const i of gone) {
+        const nodeId = nodes[i];
+        if (nodeId !== undefined) layout[nodeId] = undefined;
+      }
       return withLayout(next, layout);
     },
   };

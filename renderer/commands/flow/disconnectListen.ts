@@ -29,8 +29,8 @@ export function removeListenRefs(doc: FlowDraft, refs: readonly ListenRef[]): Fl
   let next = doc;
   for (const [listener, paths] of byListener) {
     const index = methodIndexByKey(next, listener);
-    if (index < 0) continue;
     const method = methodsOf(next)[index];
+    if (method === undefined) continue;
     const trigger = triggerOf(method);
     if (!('listen' in trigger)) continue;
     const condition = removePaths(trigger.listen, paths);

@@ -42,13 +42,13 @@ export function renameRoute(nodeId: string, from: string, to: string): FlowComma
     perform(doc) {
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0 || from === to) return doc;
-      if (!ROUTE_PATTERN.test(to)) throw new CommandRejected('Route labels may only contain letters, digits, _ and -.');
       const methods = methodsOf(flow);
-      const routes = routesOf(methods[index]);
+      const method = methods[index];
+      if (method === undefined || from === to) return doc;
+      if (!ROUTE_PATTERN.test(to)) throw new CommandRejected('Route labels may only contain letters, digits, _ and -.');
+      const routes = routesOf(method);
       if (!routes.includes(from)) return doc;
       if (routes.includes(to)) throw new CommandRejected(`This router already has the route "${to}".`);
-      const method = methods[index];
       const renamed = withPatch(method, { routes: routes.map((r) => (r === from ? to : r)), body: bodyWithRoute(bodyOf(method), from, to) });
       const others = methods.some((m, i) => i !== index && routesOf(m).includes(from));
       const next = listenersWithRoute(methods.map((m, i) => (i === index ? renamed : m)), from, to, others);
@@ -65,8 +65,8 @@ export function addRoute(nodeId: string, label?: string): FlowCommand {
     perform(doc) {
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const method = methodsOf(flow)[index];
+      if (method === undefined) return doc;
       const routes = routesOf(method);
       let next = label;
       for (let n = routes.length + 1; next === undefined || routes.includes(next); n += 1) next = `route-${n}`;
@@ -87,9 +87,9 @@ export function removeRoute(nodeId: string, label: string): FlowCommand {
     perform(doc) {
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const methods = methodsOf(flow);
       const method = methods[index];
+      if (method === undefined) return doc;
       const routes = routesOf(method);
       if (!routes.includes(label)) return doc;
       if (routes.length === 1 && bodyOf(method).type === 'rules') throw new CommandRejected('A rules router needs at least one route.');

@@ -36,14 +36,19 @@ export const str = (v: unknown): string | undefined => (typeof v === 'string' ? 
  * or repeats an earlier one (`#` is not allowed in ids, so these never collide).
  */
 export function methodKeys(doc: FlowDraft): string[] {
+  return keyedMethods(doc).map((m) => m.key);
+}
+
+/** Each method with its key (as `methodKeys` gives it), in array order. */
+export function keyedMethods(doc: FlowDraft): { method: MethodDraft; key: string }[] {
   const seen = new Set<string>();
-  return methodsOf(doc).map((m, index) => {
-    const id = str(m.id);
+  return methodsOf(doc).map((method, index) => {
+    const id = str(method.id);
     if (id && !seen.has(id)) {
       seen.add(id);
-      return id;
+      return { method, key: id };
     }
-    return `#${index}`;
+    return { method, key: `#${index}` };
   });
 }
 

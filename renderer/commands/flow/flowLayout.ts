@@ -96,7 +96,8 @@ export function flowPositions(doc: FlowDraft): Record<string, Position> {
   const out: Record<string, Position> = {};
   const missing: StructureNode[] = [];
   for (const node of structure.nodes) {
-    if (saved[node.id]) out[node.id] = saved[node.id];
+    const position = saved[node.id];
+    if (position) out[node.id] = position;
     else missing.push(node);
   }
   if (missing.length === 0) return out;
@@ -105,14 +106,16 @@ export function flowPositions(doc: FlowDraft): Record<string, Position> {
   const unplacedMethods = missing.filter((n) => n.kind === 'method');
   // Methods first (gates sit between methods).
   if (unplacedMethods.length > 0) {
+    // The auto-layout places every node of the structure it was computed from.
+    const autoAt = (n: StructureNode) => auto[n.id] ?? { x: 0, y: 0 };
     let dx = 0;
     let dy = 0;
     if (placedAny) {
       const placed = Object.values(out);
-      dx = Math.min(...placed.map((p) => p.x)) - Math.min(...unplacedMethods.map((n) => auto[n.id].x));
-      dy = Math.max(...placed.map((p) => p.y)) + 160 - Math.min(...unplacedMethods.map((n) => auto[n.id].y));
+      dx = Math.min(...placed.map((p) => p.x)) - Math.min(...unplacedMethods.map((n) => autoAt(n).x));
+      dy = Math.max(...placed.map((p) => p.y)) + 160 - Math.min(...unplacedMethods.map((n) => autoAt(n).y));
     }
-    for (const n of unplacedMethods) out[n.id] = { x: auto[n.id].x + dx, y: auto[n.id].y + dy };
+    for (const n of unplacedMethods) out[n.id] = { x: autoAt(n).x + dx, y: autoAt(n).y + dy };
   }
   // Gates: inner ones depend on outer ones' inputs; place the deepest first.
   const gates = missing.filter((n) => n.kind === 'gate').sort((a, b) => (b.kind === 'gate' ? b.path.length : 0) - (a.kind === 'gate' ? a.path.length : 0));
@@ -125,7 +128,7 @@ export function flowPositions(doc: FlowDraft): Record<string, Position> {
       const iy = inputs.reduce((s, p) => s + p.y, 0) / inputs.length;
       out[gate.id] = { x: Math.round((ix + target.x) / 2 - FLOW_NODE_SIZE.gate.width / 2), y: Math.round((iy + target.y) / 2 + 24) };
     } else {
-      out[gate.id] = auto[gate.id];
+      out[gate.id] = auto[gate.id] ?? { x: 0, y: 0 };
     }
   }
   return out;

@@ -16,10 +16,11 @@ export function renameMethod(nodeId: string, newName: string): FlowCommand {
     perform(doc) {
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
-      if (!METHOD_NAME_PATTERN.test(newName)) throw new CommandRejected('Method names may only contain letters, digits and _ (not starting with a digit).');
       const methods = methodsOf(flow);
-      const oldName = str(methods[index].name);
+      const method = methods[index];
+      if (method === undefined) return doc;
+      if (!METHOD_NAME_PATTERN.test(newName)) throw new CommandRejected('Method names may only contain letters, digits and _ (not starting with a digit).');
+      const oldName = str(method.name);
       if (oldName === newName) return doc;
       if (methods.some((m, i) => i !== index && m.name === newName)) throw new CommandRejected(`Another method is already named "${newName}".`);
       // Listeners follow only when this method owned the name (not a later duplicate of it).
@@ -46,12 +47,13 @@ export function renameMethodId(nodeId: string, newId: string): FlowCommand {
     perform(doc) {
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
-      if (!ID_PATTERN.test(newId)) throw new CommandRejected('Ids may only contain letters, digits, _ and -.');
       const methods = methodsOf(flow);
-      if (methods[index].id === newId) return doc;
-      if (methods.some((m, i) => i !== index && m.id === newId)) throw new CommandRejected(`Another method already has the id "${newId}".`);
+      const method = methods[index];
       const oldNodeId = methodNodeIds(flow)[index];
+      if (method === undefined || oldNodeId === undefined) return doc;
+      if (!ID_PATTERN.test(newId)) throw new CommandRejected('Ids may only contain letters, digits, _ and -.');
+      if (method.id === newId) return doc;
+      if (methods.some((m, i) => i !== index && m.id === newId)) throw new CommandRejected(`Another method already has the id "${newId}".`);
       const next = { ...flow, methods: methods.map((m, i) => (i === index ? withPatch(m, { id: newId }) : m)) };
       const position = layoutOf(doc)[oldNodeId];
       return position ? withLayout(next, { [oldNodeId]: undefined, [methodNodeId(newId)]: position }) : next;

@@ -19,9 +19,9 @@ export function setBodyKind(nodeId: string, kind: FlowBodyKind): FlowCommand {
     perform(doc) {
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const methods = methodsOf(flow);
       const method = methods[index];
+      if (method === undefined) return doc;
       const old = bodyOf(method);
       if (old.type === kind) return doc;
       let routes = routesOf(method);

@@ -11,8 +11,8 @@ export function setGateOp(listener: string, path: readonly number[], op: GateOp)
     perform(doc) {
       const flow = doc;
       const index = methodIndexByKey(flow, listener);
-      if (index < 0) return doc;
       const method = methodsOf(flow)[index];
+      if (method === undefined) return doc;
       const trigger = triggerOf(method);
       const condition = setOpAt(trigger.listen, path, op);
       if (condition === trigger.listen) return doc;

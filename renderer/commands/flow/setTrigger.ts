@@ -16,9 +16,9 @@ export function setTrigger(nodeId: string, trigger: { start: true } | { listen: 
     perform(doc) {
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const methods = methodsOf(flow);
       const method = methods[index];
+      if (method === undefined) return doc;
       if (sameValue(triggerOf(method), trigger)) return doc;
       if (!('start' in trigger) && isStart(method) && methods.filter(isStart).length <= 1) {
         throw new CommandRejected('This is the only start method; a flow needs one. Make another method a start method first.');

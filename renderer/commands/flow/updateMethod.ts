@@ -17,8 +17,8 @@ export function updateMethod(nodeId: string, patch: FieldPatch, options: UpdateO
       if ('id' in patch || 'name' in patch) throw new CommandRejected('Ids and names are changed by renaming, which also updates listeners.');
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const method = methodsOf(flow)[index];
+      if (method === undefined) return doc;
       if (Object.entries(patch).every(([k, v]) => sameValue(method[k], v))) return doc;
       return withMethod(flow, index, withPatch(method, patch));
     },
@@ -35,8 +35,8 @@ export function updateBody(nodeId: string, patch: FieldPatch, options: UpdateOpt
       if ('type' in patch) throw new CommandRejected('The body kind is changed with the kind selector.');
       const flow = doc;
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const method = methodsOf(flow)[index];
+      if (method === undefined) return doc;
       const body = bodyOf(method);
       if (Object.entries(patch).every(([k, v]) => sameValue(body[k], v))) return doc;
       return withMethod(flow, index, withPatch(method, { body: withPatch(body, patch) }));

@@ -35,8 +35,7 @@ export function addMethod(template: MethodTemplate, position?: Position, after?:
   return {
     kind: 'flow',
     label: 'Add method',
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const methods = methodsOf(flow);
       const base = BASE_NAME[template];
       const ids = new Set(methods.map((m) => str(m.id)).filter((x): x is string => x !== undefined));
@@ -53,7 +52,7 @@ export function addMethod(template: MethodTemplate, position?: Position, after?:
         ? { id, name, trigger, routes: ['yes', 'no'], body: defaultBody('rules', ['yes', 'no'], start) }
         : { id, name, trigger, body: defaultBody(template, [], start) };
       const next = { ...flow, methods: [...methods, method] };
-      const placed = flowPositions(doc);
+      const placed = flowPositions(flow);
       const wanted = position ?? (after && placed[after] ? { x: placed[after].x + FLOW_NODE_SIZE.method.width + 64, y: placed[after].y } : besideRightmost(placed));
       const at = freeSpot(wanted, router ? 2 : 0, occupied(flow, placed));
       return withLayout(next, { [methodNodeId(id)]: at });

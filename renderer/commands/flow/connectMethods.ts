@@ -64,7 +64,7 @@ export function connectMethods(source: string, sourceHandle: string | null | und
     perform(doc) {
       const plan = planConnection(doc, source, sourceHandle, target);
       if (!plan.ok) throw new CommandRejected(plan.reason);
-      return plan.next === doc ? doc : plan.next;
+      return plan.next;
     },
   };
 }

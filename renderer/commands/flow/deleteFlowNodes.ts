@@ -16,15 +16,14 @@ export function deleteFlowNodes(nodeIds: readonly string[]): FlowCommand {
   return {
     kind: 'flow',
     label: nodeIds.length === 1 ? 'Delete node' : `Delete ${nodeIds.length} nodes`,
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const nodes = methodNodeIds(flow);
       const gone = new Set(nodeIds.map((id) => nodes.indexOf(id)).filter((i) => i >= 0));
       const gates = nodeIds.map(parseGateNodeId).filter((g): g is NonNullable<typeof g> => g !== undefined);
-      if (gone.size === 0 && gates.length === 0) return doc;
+      if (gone.size === 0 && gates.length === 0) return flow;
 
       let next: FlowDraft = removeListenRefs(flow, gates.map((g) => ({ listener: g.methodKey, path: g.path })));
-      if (gone.size === 0) return next === flow ? doc : next;
+      if (gone.size === 0) return next;
 
       const methods = methodsOf(next);
       const kept = methods.filter((_, i) => !gone.has(i));

@@ -16,10 +16,7 @@ export function disconnectListens(refs: readonly ListenRef[]): FlowCommand {
   return {
     kind: 'flow',
     label: refs.length === 1 ? 'Remove connection' : `Remove ${refs.length} connections`,
-    perform(doc) {
-      const next = removeListenRefs(doc, refs);
-      return next === doc ? doc : next;
-    },
+    perform: (doc) => removeListenRefs(doc, refs),
   };
 }
 

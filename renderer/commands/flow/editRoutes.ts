@@ -39,15 +39,14 @@ export function renameRoute(nodeId: string, from: string, to: string): FlowComma
   return {
     kind: 'flow',
     label: 'Rename route',
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
       const methods = methodsOf(flow);
       const method = methods[index];
-      if (method === undefined || from === to) return doc;
+      if (method === undefined || from === to) return flow;
       if (!ROUTE_PATTERN.test(to)) throw new CommandRejected('Route labels may only contain letters, digits, _ and -.');
       const routes = routesOf(method);
-      if (!routes.includes(from)) return doc;
+      if (!routes.includes(from)) return flow;
       if (routes.includes(to)) throw new CommandRejected(`This router already has the route "${to}".`);
       const renamed = withPatch(method, { routes: routes.map((r) => (r === from ? to : r)), body: bodyWithRoute(bodyOf(method), from, to) });
       const others = methods.some((m, i) => i !== index && routesOf(m).includes(from));
@@ -62,11 +61,10 @@ export function addRoute(nodeId: string, label?: string): FlowCommand {
   return {
     kind: 'flow',
     label: 'Add route',
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
       const method = methodsOf(flow)[index];
-      if (method === undefined) return doc;
+      if (method === undefined) return flow;
       const routes = routesOf(method);
       let next = label;
       for (let n = routes.length + 1; next === undefined || routes.includes(next); n += 1) next = `route-${n}`;
@@ -84,14 +82,13 @@ export function removeRoute(nodeId: string, label: string): FlowCommand {
   return {
     kind: 'flow',
     label: 'Remove route',
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
       const methods = methodsOf(flow);
       const method = methods[index];
-      if (method === undefined) return doc;
+      if (method === undefined) return flow;
       const routes = routesOf(method);
-      if (!routes.includes(label)) return doc;
+      if (!routes.includes(label)) return flow;
       if (routes.length === 1 && bodyOf(method).type === 'rules') throw new CommandRejected('A rules router needs at least one route.');
       const left = routes.filter((r) => r !== label);
       let body = bodyWithRoute(bodyOf(method), label, undefined);

@@ -13,15 +13,14 @@ export function renameMethod(nodeId: string, newName: string): FlowCommand {
   return {
     kind: 'flow',
     label: 'Rename method',
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
       const methods = methodsOf(flow);
       const method = methods[index];
-      if (method === undefined) return doc;
+      if (method === undefined) return flow;
       if (!METHOD_NAME_PATTERN.test(newName)) throw new CommandRejected('Method names may only contain letters, digits and _ (not starting with a digit).');
       const oldName = str(method.name);
-      if (oldName === newName) return doc;
+      if (oldName === newName) return flow;
       if (methods.some((m, i) => i !== index && m.name === newName)) throw new CommandRejected(`Another method is already named "${newName}".`);
       // Listeners follow only when this method owned the name (not a later duplicate of it).
       const owned = oldName !== undefined && methods.findIndex((m) => m.name === oldName) === index;
@@ -44,18 +43,17 @@ export function renameMethodId(nodeId: string, newId: string): FlowCommand {
   return {
     kind: 'flow',
     label: 'Rename method id',
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
       const methods = methodsOf(flow);
       const method = methods[index];
       const oldNodeId = methodNodeIds(flow)[index];
-      if (method === undefined || oldNodeId === undefined) return doc;
+      if (method === undefined || oldNodeId === undefined) return flow;
       if (!ID_PATTERN.test(newId)) throw new CommandRejected('Ids may only contain letters, digits, _ and -.');
-      if (method.id === newId) return doc;
+      if (method.id === newId) return flow;
       if (methods.some((m, i) => i !== index && m.id === newId)) throw new CommandRejected(`Another method already has the id "${newId}".`);
       const next = { ...flow, methods: methods.map((m, i) => (i === index ? withPatch(m, { id: newId }) : m)) };
-      const position = layoutOf(doc)[oldNodeId];
+      const position = layoutOf(flow)[oldNodeId];
       return position ? withLayout(next, { [oldNodeId]: undefined, [methodNodeId(newId)]: position }) : next;
     },
   };

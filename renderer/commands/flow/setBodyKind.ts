@@ -16,14 +16,13 @@ export function setBodyKind(nodeId: string, kind: FlowBodyKind): FlowCommand {
   return {
     kind: 'flow',
     label: 'Change body kind',
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
       const methods = methodsOf(flow);
       const method = methods[index];
-      if (method === undefined) return doc;
+      if (method === undefined) return flow;
       const old = bodyOf(method);
-      if (old.type === kind) return doc;
+      if (old.type === kind) return flow;
       let routes = routesOf(method);
       if (kind === 'rules' && routes.length === 0) routes = ['yes', 'no'];
       const dropped = ROUTING_KINDS.has(kind) ? [] : routes;

@@ -8,14 +8,13 @@ export function setGateOp(listener: string, path: readonly number[], op: GateOp)
   return {
     kind: 'flow',
     label: `Make gate "${op}"`,
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const index = methodIndexByKey(flow, listener);
       const method = methodsOf(flow)[index];
-      if (method === undefined) return doc;
+      if (method === undefined) return flow;
       const trigger = triggerOf(method);
       const condition = setOpAt(trigger.listen, path, op);
-      if (condition === trigger.listen) return doc;
+      if (condition === trigger.listen) return flow;
       return withMethod(flow, index, withPatch(method, { trigger: { ...trigger, listen: condition } }));
     },
   };

@@ -13,13 +13,12 @@ export function setTrigger(nodeId: string, trigger: { start: true } | { listen: 
     kind: 'flow',
     label: 'listen' in trigger ? 'Edit listen condition' : 'Make start method',
     coalesceKey: options.coalesceKey,
-    perform(doc) {
-      const flow = doc;
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
       const methods = methodsOf(flow);
       const method = methods[index];
-      if (method === undefined) return doc;
-      if (sameValue(triggerOf(method), trigger)) return doc;
+      if (method === undefined) return flow;
+      if (sameValue(triggerOf(method), trigger)) return flow;
       if (!('start' in trigger) && isStart(method) && methods.filter(isStart).length <= 1) {
         throw new CommandRejected('This is the only start method; a flow needs one. Make another method a start method first.');
       }

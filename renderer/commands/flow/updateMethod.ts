@@ -13,13 +13,12 @@ export function updateMethod(nodeId: string, patch: FieldPatch, options: UpdateO
     kind: 'flow',
     label: options.label ?? `Edit ${Object.keys(patch).join(', ')}`,
     coalesceKey: options.coalesceKey,
-    perform(doc) {
+    perform(flow) {
       if ('id' in patch || 'name' in patch) throw new CommandRejected('Ids and names are changed by renaming, which also updates listeners.');
-      const flow = doc;
       const index = methodIndexOf(flow, nodeId);
       const method = methodsOf(flow)[index];
-      if (method === undefined) return doc;
-      if (Object.entries(patch).every(([k, v]) => sameValue(method[k], v))) return doc;
+      if (method === undefined) return flow;
+      if (Object.entries(patch).every(([k, v]) => sameValue(method[k], v))) return flow;
       return withMethod(flow, index, withPatch(method, patch));
     },
   };
@@ -31,14 +30,13 @@ export function updateBody(nodeId: string, patch: FieldPatch, options: UpdateOpt
     kind: 'flow',
     label: options.label ?? `Edit ${Object.keys(patch).join(', ')}`,
     coalesceKey: options.coalesceKey,
-    perform(doc) {
+    perform(flow) {
       if ('type' in patch) throw new CommandRejected('The body kind is changed with the kind selector.');
-      const flow = doc;
       const index = methodIndexOf(flow, nodeId);
       const method = methodsOf(flow)[index];
-      if (method === undefined) return doc;
+      if (method === undefined) return flow;
       const body = bodyOf(method);
-      if (Object.entries(patch).every(([k, v]) => sameValue(body[k], v))) return doc;
+      if (Object.entries(patch).every(([k, v]) => sameValue(body[k], v))) return flow;
       return withMethod(flow, index, withPatch(method, { body: withPatch(body, patch) }));
     },
   };

@@ -7,8 +7,7 @@ import { conditionText } from '../../../canvas/flow/conditionText';
 import { FlowHeader } from './FlowHeader';
 
 /** An and/or gate of a listener's condition: switch it, see its members, delete it. */
-export function GateForm({ doc, nodeId, listener, path }: { doc: FlowDraft; nodeId: string; listener: string; path: number[] }) {
-  const flow = doc;
+export function GateForm({ doc: flow, nodeId, listener, path }: { doc: FlowDraft; nodeId: string; listener: string; path: number[] }) {
   const index = methodIndexByKey(flow, listener);
   const method = index >= 0 ? methodsOf(flow)[index] : undefined;
   const condition = method ? conditionAt(triggerOf(method).listen, path) : undefined;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useReactFlow, type ReactFlowInstance } from '@xyflow/react';
-import type { Command } from '../commands/command';
+import type { DocumentCommand } from '../commands/command';
 import { layoutAll } from '../commands/layoutAll';
 import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
@@ -45,10 +45,10 @@ export function CanvasActions({
 }: {
   nodeCount: number;
   /** The auto-layout command; a promise when it is computed off the UI thread (ELK's worker). */
-  layout?: (sizes: Record<string, Size>) => Command | Promise<Command | undefined>;
+  layout?: (sizes: Record<string, Size>) => DocumentCommand | Promise<DocumentCommand | undefined>;
   layoutHint?: string;
   /** Swimlanes (crews): one lane per agent, its tasks in order. */
-  lanes?: (sizes: Record<string, Size>) => Command;
+  lanes?: (sizes: Record<string, Size>) => DocumentCommand;
   /** More controls of this canvas, after the layout ones (crews: engine, collapse, edges). */
   extra?: ReactNode;
 }) {
@@ -56,13 +56,13 @@ export function CanvasActions({
   const minimapShown = useShowMinimap(nodeCount);
   const fit = (duration = 200) => fitWhole(flow, minimapShown, duration);
   const [busy, setBusy] = useState(false);
-  const arrange = async (command: (sizes: Record<string, Size>) => Command | Promise<Command | undefined>) => {
+  const arrange = async (command: (sizes: Record<string, Size>) => DocumentCommand | Promise<DocumentCommand | undefined>) => {
     const sizes: Record<string, Size> = {};
     for (const node of flow.getNodes()) {
       if (node.measured?.width && node.measured.height) sizes[node.id] = { width: node.measured.width, height: node.measured.height };
     }
     const pending = command(sizes);
-    let computed: Command | undefined;
+    let computed: DocumentCommand | undefined;
     if (pending instanceof Promise) {
       setBusy(true);
       try {

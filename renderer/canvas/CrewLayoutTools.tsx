@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { Command } from '../commands/command';
+import { isFlowDraft } from '../commands/flow/flowDraft';
 import { layoutAll } from '../commands/layoutAll';
 import { applyPositions } from '../commands/layout/applyPositions';
 import { crewLayoutGraph } from '../commands/layout/crewLayoutGraph';
@@ -17,11 +18,11 @@ import { elkEngine } from './elkEngine';
  */
 async function elkAutoLayout(sizes: Record<string, Size>): Promise<Command | undefined> {
   const doc = useDocumentStore.getState().doc;
-  if (!doc) return undefined;
+  if (!doc || isFlowDraft(doc)) return undefined;
   const graph = crewLayoutGraph(doc, sizes);
   const positions = await elkLayout(graph, elkEngine());
   const now = useDocumentStore.getState().doc;
-  const same = now === doc || (now !== undefined && JSON.stringify(crewLayoutGraph(now, sizes)) === JSON.stringify(graph));
+  const same = now === doc || (now !== undefined && !isFlowDraft(now) && JSON.stringify(crewLayoutGraph(now, sizes)) === JSON.stringify(graph));
   return same ? applyPositions('Auto-layout (ELK)', positions) : undefined;
 }
 

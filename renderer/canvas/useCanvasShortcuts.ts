@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { composeCommands, type Command } from '../commands/command';
+import { composeCommands, type DocumentCommand } from '../commands/command';
 import { deleteNodes } from '../commands/deleteNodes';
 import { disconnectEdges, type EdgeRef } from '../commands/disconnect';
 import { documentNodeIds } from '../commands/nodeRefs';
@@ -18,7 +18,7 @@ export function useCanvasShortcuts(
   container: RefObject<HTMLElement | null>,
   selectedEdges: () => EdgeRef[],
   /** Replaces the crew's delete (a flow deletes methods, gates and listen edges); undefined when nothing is selected. */
-  deleteSelection?: (selectedNodeIds: string[]) => Command | undefined,
+  deleteSelection?: (selectedNodeIds: string[]) => DocumentCommand | undefined,
 ): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

@@ -1,5 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { applyEdgeChanges, applyNodeChanges, type Edge, type EdgeChange, type Node, type NodeChange, type OnNodeDrag } from '@xyflow/react';
+import { isFlowDraft } from '../commands/flow/flowDraft';
+import { moveFlowNodes } from '../commands/flow/moveFlowNodes';
 import { moveNodes } from '../commands/moveNodes';
 import { useDocumentStore } from '../stores/documentStore';
 import { useUiStore } from '../stores/uiStore';
@@ -50,7 +52,9 @@ export function useCanvasState<N extends Node, E extends Edge>(graph: { nodes: N
   }, []);
 
   const onNodeDragStop: OnNodeDrag<N> = useCallback((_event, _node, dragged) => {
-    useDocumentStore.getState().perform(moveNodes(Object.fromEntries(dragged.map((n) => [n.id, n.position]))));
+    const positions = Object.fromEntries(dragged.map((n) => [n.id, n.position]));
+    const store = useDocumentStore.getState();
+    store.perform(isFlowDraft(store.doc) ? moveFlowNodes(positions) : moveNodes(positions));
   }, []);
 
   return { nodes, edges, fitOnOpen, showMinimap, onNodesChange, onEdgesChange, onNodeDragStop };

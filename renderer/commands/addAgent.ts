@@ -1,5 +1,5 @@
 import { agentNodeId } from '../model/nodeIds';
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { agentsOf, entry, stringField, type AgentDraft, type CrewDraft, type Position } from './crewDraft';
 import { freshId, freshLabel } from './freshId';
 import { nextFreePosition } from './nextFreePosition';
@@ -10,8 +10,9 @@ export const NEW_AGENT_GOAL = 'Describe what this agent is trying to achieve.';
 export const NEW_AGENT_BACKSTORY = 'Describe who this agent is and how it works.';
 
 /** A new agent with a unique id and role ("Agent 1"), placed at `position` (or under the others). */
-export function addAgent(position?: Position): Command {
+export function addAgent(position?: Position): CrewCommand {
   return {
+    kind: 'crew',
     label: 'Add agent',
     perform(doc: CrewDraft) {
       const agents = agentsOf(doc);

@@ -1,5 +1,5 @@
 import { taskNodeId } from '../model/nodeIds';
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { entry, stringField, tasksOf, type CrewDraft, type Position, type TaskDraft } from './crewDraft';
 import { freshId, freshLabel } from './freshId';
 import { nextFreePosition } from './nextFreePosition';
@@ -13,8 +13,9 @@ export const NEW_TASK_EXPECTED_OUTPUT = 'Describe the result you expect.';
  * A new task at the end of the order, with a unique id and name ("Task 2"). It is not assigned: in a
  * sequential crew it shows "needs an agent" until a handle is dragged to one.
  */
-export function addTask(position?: Position): Command {
+export function addTask(position?: Position): CrewCommand {
   return {
+    kind: 'crew',
     label: 'Add task',
     perform(doc: CrewDraft) {
       const tasks = tasksOf(doc);

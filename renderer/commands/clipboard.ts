@@ -19,12 +19,25 @@ export function copyNodes(doc: CrewDraft, nodeIds: readonly string[]): Clipboard
   const taskNodes = taskNodeIds(doc);
   const agents = agentsOf(doc);
   const tasks = tasksOf(doc);
-  const pickedAgents = [...agentIndexes].sort((a, b) => a - b);
-  const pickedTasks = [...taskIndexes].sort((a, b) => a - b);
+  const pickedAgents = picked(agents, agentNodes, agentIndexes, layout);
+  const pickedTasks = picked(tasks, taskNodes, taskIndexes, layout);
   return structuredClone({
-    agents: pickedAgents.map((i) => agents[i]),
-    tasks: pickedTasks.map((i) => tasks[i]),
-    agentPositions: pickedAgents.map((i) => layout[agentNodes[i]]),
-    taskPositions: pickedTasks.map((i) => layout[taskNodes[i]]),
+    agents: pickedAgents.items,
+    tasks: pickedTasks.items,
+    agentPositions: pickedAgents.positions,
+    taskPositions: pickedTasks.positions,
   });
+}
+
+/** The entries at `indexes` (in document order) and the saved positions of their nodes. */
+function picked<T>(list: readonly T[], nodeIds: readonly string[], indexes: ReadonlySet<number>, layout: Readonly<Record<string, Position>>) {
+  const items: T[] = [];
+  const positions: (Position | undefined)[] = [];
+  list.forEach((item, i) => {
+    if (!indexes.has(i)) return;
+    const nodeId = nodeIds[i];
+    items.push(item);
+    positions.push(nodeId === undefined ? undefined : layout[nodeId]);
+  });
+  return { items, positions };
 }

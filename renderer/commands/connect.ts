@@ -1,10 +1,11 @@
-import { CommandRejected, type Command } from './command';
+import { CommandRejected, type CrewCommand } from './command';
 import { checkConnection } from './connectionRule';
 import { replaceAt, tasksOf, entry, withPatch, type CrewDraft } from './crewDraft';
 
 /** Dragging a handle from `source` to `target`: assigns a task to an agent or adds a context entry. */
-export function connectNodes(source: string, target: string): Command {
+export function connectNodes(source: string, target: string): CrewCommand {
   return {
+    kind: 'crew',
     label: 'Connect',
     perform(doc: CrewDraft) {
       const check = checkConnection(doc, source, target);

@@ -1,5 +1,7 @@
 import { MANAGER_NODE_ID } from '../model/nodeIds';
-import { agentsOf, entry, stringField, tasksOf, type CrewDraft } from './crewDraft';
+import { agentsOf, entry, stringField, tasksOf } from './crewDraft';
+import type { DocumentDraft } from './documentDraft';
+import { isFlowDraft } from './flow/flowDraft';
 import { managerNodeId, resolveNode } from './nodeRefs';
 
 export type Connection =
@@ -15,9 +17,10 @@ const label = (value: unknown, fallback: string) => stringField(value) || fallba
  * - task → agent: the agent does the task (`task.agentId`);
  * - task → later task: the later task gets the earlier one's output as context.
  * Dropping a task on an earlier task, on itself, on the manager or between agents is refused with a
- * reason the canvas shows.
+ * reason the canvas shows (and so is any connection in a flow, which has no agents or tasks).
  */
-export function checkConnection(doc: CrewDraft, source: string, target: string): ConnectionCheck {
+export function checkConnection(doc: DocumentDraft, source: string, target: string): ConnectionCheck {
+  if (isFlowDraft(doc)) return { ok: false, reason: 'A flow connects methods, not agents and tasks.' };
   const from = resolveNode(doc, source);
   const to = resolveNode(doc, target);
   if (source === MANAGER_NODE_ID || (source === managerNodeId(doc) && to?.kind === 'agent')) {

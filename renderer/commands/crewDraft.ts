@@ -42,7 +42,8 @@ export function idOf(value: unknown): string | undefined {
   return isRecord(value) ? stringField(value.id) : undefined;
 }
 
-export function layoutOf(doc: CrewDraft): Record<string, Position> {
+/** The saved canvas positions of a document (a crew's or a flow's), the malformed ones left out. */
+export function layoutOf(doc: { readonly layout?: unknown }): Record<string, Position> {
   const layout = doc.layout;
   if (!isRecord(layout)) return {};
   const out: Record<string, Position> = {};

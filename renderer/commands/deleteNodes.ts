@@ -1,4 +1,4 @@
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { agentsOf, entry, idOf, isRecord, managerOf, stringField, tasksOf, withPatch, type CrewDraft, type TaskDraft } from './crewDraft';
 import { agentNodeIds, selectedIndexes, taskNodeIds } from './nodeRefs';
 import { withLayout } from './withLayout';
@@ -9,8 +9,9 @@ import { withLayout } from './withLayout';
  * built-in manager; deleting a task removes it from other tasks' context (a list left empty becomes
  * "none", which is what the empty list meant).
  */
-export function deleteNodes(nodeIds: readonly string[]): Command {
+export function deleteNodes(nodeIds: readonly string[]): CrewCommand {
   return {
+    kind: 'crew',
     label: nodeIds.length === 1 ? 'Delete node' : `Delete ${nodeIds.length} nodes`,
     perform(doc: CrewDraft) {
       const { agents: agentIndexes, tasks: taskIndexes } = selectedIndexes(doc, nodeIds);
@@ -52,8 +53,7 @@ export function deleteNodes(nodeIds: readonly string[]): Command {
         next = withPatch(next, { conversations: kept.length > 0 ? kept : undefined });
       }
       const layoutChanges: Record<string, undefined> = {};
-      agentIndexes.forEach((i) => (layoutChanges[agentNodes[i]] = undefined));
-      taskIndexes.forEach((i) => (layoutChanges[taskNodes[i]] = undefined));
+      for (const nodeId of [...agentNodes.filter((_, i) => agentIndexes.has(i)), ...taskNodes.filter((_, i) => taskIndexes.has(i))]) layoutChanges[nodeId] = undefined;
       return withLayout(next, layoutChanges);
     },
   };

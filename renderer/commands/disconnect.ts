@@ -1,4 +1,4 @@
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { entry, replaceAt, stringField, tasksOf, withPatch, type CrewDraft } from './crewDraft';
 import { resolveNode } from './nodeRefs';
 
@@ -9,8 +9,9 @@ export type EdgeRef = { kind: 'assignment'; task: string } | { kind: 'context'; 
  * Removes the edges' meaning from the document: the task's `agentId`, or the entry in the later
  * task's context list (an emptied list becomes "none": no edges drawn means no context).
  */
-export function disconnectEdges(edges: readonly EdgeRef[]): Command {
+export function disconnectEdges(edges: readonly EdgeRef[]): CrewCommand {
   return {
+    kind: 'crew',
     label: edges.length === 1 ? 'Remove connection' : `Remove ${edges.length} connections`,
     perform(doc: CrewDraft) {
       const original = tasksOf(doc);

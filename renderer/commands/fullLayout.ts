@@ -29,13 +29,13 @@ export function positionsFor(doc: CrewDraft, nodeIds: string[], withProblems: re
   if (missing.length === 0) return saved;
   const out: Record<string, Position> = { ...saved };
   // A crew switched to hierarchical: its manager goes above the agents it delegates to, not under the tasks.
-  const agents = agentNodeIds(doc).filter((id) => saved[id]).map((id) => saved[id]!);
+  const agents = savedAt(saved, agentNodeIds(doc));
   if (missing.length === 1 && missing[0] === MANAGER_NODE_ID && agents.length > 0) {
     out[MANAGER_NODE_ID] = { x: Math.min(...agents.map((p) => p.x)), y: Math.min(...agents.map((p) => p.y)) - NODE_SIZE.manager.height - 72 };
     return out;
   }
   const auto = cachedAutoLayout(doc, withProblems);
-  const placed = nodeIds.filter((id) => saved[id]).map((id) => saved[id]);
+  const placed = savedAt(saved, nodeIds);
   let dx = 0;
   let dy = 0;
   if (placed.length > 0) {
@@ -50,6 +50,14 @@ export function positionsFor(doc: CrewDraft, nodeIds: string[], withProblems: re
     out[id] = { x: p.x + dx, y: p.y + dy };
   }
   return out;
+}
+
+/** The saved positions of those of `nodeIds` that have one, in order. */
+function savedAt(saved: Readonly<Record<string, Position>>, nodeIds: readonly string[]): Position[] {
+  return nodeIds.flatMap((id) => {
+    const position = saved[id];
+    return position ? [position] : [];
+  });
 }
 
 /** Auto-layout depends only on the graph's structure; typing a role must not re-run it. */

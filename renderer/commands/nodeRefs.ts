@@ -1,6 +1,6 @@
 import { MANAGER_NODE_ID, agentNodeId, parseNodeId, taskNodeId } from '../model/nodeIds';
-import { isFlowDocument } from '../model/documentKind';
-import { asFlow } from './flow/flowDraft';
+import type { DocumentDraft } from './documentDraft';
+import { isFlowDraft } from './flow/flowDraft';
 import { flowNodeIds } from './flow/flowNodeIds';
 import { agentsOf, entry, isHierarchical, managerAgentId, stringField, tasksOf, type CrewDraft } from './crewDraft';
 
@@ -38,8 +38,8 @@ export function managerNodeId(doc: CrewDraft): string | undefined {
 }
 
 /** Every node id the document produces, in drawing order (methods and gates for a flow). */
-export function documentNodeIds(doc: CrewDraft): string[] {
-  if (isFlowDocument(doc)) return flowNodeIds(asFlow(doc));
+export function documentNodeIds(doc: DocumentDraft): string[] {
+  if (isFlowDraft(doc)) return flowNodeIds(doc);
   const ids = [...agentNodeIds(doc), ...taskNodeIds(doc)];
   if (managerNodeId(doc) === MANAGER_NODE_ID) ids.push(MANAGER_NODE_ID);
   return ids;

@@ -1,5 +1,5 @@
 import { agentNodeId, taskNodeId } from '../model/nodeIds';
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import type { Clipboard } from './clipboard';
 import { agentsOf, entry, isRecord, stringField, tasksOf, withPatch, type CrewDraft, type Position } from './crewDraft';
 import { freshId } from './freshId';
@@ -11,8 +11,9 @@ import { withLayout } from './withLayout';
  * keeps its assignment to an agent that was not copied if that agent is still in the crew. Pasted
  * tasks go to the end of the order, so their context lists can only name earlier tasks.
  */
-export function pasteNodes(clipboard: Clipboard, offset: Position = { x: 40, y: 40 }): Command {
+export function pasteNodes(clipboard: Clipboard, offset: Position = { x: 40, y: 40 }): CrewCommand {
   return {
+    kind: 'crew',
     label: 'Paste',
     perform(doc: CrewDraft) {
       if (clipboard.agents.length === 0 && clipboard.tasks.length === 0) return doc;

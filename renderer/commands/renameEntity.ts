@@ -1,5 +1,5 @@
 import { agentNodeId, taskNodeId } from '../model/nodeIds';
-import { CommandRejected, type Command } from './command';
+import { CommandRejected, type CrewCommand } from './command';
 import { agentsOf, entry, idOf, isRecord, layoutOf, managerOf, replaceAt, tasksOf, withPatch, type CrewDraft, type TaskDraft } from './crewDraft';
 import { ID_PATTERN } from './freshId';
 import { agentNodeIds, resolveNode, taskNodeIds } from './nodeRefs';
@@ -9,8 +9,9 @@ import { withLayout } from './withLayout';
  * Changes an agent's or task's id and every reference to it: tasks' `agentId`, `manager.agentId`,
  * tasks' `context` lists, and the node's saved position. Refuses invalid or taken ids.
  */
-export function renameEntity(nodeId: string, newId: string): Command {
+export function renameEntity(nodeId: string, newId: string): CrewCommand {
   return {
+    kind: 'crew',
     label: 'Rename id',
     perform(doc: CrewDraft) {
       const ref = resolveNode(doc, nodeId);
@@ -25,6 +26,7 @@ export function renameEntity(nodeId: string, newId: string): Command {
       // References follow only when this entry owned the id (not a later duplicate of it).
       const owned = oldId !== undefined && list.findIndex((item) => idOf(item) === oldId) === ref.index;
       const oldNodeId = (ref.kind === 'agent' ? agentNodeIds(doc) : taskNodeIds(doc))[ref.index];
+      if (oldNodeId === undefined) return doc;
       const newNodeId = ref.kind === 'agent' ? agentNodeId(newId) : taskNodeId(newId);
       const renamed = replaceAt(list as object[], ref.index, withPatch(entry(list[ref.index] as object), { id: newId }));
 

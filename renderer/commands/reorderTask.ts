@@ -1,4 +1,4 @@
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { entry, isRecord, layoutOf, stringField, tasksOf, withPatch, type CrewDraft } from './crewDraft';
 import { resolveNode, taskNodeIds } from './nodeRefs';
 import { withLayout } from './withLayout';
@@ -8,8 +8,9 @@ import { withLayout } from './withLayout';
  * canvas positions too, so the column still reads top to bottom. A context entry that would now name a
  * later task (the task moved up past one it read from) is dropped.
  */
-export function reorderTask(nodeId: string, delta: -1 | 1): Command {
+export function reorderTask(nodeId: string, delta: -1 | 1): CrewCommand {
   return {
+    kind: 'crew',
     label: delta < 0 ? 'Move task up' : 'Move task down',
     perform(doc: CrewDraft) {
       const ref = resolveNode(doc, nodeId);
@@ -21,21 +22,26 @@ export function reorderTask(nodeId: string, delta: -1 | 1): Command {
       const later = Math.max(ref.index, other);
       // After the swap, the task that was later comes first: it can no longer read the other's output.
       const movingUp = tasks[later];
-      const passed = stringField(entry(tasks[earlier]).id);
+      const movingDown = tasks[earlier];
+      if (movingUp === undefined || movingDown === undefined) return doc;
+      const passed = stringField(entry(movingDown).id);
       const fixedUp =
         isRecord(movingUp) && Array.isArray(movingUp.context) && passed !== undefined && movingUp.context.includes(passed)
           ? withPatch(movingUp, { context: movingUp.context.filter((id) => id !== passed).length > 0 ? movingUp.context.filter((id) => id !== passed) : 'none' })
           : movingUp;
       const next = tasks.slice();
       next[earlier] = fixedUp;
-      next[later] = tasks[earlier];
+      next[later] = movingDown;
 
       const nodeIds = taskNodeIds(doc);
-      const layout = layoutOf(doc);
-      const a = layout[nodeIds[earlier]];
-      const b = layout[nodeIds[later]];
+      const earlierNode = nodeIds[earlier];
+      const laterNode = nodeIds[later];
       const swapped = { ...doc, tasks: next };
-      return a && b ? withLayout(swapped, { [nodeIds[earlier]]: b, [nodeIds[later]]: a }) : swapped;
+      if (earlierNode === undefined || laterNode === undefined) return swapped;
+      const layout = layoutOf(doc);
+      const a = layout[earlierNode];
+      const b = layout[laterNode];
+      return a && b ? withLayout(swapped, { [earlierNode]: b, [laterNode]: a }) : swapped;
     },
   };
 }

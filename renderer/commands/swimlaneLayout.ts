@@ -1,6 +1,6 @@
 import { MANAGER_NODE_ID } from '../model/nodeIds';
 import { NODE_SIZE, type Size } from '../model/nodeSizes';
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { agentsOf, entry, layoutOf, managerAgentId, stringField, tasksOf, type CrewDraft, type Position } from './crewDraft';
 import { agentNodeIds, managerNodeId, taskNodeIds } from './nodeRefs';
 import { sameValue } from './sameValue';
@@ -36,9 +36,12 @@ export function computeSwimlanes(doc: CrewDraft, measured: Readonly<Record<strin
   const spare: string[] = [];
   tasks.forEach((task, i) => {
     const agentId = stringField(entry(task).agentId);
-    const lane = agentId !== undefined && agentId !== managerAgent ? laneOf.get(agentId) : undefined;
-    if (lane === undefined) spare.push(taskIds[i]);
-    else lanes[lane].tasks.push(taskIds[i]);
+    const laneIndex = agentId !== undefined && agentId !== managerAgent ? laneOf.get(agentId) : undefined;
+    const lane = laneIndex === undefined ? undefined : lanes[laneIndex];
+    const taskId = taskIds[i];
+    if (taskId === undefined) return;
+    if (lane === undefined) spare.push(taskId);
+    else lane.tasks.push(taskId);
   });
   if (spare.length > 0) lanes.push({ tasks: spare });
 
@@ -67,8 +70,9 @@ export function computeSwimlanes(doc: CrewDraft, measured: Readonly<Record<strin
   return out;
 }
 
-export function swimlaneLayout(sizes: Readonly<Record<string, Size>> = {}): Command {
+export function swimlaneLayout(sizes: Readonly<Record<string, Size>> = {}): CrewCommand {
   return {
+    kind: 'crew',
     label: 'Swimlanes',
     perform(doc: CrewDraft) {
       const layout = { ...layoutOf(doc), ...computeSwimlanes(doc, sizes) };

@@ -1,11 +1,12 @@
-import type { Command } from './command';
+import type { CrewCommand } from './command';
 import { withPatch, type CrewDraft } from './crewDraft';
 import { sameValue } from './sameValue';
 import type { FieldPatch, UpdateOptions } from './updateEntity';
 
 /** Sets top-level crew fields (name, process, manager, inputs, memory…). */
-export function updateCrew(patch: FieldPatch, options: UpdateOptions = {}): Command {
+export function updateCrew(patch: FieldPatch, options: UpdateOptions = {}): CrewCommand {
   return {
+    kind: 'crew',
     label: options.label ?? `Edit crew ${Object.keys(patch).join(', ')}`,
     coalesceKey: options.coalesceKey,
     perform(doc: CrewDraft) {

@@ -1,4 +1,4 @@
-import { CommandRejected, type Command } from './command';
+import { CommandRejected, type CrewCommand } from './command';
 import { sameValue } from './sameValue';
 import { agentsOf, entry, replaceAt, tasksOf, withPatch, type CrewDraft } from './crewDraft';
 import { resolveNode } from './nodeRefs';
@@ -10,8 +10,9 @@ export type UpdateOptions = { coalesceKey?: string; label?: string };
  * Sets fields of the agent or task drawn as `nodeId` (`undefined` removes a field, so defaults apply).
  * Ids change through `renameEntity`, which also updates references.
  */
-export function updateEntity(nodeId: string, patch: FieldPatch, options: UpdateOptions = {}): Command {
+export function updateEntity(nodeId: string, patch: FieldPatch, options: UpdateOptions = {}): CrewCommand {
   return {
+    kind: 'crew',
     label: options.label ?? `Edit ${Object.keys(patch).join(', ')}`,
     coalesceKey: options.coalesceKey,
     perform(doc: CrewDraft) {

@@ -1,8 +1,8 @@
 import { copyNodes, type Clipboard } from '../commands/clipboard';
-import type { Command } from '../commands/command';
-import type { CrewDraft } from '../commands/crewDraft';
+import type { CrewCommand } from '../commands/command';
+import type { DocumentDraft } from '../commands/documentDraft';
+import { isFlowDraft } from '../commands/flow/flowDraft';
 import { pasteNodes } from '../commands/pasteNodes';
-import { isFlowDocument } from '../model/documentKind';
 
 /** How far each paste of the same copy lands from the one before (canvas units). */
 const PASTE_STEP = 40;
@@ -17,8 +17,9 @@ export class DocumentClipboard {
   private pastes = 0;
 
   /** Copies the agents and tasks among `nodeIds`; false when there is nothing to copy. */
-  copy(doc: CrewDraft | undefined, nodeIds: readonly string[]): boolean {
-    const content = doc ? copyNodes(doc, nodeIds) : undefined;
+  copy(doc: DocumentDraft | undefined, nodeIds: readonly string[]): boolean {
+    // A flow has no agents or tasks to copy.
+    const content = doc && !isFlowDraft(doc) ? copyNodes(doc, nodeIds) : undefined;
     if (!content) return false;
     this.content = content;
     this.pastes = 0;
@@ -26,10 +27,10 @@ export class DocumentClipboard {
   }
 
   /** The command that pastes the copy into `doc`, or why it cannot be pasted there. */
-  paste(doc: CrewDraft | undefined): { command: Command } | { refused: string } {
+  paste(doc: DocumentDraft | undefined): { command: CrewCommand } | { refused: string } {
     if (!this.content) return { refused: 'Nothing copied yet.' };
     // The clipboard holds agents and tasks: they do not belong in a flow.
-    if (isFlowDocument(doc)) return { refused: 'Copied agents and tasks cannot be pasted into a flow.' };
+    if (isFlowDraft(doc)) return { refused: 'Copied agents and tasks cannot be pasted into a flow.' };
     this.pastes += 1;
     const offset = PASTE_STEP * this.pastes;
     return { command: pasteNodes(this.content, { x: offset, y: offset }) };

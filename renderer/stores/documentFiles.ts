@@ -1,5 +1,6 @@
 import type { Problem } from '../../shared/model/problems';
-import { isRecord, type CrewDraft } from '../commands/crewDraft';
+import { isRecord } from '../commands/crewDraft';
+import type { DocumentDraft } from '../commands/documentDraft';
 import { host } from '../host/hostContext';
 import { hostOnlyProblems, localProblems } from './documentProblems';
 
@@ -10,7 +11,7 @@ export type Unreadable = { text: string; error: string };
  * A document as read: the draft with the problems only the host finds (the renderer checks the rest
  * itself after every change), or the text of a file that is not a JSON object.
  */
-export type ReadDocument = { doc: CrewDraft; hostProblems: Problem[] } | { unreadable: Unreadable };
+export type ReadDocument = { doc: DocumentDraft; hostProblems: Problem[] } | { unreadable: Unreadable };
 
 /** Reads a workspace document through the host API (`documents.read`). Throws when the host refuses. */
 export async function readDocument(path: string): Promise<ReadDocument> {
@@ -19,12 +20,12 @@ export async function readDocument(path: string): Promise<ReadDocument> {
     const error = response.document === null ? (response.problems[0]?.message ?? 'the file is not JSON') : 'the document is not a JSON object';
     return { unreadable: { text: response.text, error } };
   }
-  const doc = response.document as CrewDraft;
+  const doc = response.document as DocumentDraft;
   return { doc, hostProblems: hostOnlyProblems(response.problems, localProblems(doc)) };
 }
 
 /** Writes the document (`documents.save`, valid or not); resolves with the problems only the host finds. */
-export async function writeDocument(path: string, doc: CrewDraft): Promise<Problem[]> {
+export async function writeDocument(path: string, doc: DocumentDraft): Promise<Problem[]> {
   const response = await host().invoke('documents.save', { path, document: doc });
   return hostOnlyProblems(response.problems, localProblems(doc));
 }
@@ -40,14 +41,14 @@ export async function trashDocument(path: string): Promise<void> {
 }
 
 /** Edited text of an unreadable file, as a document once it is a JSON object. */
-export function parseDocumentText(text: string): { doc: CrewDraft } | { error: string } {
+export function parseDocumentText(text: string): { doc: DocumentDraft } | { error: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { error: `invalid JSON: ${(error as Error).message}` };
   }
-  return isRecord(value) ? { doc: value as CrewDraft } : { error: 'the document is not a JSON object' };
+  return isRecord(value) ? { doc: value as DocumentDraft } : { error: 'the document is not a JSON object' };
 }
 
 /** Which read of a document is the latest: one that answers after a newer load (or a close) is dropped. */

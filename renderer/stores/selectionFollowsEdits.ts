@@ -1,4 +1,4 @@
-import type { CrewDraft } from '../commands/crewDraft';
+import type { DocumentDraft } from '../commands/documentDraft';
 import { documentNodeIds } from '../commands/nodeRefs';
 import { useUiStore } from './uiStore';
 
@@ -8,7 +8,7 @@ export function clearSelection(): void {
 }
 
 /** After an edit (or its undo): new nodes (added, pasted, renamed) become the selection; deleted ones leave it. */
-export function selectionFollowsEdit(before: CrewDraft | undefined, after: CrewDraft): void {
+export function selectionFollowsEdit(before: DocumentDraft | undefined, after: DocumentDraft): void {
   const ui = useUiStore.getState();
   const previous = new Set(before ? documentNodeIds(before) : []);
   const now = documentNodeIds(after);

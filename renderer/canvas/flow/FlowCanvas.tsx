@@ -2,7 +2,7 @@ import { useCallback, useMemo, useRef, type DragEvent } from 'react';
 import { Panel, ReactFlow, useReactFlow, type Connection, type FinalConnectionState, type IsValidConnection, type Node } from '@xyflow/react';
 import '../../styles/flow.css';
 import { composeCommands } from '../../commands/command';
-import type { CrewDraft } from '../../commands/crewDraft';
+import type { FlowDraft } from '../../commands/flow/flowDraft';
 import { addMethod } from '../../commands/flow/addMethod';
 import { connectMethods, planConnection } from '../../commands/flow/connectMethods';
 import type { MethodTemplate } from '../../commands/flow/defaultBody';
@@ -36,7 +36,7 @@ const FLOW_ACTIONS = { layout: layoutFlow, layoutHint: 'Arrange the methods left
  * method's output (or a router's route) to a method makes it listen; deleting an edge removes that
  * reference from the listener's condition.
  */
-export function FlowCanvas({ doc }: { doc: CrewDraft }) {
+export function FlowCanvas({ doc }: { doc: FlowDraft }) {
   const flow = useReactFlow<FlowNode, ListenEdge>();
   const container = useRef<HTMLDivElement>(null);
   const problems = useDocumentStore((s) => s.problems);

@@ -1,5 +1,5 @@
 import type { Problem } from '../../../shared/model/problems';
-import type { CrewDraft } from '../../commands/crewDraft';
+import type { DocumentDraft } from '../../commands/documentDraft';
 import { asFlow, bodyOf, isStart, methodsOf, routesOf, str } from '../../commands/flow/flowDraft';
 import { flowPositions } from '../../commands/flow/flowLayout';
 import { flowStructure } from '../../commands/flow/flowStructure';
@@ -20,14 +20,14 @@ export type FlowGraph = { nodes: FlowNode[]; edges: ListenEdge[]; generalProblem
  *   listener (or the enclosing gate).
  * Positions come from `doc.layout[nodeId]`; nodes without one get the auto-layout's.
  */
-export function flowToGraph(doc: CrewDraft, problems: readonly Problem[] = []): FlowGraph {
+export function flowToGraph(doc: DocumentDraft, problems: readonly Problem[] = []): FlowGraph {
   const flow = asFlow(doc);
   const methods = methodsOf(flow);
   const structure = flowStructure(flow);
-  const positions = flowPositions(doc);
+  const positions = flowPositions(flow);
   const placement = flowProblemsToNodes(flow, problems);
   // What CrewAI allows but is probably not meant (a method that never runs, a route nothing listens to): on the node too.
-  const warnings = flowProblemsToNodes(flow, flowWarnings(doc)).byNode;
+  const warnings = flowProblemsToNodes(flow, flowWarnings(flow)).byNode;
   const nodes: FlowNode[] = structure.nodes.map((node): FlowNode => {
     const position = positions[node.id] ?? { x: 0, y: 0 };
     if (node.kind === 'gate') {

@@ -1,6 +1,6 @@
 import { methodNodeId } from '../../model/nodeIds';
-import type { Command } from '../command';
-import { asDraft, asFlow, methodIndexOf, methodNodeIds, methodsOf, routesOf, str, triggerOf, type FlowDraft, type MethodDraft } from './flowDraft';
+import type { FlowCommand } from '../command';
+import { methodIndexOf, methodNodeIds, methodsOf, routesOf, str, triggerOf, type FlowDraft, type MethodDraft } from './flowDraft';
 import { defaultBody, type MethodTemplate } from './defaultBody';
 import { freshId } from '../freshId';
 import { withLayout } from '../withLayout';
@@ -31,11 +31,11 @@ const GAP = 24;
  * dropped (`position`, its top-left), right of `after`, or right of the rightmost method, and is moved
  * down until it overlaps no other node. `router` adds a rules body with the routes `yes` and `no`.
  */
-export function addMethod(template: MethodTemplate, position?: Position, after?: string): Command {
+export function addMethod(template: MethodTemplate, position?: Position, after?: string): FlowCommand {
   return {
+    kind: 'flow',
     label: 'Add method',
-    perform(doc) {
-      const flow = asFlow(doc);
+    perform(flow) {
       const methods = methodsOf(flow);
       const base = BASE_NAME[template];
       const ids = new Set(methods.map((m) => str(m.id)).filter((x): x is string => x !== undefined));
@@ -52,10 +52,10 @@ export function addMethod(template: MethodTemplate, position?: Position, after?:
         ? { id, name, trigger, routes: ['yes', 'no'], body: defaultBody('rules', ['yes', 'no'], start) }
         : { id, name, trigger, body: defaultBody(template, [], start) };
       const next = { ...flow, methods: [...methods, method] };
-      const placed = flowPositions(doc);
+      const placed = flowPositions(flow);
       const wanted = position ?? (after && placed[after] ? { x: placed[after].x + FLOW_NODE_SIZE.method.width + 64, y: placed[after].y } : besideRightmost(placed));
       const at = freeSpot(wanted, router ? 2 : 0, occupied(flow, placed));
-      return withLayout(asDraft(next), { [methodNodeId(id)]: at });
+      return withLayout(next, { [methodNodeId(id)]: at });
     },
   };
 }

@@ -46,7 +46,7 @@ export function addRef(condition: unknown, ref: ConditionRef, gatePath?: readonl
   if (gatePath && gatePath.length > 0) {
     const [i, ...rest] = gatePath;
     const g = gateOf(condition);
-    if (!g) return condition;
+    if (!g || i === undefined) return condition;
     const child = addRef(g.members[i], ref, rest);
     if (child === g.members[i]) return condition;
     return gate(g.op, g.members.map((m, j) => (j === i ? child : m)));
@@ -62,8 +62,8 @@ export function addRef(condition: unknown, ref: ConditionRef, gatePath?: readonl
 export function setOpAt(condition: unknown, path: readonly number[], op: GateOp): unknown {
   const g = gateOf(condition);
   if (!g) return condition;
-  if (path.length === 0) return g.op === op ? condition : gate(op, g.members);
   const [i, ...rest] = path;
+  if (i === undefined) return g.op === op ? condition : gate(op, g.members);
   const child = setOpAt(g.members[i], rest, op);
   return child === g.members[i] ? condition : gate(g.op, g.members.map((m, j) => (j === i ? child : m)));
 }

@@ -1,8 +1,8 @@
 import { parseGateNodeId } from '../../model/nodeIds';
-import { CommandRejected, type Command } from '../command';
+import { CommandRejected, type FlowCommand } from '../command';
 import { withPatch } from '../crewDraft';
 import { addRef, gateOf, conditionAt, type ConditionRef } from './conditionTree';
-import { asDraft, asFlow, isStart, methodIndexByKey, methodIndexOf, methodsOf, routesOf, str, triggerOf, withMethod, type FlowDraft } from './flowDraft';
+import { isStart, methodIndexByKey, methodIndexOf, methodsOf, routesOf, str, triggerOf, withMethod, type FlowDraft } from './flowDraft';
 
 /** Source handle ids of flow nodes: a method's completion, or one of a router's routes. */
 export const FLOW_HANDLE = { in: 'in', out: 'out' } as const;
@@ -20,23 +20,23 @@ export type FlowConnectionPlan = { ok: true; next: FlowDraft } | { ok: false; re
  */
 export function planConnection(doc: FlowDraft, source: string, sourceHandle: string | null | undefined, target: string): FlowConnectionPlan {
   const methods = methodsOf(doc);
-  const from = methodIndexOf(doc, source);
-  if (from < 0) return { ok: false, reason: 'Connections start at a method’s output or a router’s route.' };
+  const origin = methods[methodIndexOf(doc, source)];
+  if (origin === undefined) return { ok: false, reason: 'Connections start at a method’s output or a router’s route.' };
   const route = routeOfHandle(sourceHandle);
   let ref: ConditionRef;
   if (route !== undefined) {
-    if (!routesOf(methods[from]).includes(route)) return { ok: false, reason: `The method has no route "${route}".` };
+    if (!routesOf(origin).includes(route)) return { ok: false, reason: `The method has no route "${route}".` };
     ref = { route };
   } else {
-    const name = str(methods[from].name);
+    const name = str(origin.name);
     if (!name) return { ok: false, reason: 'Give the method a name first: listeners refer to methods by name.' };
     ref = name;
   }
 
   const gate = parseGateNodeId(target);
   const to = gate ? methodIndexByKey(doc, gate.methodKey) : methodIndexOf(doc, target);
-  if (to < 0) return { ok: false, reason: 'Connect to a method or an and/or gate.' };
   const listener = methods[to];
+  if (listener === undefined) return { ok: false, reason: 'Connect to a method or an and/or gate.' };
   if (typeof ref === 'string' && ref === str(listener.name)) return { ok: false, reason: 'A method cannot listen to itself.' };
 
   const trigger = triggerOf(listener);
@@ -57,13 +57,14 @@ export function planConnection(doc: FlowDraft, source: string, sourceHandle: str
   return { ok: true, next: withMethod(doc, to, withPatch(listener, { trigger: { listen: condition } })) };
 }
 
-export function connectMethods(source: string, sourceHandle: string | null | undefined, target: string): Command {
+export function connectMethods(source: string, sourceHandle: string | null | undefined, target: string): FlowCommand {
   return {
+    kind: 'flow',
     label: 'Connect',
     perform(doc) {
-      const plan = planConnection(asFlow(doc), source, sourceHandle, target);
+      const plan = planConnection(doc, source, sourceHandle, target);
       if (!plan.ok) throw new CommandRejected(plan.reason);
-      return plan.next === asFlow(doc) ? doc : asDraft(plan.next);
+      return plan.next;
     },
   };
 }

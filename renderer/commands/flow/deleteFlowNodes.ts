@@ -1,10 +1,10 @@
 import { parseGateNodeId } from '../../model/nodeIds';
-import type { Command } from '../command';
+import type { FlowCommand } from '../command';
 import { withPatch } from '../crewDraft';
 import { withLayout } from '../withLayout';
 import { mapLeaves, routeOf } from './conditionTree';
 import { removeListenRefs } from './disconnectListen';
-import { asDraft, asFlow, methodNodeIds, methodsOf, routesOf, str, triggerOf, type FlowDraft } from './flowDraft';
+import { methodNodeIds, methodsOf, routesOf, str, triggerOf, type FlowDraft } from './flowDraft';
 import { triggerFor } from './listenerTrigger';
 
 /**
@@ -12,18 +12,18 @@ import { triggerFor } from './listenerTrigger';
  * Deleting methods removes references to their names (and to routes no remaining router offers)
  * from the other listeners; a listener left with no condition becomes a start method.
  */
-export function deleteFlowNodes(nodeIds: readonly string[]): Command {
+export function deleteFlowNodes(nodeIds: readonly string[]): FlowCommand {
   return {
+    kind: 'flow',
     label: nodeIds.length === 1 ? 'Delete node' : `Delete ${nodeIds.length} nodes`,
-    perform(doc) {
-      const flow = asFlow(doc);
+    perform(flow) {
       const nodes = methodNodeIds(flow);
       const gone = new Set(nodeIds.map((id) => nodes.indexOf(id)).filter((i) => i >= 0));
       const gates = nodeIds.map(parseGateNodeId).filter((g): g is NonNullable<typeof g> => g !== undefined);
-      if (gone.size === 0 && gates.length === 0) return doc;
+      if (gone.size === 0 && gates.length === 0) return flow;
 
       let next: FlowDraft = removeListenRefs(flow, gates.map((g) => ({ listener: g.methodKey, path: g.path })));
-      if (gone.size === 0) return next === flow ? doc : asDraft(next);
+      if (gone.size === 0) return next;
 
       const methods = methodsOf(next);
       const kept = methods.filter((_, i) => !gone.has(i));
@@ -43,8 +43,11 @@ export function deleteFlowNodes(nodeIds: readonly string[]): Command {
       });
       next = { ...next, methods: cleaned };
       const layout: Record<string, undefined> = {};
-      gone.forEach((i) => (layout[nodes[i]] = undefined));
-      return withLayout(asDraft(next), layout);
+      for (const i of gone) {
+        const nodeId = nodes[i];
+        if (nodeId !== undefined) layout[nodeId] = undefined;
+      }
+      return withLayout(next, layout);
     },
   };
 }

@@ -1,7 +1,7 @@
-import type { Command } from '../command';
+import type { FlowCommand } from '../command';
 import { withPatch } from '../crewDraft';
 import { removePaths } from './conditionTree';
-import { asDraft, asFlow, methodIndexByKey, methodsOf, triggerOf, withMethod, type FlowDraft } from './flowDraft';
+import { methodIndexByKey, methodsOf, triggerOf, withMethod, type FlowDraft } from './flowDraft';
 import { triggerFor } from './listenerTrigger';
 
 /** A listen edge: the listener (by method key) and the place of the reference in its condition. */
@@ -12,13 +12,11 @@ export type ListenRef = { listener: string; path: number[] };
  * member becomes that member; a listener left with no condition becomes a start method (nothing
  * triggers it any more, so it runs when the flow starts — the same rule as a method just added).
  */
-export function disconnectListens(refs: readonly ListenRef[]): Command {
+export function disconnectListens(refs: readonly ListenRef[]): FlowCommand {
   return {
+    kind: 'flow',
     label: refs.length === 1 ? 'Remove connection' : `Remove ${refs.length} connections`,
-    perform(doc) {
-      const next = removeListenRefs(asFlow(doc), refs);
-      return next === asFlow(doc) ? doc : asDraft(next);
-    },
+    perform: (doc) => removeListenRefs(doc, refs),
   };
 }
 
@@ -28,8 +26,8 @@ export function removeListenRefs(doc: FlowDraft, refs: readonly ListenRef[]): Fl
   let next = doc;
   for (const [listener, paths] of byListener) {
     const index = methodIndexByKey(next, listener);
-    if (index < 0) continue;
     const method = methodsOf(next)[index];
+    if (method === undefined) continue;
     const trigger = triggerOf(method);
     if (!('listen' in trigger)) continue;
     const condition = removePaths(trigger.listen, paths);

@@ -1,7 +1,7 @@
-import { CommandRejected, type Command } from '../command';
+import { CommandRejected, type FlowCommand } from '../command';
 import { isList, withPatch } from '../crewDraft';
 import { mapLeaves, routeOf } from './conditionTree';
-import { asDraft, asFlow, bodyOf, methodIndexOf, methodsOf, routesOf, triggerOf, type MethodDraft } from './flowDraft';
+import { bodyOf, methodIndexOf, methodsOf, routesOf, triggerOf, type MethodDraft } from './flowDraft';
 import { triggerFor } from './listenerTrigger';
 
 export const ROUTE_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -35,36 +35,36 @@ function listenersWithRoute(methods: MethodDraft[], from: string, to: string | u
  * Renames a route label of the router drawn as `nodeId`: its body's rules/default/outcomes and every
  * listener of `{ route: old }` follow (unless another router still offers the old label).
  */
-export function renameRoute(nodeId: string, from: string, to: string): Command {
+export function renameRoute(nodeId: string, from: string, to: string): FlowCommand {
   return {
+    kind: 'flow',
     label: 'Rename route',
-    perform(doc) {
-      const flow = asFlow(doc);
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0 || from === to) return doc;
-      if (!ROUTE_PATTERN.test(to)) throw new CommandRejected('Route labels may only contain letters, digits, _ and -.');
       const methods = methodsOf(flow);
-      const routes = routesOf(methods[index]);
-      if (!routes.includes(from)) return doc;
-      if (routes.includes(to)) throw new CommandRejected(`This router already has the route "${to}".`);
       const method = methods[index];
+      if (method === undefined || from === to) return flow;
+      if (!ROUTE_PATTERN.test(to)) throw new CommandRejected('Route labels may only contain letters, digits, _ and -.');
+      const routes = routesOf(method);
+      if (!routes.includes(from)) return flow;
+      if (routes.includes(to)) throw new CommandRejected(`This router already has the route "${to}".`);
       const renamed = withPatch(method, { routes: routes.map((r) => (r === from ? to : r)), body: bodyWithRoute(bodyOf(method), from, to) });
       const others = methods.some((m, i) => i !== index && routesOf(m).includes(from));
       const next = listenersWithRoute(methods.map((m, i) => (i === index ? renamed : m)), from, to, others);
-      return asDraft({ ...flow, methods: next });
+      return { ...flow, methods: next };
     },
   };
 }
 
 /** Adds a route (a fresh `route-n` label unless given). */
-export function addRoute(nodeId: string, label?: string): Command {
+export function addRoute(nodeId: string, label?: string): FlowCommand {
   return {
+    kind: 'flow',
     label: 'Add route',
-    perform(doc) {
-      const flow = asFlow(doc);
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const method = methodsOf(flow)[index];
+      if (method === undefined) return flow;
       const routes = routesOf(method);
       let next = label;
       for (let n = routes.length + 1; next === undefined || routes.includes(next); n += 1) next = `route-${n}`;
@@ -72,23 +72,23 @@ export function addRoute(nodeId: string, label?: string): Command {
       const body = bodyOf(method);
       const outcomes = body.type === 'human_feedback' && isList(body.outcomes) ? { body: withPatch(body, { outcomes: [...body.outcomes, next] }) } : {};
       const methods = methodsOf(flow).map((m, i) => (i === index ? withPatch(m, { routes: [...routes, next], ...outcomes }) : m));
-      return asDraft({ ...flow, methods });
+      return { ...flow, methods };
     },
   };
 }
 
 /** Removes a route; listeners of it lose that reference (unless another router offers it) and rules that chose it go. */
-export function removeRoute(nodeId: string, label: string): Command {
+export function removeRoute(nodeId: string, label: string): FlowCommand {
   return {
+    kind: 'flow',
     label: 'Remove route',
-    perform(doc) {
-      const flow = asFlow(doc);
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const methods = methodsOf(flow);
       const method = methods[index];
+      if (method === undefined) return flow;
       const routes = routesOf(method);
-      if (!routes.includes(label)) return doc;
+      if (!routes.includes(label)) return flow;
       if (routes.length === 1 && bodyOf(method).type === 'rules') throw new CommandRejected('A rules router needs at least one route.');
       const left = routes.filter((r) => r !== label);
       let body = bodyWithRoute(bodyOf(method), label, undefined);
@@ -99,7 +99,7 @@ export function removeRoute(nodeId: string, label: string): Command {
       const updated = withPatch(method, { routes: left.length > 0 ? left : undefined, body });
       const others = methods.some((m, i) => i !== index && routesOf(m).includes(label));
       const next = listenersWithRoute(methods.map((m, i) => (i === index ? updated : m)), label, undefined, others);
-      return asDraft({ ...flow, methods: next });
+      return { ...flow, methods: next };
     },
   };
 }

@@ -1,17 +1,29 @@
 import type { FlowDocumentInput } from '../../../shared/model/flow';
 import { methodNodeId } from '../../model/nodeIds';
 import { isRecord, type CrewDraft } from '../crewDraft';
+import { WrongDocumentKind } from '../documentKind';
 
 /**
  * A flow document as the editor holds it: the JSON as saved, which may not validate. Like crew drafts,
- * readers check types before use and commands return new objects. The document store holds every
- * document as a `CrewDraft` (a loose record); `asFlow`/`asDraft` convert at the command boundary.
+ * readers check types before use and commands return new objects. Its `kind` tells it from a crew
+ * (`DocumentDraft`); flow commands take and return a `FlowDraft` (`FlowCommand`).
  */
 export type MethodDraft = Record<string, unknown>;
-export type FlowDraft = Omit<Partial<FlowDocumentInput>, 'methods'> & { methods?: MethodDraft[] } & Record<string, unknown>;
+export type FlowDraft = Omit<Partial<FlowDocumentInput>, 'kind' | 'methods'> & { kind: 'flow'; methods?: MethodDraft[] } & NoCrewFields & Record<string, unknown>;
 
-export const asFlow = (doc: CrewDraft): FlowDraft => doc as unknown as FlowDraft;
-export const asDraft = (doc: FlowDraft): CrewDraft => doc as unknown as CrewDraft;
+/** What only a crew has (agents, tasks, process, memory…): a flow has none of it. */
+type NoCrewFields = { [K in Exclude<keyof CrewDraft, keyof FlowDocumentInput>]?: never };
+
+/** Whether a document (as saved, possibly invalid) is a flow (`kind: "flow"`) rather than a crew. */
+export function isFlowDraft(doc: unknown): doc is FlowDraft {
+  return typeof doc === 'object' && doc !== null && 'kind' in doc && doc.kind === 'flow';
+}
+
+/** The open document as a flow, for views that only show flows; throws `WrongDocumentKind` for a crew. */
+export function asFlow(doc: CrewDraft | FlowDraft): FlowDraft {
+  if (!isFlowDraft(doc)) throw new WrongDocumentKind('flow', 'crew', 'This view');
+  return doc;
+}
 
 export function methodsOf(doc: FlowDraft): MethodDraft[] {
   return Array.isArray(doc.methods) ? doc.methods.map((m) => (isRecord(m) ? m : {})) : [];
@@ -24,14 +36,19 @@ export const str = (v: unknown): string | undefined => (typeof v === 'string' ? 
  * or repeats an earlier one (`#` is not allowed in ids, so these never collide).
  */
 export function methodKeys(doc: FlowDraft): string[] {
+  return keyedMethods(doc).map((m) => m.key);
+}
+
+/** Each method with its key (as `methodKeys` gives it), in array order. */
+export function keyedMethods(doc: FlowDraft): { method: MethodDraft; key: string }[] {
   const seen = new Set<string>();
-  return methodsOf(doc).map((m, index) => {
-    const id = str(m.id);
+  return methodsOf(doc).map((method, index) => {
+    const id = str(method.id);
     if (id && !seen.has(id)) {
       seen.add(id);
-      return id;
+      return { method, key: id };
     }
-    return `#${index}`;
+    return { method, key: `#${index}` };
   });
 }
 

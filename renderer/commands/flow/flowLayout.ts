@@ -1,10 +1,11 @@
 import dagre from '@dagrejs/dagre';
 import type { Size } from '../../model/nodeSizes';
-import type { Command } from '../command';
-import { isRecord, layoutOf, type CrewDraft, type Position } from '../crewDraft';
+import type { FlowCommand } from '../command';
+import { isRecord, layoutOf, type Position } from '../crewDraft';
 import { sameValue } from '../sameValue';
 import { routeHandleId } from './connectMethods';
-import { asFlow, methodsOf, routesOf } from './flowDraft';
+import type { DocumentDraft } from '../documentDraft';
+import { asFlow, methodsOf, routesOf, type FlowDraft } from './flowDraft';
 import { flowStructure, type StructureEdge, type StructureNode } from './flowStructure';
 
 export const FLOW_NODE_SIZE = {
@@ -19,7 +20,7 @@ const sizeOf = (node: StructureNode, routes: number, measured: Readonly<Record<s
   measured[node.id] ?? (node.kind === 'gate' ? FLOW_NODE_SIZE.gate : { width: FLOW_NODE_SIZE.method.width, height: FLOW_NODE_SIZE.method.height + Math.max(0, routes - 2) * ROUTE_ROW_HEIGHT });
 
 /** Left-to-right dagre layout of methods and gates (top-left positions). */
-export function computeFlowLayout(doc: CrewDraft, measured: Readonly<Record<string, Size>> = {}): Record<string, Position> {
+export function computeFlowLayout(doc: DocumentDraft, measured: Readonly<Record<string, Size>> = {}): Record<string, Position> {
   const flow = asFlow(doc);
   const { nodes, edges } = flowStructure(flow);
   const methods = Array.isArray(flow.methods) ? flow.methods : [];
@@ -48,7 +49,7 @@ export function computeFlowLayout(doc: CrewDraft, measured: Readonly<Record<stri
  * a router's routes stand one under another in one column (nothing else between them), they are
  * stacked again in the order of the routes, so the router's branches do not cross.
  */
-function orderRouteListeners(flow: ReturnType<typeof asFlow>, nodes: StructureNode[], edges: StructureEdge[], out: Record<string, Position>, heights: Record<string, number>): void {
+function orderRouteListeners(flow: FlowDraft, nodes: StructureNode[], edges: StructureEdge[], out: Record<string, Position>, heights: Record<string, number>): void {
   const methods = methodsOf(flow);
   for (const node of nodes) {
     if (node.kind !== 'method') continue;
@@ -79,7 +80,7 @@ function orderRouteListeners(flow: ReturnType<typeof asFlow>, nodes: StructureNo
 
 let cache: { key: string; positions: Record<string, Position> } | undefined;
 
-function cachedLayout(doc: CrewDraft, structure: { nodes: StructureNode[]; edges: StructureEdge[] }): Record<string, Position> {
+function cachedLayout(doc: FlowDraft, structure: { nodes: StructureNode[]; edges: StructureEdge[] }): Record<string, Position> {
   const key = JSON.stringify([structure.nodes.map((n) => n.id), structure.edges.map((e) => [e.source, e.target])]);
   if (cache?.key !== key) cache = { key, positions: computeFlowLayout(doc) };
   return cache.positions;
@@ -89,13 +90,14 @@ function cachedLayout(doc: CrewDraft, structure: { nodes: StructureNode[]; edges
  * Saved positions, and positions for nodes without one: a new gate halfway between its inputs and its
  * listener when those are placed; anything else from the auto-layout (under what the person arranged).
  */
-export function flowPositions(doc: CrewDraft): Record<string, Position> {
-  const structure = flowStructure(asFlow(doc));
+export function flowPositions(doc: FlowDraft): Record<string, Position> {
+  const structure = flowStructure(doc);
   const saved = layoutOf(doc);
   const out: Record<string, Position> = {};
   const missing: StructureNode[] = [];
   for (const node of structure.nodes) {
-    if (saved[node.id]) out[node.id] = saved[node.id];
+    const position = saved[node.id];
+    if (position) out[node.id] = position;
     else missing.push(node);
   }
   if (missing.length === 0) return out;
@@ -104,14 +106,16 @@ export function flowPositions(doc: CrewDraft): Record<string, Position> {
   const unplacedMethods = missing.filter((n) => n.kind === 'method');
   // Methods first (gates sit between methods).
   if (unplacedMethods.length > 0) {
+    // The auto-layout places every node of the structure it was computed from.
+    const autoAt = (n: StructureNode) => auto[n.id] ?? { x: 0, y: 0 };
     let dx = 0;
     let dy = 0;
     if (placedAny) {
       const placed = Object.values(out);
-      dx = Math.min(...placed.map((p) => p.x)) - Math.min(...unplacedMethods.map((n) => auto[n.id].x));
-      dy = Math.max(...placed.map((p) => p.y)) + 160 - Math.min(...unplacedMethods.map((n) => auto[n.id].y));
+      dx = Math.min(...placed.map((p) => p.x)) - Math.min(...unplacedMethods.map((n) => autoAt(n).x));
+      dy = Math.max(...placed.map((p) => p.y)) + 160 - Math.min(...unplacedMethods.map((n) => autoAt(n).y));
     }
-    for (const n of unplacedMethods) out[n.id] = { x: auto[n.id].x + dx, y: auto[n.id].y + dy };
+    for (const n of unplacedMethods) out[n.id] = { x: autoAt(n).x + dx, y: autoAt(n).y + dy };
   }
   // Gates: inner ones depend on outer ones' inputs; place the deepest first.
   const gates = missing.filter((n) => n.kind === 'gate').sort((a, b) => (b.kind === 'gate' ? b.path.length : 0) - (a.kind === 'gate' ? a.path.length : 0));
@@ -124,7 +128,7 @@ export function flowPositions(doc: CrewDraft): Record<string, Position> {
       const iy = inputs.reduce((s, p) => s + p.y, 0) / inputs.length;
       out[gate.id] = { x: Math.round((ix + target.x) / 2 - FLOW_NODE_SIZE.gate.width / 2), y: Math.round((iy + target.y) / 2 + 24) };
     } else {
-      out[gate.id] = auto[gate.id];
+      out[gate.id] = auto[gate.id] ?? { x: 0, y: 0 };
     }
   }
   return out;
@@ -135,7 +139,7 @@ export function flowPositions(doc: CrewDraft): Record<string, Position> {
  * gone (gate ids are places in conditions, so a stale one would move a future gate). The store
  * applies it before every edit of a flow, like `withFullLayout` for crews.
  */
-export function withFlowFullLayout(doc: CrewDraft): CrewDraft {
+export function withFlowFullLayout(doc: FlowDraft): FlowDraft {
   const positions = flowPositions(doc);
   const saved = isRecord(doc.layout) ? (doc.layout as Record<string, unknown>) : {};
   const stale = Object.keys(saved).filter((id) => id.startsWith('gate:') && !(id in positions));
@@ -143,12 +147,13 @@ export function withFlowFullLayout(doc: CrewDraft): CrewDraft {
   if (complete && stale.length === 0) return doc;
   const layout: Record<string, unknown> = { ...saved, ...positions };
   for (const id of stale) delete layout[id];
-  return { ...doc, layout: layout as CrewDraft['layout'] };
+  return { ...doc, layout: layout as FlowDraft['layout'] };
 }
 
 /** Auto-layout for the whole flow; `sizes` are the measured node sizes, when known. */
-export function layoutFlow(sizes: Readonly<Record<string, Size>> = {}): Command {
+export function layoutFlow(sizes: Readonly<Record<string, Size>> = {}): FlowCommand {
   return {
+    kind: 'flow',
     label: 'Auto-layout',
     perform(doc) {
       const layout = computeFlowLayout(doc, sizes);

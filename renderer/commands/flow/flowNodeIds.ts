@@ -1,6 +1,6 @@
 import { gateNodeId } from '../../model/nodeIds';
 import { gateOf } from './conditionTree';
-import { methodKeys, methodsOf, triggerOf, type FlowDraft } from './flowDraft';
+import { keyedMethods, triggerOf, type FlowDraft } from './flowDraft';
 import { methodNodeId } from '../../model/nodeIds';
 
 /** The gates of a listener's condition: their places in it and their `and`/`or`, outermost first. */
@@ -18,7 +18,7 @@ export function gatesOf(condition: unknown): { path: number[]; op: 'and' | 'or';
 
 /** Every node the flow canvas draws: methods, then the gates of their listen conditions. */
 export function flowNodeIds(doc: FlowDraft): string[] {
-  const keys = methodKeys(doc);
-  const gates = methodsOf(doc).flatMap((m, i) => gatesOf(triggerOf(m).listen).map((g) => gateNodeId(keys[i], g.path)));
-  return [...keys.map(methodNodeId), ...gates];
+  const methods = keyedMethods(doc);
+  const gates = methods.flatMap(({ method, key }) => gatesOf(triggerOf(method).listen).map((g) => gateNodeId(key, g.path)));
+  return [...methods.map(({ key }) => methodNodeId(key)), ...gates];
 }

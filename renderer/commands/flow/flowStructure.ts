@@ -1,7 +1,7 @@
 import { gateNodeId, methodNodeId } from '../../model/nodeIds';
 import { gateOf, routeOf } from './conditionTree';
 import { FLOW_HANDLE, routeHandleId } from './connectMethods';
-import { methodKeys, methodsOf, routesOf, str, triggerOf, type FlowDraft } from './flowDraft';
+import { keyedMethods, routesOf, str, triggerOf, type FlowDraft } from './flowDraft';
 
 export type StructureNode =
   | { id: string; kind: 'method'; index: number; key: string }
@@ -26,22 +26,20 @@ export type StructureEdge = {
  * listener or gate. References to nothing draw no edge (the validator reports them).
  */
 export function flowStructure(doc: FlowDraft): { nodes: StructureNode[]; edges: StructureEdge[] } {
-  const methods = methodsOf(doc);
-  const keys = methodKeys(doc);
+  const methods = keyedMethods(doc);
   const byName = new Map<string, string>();
   const routers = new Map<string, string[]>();
-  methods.forEach((m, i) => {
-    const name = str(m.name);
-    if (name !== undefined && !byName.has(name)) byName.set(name, methodNodeId(keys[i]));
-    for (const r of routesOf(m)) routers.set(r, [...(routers.get(r) ?? []), methodNodeId(keys[i])]);
-  });
+  for (const { method, key } of methods) {
+    const name = str(method.name);
+    if (name !== undefined && !byName.has(name)) byName.set(name, methodNodeId(key));
+    for (const r of routesOf(method)) routers.set(r, [...(routers.get(r) ?? []), methodNodeId(key)]);
+  }
 
-  const nodes: StructureNode[] = keys.map((key, index) => ({ id: methodNodeId(key), kind: 'method', index, key }));
+  const nodes: StructureNode[] = methods.map(({ key }, index) => ({ id: methodNodeId(key), kind: 'method', index, key }));
   const edges: StructureEdge[] = [];
-  methods.forEach((m, i) => {
-    const trigger = triggerOf(m);
+  methods.forEach(({ method, key }, i) => {
+    const trigger = triggerOf(method);
     if (!('listen' in trigger)) return;
-    const key = keys[i];
     const walk = (condition: unknown, path: number[], target: string) => {
       const edgeId = `listen|${key}|${path.join('.')}`;
       const gate = gateOf(condition);

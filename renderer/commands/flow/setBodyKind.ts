@@ -1,9 +1,9 @@
 import type { FlowBodyKind } from '../../../shared/model/flow';
-import type { Command } from '../command';
+import type { FlowCommand } from '../command';
 import { withPatch } from '../crewDraft';
 import { mapLeaves, routeOf } from './conditionTree';
 import { defaultBody, ROUTING_KINDS } from './defaultBody';
-import { asDraft, asFlow, bodyOf, isStart, methodIndexOf, methodsOf, routesOf, triggerOf } from './flowDraft';
+import { bodyOf, isStart, methodIndexOf, methodsOf, routesOf, triggerOf } from './flowDraft';
 import { triggerFor } from './listenerTrigger';
 
 /**
@@ -12,17 +12,17 @@ import { triggerFor } from './listenerTrigger';
  * loses its routes (and listeners lose their references to them); a switch to rules keeps the routes
  * it has, or gets `yes`/`no`.
  */
-export function setBodyKind(nodeId: string, kind: FlowBodyKind): Command {
+export function setBodyKind(nodeId: string, kind: FlowBodyKind): FlowCommand {
   return {
+    kind: 'flow',
     label: 'Change body kind',
-    perform(doc) {
-      const flow = asFlow(doc);
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const methods = methodsOf(flow);
       const method = methods[index];
+      if (method === undefined) return flow;
       const old = bodyOf(method);
-      if (old.type === kind) return doc;
+      if (old.type === kind) return flow;
       let routes = routesOf(method);
       if (kind === 'rules' && routes.length === 0) routes = ['yes', 'no'];
       const dropped = ROUTING_KINDS.has(kind) ? [] : routes;
@@ -39,7 +39,7 @@ export function setBodyKind(nodeId: string, kind: FlowBodyKind): Command {
         const listen = mapLeaves(trigger.listen, (leaf) => (gone.has(routeOf(leaf) ?? '\u0000') ? undefined : leaf));
         return listen === trigger.listen ? m : withPatch(m, { trigger: triggerFor(listen) });
       });
-      return asDraft({ ...flow, methods: next });
+      return { ...flow, methods: next };
     },
   };
 }

@@ -1,21 +1,21 @@
-import type { Command } from '../command';
+import type { FlowCommand } from '../command';
 import { withPatch } from '../crewDraft';
 import { setOpAt, type GateOp } from './conditionTree';
-import { asDraft, asFlow, methodIndexByKey, methodsOf, triggerOf, withMethod } from './flowDraft';
+import { methodIndexByKey, methodsOf, triggerOf, withMethod } from './flowDraft';
 
 /** Switches a gate of a listener's condition between `or` (any member) and `and` (all members). */
-export function setGateOp(listener: string, path: readonly number[], op: GateOp): Command {
+export function setGateOp(listener: string, path: readonly number[], op: GateOp): FlowCommand {
   return {
+    kind: 'flow',
     label: `Make gate "${op}"`,
-    perform(doc) {
-      const flow = asFlow(doc);
+    perform(flow) {
       const index = methodIndexByKey(flow, listener);
-      if (index < 0) return doc;
       const method = methodsOf(flow)[index];
+      if (method === undefined) return flow;
       const trigger = triggerOf(method);
       const condition = setOpAt(trigger.listen, path, op);
-      if (condition === trigger.listen) return doc;
-      return asDraft(withMethod(flow, index, withPatch(method, { trigger: { ...trigger, listen: condition } })));
+      if (condition === trigger.listen) return flow;
+      return withMethod(flow, index, withPatch(method, { trigger: { ...trigger, listen: condition } }));
     },
   };
 }

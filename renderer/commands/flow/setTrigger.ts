@@ -1,28 +1,28 @@
-import { CommandRejected, type Command } from '../command';
+import { CommandRejected, type FlowCommand } from '../command';
 import { withPatch } from '../crewDraft';
 import { sameValue } from '../sameValue';
-import { asDraft, asFlow, isStart, methodIndexOf, methodsOf, triggerOf } from './flowDraft';
+import { isStart, methodIndexOf, methodsOf, triggerOf } from './flowDraft';
 
 /**
  * Sets a method's trigger: `{ start: true }`, `{ listen: condition }`, or a start that also listens
  * (`{ start: true, listen: condition }`, CrewAI's `@start("retry")`). Making the only start method a
  * plain listener is refused.
  */
-export function setTrigger(nodeId: string, trigger: { start: true } | { listen: unknown } | { start: true; listen: unknown }, options: { coalesceKey?: string } = {}): Command {
+export function setTrigger(nodeId: string, trigger: { start: true } | { listen: unknown } | { start: true; listen: unknown }, options: { coalesceKey?: string } = {}): FlowCommand {
   return {
+    kind: 'flow',
     label: 'listen' in trigger ? 'Edit listen condition' : 'Make start method',
     coalesceKey: options.coalesceKey,
-    perform(doc) {
-      const flow = asFlow(doc);
+    perform(flow) {
       const index = methodIndexOf(flow, nodeId);
-      if (index < 0) return doc;
       const methods = methodsOf(flow);
       const method = methods[index];
-      if (sameValue(triggerOf(method), trigger)) return doc;
+      if (method === undefined) return flow;
+      if (sameValue(triggerOf(method), trigger)) return flow;
       if (!('start' in trigger) && isStart(method) && methods.filter(isStart).length <= 1) {
         throw new CommandRejected('This is the only start method; a flow needs one. Make another method a start method first.');
       }
-      return asDraft({ ...flow, methods: methods.map((m, i) => (i === index ? withPatch(m, { trigger }) : m)) });
+      return { ...flow, methods: methods.map((m, i) => (i === index ? withPatch(m, { trigger }) : m)) };
     },
   };
 }

@@ -52,7 +52,7 @@ export function pairCrossings(a: readonly number[], b: readonly number[]): numbe
   let count = 0;
   let j = 0;
   for (const tb of b) {
-    while (j < a.length && a[j] <= tb) j++;
+    for (let ta = a[j]; ta !== undefined && ta <= tb; ta = a[j]) j++;
     count += a.length - j;
   }
   return count;
@@ -60,7 +60,7 @@ export function pairCrossings(a: readonly number[], b: readonly number[]): numbe
 
 function totalCrossings(order: readonly string[], pair: (a: string, b: string) => number): number {
   let total = 0;
-  for (let i = 0; i < order.length; i++) for (let j = i + 1; j < order.length; j++) total += pair(order[i], order[j]);
+  order.forEach((a, i) => order.forEach((b, j) => (total += j > i ? pair(a, b) : 0)));
   return total;
 }
 
@@ -70,8 +70,11 @@ function improveBySwaps(start: readonly string[], pair: (a: string, b: string) =
   while (swapped) {
     swapped = false;
     for (let i = 0; i + 1 < order.length; i++) {
-      if (pair(order[i + 1], order[i]) < pair(order[i], order[i + 1])) {
-        [order[i], order[i + 1]] = [order[i + 1], order[i]];
+      const first = order[i];
+      const second = order[i + 1];
+      if (first !== undefined && second !== undefined && pair(second, first) < pair(first, second)) {
+        order[i] = second;
+        order[i + 1] = first;
         swapped = true;
       }
     }

@@ -32,7 +32,7 @@ export function crewLayoutGraph(doc: CrewDraft, measured: Readonly<Record<string
   const nodeByAgentId = new Map<string, string>();
   agentsOf(doc).forEach((agent, i) => {
     const id = agentIds[i];
-    if (id === managerId) return;
+    if (id === undefined || id === managerId) return;
     const agentId = stringField(entry(agent).id);
     if (agentId !== undefined && !nodeByAgentId.has(agentId)) {
       nodeByAgentId.set(agentId, id);
@@ -44,7 +44,8 @@ export function crewLayoutGraph(doc: CrewDraft, measured: Readonly<Record<string
   tasksOf(doc).forEach((task, i) => {
     const agentId = stringField(entry(task).agentId);
     const agent = agentId !== undefined && agentId !== managerAgent ? nodeByAgentId.get(agentId) : undefined;
-    if (agent) assignments.push({ task: taskIds[i], agent });
+    const taskNode = taskIds[i];
+    if (agent && taskNode !== undefined) assignments.push({ task: taskNode, agent });
   });
 
   return {

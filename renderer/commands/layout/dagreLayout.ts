@@ -21,7 +21,8 @@ export function dagreLayout(graph: CrewLayoutGraph): Record<string, Position> {
     assigned.add(agent);
   }
   // An agent with no task still belongs in the agents column: tie it lightly to the first task.
-  if (graph.tasks.length > 0) for (const a of graph.agents) if (!assigned.has(a.id)) g.setEdge(graph.tasks[0].id, a.id, { weight: 0 });
+  const firstTask = graph.tasks[0];
+  if (firstTask) for (const a of graph.agents) if (!assigned.has(a.id)) g.setEdge(firstTask.id, a.id, { weight: 0 });
 
   // Dagre's own `constraints` option bends under 200 tasks (bench:layout saw tasks out of order), so
   // the order is set outright: customOrder replaces dagre's crossing minimisation with ours.

@@ -28,22 +28,17 @@ export function layoutQuality(graph: CrewLayoutGraph, positions: Readonly<Record
     segments.push({ x1: t.x + tn.width, y1: t.y + tn.height / 2, x2: a.x, y2: a.y + an.height / 2, from: task, to: agent });
   }
   let crossings = 0;
-  for (let i = 0; i < segments.length; i++) {
-    for (let j = i + 1; j < segments.length; j++) {
-      const s = segments[i];
-      const u = segments[j];
-      if (s.from === u.from || s.to === u.to) continue;
-      if (intersects(s, u)) crossings++;
-    }
-  }
+  segments.forEach((s, i) => {
+    for (const u of segments.slice(i + 1)) if (s.from !== u.from && s.to !== u.to && intersects(s, u)) crossings++;
+  });
 
   const taskYs = graph.tasks.map((t) => positions[t.id]?.y ?? NaN);
-  const tasksInOrder = taskYs.every((y, i) => i === 0 || y > taskYs[i - 1]);
+  const tasksInOrder = taskYs.every((y, i) => i === 0 || y > (taskYs[i - 1] ?? NaN));
 
-  const agents = graph.agents.map((a) => positions[a.id]).filter(Boolean);
+  const agents = graph.agents.map((a) => positions[a.id]).filter((p): p is Position => p !== undefined);
   let agentInversions = 0;
   const before = (p: Position, q: Position) => p.y < q.y || (p.y === q.y && p.x < q.x);
-  for (let i = 0; i < agents.length; i++) for (let j = i + 1; j < agents.length; j++) if (before(agents[j], agents[i])) agentInversions++;
+  agents.forEach((p, i) => agents.forEach((q, j) => (agentInversions += j > i && before(q, p) ? 1 : 0)));
 
   let minX = Infinity;
   let minY = Infinity;

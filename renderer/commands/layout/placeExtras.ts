@@ -8,18 +8,25 @@ import { LAYOUT_SPACING } from './layoutSpacing';
  */
 export function placeExtras(graph: CrewLayoutGraph, placed: Record<string, Position>): Record<string, Position> {
   const out = { ...placed };
-  const tasks = graph.tasks.map((t) => out[t.id]).filter(Boolean);
+  const tasks = graph.tasks.map((t) => out[t.id]).filter((p): p is Position => p !== undefined);
   const columnX = tasks.length > 0 ? Math.min(...tasks.map((p) => p.x)) : LAYOUT_SPACING.margin;
   const agentsX = columnX + (graph.tasks[0]?.width ?? 272) + LAYOUT_SPACING.rank;
 
-  let spareY = Math.max(LAYOUT_SPACING.margin, ...[...graph.tasks, ...graph.agents].filter((n) => out[n.id]).map((n) => out[n.id].y + n.height + LAYOUT_SPACING.node));
+  const bottoms = [...graph.tasks, ...graph.agents].flatMap((n) => {
+    const at = out[n.id];
+    return at ? [at.y + n.height + LAYOUT_SPACING.node] : [];
+  });
+  let spareY = Math.max(LAYOUT_SPACING.margin, ...bottoms);
   for (const stray of graph.strays) {
     out[stray.id] = { x: agentsX, y: spareY };
     spareY += stray.height + LAYOUT_SPACING.node;
   }
 
   if (graph.manager) {
-    const agents = graph.agents.map((a) => ({ node: a, at: out[a.id] })).filter((a) => a.at);
+    const agents = graph.agents.flatMap((node) => {
+      const at = out[node.id];
+      return at ? [{ node, at }] : [];
+    });
     const x = agents.length > 0 ? Math.min(...agents.map((a) => a.at.x)) : agentsX;
     const width = agents[0]?.node.width ?? graph.manager.width;
     const top = agents.length > 0 ? Math.min(...agents.map((a) => a.at.y)) : LAYOUT_SPACING.margin;

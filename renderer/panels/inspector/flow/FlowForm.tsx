@@ -1,5 +1,6 @@
-import { isRecord, type CrewDraft } from '../../../commands/crewDraft';
-import { updateCrew } from '../../../commands/updateCrew';
+import { isRecord } from '../../../commands/crewDraft';
+import type { FlowDraft } from '../../../commands/flow/flowDraft';
+import { updateFlow } from '../../../commands/flow/updateFlow';
 import { useDocumentStore } from '../../../stores/documentStore';
 import { CheckField } from '../CheckField';
 import { IdField } from '../IdField';
@@ -14,16 +15,16 @@ import { FlowHeader } from './FlowHeader';
 const FIELDS = ['kind', 'version', 'id', 'name', 'description', 'persist', 'maxMethodCalls', 'state', 'inputs', 'methods', 'layout'];
 
 /** Flow-level fields; methods have their own forms (select a node). */
-export function FlowForm({ doc }: { doc: CrewDraft }) {
+export function FlowForm({ doc }: { doc: FlowDraft }) {
   const perform = useDocumentStore.getState().perform;
   const d = doc as Record<string, unknown>;
-  const set = (field: string, value: unknown, coalesce = true) => perform(updateCrew({ [field]: value }, { label: `Edit flow ${field}`, coalesceKey: coalesce ? `flow:${field}` : undefined }));
+  const set = (field: string, value: unknown, coalesce = true) => perform(updateFlow({ [field]: value }, { label: `Edit flow ${field}`, coalesceKey: coalesce ? `flow:${field}` : undefined }));
   const state = isRecord(d.state) ? d.state : {};
   const setState = (field: 'initial' | 'schema', value: unknown) => {
     const next: Record<string, unknown> = { ...state };
     if (value === undefined) delete next[field];
     else next[field] = value;
-    perform(updateCrew({ state: next }, { label: `Edit flow state ${field}`, coalesceKey: `flow:state:${field}` }));
+    perform(updateFlow({ state: next }, { label: `Edit flow state ${field}`, coalesceKey: `flow:state:${field}` }));
   };
   return (
     <>
@@ -38,7 +39,7 @@ export function FlowForm({ doc }: { doc: CrewDraft }) {
           testId="field-flow-id"
           onCommit={(next) => {
             if (!/^[A-Za-z0-9_-]+$/.test(next)) return 'Ids may only contain letters, digits, _ and -.';
-            perform(updateCrew({ id: next }, { label: 'Edit flow id' }));
+            perform(updateFlow({ id: next }, { label: 'Edit flow id' }));
             return undefined;
           }}
         />

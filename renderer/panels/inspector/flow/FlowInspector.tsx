@@ -1,6 +1,5 @@
 import '../../../styles/flow.css';
-import type { CrewDraft } from '../../../commands/crewDraft';
-import { asFlow, methodIndexOf, methodsOf, routesOf, str } from '../../../commands/flow/flowDraft';
+import { methodIndexOf, methodsOf, routesOf, str, type FlowDraft } from '../../../commands/flow/flowDraft';
 import { deleteFlowNodes } from '../../../commands/flow/deleteFlowNodes';
 import { parseGateNodeId } from '../../../model/nodeIds';
 import { useDocumentStore } from '../../../stores/documentStore';
@@ -10,8 +9,7 @@ import { GateForm } from './GateForm';
 import { MethodForm } from './MethodForm';
 
 /** The inspector for a flow: the selected method's or gate's form, or the flow's when nothing is selected. */
-export function FlowInspector({ doc, selected, profiles }: { doc: CrewDraft; selected: string[]; profiles: readonly string[] }) {
-  const flow = asFlow(doc);
+export function FlowInspector({ doc: flow, selected, profiles }: { doc: FlowDraft; selected: string[]; profiles: readonly string[] }) {
   if (selected.length > 1) {
     return (
       <>
@@ -30,7 +28,7 @@ export function FlowInspector({ doc, selected, profiles }: { doc: CrewDraft; sel
   const nodeId = selected.length === 1 ? selected[0] : undefined;
   if (nodeId !== undefined) {
     const gate = parseGateNodeId(nodeId);
-    if (gate) return <GateForm key={nodeId} doc={doc} nodeId={nodeId} listener={gate.methodKey} path={gate.path} />;
+    if (gate) return <GateForm key={nodeId} doc={flow} nodeId={nodeId} listener={gate.methodKey} path={gate.path} />;
     const index = methodIndexOf(flow, nodeId);
     const methods = methodsOf(flow);
     const method = methods[index];
@@ -40,5 +38,5 @@ export function FlowInspector({ doc, selected, profiles }: { doc: CrewDraft; sel
       return <MethodForm key={nodeId} nodeId={nodeId} index={index} method={method} otherNames={otherNames} otherRoutes={otherRoutes} profiles={profiles} />;
     }
   }
-  return <FlowForm doc={doc} />;
+  return <FlowForm doc={flow} />;
 }

@@ -1,15 +1,13 @@
 import { setGateOp } from '../../../commands/flow/setGateOp';
 import { conditionAt } from '../../../commands/flow/conditionTree';
-import { asFlow, methodIndexByKey, methodsOf, str, triggerOf } from '../../../commands/flow/flowDraft';
-import type { CrewDraft } from '../../../commands/crewDraft';
+import { methodIndexByKey, methodsOf, str, triggerOf, type FlowDraft } from '../../../commands/flow/flowDraft';
 import { deleteFlowNodes } from '../../../commands/flow/deleteFlowNodes';
 import { useDocumentStore } from '../../../stores/documentStore';
 import { conditionText } from '../../../canvas/flow/conditionText';
 import { FlowHeader } from './FlowHeader';
 
 /** An and/or gate of a listener's condition: switch it, see its members, delete it. */
-export function GateForm({ doc, nodeId, listener, path }: { doc: CrewDraft; nodeId: string; listener: string; path: number[] }) {
-  const flow = asFlow(doc);
+export function GateForm({ doc: flow, nodeId, listener, path }: { doc: FlowDraft; nodeId: string; listener: string; path: number[] }) {
   const index = methodIndexByKey(flow, listener);
   const method = index >= 0 ? methodsOf(flow)[index] : undefined;
   const condition = method ? conditionAt(triggerOf(method).listen, path) : undefined;

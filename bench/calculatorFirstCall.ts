@@ -65,7 +65,7 @@ async function measureHere(): Promise<FirstCallFigures> {
     const completed = store.events(result.runId).filter((e) => e.type === 'tool.completed');
     if (completed.length !== 2) throw new Error(`expected 2 calculator calls, the trace has ${completed.length}`);
     const [plain, mathjs] = completed.map((e) => (e.type === 'tool.completed' ? e.durationMs : NaN));
-    return { plainFirstMs: plain, mathjsFirstMs: mathjs, runWallMs };
+    return { plainFirstMs: plain!, mathjsFirstMs: mathjs!, runWallMs };
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -28,7 +28,7 @@ function area(url: string, name: string): string {
   if (nm) return `pkg:${nm[1]}`;
   if (url.startsWith('node:')) return 'node internals';
   const ours = /\/(runtime|shared|bench)\/(?:([^/]+)\/)?[^/]+$/.exec(url);
-  if (ours) return ours[2] && ours[1] !== 'bench' ? `${ours[1]}/${ours[2]}` : ours[1];
+  if (ours) return ours[2] && ours[1] !== 'bench' ? `${ours[1]}/${ours[2]}` : ours[1]!;
   return url;
 }
 
@@ -36,7 +36,7 @@ function short(url: string): string {
   const nm = url.indexOf('node_modules/');
   if (nm >= 0) return url.slice(nm + 'node_modules/'.length);
   const m = /\/((?:runtime|shared|bench)\/.*)$/.exec(url);
-  return m ? m[1] : url.replace(/^file:\/\//, '');
+  return m ? m[1]! : url.replace(/^file:\/\//, '');
 }
 
 export function summarise(profile: Profile, top = 25): string {

@@ -155,12 +155,12 @@ export function hierarchicalCrew(count: number): { doc: CrewDocument; expect: Ex
   let toolCalls = 0;
   const tasks = Array.from({ length: count }, (_, i) => {
     const c = COWORKERS[i % COWORKERS.length];
-    if (c.id === 'analyst') toolCalls++;
+    if (c!.id === 'analyst') toolCalls++;
     return {
       id: `h${String(i + 1).padStart(2, '0')}`,
-      description: `[${c.tag}] Step ${i + 1} of the launch: get the ${c.tag} work done.`,
+      description: `[${c!.tag}] Step ${i + 1} of the launch: get the ${c!.tag} work done.`,
       expectedOutput: 'The checked result.',
-      agentId: c.id,
+      agentId: c!.id,
       guardrails: [{ type: 'length', min: 10 }],
     };
   });

@@ -71,12 +71,12 @@ async function measureOnce(page: Page, idleMs: number): Promise<Sample> {
     idleMs,
   );
   const { idle, busy, after } = await recording;
-  return { idle: frames(idle, idle[idle.length - 1]), busy: frames(busy, after) };
+  return { idle: frames(idle, idle[idle.length - 1]!), busy: frames(busy, after) };
 }
 
 function frames(times: number[], end: number): Frames {
-  const gaps = times.slice(1).map((t, i) => t - times[i]);
-  return { frames: times.length, spanMs: end - times[0], maxGapMs: gaps.length ? Math.max(...gaps) : 0, p95GapMs: gaps.length ? percentile(gaps, 95) : 0 };
+  const gaps = times.slice(1).map((t, i) => t - times[i]!);
+  return { frames: times.length, spanMs: end - times[0]!, maxGapMs: gaps.length ? Math.max(...gaps) : 0, p95GapMs: gaps.length ? percentile(gaps, 95) : 0 };
 }
 
 const fmt = (v: number, digits = 1) => v.toFixed(digits);
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         `  frame gaps while busy: max ${mp(samples.map((s) => s.busy.maxGapMs))} ms, p95 ${mp(samples.map((s) => s.busy.p95GapMs))} ms\n` +
         `  floor, the same page idle for 1 s before each click: max gap ${mp(samples.map((s) => s.idle.maxGapMs))} ms, p95 ${mp(samples.map((s) => s.idle.p95GapMs))} ms\n` +
         `  max busy gap / max idle gap, per run: ${samples.map((s) => fmt(s.busy.maxGapMs / s.idle.maxGapMs, 2)).join(' ')} (median ${fmt(median(samples.map((s) => s.busy.maxGapMs / s.idle.maxGapMs)), 2)}×)\n` +
-        `  machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Chromium ${browser.version()}, 1-minute load ${fmt(loadBefore, 2)} before, ${fmt(loadavg()[0], 2)} after`,
+        `  machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Chromium ${browser.version()}, 1-minute load ${fmt(loadBefore!, 2)} before, ${fmt(loadavg()[0]!, 2)} after`,
     );
   } finally {
     await browser.close();

@@ -85,7 +85,7 @@ const fmt = (n: number, d = 1) => n.toFixed(d);
 const parallelTarget = 1.25 * LATENCY_MS;
 const perMethod = chain.map((ms) => ms / CHAIN);
 const lines = [
-  `- **Date:** ${new Date().toISOString().slice(0, 10)}; ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; 1-minute load ${fmt(load, 2)} before`,
+  `- **Date:** ${new Date().toISOString().slice(0, 10)}; ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; 1-minute load ${fmt(load!, 2)} before`,
   `- **Command:** \`npm run bench:flow\` (${runs} measured runs per scenario after one warm-up; every run in a fresh workspace with a real SQLite run store)`,
   '',
   '| scenario | median | p95 | target |',

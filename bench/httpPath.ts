@@ -69,9 +69,9 @@ export async function measureHttpPath(options: { runs: number; warmup: number; t
         pair[who] = await time(() => (who === 'crewdeck' ? crewdeck.sequential(baseUrl, tasks) : bareSdk.sequential(baseUrl, tasks)));
       }
       if (i < options.warmup) continue;
-      crewdeckPerTaskMs.push(pair.crewdeck);
-      sdkPerTaskMs.push(pair.sdk);
-      pairRatios.push(pair.crewdeck / pair.sdk);
+      crewdeckPerTaskMs.push(pair.crewdeck!);
+      sdkPerTaskMs.push(pair.sdk!);
+      pairRatios.push(pair.crewdeck! / pair.sdk!);
     }
   } finally {
     child.kill();

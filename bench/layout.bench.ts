@@ -51,7 +51,7 @@ function crew(agentIds: string[], assignments: string[]): CrewDraft {
 
 function bigCrew(): CrewDraft {
   const agents = Array.from({ length: 100 }, (_, i) => `agent-${i + 1}`);
-  return crew(agents, Array.from({ length: 200 }, (_, i) => agents[i % 100]));
+  return crew(agents, Array.from({ length: 200 }, (_, i) => agents[i % 100]!));
 }
 
 /** Agents work in blocks (agent k does tasks 3k..3k+2) but are declared in a shuffled order. */
@@ -62,9 +62,9 @@ function shuffledCrew(): CrewDraft {
   const declared = [...agents];
   for (let i = declared.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [declared[i], declared[j]] = [declared[j], declared[i]];
+    [declared[i], declared[j]] = [declared[j]!, declared[i]!];
   }
-  return crew(declared, Array.from({ length: 30 }, (_, i) => agents[Math.floor(i / 3)]));
+  return crew(declared, Array.from({ length: 30 }, (_, i) => agents[Math.floor(i / 3)]!));
 }
 
 const elk: ElkEngine = new ELK();
@@ -119,7 +119,7 @@ load[1] = loadavg()[0];
 const lanes = (r: Row) => r.engine.startsWith('swimlanes');
 const table = [
   `- **Date:** ${new Date().toISOString()}`,
-  `- **Machine:** ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}; 1-minute load ${load[0].toFixed(1)} before, ${load[1].toFixed(1)} after (above ~2 on this machine the times are inflated by other work)`,
+  `- **Machine:** ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}; 1-minute load ${load[0]!.toFixed(1)} before, ${load[1]!.toFixed(1)} after (above ~2 on this machine the times are inflated by other work)`,
   `- **Command:** \`npm run bench:layout -- --runs ${runs} --elk-runs ${elkRuns}\` (one warm-up, then ${runs} timed layouts per engine, ${elkRuns} for ELK; in Node, ELK's bundled build on the same thread — the app runs it in a web worker)`,
   '',
   '| crew | engine | time, median / p95 (runs) | edge crossings | tasks in execution order | agent-order inversions | bounding box |',

@@ -59,8 +59,8 @@ const log = (msg: string) => process.stderr.write(`${msg}\n`);
 function memories(r: () => number, n: number): NewMemory[] {
   return Array.from({ length: n }, () => ({
     content: memorySentence(r),
-    scope: SCOPES[Math.floor(r() * SCOPES.length)],
-    categories: [CATEGORIES[Math.floor(r() * CATEGORIES.length)]],
+    scope: SCOPES[Math.floor(r() * SCOPES.length)]!,
+    categories: [CATEGORIES[Math.floor(r() * CATEGORIES.length)]!],
     importance: Math.round(r() * 100) / 100,
     source: { kind: 'task' as const, runId: 'bench' },
   }));
@@ -125,7 +125,7 @@ async function timeRecall(store: MemoryStore, qs: RecallQuery[], floor?: lancedb
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage();
   const a = performance.now();
-  await store.recall(warmUp[0]);
+  await store.recall(warmUp[0]!);
   const loadMs = performance.now() - a;
   (globalThis as { gc?: () => void }).gc?.();
   const after = process.memoryUsage();
@@ -149,19 +149,19 @@ async function timeRecall(store: MemoryStore, qs: RecallQuery[], floor?: lancedb
         async () => {
           const a = performance.now();
           const where = recallWhere(q);
-          let query = floor.query().nearestTo(v).distanceType('cosine').select(['_distance']).withRowId().limit(CANDIDATES).nprobes(IVF_NPROBES);
+          let query = floor.query().nearestTo(v!).distanceType('cosine').select(['_distance']).withRowId().limit(CANDIDATES).nprobes(IVF_NPROBES);
           if (where) query = query.where(where);
           await query.toArrow();
           run.floor!.sameShape.push(performance.now() - a);
         },
         async () => {
           const a = performance.now();
-          await floor.query().nearestTo(v).distanceType('cosine').select(['id', '_distance']).limit(5).nprobes(IVF_NPROBES).toArray();
+          await floor.query().nearestTo(v!).distanceType('cosine').select(['id', '_distance']).limit(5).nprobes(IVF_NPROBES).toArray();
           run.floor!.minimal.push(performance.now() - a);
         },
       );
     }
-    for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]();
+    for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
   }
   return run;
 }
@@ -203,7 +203,7 @@ function overlap(a: string[][], b: string[][]): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) {
     const ref = new Set(b[i]);
-    sum += ref.size === 0 ? 1 : a[i].filter((id) => ref.has(id)).length / ref.size;
+    sum += ref.size === 0 ? 1 : a[i]!.filter((id) => ref.has(id)).length / ref.size;
   }
   return sum / a.length;
 }
@@ -221,7 +221,7 @@ async function annRecallAt5(dir: string, embedder: HashingEmbedder, qs: RecallQu
         // private records filtered out, as recall does
         table
           .query()
-          .nearestTo(v)
+          .nearestTo(v!)
           .distanceType('cosine')
           .select(['id', 'vector', '_distance'])
           .limit(limit)
@@ -231,7 +231,7 @@ async function annRecallAt5(dir: string, embedder: HashingEmbedder, qs: RecallQu
       // as recall searches: the index's CANDIDATES nearest, re-ranked by exact similarity
       const candidates = await base(CANDIDATES).nprobes(IVF_NPROBES).toArray();
       const reranked = candidates
-        .map((r) => ({ id: String(r.id), similarity: cosineSimilarity(v, vectorValues(r.vector)) }))
+        .map((r) => ({ id: String(r.id), similarity: cosineSimilarity(v!, vectorValues(r.vector)) }))
         .sort((x, y) => y.similarity - x.similarity);
       const approx = reranked.slice(0, 5).map((r) => r.id);
       sum += exact.size === 0 ? 1 : approx.filter((id) => exact.has(id)).length / exact.size;
@@ -290,8 +290,8 @@ function printReport(r: MemoryBenchReport): void {
     v.annRecallAt5 === undefined ? '–' : `${fmt(v.annRecallAt5 * 100)}%`,
     v.latencyMs.p95 <= TARGETS.recallP95Ms ? 'met' : 'MISSED',
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
-  const line = (cells: string[]) => cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join('  ');
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
+  const line = (cells: string[]) => cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
@@ -303,7 +303,7 @@ function printReport(r: MemoryBenchReport): void {
   console.log(`  recall median ${fmt(f.recallMs.median, 2)} ms = ${fmt(f.ratioMinimal, 2)}× the minimal top 5 (target ≤ ${f.targetRatio}×: ${f.ratioMinimal <= f.targetRatio ? 'met' : 'MISSED'}), ${fmt(f.ratioSameShape, 2)}× recall's own vector query`);
   console.log(`  recall cache: ${f.cacheLoad.rows.toLocaleString('en-US')} rows loaded by the first recall in ${fmt(f.cacheLoad.ms, 0)} ms; +${fmt(f.cacheLoad.heapMiB, 0)} MiB heap, +${fmt(f.cacheLoad.rssMiB, 0)} MiB resident`);
   console.log(`  a 3-record add: ${fmt(f.smallWrite.withCache.median, 1)} / ${fmt(f.smallWrite.withCache.p95, 1)} ms (median / p95) on the store holding the cache, ${fmt(f.smallWrite.withoutCache.median, 1)} / ${fmt(f.smallWrite.withoutCache.p95, 1)} ms on one without`);
-  console.log(`  quality: top-5 overlap with brute-force recall ${fmt(r.recall[1].top5Overlap * 100)}%; vector search recall@5 ${fmt((r.recall[1].annRecallAt5 ?? NaN) * 100)}%`);
+  console.log(`  quality: top-5 overlap with brute-force recall ${fmt(r.recall[1]!.top5Overlap * 100)}%; vector search recall@5 ${fmt((r.recall[1]!.annRecallAt5 ?? NaN) * 100)}%`);
   console.log(
     `  recall broken down (median / p95 ms): embedding ${fmt(ph.embeddingMs.median, 2)} / ${fmt(ph.embeddingMs.p95, 2)}; vector with re-ranking ${fmt(ph.vectorMs.median, 2)} / ${fmt(ph.vectorMs.p95, 2)}; ` +
       `full-text ${fmt(ph.fullTextMs.median, 2)} / ${fmt(ph.fullTextMs.p95, 2)}; both searches (at once) ${fmt(ph.searchMs.median, 2)} / ${fmt(ph.searchMs.p95, 2)}; ` +
@@ -357,7 +357,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString().slice(0, 10),
       command: 'npm run bench:memory',
       machine: machine(),
-      loadAverage1m: [loadBefore, loadavg()[0]],
+      loadAverage1m: [loadBefore!, loadavg()[0]!],
       records: RECORDS,
       batchSize: BATCH,
       embedder: embedder.id,

@@ -280,8 +280,8 @@ function printTable(report: BenchReport): void {
     `${fmt(s.heapAfterGcMiB, 1)} MiB`,
     s.judged ? (s.met ? 'met' : `MISSED ×${fmt(s.perTaskMedianMs / TARGET_MS_PER_TASK, 1)}`) : 'info',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
@@ -402,7 +402,7 @@ async function main(): Promise<void> {
     warmup: warmupRuns,
     targetMsPerTask: TARGET_MS_PER_TASK,
     processMaxRssMiB: process.resourceUsage().maxRSS / 1024,
-    loadAverage1m: [loadBefore, loadavg()[0]],
+    loadAverage1m: [loadBefore!, loadavg()[0]!],
     baseline,
     http,
     calculator,

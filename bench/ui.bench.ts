@@ -121,7 +121,7 @@ async function main(): Promise<void> {
         if (i > 0) samples.push(sample);
         errors.push(...sample.errors);
       }
-      const live = summariseLive(liveTasks, liveDelayMs, samples, [liveLoad, loadavg()[0]]);
+      const live = summariseLive(liveTasks, liveDelayMs, samples, [liveLoad!, loadavg()[0]!]);
       printLive(live);
       if (!args['no-write']) console.log(`wrote ${writeLiveSection(live, new Date().toISOString().slice(0, 10))}`);
     }
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
         node: process.version,
         chromium: browser.version(),
       },
-      loadAverage1m: [loadBefore, loadavg()[0]],
+      loadAverage1m: [loadBefore!, loadavg()[0]!],
       viewport: VIEWPORT,
       runs,
       run: ws.run,

@@ -75,19 +75,19 @@ describe('building a crew on the canvas', () => {
     expect(tasks).toHaveLength(2);
 
     // Agents: role, goal, the researcher gets the calculator.
-    await node(page, agents[0]).click();
+    await node(page, agents[0]!).click();
     await fill(page, 'Role', 'Researcher');
     await fill(page, 'Goal', 'Find the numbers');
     await page.getByTestId('inspector').getByTestId('tool-calculator').check();
-    await node(page, agents[1]).click();
+    await node(page, agents[1]!).click();
     await fill(page, 'Role', 'Writer');
     await fill(page, 'Goal', 'Write the brief');
 
     // Tasks: description, expected output; the second needs SHIP IT (a guardrail) and a human review.
-    await node(page, tasks[0]).click();
+    await node(page, tasks[0]!).click();
     await fill(page, 'Description', 'Gather the numbers for the brief.');
     await fill(page, 'Expected output', 'One checked number.');
-    await node(page, tasks[1]).click();
+    await node(page, tasks[1]!).click();
     await fill(page, 'Description', 'Write the brief from the numbers.');
     await fill(page, 'Expected output', 'One line ending with SHIP IT.');
     await page.getByTestId('inspector').getByTestId('add-guardrail').selectOption('contains');
@@ -96,9 +96,9 @@ describe('building a crew on the canvas', () => {
     await page.getByTestId('inspector').getByTestId('field-humanInput').check();
 
     // Connect by dragging handles: task → agent assigns; task → later task is context.
-    await connect(page, node(page, tasks[0]).locator('.react-flow__handle-right'), node(page, agents[0]));
-    await connect(page, node(page, tasks[1]).locator('.react-flow__handle-right'), node(page, agents[1]));
-    await connect(page, node(page, tasks[0]).locator('.react-flow__handle-bottom'), node(page, tasks[1]).locator('.react-flow__handle-top'));
+    await connect(page, node(page, tasks[0]!).locator('.react-flow__handle-right'), node(page, agents[0]!));
+    await connect(page, node(page, tasks[1]!).locator('.react-flow__handle-right'), node(page, agents[1]!));
+    await connect(page, node(page, tasks[0]!).locator('.react-flow__handle-bottom'), node(page, tasks[1]!).locator('.react-flow__handle-top'));
 
     // The crew itself: hierarchical, with the built-in manager.
     await page.getByTestId('crew-canvas').locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
@@ -138,7 +138,7 @@ describe('building a crew on the canvas', () => {
     await node(page, 'manager').waitFor();
     expect(await nodeIds(page, 'agent')).toEqual(agents);
     expect(await nodeIds(page, 'task')).toEqual(tasks);
-    await node(page, agents[0]).click();
+    await node(page, agents[0]!).click();
     expect(await page.getByTestId('inspector').getByLabel('Role', { exact: true }).inputValue()).toBe('Researcher');
     expect(await page.locator('.react-flow__edge').count()).toBeGreaterThanOrEqual(3);
     expect(session.errors).toEqual([]);
@@ -153,8 +153,8 @@ describe('building a crew on the canvas', () => {
     // Task 2 asks for a review: the canvas is mid-run (task 1 done, task 2 waiting for a person).
     // (Live events reach the canvas in batches: poll rather than read once.)
     await page.getByTestId('human-dialog').waitFor();
-    await expect.poll(() => node(page, tasks[0]).getByTestId('node-status').getAttribute('data-status')).toBe('done');
-    await expect.poll(() => node(page, tasks[1]).getByTestId('node-status').getAttribute('data-status')).toBe('waiting');
+    await expect.poll(() => node(page, tasks[0]!).getByTestId('node-status').getAttribute('data-status')).toBe('done');
+    await expect.poll(() => node(page, tasks[1]!).getByTestId('node-status').getAttribute('data-status')).toBe('waiting');
     expect(await page.getByTestId('human-output').textContent()).toContain('42');
     await session.shot('run-mid-run-review-dialog');
     // "Later" tucks the review behind the toolbar's pill; the run keeps waiting.
@@ -169,12 +169,12 @@ describe('building a crew on the canvas', () => {
       expect(await node(page, id).getByTestId('node-status').getAttribute('data-status'), id).toBe('done');
     }
     // Task 1 made two tool calls: the manager's delegate_work and the researcher's calculator.
-    expect(await node(page, tasks[0]).getByTestId('node-tool-calls').textContent()).toContain('2');
-    expect(await node(page, tasks[1]).getByTestId('node-retries').textContent()).toContain('1');
+    expect(await node(page, tasks[0]!).getByTestId('node-tool-calls').textContent()).toContain('2');
+    expect(await node(page, tasks[1]!).getByTestId('node-retries').textContent()).toContain('1');
 
     // Selecting a node filters the trace to it: task 1 shows its delegation and the calculator call.
     await page.getByTestId('tab-trace').click();
-    await node(page, tasks[0]).click();
+    await node(page, tasks[0]!).click();
     await page.getByTestId('trace-filter').waitFor();
     const rows = page.getByTestId('trace-row');
     await rows.and(page.locator('[data-kind="delegation"]')).first().click();
@@ -184,11 +184,11 @@ describe('building a crew on the canvas', () => {
     expect(await page.getByTestId('tool-result').textContent()).toContain('42');
 
     // Task 2: the first answer failed its guardrail and was retried.
-    await node(page, tasks[1]).click();
+    await node(page, tasks[1]!).click();
     await rows.and(page.locator('[data-kind="guardrail"][data-status="failed"]')).first().click();
     expect(await page.getByTestId('guardrail-reason').textContent()).toContain('SHIP IT');
     expect(await rows.and(page.locator('[data-kind="retry"]')).count()).toBe(1);
-    await node(page, tasks[0]).click();
+    await node(page, tasks[0]!).click();
     await rows.and(page.locator('[data-kind="delegation"]')).first().click();
     await session.shot('run-trace-delegation-detail');
     expect(session.errors).toEqual([]);
@@ -197,7 +197,7 @@ describe('building a crew on the canvas', () => {
   it('replays from task 2: task 1 keeps its stored output and only task 2 runs again', async () => {
     const { page } = session;
     const tasks = await nodeIds(page, 'task');
-    const secondTask = tasks[1].replace('task:', '');
+    const secondTask = tasks[1]!.replace('task:', '');
     await page.getByTestId('tab-runs').click();
     const original = await page.getByTestId('runs-row').first().getAttribute('data-run-id');
     await page.getByTestId('runs-row').first().getByTestId('runs-replay').click();
@@ -207,11 +207,11 @@ describe('building a crew on the canvas', () => {
     const shown = await page.getByTestId('trace-panel').getAttribute('data-run-id');
     expect(shown).not.toBe(original);
     // Task 1 was restored from the earlier run (no delegation, no model call); task 2 ran again.
-    await node(page, tasks[0]).click();
+    await node(page, tasks[0]!).click();
     await page.locator('[data-testid="trace-row"][data-kind="task"]').first().waitFor();
     expect(await page.locator('[data-testid="trace-row"][data-kind="delegation"]').count()).toBe(0);
     expect(await page.locator('[data-testid="trace-row"][data-kind="llm"]').count()).toBe(0);
-    await node(page, tasks[1]).click();
+    await node(page, tasks[1]!).click();
     await page.locator('[data-testid="trace-row"][data-kind="delegation"]').first().waitFor();
     expect(await page.locator('[data-testid="trace-row"][data-kind="delegation"]').count()).toBeGreaterThanOrEqual(1);
     await page.getByTestId('tab-runs').click();
@@ -222,14 +222,14 @@ describe('building a crew on the canvas', () => {
   it('undoes and redoes an edit', async () => {
     const { page } = session;
     const [researcher] = await nodeIds(page, 'agent');
-    await node(page, researcher).click();
+    await node(page, researcher!).click();
     await fill(page, 'Role', 'Analyst');
-    await expect.poll(() => node(page, researcher).textContent()).toContain('Analyst');
+    await expect.poll(() => node(page, researcher!).textContent()).toContain('Analyst');
     await page.getByTestId('crew-canvas').locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
     await page.keyboard.press('Control+z');
-    await expect.poll(() => node(page, researcher).textContent()).toContain('Researcher');
+    await expect.poll(() => node(page, researcher!).textContent()).toContain('Researcher');
     await page.keyboard.press('Control+Shift+z');
-    await expect.poll(() => node(page, researcher).textContent()).toContain('Analyst');
+    await expect.poll(() => node(page, researcher!).textContent()).toContain('Analyst');
     await page.locator('[data-testid="save-state"]', { hasText: /^Saved$/ }).waitFor();
     const saved = JSON.parse(readFileSync(join(workspace, 'number-brief.crew.json'), 'utf8'));
     expect(saved.agents[0].role).toBe('Analyst');

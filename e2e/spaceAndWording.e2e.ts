@@ -165,7 +165,7 @@ describe('issue 18 at 1440×900: space and wording', () => {
     const added: string[] = [];
     for (let i = 0; i < 5; i++) {
       const template = templates[i % templates.length];
-      await page.getByTestId(template).click();
+      await page.getByTestId(template!).click();
       await expect.poll(selectedKey).not.toBe(added[added.length - 1] ?? null);
       const key = (await selectedKey())!;
       added.push(key);

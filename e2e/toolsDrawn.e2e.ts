@@ -90,12 +90,12 @@ describe('a crew drawn with web search and a PDF search tool', () => {
     const [agent] = await nodeIds(page, 'agent');
     const [task] = await nodeIds(page, 'task');
 
-    await node(page, task).click();
+    await node(page, task!).click();
     await fill(inspector(page).getByLabel('Description', { exact: true }), 'Find out how long sourdough ferments, on the web and in the bakery handbook.');
     await fill(inspector(page).getByLabel('Expected output', { exact: true }), 'One sentence with the hours.');
-    await inspector(page).getByTestId('field-agentId').selectOption(agent.replace('agent:', ''));
+    await inspector(page).getByTestId('field-agentId').selectOption(agent!.replace('agent:', ''));
 
-    await node(page, agent).click();
+    await node(page, agent!).click();
     await fill(inspector(page).getByLabel('Role', { exact: true }), 'Researcher');
     await fill(inspector(page).getByLabel('Goal', { exact: true }), 'Answer bread questions from the web and the handbook');
 
@@ -152,8 +152,8 @@ describe('a crew drawn with web search and a PDF search tool', () => {
     // The fake Serper got the query with its key; the model was offered both tools (file_search without a path).
     const serper = search.seen.filter((r) => r.path === '/search');
     expect(serper).toHaveLength(1);
-    expect(serper[0].headers['x-api-key']).toBe(FAKE_KEYS.serper);
-    expect(serper[0].body).toMatchObject({ q: 'sourdough fermentation', num: 3 });
+    expect(serper[0]!.headers['x-api-key']).toBe(FAKE_KEYS.serper);
+    expect(serper[0]!.body).toMatchObject({ q: 'sourdough fermentation', num: 3 });
     const offered = (model.requests.find((r) => r.path === '/v1/chat/completions')!.body.tools as { function: { name: string; parameters: { properties: object } } }[]).map((t) => t.function);
     expect(offered.map((t) => t.name).sort()).toEqual(['file_search', 'web_search']);
     expect(Object.keys(offered.find((t) => t.name === 'file_search')!.parameters.properties)).toEqual(['query']);

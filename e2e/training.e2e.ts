@@ -99,7 +99,7 @@ async function train(page: Page, iterations: number, feedback: string[]): Promis
   await dialog.getByTestId('train-iterations').fill(String(iterations));
   await dialog.getByTestId('train-start').click();
   await dialog.waitFor({ state: 'detached' });
-  for (let i = 0; i < iterations; i++) await reviewWithFeedback(page, feedback[i], `Training iteration ${i + 1} of ${iterations}`);
+  for (let i = 0; i < iterations; i++) await reviewWithFeedback(page, feedback[i]!, `Training iteration ${i + 1} of ${iterations}`);
 }
 
 describe('training', () => {

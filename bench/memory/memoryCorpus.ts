@@ -60,7 +60,7 @@ const EXTRAS = [
   () => '',
 ];
 
-const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)];
+const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** One memory-like sentence (sometimes two). */

@@ -46,7 +46,7 @@ export function traceCrew(tasks: number): CrewDocument {
     ...base,
     id: `bench-trace-${tasks}`,
     name: `Bench: trace, ${tasks} tasks`,
-    tasks: base.tasks.map((t, i) => (i === 0 ? t : { ...t, context: [base.tasks[i - 1].id] })),
+    tasks: base.tasks.map((t, i) => (i === 0 ? t : { ...t, context: [base.tasks[i - 1]!.id] })),
   });
 }
 
@@ -123,7 +123,7 @@ export function canvasCrew(shape: CanvasCrewShape): { input: CrewDocumentInput; 
       name: `Step ${i + 1}`,
       description: `Do step ${i + 1} of the plan and report what changed.`,
       expectedOutput: 'A short report.',
-      agentId: agents[i % shape.agents].id,
+      agentId: agents[i % shape.agents]!.id,
       ...(context ? { context } : {}),
       ...(i % 5 === 0 ? { guardrails: [{ type: 'length' as const, min: 5 }] } : {}),
     };

@@ -195,8 +195,8 @@ async function dragCandidates(page: Page): Promise<Candidate[]> {
           [-dx, dy],
           [dx, -dy],
           [-dx, -dy],
-        ].find(([wx, wy]) => clear(x + wx, y + wy));
-        if (way) out.push({ id: el.getAttribute('data-testid')!.slice('crew-node-'.length), x, y, dx: way[0], dy: way[1] });
+        ].find(([wx, wy]) => clear(x + wx!, y + wy!));
+        if (way) out.push({ id: el.getAttribute('data-testid')!.slice('crew-node-'.length), x, y, dx: way[0]!, dy: way[1]! });
       }
       return out;
     },
@@ -205,7 +205,7 @@ async function dragCandidates(page: Page): Promise<Candidate[]> {
   // Spread: every k-th candidate first, then the ones in between.
   const stride = Math.max(1, Math.floor(all.length / 6));
   const order: Candidate[] = [];
-  for (let offset = 0; offset < stride; offset++) for (let i = offset; i < all.length; i += stride) order.push(all[i]);
+  for (let offset = 0; offset < stride; offset++) for (let i = offset; i < all.length; i += stride) order.push(all[i]!);
   return order;
 }
 

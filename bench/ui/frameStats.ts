@@ -4,7 +4,7 @@ import type { LongTask, Recording } from './pageProbes';
 /** Intervals between consecutive requestAnimationFrame timestamps. */
 export function frameIntervals(frames: readonly number[]): number[] {
   const out: number[] = [];
-  for (let i = 1; i < frames.length; i++) out.push(frames[i] - frames[i - 1]);
+  for (let i = 1; i < frames.length; i++) out.push(frames[i]! - frames[i - 1]!);
   return out;
 }
 

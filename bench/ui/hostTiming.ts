@@ -53,7 +53,7 @@ export async function timeHostLoad(appUrl: string, runId: string, reps: number):
       calls = 2;
       let page = first;
       while (page.more && page.events.length > 0) {
-        page = await call<Page>('runs.events', { runId, afterSeq: page.events[page.events.length - 1].seq, limit: NEXT_PAGE });
+        page = await call<Page>('runs.events', { runId, afterSeq: page.events[page.events.length - 1]!.seq, limit: NEXT_PAGE });
         calls++;
       }
       pagedMs.push(performance.now() - t0);

@@ -183,7 +183,7 @@ async function recordIdleFrames(page: Page, ms: number): Promise<number[]> {
         const frames: number[] = [];
         const onFrame = (t: number) => {
           frames.push(t);
-          if (t - frames[0] < ms) requestAnimationFrame(onFrame);
+          if (t - frames[0]! < ms) requestAnimationFrame(onFrame);
           else resolve(frames);
         };
         requestAnimationFrame(onFrame);

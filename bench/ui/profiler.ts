@@ -100,8 +100,8 @@ export function summariseTrace(trace: ChromeTrace): string {
   };
   let busy = 0;
   for (const e of spans) {
-    while (stack.length && stack[stack.length - 1].end <= e.ts) pop();
-    if (stack.length) stack[stack.length - 1].child += e.dur!;
+    while (stack.length && stack[stack.length - 1]!.end <= e.ts) pop();
+    if (stack.length) stack[stack.length - 1]!.child += e.dur!;
     else busy += e.dur!;
     stack.push({ name: e.name, end: e.ts + e.dur!, child: 0, dur: e.dur! });
   }
@@ -188,7 +188,7 @@ function shortSource(source: string): string {
 function groupOf(file: string): string {
   if (file.startsWith('(')) return file;
   const pkg = /^((?:@[^/]+\/)?[^/]+)\//.exec(file);
-  if (pkg && !file.startsWith('renderer/') && !file.startsWith('shared/')) return pkg[1];
+  if (pkg && !file.startsWith('renderer/') && !file.startsWith('shared/')) return pkg[1]!;
   return file;
 }
 

@@ -59,7 +59,7 @@ export function hostCalls(log: readonly WireLogEntry[], click: number, loaded: n
   return {
     requests: spans.length,
     bytes: spans.reduce((a, sp) => a + sp.bytes, 0),
-    firstRequestMs: spans.length ? spans[0].start - click : NaN,
+    firstRequestMs: spans.length ? spans[0]!.start - click : NaN,
     waitingMs,
     lastResponseMs: spans.length ? Math.max(...spans.map((sp) => sp.end)) - click : NaN,
   };

@@ -35,17 +35,17 @@ export function renderUiSection(r: UiReport): string {
     '',
     `The run: a ${r.run.tasks}-task hierarchical crew (\`hierarchicalCrew(${r.run.tasks})\` from \`bench/crews.ts\`, each task's context narrowed to the task before it; no saved layout) run through the real runtime into the workspace's SQLite store: ` +
       `${r.run.events.toLocaleString('en-US')} events (${fmt(r.run.events / r.run.tasks)} per task), ${fmt(r.run.eventJsonBytes / 1e6)} MB of event JSON, ${fmt(r.run.databaseBytes / 1e6)} MB database; ` +
-      `${first.rows.toLocaleString('en-US')} rows in the trace tree, all expanded. It is opened in two ways: ` +
+      `${first!.rows.toLocaleString('en-US')} rows in the trace tree, all expanded. It is opened in two ways: ` +
       r.trace.map((t) => `*${t.scenario}* — ${SCENARIO_LABEL[t.scenario]}`).join('; ') +
       '.',
     '',
-    `| measure (median / p95 of ${first.samples} page loads) | ${r.trace.map((t) => t.scenario).join(' | ')} |`,
+    `| measure (median / p95 of ${first!.samples} page loads) | ${r.trace.map((t) => t.scenario).join(' | ')} |`,
     `|---|${r.trace.map(() => '--:').join('|')}|`,
     `| click → first rows painted | ${col((t) => t.firstRowsMs)} |`,
     `| click → whole run in the DOM | ${col((t) => t.loadedMs)} |`,
     `| **click → interactive** (the frame after that) | ${col((t) => t.interactiveMs)} |`,
     `| target ≤ ${T.traceInteractiveMs} ms (median) | ${r.trace.map(verdict).join(' | ')} |`,
-    `| host calls outstanding, seen from the page (${first.host.requests} calls, ${fmt(first.host.bytes / 1e6)} MB of JSON) | ${col((t) => t.host.waitingMs)} |`,
+    `| host calls outstanding, seen from the page (${first!.host.requests} calls, ${fmt(first!.host.bytes / 1e6)} MB of JSON) | ${col((t) => t.host.waitingMs)} |`,
     `| click → the run's crew painted on the canvas | ${r.trace.map((t) => (Number.isFinite(t.canvasMs.median) ? `${ms(t.canvasMs.median)} / ${ms(t.canvasMs.p95)}` : '–')).join(' | ')} |`,
     `| long tasks while opening (count) | ${cnt((t) => t.openLongTaskCount)} |`,
     `| longest task while opening | ${col((t) => t.openLongTaskMaxMs)} |`,

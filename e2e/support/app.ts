@@ -40,7 +40,7 @@ export async function serve(workspace: string, options: { userConfig?: string; e
       const m = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
       if (m) {
         clearTimeout(timer);
-        resolveUrl(m[1]);
+        resolveUrl(m[1]!);
       }
     };
     child.stdout!.on('data', onData);

@@ -26,11 +26,11 @@ describe('agent executor', () => {
     const { result, events, ws } = await runCrew(oneTask(llm));
     cleanups.push(ws.remove);
     expect(result.output).toBe('It is 42.');
-    expect(ofType(events, 'agent.started')[0].mode).toBe('native');
+    expect(ofType(events, 'agent.started')[0]!.mode).toBe('native');
     expect(ofType(events, 'tool.completed')[0]).toMatchObject({ tool: 'calculator', result: '42' });
     const second = ofType(events, 'llm.started')[1];
-    expect(second.tools.map((t) => t.name)).toEqual(['calculator']);
-    expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: '42' });
+    expect(second!.tools.map((t) => t.name)).toEqual(['calculator']);
+    expect(second!.messages.at(-1)).toMatchObject({ role: 'tool', content: '42' });
   });
 
   it('completes a task with the ReAct protocol when native tools are off', async () => {
@@ -47,10 +47,10 @@ describe('agent executor', () => {
     const { result, events, ws } = await runCrew(oneTask(llm));
     cleanups.push(ws.remove);
     expect(result.output).toBe('42');
-    expect(ofType(events, 'agent.started')[0].mode).toBe('react');
+    expect(ofType(events, 'agent.started')[0]!.mode).toBe('react');
     const first = ofType(events, 'llm.started')[0];
-    expect(first.tools).toEqual([]); // tools are described in the prompt, not sent natively
-    expect(first.messages[0].content).toContain('Action Input: the arguments as a JSON object');
+    expect(first!.tools).toEqual([]); // tools are described in the prompt, not sent natively
+    expect(first!.messages[0]!.content).toContain('Action Input: the arguments as a JSON object');
   });
 
   it('prefers the final answer when a ReAct reply holds both an action and a final answer', async () => {
@@ -78,8 +78,8 @@ describe('agent executor', () => {
     cleanups.push(ws.remove);
     expect(result.output).toBe('42');
     const calls = ofType(events, 'llm.started');
-    expect(calls[1].messages.at(-1)!.content).toContain('Invalid format: Action Input for "calculator" is not a JSON object');
-    expect(calls[2].messages.at(-1)!.content).toContain('tool "abacus" does not exist. Available tools: calculator');
+    expect(calls[1]!.messages.at(-1)!.content).toContain('Invalid format: Action Input for "calculator" is not a JSON object');
+    expect(calls[2]!.messages.at(-1)!.content).toContain('tool "abacus" does not exist. Available tools: calculator');
     expect(ofType(events, 'tool.failed')[0]).toMatchObject({ tool: 'abacus' });
     expect(ofType(events, 'tool.completed')[0]).toMatchObject({ tool: 'calculator', result: '42' });
   });
@@ -90,7 +90,7 @@ describe('agent executor', () => {
     const { result, events, ws } = await runCrew(oneTask(llm));
     cleanups.push(ws.remove);
     expect(result.output).toBe(reply);
-    expect(ofType(events, 'agent.started')[0].mode).toBe('react');
+    expect(ofType(events, 'agent.started')[0]!.mode).toBe('react');
     expect(ofType(events, 'llm.started')).toHaveLength(1);
     expect(ofType(events, 'agent.completed')[0]).toMatchObject({ output: reply, iterations: 1 });
   });
@@ -99,9 +99,9 @@ describe('agent executor', () => {
     const noTools = (replies: string[]) => oneTask(scripted({ sequence: replies }, 'none'), { tools: [] });
     const shaped = await runCrew(noTools(['Thought: I now can give a great answer\nFinal Answer: 42']));
     cleanups.push(shaped.ws.remove);
-    expect(ofType(shaped.events, 'agent.started')[0].mode).toBe('none');
+    expect(ofType(shaped.events, 'agent.started')[0]!.mode).toBe('none');
     expect(shaped.result.output).toBe('42');
-    expect(shaped.result.tasks[0].raw).toBe('42');
+    expect(shaped.result.tasks[0]!.raw).toBe('42');
     expect(ofType(shaped.events, 'llm.started')).toHaveLength(1);
 
     const plain = await runCrew(noTools(['It is 42, since 6 * 7 = 42.']));
@@ -113,7 +113,7 @@ describe('agent executor', () => {
     cleanups.push(acting.ws.remove);
     expect(acting.result.output).toBe('42');
     expect(ofType(acting.events, 'tool.failed')[0]).toMatchObject({ tool: 'calculator', error: expect.stringContaining('you have no tools') });
-    expect(ofType(acting.events, 'llm.started')[1].messages.at(-1)!.content).toMatch(/^Observation: Error: tool "calculator" does not exist: you have no tools/);
+    expect(ofType(acting.events, 'llm.started')[1]!.messages.at(-1)!.content).toMatch(/^Observation: Error: tool "calculator" does not exist: you have no tools/);
   });
 
   it('falls back to ReAct when the model says it does not support tools', async () => {
@@ -127,7 +127,7 @@ describe('agent executor', () => {
     const { result, events, ws } = await runCrew(oneTask(llm));
     cleanups.push(ws.remove);
     expect(result.output).toBe('42');
-    expect(ofType(events, 'llm.failed')[0].error).toContain('does not support tools');
+    expect(ofType(events, 'llm.failed')[0]!.error).toContain('does not support tools');
   });
 
   it('forces a final answer when maxIter is reached', async () => {
@@ -142,8 +142,8 @@ describe('agent executor', () => {
     expect(result.output).toBe('Best answer so far: 42');
     const calls = ofType(events, 'llm.started');
     expect(calls.map((c) => c.purpose)).toEqual(['agent', 'agent', 'agent', 'forced_answer']);
-    expect(calls[3].tools).toEqual([]);
-    expect(ofType(events, 'agent.completed')[0].iterations).toBe(4);
+    expect(calls[3]!.tools).toEqual([]);
+    expect(ofType(events, 'agent.completed')[0]!.iterations).toBe(4);
   });
 
   it('a before-hook can block a tool call; the agent reads a blocked observation', async () => {
@@ -159,7 +159,7 @@ describe('agent executor', () => {
     cleanups.push(ws.remove);
     expect(result.output).toBe('I could not calculate.');
     expect(ofType(events, 'tool.blocked')[0]).toMatchObject({ tool: 'calculator', by: 'hook', reason: 'calculators are not allowed in this exam' });
-    expect(ofType(events, 'llm.started')[1].messages.at(-1)!.content).toBe('Tool call blocked: calculators are not allowed in this exam');
+    expect(ofType(events, 'llm.started')[1]!.messages.at(-1)!.content).toBe('Tool call blocked: calculators are not allowed in this exam');
     expect(ofType(events, 'tool.completed')).toHaveLength(0);
   });
 
@@ -216,7 +216,7 @@ describe('agent executor', () => {
     expect(ofType(events, 'llm.started').map((e) => e.purpose)).toEqual(['agent', 'agent', 'summarise', 'agent']);
     const last = ofType(events, 'llm.started').at(-1)!;
     expect(last.messages).toHaveLength(3); // system, task, summary
-    expect(last.messages[2].content).toContain('Summary: the calculator said 42.');
+    expect(last.messages[2]!.content).toContain('Summary: the calculator said 42.');
   });
 
   it('fails clearly when the context window is exceeded and respectContextWindow is off', async () => {
@@ -225,7 +225,7 @@ describe('agent executor', () => {
     cleanups.push(ws.remove);
     expect(result.status).toBe('failed');
     expect(result.error?.name).toBe('ContextWindowExceeded');
-    expect(ofType(events, 'task.failed')[0].error).toContain('respectContextWindow is off');
+    expect(ofType(events, 'task.failed')[0]!.error).toContain('respectContextWindow is off');
   });
 
   it('aborts an agent that runs past maxExecutionTimeMs', async () => {
@@ -276,7 +276,7 @@ describe('agent executor', () => {
     expect(result.output).toBe('42');
     expect(human.reviews.map((r) => r.output)).toEqual(['The product of six and seven is forty-two, which is 42.', '42']);
     expect(ofType(events, 'human.answered').map((e) => e.feedback)).toEqual(['make it shorter', '']);
-    const revision = ofType(events, 'llm.started')[1].messages;
+    const revision = ofType(events, 'llm.started')[1]!.messages;
     expect(revision.at(-2)).toMatchObject({ role: 'assistant', content: 'The product of six and seven is forty-two, which is 42.' });
   });
 

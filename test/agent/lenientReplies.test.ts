@@ -26,14 +26,14 @@ describe('what real models reply', () => {
     const { result, events } = await run(solver(['```\nThought: I now know the final answer\nFinal Answer: {"a":1}\n```'], { task: jsonTask }));
     expect(result.output).toBe('{"a":1}');
     expect(ofType(events, 'task.completed')[0]).toMatchObject({ raw: '{"a":1}', json: { a: 1 } });
-    expect(ofType(events, 'task.completed')[0].readAs).toBeUndefined();
-    expect(ofType(events, 'agent.completed')[0].readAs).toEqual(['fenced-final-answer']);
+    expect(ofType(events, 'task.completed')[0]!.readAs).toBeUndefined();
+    expect(ofType(events, 'agent.completed')[0]!.readAs).toEqual(['fenced-final-answer']);
   });
 
   it('a reply with two "Final Answer:" markers gives the text after the last one', async () => {
     const { result, events } = await run(solver(['Final Answer: a first draft\nThought: no, better\nFinal Answer: the answer']));
     expect(result.output).toBe('the answer');
-    expect(ofType(events, 'agent.completed')[0].readAs).toEqual(['last-final-answer']);
+    expect(ofType(events, 'agent.completed')[0]!.readAs).toEqual(['last-final-answer']);
   });
 
   it.each([
@@ -54,20 +54,20 @@ describe('what real models reply', () => {
     expect(result.status).toBe('completed');
     expect(ofType(events, 'llm.started').map((e) => e.purpose)).toEqual(['agent', 'conversion', 'agent']);
     const [retrying] = ofType(events, 'task.retrying');
-    expect(retrying.reason).toBe('output must be valid JSON (the reply holds no JSON object or array; it begins "The figures look good this quarter.")');
-    expect(ofType(events, 'guardrail.failed')[0]).toMatchObject({ guardrailType: 'output_json', reason: retrying.reason });
+    expect(retrying!.reason).toBe('output must be valid JSON (the reply holds no JSON object or array; it begins "The figures look good this quarter.")');
+    expect(ofType(events, 'guardrail.failed')[0]).toMatchObject({ guardrailType: 'output_json', reason: retrying!.reason });
     expect(agentPrompts(events).at(-1)).toContain('the reply holds no JSON object or array');
-    expect(ofType(events, 'task.completed')[0].json).toEqual({ a: 3 });
+    expect(ofType(events, 'task.completed')[0]!.json).toEqual({ a: 3 });
   });
 
   it('a tool call written as text in native mode runs the tool, and the next reply completes the task', async () => {
     const { result, events } = await run(solver(['{"name": "calculator", "parameters": {"expression": "6*7"}}', 'The answer is 42.'], { native: true }));
-    expect(ofType(events, 'agent.started')[0].mode).toBe('native');
+    expect(ofType(events, 'agent.started')[0]!.mode).toBe('native');
     expect(ofType(events, 'tool.started')[0]).toMatchObject({ tool: 'calculator', args: { expression: '6*7' }, readAs: ['text-tool-call'] });
     expect(ofType(events, 'tool.completed')[0]).toMatchObject({ tool: 'calculator', result: '42' });
     expect(result.output).toBe('The answer is 42.');
     // The model sees its call as a native call and the result as the tool's reply.
-    const second = ofType(events, 'llm.started')[1].messages;
+    const second = ofType(events, 'llm.started')[1]!.messages;
     expect(second.at(-2)).toMatchObject({ role: 'assistant', toolCalls: [{ name: 'calculator', arguments: '{"expression":"6*7"}' }] });
     expect(second.at(-1)).toMatchObject({ role: 'tool', content: '42' });
   });
@@ -83,7 +83,7 @@ describe('what real models reply', () => {
     const { result, events } = await run(solver(['Action: **Calculator**\nAction Input: {"expression": "2+2"}', 'Final Answer: 4']));
     expect(result.output).toBe('4');
     expect(ofType(events, 'tool.started')[0]).toMatchObject({ tool: 'calculator', readAs: ['tool-name-cleaned'] });
-    expect(ofType(events, 'tool.completed')[0].result).toBe('4');
+    expect(ofType(events, 'tool.completed')[0]!.result).toBe('4');
   });
 
   it("CrewAI's delegation tool name and arguments delegate to the coworker", async () => {
@@ -110,7 +110,7 @@ describe('what real models reply', () => {
     expect(result.output).toBe('Ideas: agents, ethics');
     expect(ofType(events, 'tool.started')[0]).toMatchObject({ tool: 'delegate_work', readAs: ['tool-name-cleaned', 'crewai-tool-name'] });
     expect(ofType(events, 'delegation.started')[0]).toMatchObject({ manager: 'Lead', coworker: 'Researcher', task: 'List 2 article ideas', context: 'An article about AI' });
-    expect(ofType(events, 'delegation.completed')[0].result).toBe('agents, ethics');
+    expect(ofType(events, 'delegation.completed')[0]!.result).toBe('agents, ethics');
   });
 
   it("a judge model's fenced verdict and a planner's chatty plan are read, and say how", async () => {
@@ -119,7 +119,7 @@ describe('what real models reply', () => {
     const doc = solver(['Final Answer: 4'], { task: { guardrails: [{ type: 'llm', criterion: 'is a number', llm: judge }] } });
     const { result, events } = await run({ ...doc, planning: { enabled: true, llm: planner } });
     expect(result.status).toBe('completed');
-    expect(ofType(events, 'guardrail.passed')[0].readAs).toEqual(['fenced-json']);
+    expect(ofType(events, 'guardrail.passed')[0]!.readAs).toEqual(['fenced-json']);
     expect(ofType(events, 'planning.completed')[0]).toMatchObject({ plans: { t: '1. Add up' }, readAs: ['json-in-prose'] });
   });
 });

@@ -38,7 +38,7 @@ describe('a reply that is not JSON', () => {
     expect(r.code, describeResult(r)).toBe(0);
     expect(parseSingleJson(r)).toMatchObject({ status: 'completed', output: 'A fine note.' });
     expect(chatRequests()).toHaveLength(2);
-    expect(chatRequests()[0].body.stream).toBe(true);
+    expect(chatRequests()[0]!.body.stream).toBe(true);
     expect(server.queued).toBe(0);
     expect(r.stderr).toBe('');
     const events = await runEvents(ws!.dir, parseSingleJson(r).runId);

@@ -195,7 +195,7 @@ function servedUrl(child: ReturnType<typeof spawnCli>): Promise<string> {
       const m = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(m[1]!);
       }
     };
     child.stdout.on('data', onData);

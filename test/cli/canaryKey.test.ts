@@ -146,7 +146,7 @@ it('a canary API key is sent to the model server but appears in no file a run an
   expect(embeds.length).toBeGreaterThanOrEqual(1);
   for (const r of [...chats, ...embeds]) expect(r.headers.authorization).toBe(`Bearer ${profileKey}`);
   // MCP tools travel under wire-safe names and come back as mcp:<server>/<tool>.
-  expect(chats[0].body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['mcp__vault__env', 'calculator']);
+  expect(chats[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['mcp__vault__env', 'calculator']);
 
   const show = await cli(['runs', 'show', runId, '--json']);
   const events = await cli(['runs', 'events', runId, '--json']);

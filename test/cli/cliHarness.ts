@@ -99,7 +99,7 @@ export function describeResult(r: CliResult): string {
 export function parseSingleJson(r: CliResult): any {
   const lines = r.stdout.split('\n').filter((line) => line.trim() !== '');
   if (lines.length !== 1) throw new Error(`expected exactly one JSON line on stdout, got ${lines.length}\n${describeResult(r)}`);
-  const value = JSON.parse(lines[0]);
+  const value = JSON.parse(lines[0]!);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`stdout is not a JSON object: ${lines[0]}`);
   return value;
 }
@@ -158,7 +158,7 @@ export async function listRuns(workspace: string): Promise<any[]> {
   if (r.code !== 0) throw new Error(`runs list failed: ${describeResult(r)}`);
   const lines = r.stdout.split('\n').filter((line) => line !== '');
   if (lines.length !== 1) throw new Error(`runs list --json printed ${lines.length} lines\n${describeResult(r)}`);
-  return JSON.parse(lines[0]) as any[];
+  return JSON.parse(lines[0]!) as any[];
 }
 
 /** Asserts seq runs 1..n without gaps (throws with the offending seq). */

@@ -77,7 +77,7 @@ describe('run cost', () => {
     const tasks = events.filter((e): e is EventOf<'task.completed'> => e.type === 'task.completed');
     expect(Math.abs(tasks.reduce((s, t) => s + t.tokenUsage.costUsd!, 0) - expected)).toBeLessThan(1e-9);
     const t3 = ((3456 - 1024) * 2.5 + 1024 * 1.25 + 910 * 10) / 1e6;
-    expect(Math.abs(tasks[2].tokenUsage.costUsd! - t3)).toBeLessThan(1e-9);
+    expect(Math.abs(tasks[2]!.tokenUsage.costUsd! - t3)).toBeLessThan(1e-9);
     const agents = events.filter((e): e is EventOf<'agent.completed'> => e.type === 'agent.completed');
     expect(agents.every((a) => typeof a.tokenUsage.costUsd === 'number')).toBe(true);
     const end = events.find((e): e is EventOf<'run.completed'> => e.type === 'run.completed')!;

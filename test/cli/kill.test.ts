@@ -91,7 +91,7 @@ describe('a run killed mid-way', () => {
     const runId = seen.runId!;
     const events = await runEvents(ws.dir, runId);
     assertGapFree(events);
-    expect(events[0].type).toBe('run.started');
+    expect(events[0]!.type).toBe('run.started');
     const completedTasks = events.filter((e) => e.type === 'task.completed');
     expect(completedTasks.length).toBeGreaterThanOrEqual(seen.completed);
     expect(completedTasks.length).toBeLessThan(TASKS);

@@ -58,7 +58,7 @@ describe('the CLI live tree: an imported CrewAI stub is visible where it runs', 
       const stubLines = lines.filter((l) => l.includes('is a stub'));
       expect(stubLines).toEqual(['⚠ tidy is a stub for CrewAI Python (src/counter/main.py:23: for i in range(self.state.count):): it passed its input on unchanged']);
       // Between the stub method's start and its completion line.
-      const at = lines.indexOf(stubLines[0]);
+      const at = lines.indexOf(stubLines[0]!);
       expect(lines[at - 1]).toMatch(/^▸ tidy script/);
       expect(lines[at + 1]).toMatch(/^✓ tidy /);
       // The run's final status line says the run went through a stub.

@@ -125,7 +125,7 @@ describe('crewdeck resume of an interrupted crew', () => {
     // The task the process died in is closed as interrupted under its own span, then runs again.
     const t2Starts = ofType('task.started').filter((e) => e.taskId === 't2');
     expect(t2Starts).toHaveLength(2);
-    const interrupted = ofType('task.failed').find((e) => e.spanId === t2Starts[0].spanId);
+    const interrupted = ofType('task.failed').find((e) => e.spanId === t2Starts[0]!.spanId);
     expect(interrupted).toMatchObject({ taskId: 't2', errorName: 'Interrupted' });
     expect(ofType('task.completed').map((e) => e.taskId)).toEqual(['t1', 't2', 't3']);
     expect(events.at(-1)!.type).toBe('run.completed');
@@ -153,7 +153,7 @@ describe('crewdeck resume of an interrupted crew', () => {
     const events = await runEvents(workspace.dir, runId);
     assertGapFree(events);
     expect(traceProblems(events)).toEqual([]);
-    expect(events.at(-1)).toMatchObject({ type: 'run.cancelled', reason: 'cancelled from the command line after its process stopped', spanId: events[0].spanId });
+    expect(events.at(-1)).toMatchObject({ type: 'run.cancelled', reason: 'cancelled from the command line after its process stopped', spanId: events[0]!.spanId });
     const t2 = events.find((e): e is EventOf<'task.started'> => e.type === 'task.started' && e.taskId === 't2')!;
     expect(events.filter((e) => e.spanId === t2.spanId).map((e) => e.type)).toEqual(['task.started', 'task.failed']);
     expect(events.find((e) => e.type === 'task.failed' && e.spanId === t2.spanId)).toMatchObject({ taskId: 't2', errorName: 'Interrupted' });

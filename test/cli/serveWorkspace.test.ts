@@ -30,7 +30,7 @@ async function servedWorkspace(args: string[] = []): Promise<{ workspace: string
         const m = /is serving (.+) in browser mode/.exec(output);
         if (m) {
           clearTimeout(timer);
-          resolve(m[1].trim());
+          resolve(m[1]!.trim());
         }
       };
       child.stdout.on('data', onData);

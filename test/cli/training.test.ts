@@ -72,7 +72,7 @@ function setupWorkspace(): string {
 
 const started = (events: RuntimeEvent[], role: string) => events.find((e): e is EventOf<'agent.started'> => e.type === 'agent.started' && e.role === role)!;
 const userPrompt = (events: RuntimeEvent[], role: string) =>
-  events.filter((e): e is EventOf<'llm.started'> => e.type === 'llm.started' && e.agentRole === role && e.purpose === 'agent')[0].messages.find((m) => m.role === 'user')!.content;
+  events.filter((e): e is EventOf<'llm.started'> => e.type === 'llm.started' && e.agentRole === role && e.purpose === 'agent')[0]!.messages.find((m) => m.role === 'user')!.content;
 
 describe('crewdeck train and suggestions', () => {
   it('the evaluator works in a run of its own: listed by runs list, with llm.* events whose tokens are the session\'s evaluator tokens', async () => {

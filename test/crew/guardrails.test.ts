@@ -52,7 +52,7 @@ describe('guardrails', () => {
     const { result, events, ws } = await runCrew(writerCrew(llm, { output: { format: 'json', schema } }));
     cleanups.push(ws.remove);
     expect(result.status).toBe('completed');
-    expect(result.tasks[0].json).toEqual({ title: 'Hi', score: 9 });
+    expect(result.tasks[0]!.json).toEqual({ title: 'Hi', score: 9 });
     const reasons = ofType(events, 'guardrail.failed').map((e) => e.reason);
     expect(reasons[0]).toMatch(/^output must be valid JSON/);
     expect(reasons[1]).toBe("output JSON must match the task's schema: /score must be number");
@@ -66,7 +66,7 @@ describe('guardrails', () => {
     const { result, events, ws } = await runCrew(writerCrew(llm, { guardrails: [{ type: 'llm', criterion: 'the note is upbeat', llm: judge }] }));
     cleanups.push(ws.remove);
     expect(result.output).toBe('Great news! SHIP IT');
-    expect(ofType(events, 'guardrail.failed')[0].reason).toBe('output must satisfy "the note is upbeat": it is not upbeat');
+    expect(ofType(events, 'guardrail.failed')[0]!.reason).toBe('output must satisfy "the note is upbeat": it is not upbeat');
     expect(ofType(events, 'llm.started').filter((e) => e.purpose === 'guardrail')).toHaveLength(2);
     // The judge's tokens count for the task and for the agent it judged, so the parts add up.
     expect(result.usageByAgent.Writer).toEqual(result.tokenUsage);

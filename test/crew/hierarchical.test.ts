@@ -51,17 +51,17 @@ describe('hierarchical crews', () => {
     expect(result.status).toBe('completed');
     expect(result.output).toBe('The answer is 42.');
     // The manager executes the task even though it names an agent.
-    expect(ofType(events, 'task.started')[0].agentRole).toBe('Crew Manager');
+    expect(ofType(events, 'task.started')[0]!.agentRole).toBe('Crew Manager');
     const [started] = ofType(events, 'delegation.started');
     expect(started).toMatchObject({ manager: 'Crew Manager', coworker: 'Math Whiz', task: 'Compute 6 * 7', context: 'We need the product.' });
     const [completed] = ofType(events, 'delegation.completed');
     expect(completed).toMatchObject({ manager: 'Crew Manager', coworker: 'Math Whiz', result: '6 * 7 = 42' });
-    expect(completed.spanId).toBe(started.spanId);
+    expect(completed!.spanId).toBe(started!.spanId);
     // The coworker's tool call nests under the delegation and is the coworker's own.
     const calc = ofType(events, 'tool.started').find((e) => e.tool === 'calculator')!;
     expect(calc.agentRole).toBe('Math Whiz');
     const coworkerAgent = ofType(events, 'agent.started').find((e) => e.role === 'Math Whiz')!;
-    expect(coworkerAgent.parentSpanId).toBe(started.spanId);
+    expect(coworkerAgent.parentSpanId).toBe(started!.spanId);
     expect(coworkerAgent.delegatedBy).toBe('Crew Manager');
     expect(calc.parentSpanId).toBe(coworkerAgent.spanId);
     // The coworker got a fresh task built from the delegated text, not the manager's transcript.
@@ -90,7 +90,7 @@ describe('hierarchical crews', () => {
     expect(failed).toMatchObject({ manager: 'Crew Manager', requestedCoworker: 'Astronaut', validRoles: ['Math Whiz'] });
     // Recipients follow CrewAI's rule: only the task's assigned agent.
     const toolMessage = ofType(events, 'llm.started')
-      .filter((e) => e.agentRole === 'Crew Manager')[1]
+      .filter((e) => e.agentRole === 'Crew Manager')[1]!
       .messages.find((m) => m.role === 'tool')!;
     expect(toolMessage.content).toContain('there is no coworker "Astronaut"');
     expect(toolMessage.content).toContain('"Math Whiz"');
@@ -124,7 +124,7 @@ describe('hierarchical crews', () => {
     expect(result.output).toBe('The whiz is down; I worked it out myself: 42.');
     const failures = ofType(events, 'delegation.failed');
     expect(failures.length).toBeGreaterThan(0);
-    expect(failures[0].error).toContain('model exploded');
+    expect(failures[0]!.error).toContain('model exploded');
   });
 
   it('a user agent can be the manager', async () => {

@@ -18,14 +18,14 @@ describe('planning', () => {
     const { result, events, ws } = await runCrew(doc);
     cleanups.push(ws.remove);
     expect(result.status).toBe('completed');
-    expect(ofType(events, 'planning.completed')[0].plans).toEqual({ outline: '1. List the sections\n2. Order them' });
+    expect(ofType(events, 'planning.completed')[0]!.plans).toEqual({ outline: '1. List the sections\n2. Order them' });
     const planningCall = ofType(events, 'llm.started').find((e) => e.purpose === 'planning')!;
-    expect(planningCall.messages[1].content).toContain('id "title"');
+    expect(planningCall.messages[1]!.content).toContain('id "title"');
     const [first, second] = agentPrompts(events);
     expect(first).toContain('Outline the post\n\nPlan:\n1. List the sections\n2. Order them');
     expect(second).not.toContain('Plan:');
     // The planner's tokens count in the run total but belong to no task.
     expect(result.tokenUsage.requests).toBe(3);
-    expect(result.usageByTask.outline.requests + result.usageByTask.title.requests).toBe(2);
+    expect(result.usageByTask.outline!.requests + result.usageByTask.title!.requests).toBe(2);
   });
 });

@@ -37,7 +37,7 @@ describe('replay', () => {
     expect(ofType(events, 'task.completed')[0]).toMatchObject({ taskId: 'one', raw: 'ALPHA says 1', restoredFrom: first.result.runId });
     expect(ofType(events, 'task.started').find((e) => e.taskId === 'two')!.context).toBe('ALPHA says 1');
     expect(replay.tasks.map((t) => t.raw)).toEqual(['ALPHA says 1', 'BETA says 2', 'GAMMA says 3']);
-    expect(ofType(events, 'run.started')[0].replayOf).toEqual({ runId: first.result.runId, fromTaskId: 'two' });
+    expect(ofType(events, 'run.started')[0]!.replayOf).toEqual({ runId: first.result.runId, fromTaskId: 'two' });
     expect(ws.store.getRun(replay.runId)?.replayOf).toEqual({ runId: first.result.runId, fromTaskId: 'two' });
     expect(ws.store.taskOutputs(replay.runId).map((o) => o.taskId)).toEqual(['one', 'two', 'three']);
   });

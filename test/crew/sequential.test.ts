@@ -71,7 +71,7 @@ describe('sequential crews', () => {
     expect(one.start).toBeLessThan(two.end);
     // The synchronous task waited for both and got both outputs as context.
     expect(span('sum').start).toBeGreaterThanOrEqual(Math.max(one.end, two.end));
-    expect(agentPrompts(events, 'C')[0].match(/done slowly/g)).toHaveLength(2);
+    expect(agentPrompts(events, 'C')[0]!.match(/done slowly/g)).toHaveLength(2);
   });
 
   it('when a task fails, async tasks still running are stopped and close their spans before the run ends', async () => {
@@ -106,7 +106,7 @@ describe('sequential crews', () => {
     const { result, events, ws } = await runCrew(doc);
     cleanups.push(ws.remove);
     expect(ofType(events, 'task.skipped').map((e) => e.taskId)).toEqual(['onlyIfBeta']);
-    expect(ofType(events, 'task.skipped')[0].reason).toContain('"BETA"');
+    expect(ofType(events, 'task.skipped')[0]!.reason).toContain('"BETA"');
     expect(agentPrompts(events, 'Beta')).toHaveLength(0);
     expect(result.tasks.find((t) => t.taskId === 'onlyIfBeta')).toMatchObject({ raw: '', skipped: true });
     expect(result.output).toBe('GAMMA-OUTPUT');
@@ -153,7 +153,7 @@ describe('sequential crews', () => {
     const outside = crew({ agents, tasks: [{ id: 'a', description: 'a', expectedOutput: 'x', agentId: 'alpha' }] });
     const escape = CrewDocumentSchema.safeParse({ ...outside, tasks: [{ ...outside.tasks[0], outputFile: '../escape.md' }] });
     expect(escape.success).toBe(false);
-    expect(escape.error?.issues[0].message).toBe('"../escape.md" leaves the workspace; use a path inside it');
+    expect(escape.error?.issues[0]!.message).toBe('"../escape.md" leaves the workspace; use a path inside it');
 
     const ws = tempWorkspace();
     cleanups.push(ws.remove);
@@ -163,7 +163,7 @@ describe('sequential crews', () => {
     const doc = crew({ agents, tasks: [{ id: 'a', description: 'a', expectedOutput: 'x', agentId: 'alpha', outputFile: 'exports/report.md' }] });
     const { result, events } = await runCrew(doc, { workspace: ws });
     expect(result.status).toBe('failed');
-    expect(ofType(events, 'task.failed')[0].error).toContain('leads outside the workspace through a symbolic link');
+    expect(ofType(events, 'task.failed')[0]!.error).toContain('leads outside the workspace through a symbolic link');
     expect(existsSync(join(elsewhere, 'report.md'))).toBe(false);
   });
 
@@ -176,7 +176,7 @@ describe('sequential crews', () => {
     const { events, ws } = await runCrew(doc, { inputs: { topic: 'tides' } });
     cleanups.push(ws.remove);
     expect(agentPrompts(events)[0]).toContain('Write about tides for engineers');
-    const system = ofType(events, 'llm.started')[0].messages[0].content;
+    const system = ofType(events, 'llm.started')[0]!.messages[0]!.content;
     expect(system).toContain('study tides');
 
     const missing = runCrew(doc);

@@ -66,7 +66,7 @@ describe('CrewAI Flow projects import, validate and run on the scripted server',
       }
       return undefined;
     });
-    const run = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
+    const run = await runCli(['run', documents[0]!.path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
     expect(run.code, describeResult(run)).toBe(0);
     const out = parseSingleJson(run);
     expect(out.status).toBe('completed');
@@ -74,7 +74,7 @@ describe('CrewAI Flow projects import, validate and run on the scripted server',
     expect(callsOf('Short Post Writer')).toHaveLength(2);
     expect(callsOf('Post Reviewer')).toHaveLength(2);
     // The second draft was asked with the reviewer's feedback (crew input from self.state.feedback).
-    expect(lastUser(callsOf('Short Post Writer')[1].body)).toContain('Say what the keeper feels');
+    expect(lastUser(callsOf('Short Post Writer')[1]!.body)).toContain('Say what the keeper feels');
     expect(readFileSync(join(dir, 'post.md'), 'utf8')).toBe('Draft 2: the keeper counts the ships that pass.');
     const events = await runEvents(dir, out.runId);
     const routes = events.filter((e) => e.type === 'flow.route').map((e) => (e as { route: string }).route);
@@ -99,14 +99,14 @@ describe('CrewAI Flow projects import, validate and run on the scripted server',
       }
       return undefined;
     });
-    const run = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
+    const run = await runCli(['run', documents[0]!.path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
     expect(run.code, describeResult(run)).toBe(0);
     const out = parseSingleJson(run);
     expect(out.status).toBe('completed');
     expect(out.state).toMatchObject({ retry_count: 2, valid: true, notes: 'Keep it', tagline: 'Tagline 2: cross in the dark, wake among gulls' });
     expect(callsOf('Tagline Writer')).toHaveLength(2);
     expect(callsOf('Tagline Critic')).toHaveLength(2);
-    expect(lastUser(callsOf('Tagline Writer')[1].body)).toContain('Name the islands');
+    expect(lastUser(callsOf('Tagline Writer')[1]!.body)).toContain('Name the islands');
     expect(readFileSync(join(dir, 'tagline.md'), 'utf8')).toBe('Tagline 2: cross in the dark, wake among gulls');
     expect(existsSync(join(dir, 'unreviewed_tagline.md'))).toBe(false);
     const events = await runEvents(dir, out.runId);
@@ -131,7 +131,7 @@ describe('CrewAI Flow projects import, validate and run on the scripted server',
       if (system(body).includes('Tagline Critic')) return { content: '{"valid": false, "feedback": "Still a cliché"}' };
       return undefined;
     });
-    const run = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 90_000 });
+    const run = await runCli(['run', documents[0]!.path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 90_000 });
     expect(run.code, describeResult(run)).toBe(0);
     const out = parseSingleJson(run);
     expect(out.status).toBe('completed');
@@ -160,7 +160,7 @@ describe('CrewAI Flow projects import, validate and run on the scripted server',
       ['outline_crew.crew.json', 'crew'],
     ]);
     server.setHandler(bookReplies(() => false));
-    const run = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
+    const run = await runCli(['run', documents[0]!.path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
     expect(run.code, describeResult(run)).toBe(0);
     const out = parseSingleJson(run);
     expect(out.status).toBe('completed');
@@ -177,7 +177,7 @@ describe('CrewAI Flow projects import, validate and run on the scripted server',
       if (system(body).includes('Outreach Writer')) return { content: 'Dear Ada, shall we talk freight?' };
       return undefined;
     });
-    const first = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
+    const first = await runCli(['run', documents[0]!.path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
     expect(first.code, describeResult(first)).toBe(0);
     const paused = parseSingleJson(first);
     expect(paused).toMatchObject({ status: 'paused', pending: { methodName: 'review_scores', outcomes: ['send_emails', 'rescore', 'quit'] } });
@@ -202,7 +202,7 @@ describe('serial book: a for loop of crew kickoffs, a Path.write_text, an input(
     const { documents, dir, unmapped } = await importFixture('serial_book');
     expect(unmapped).toEqual([]);
     server.setHandler(bookReplies(() => false));
-    const first = await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
+    const first = await runCli(['run', documents[0]!.path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 });
     expect(first.code, describeResult(first)).toBe(0);
     const paused = parseSingleJson(first);
     // The loop ran each chapter crew in the outline's order, one at a time, appending each text.
@@ -215,7 +215,7 @@ describe('serial book: a for loop of crew kickoffs, a Path.write_text, an input(
     expect(published.code, describeResult(published)).toBe(0);
     expect(parseSingleJson(published)).toMatchObject({ status: 'completed', state: { published: true, menu_input_feedback: '1' } });
 
-    const again = parseSingleJson(await runCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 }));
+    const again = parseSingleJson(await runCli(['run', documents[0]!.path, '--model', 'scripted', '--json'], { cwd: dir, timeoutMs: 60_000 }));
     const draft = await runCli(['resume', again.runId, '--feedback', '2', '--json', '--workspace', dir], { timeoutMs: 60_000 });
     expect(draft.code, describeResult(draft)).toBe(0);
     const ended = parseSingleJson(draft);
@@ -244,7 +244,7 @@ describe('book writer: kill -9 in the middle of the fan-out, then crewdeck resum
     const { documents, dir } = await importFixture('book_writer');
     let hang = true;
     server.setHandler(bookReplies((chapter) => hang && chapter === 'Dusk'));
-    const child = spawnCli(['run', documents[0].path, '--model', 'scripted', '--json'], { cwd: dir });
+    const child = spawnCli(['run', documents[0]!.path, '--model', 'scripted', '--json'], { cwd: dir });
     let printed = '';
     child.stdout.on('data', (d) => (printed += String(d)));
     child.stderr.on('data', (d) => (printed += String(d)));

@@ -82,7 +82,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
     const crewPy = join(dir, 'src/pricing_review/crew.py');
     writeFileSync(crewPy, readFileSync(crewPy, 'utf8').replace('llm = LLM(model="gpt-4o", temperature=0.1)', 'llm = make_llm(os.environ["MODEL"])'));
     const { doc, unmapped } = (await importCrewAiProject(dir));
-    expect(doc.agents[0].llm).toBeUndefined();
+    expect(doc.agents[0]!.llm).toBeUndefined();
     expect(unmapped).toEqual([
       {
         path: 'src/pricing_review/crew.py:22',
@@ -128,7 +128,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
   it('an empty expected_output: > is accepted with a warning', async () => {
     const { doc, warnings } = await load('empty_expected_output');
     valid(doc);
-    expect(doc.tasks[0].expectedOutput).toBe('');
+    expect(doc.tasks[0]!.expectedOutput).toBe('');
     expect(warnings).toEqual([{ crewId: 'haiku_writer', warnings: [{ path: 'tasks.0.expectedOutput', message: 'empty expected output: the agent is not told what answer to give' }] }]);
     await runsOffline(doc, { season: 'autumn' });
   });
@@ -138,7 +138,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
     valid(doc);
     expect(unmapped).toEqual([]);
     const [profile, score] = doc.tasks;
-    expect(profile.output).toEqual({
+    expect(profile!.output).toEqual({
       format: 'json',
       crewai: 'output_json',
       schema: {
@@ -153,7 +153,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
         required: ['name', 'industry', 'employees'],
       },
     });
-    expect(score.output).toEqual({
+    expect(score!.output).toEqual({
       format: 'json',
       schema: { type: 'object', properties: { score: { type: 'integer', description: '0 to 100' }, reason: { type: 'string' } }, required: ['score', 'reason'] },
     });
@@ -185,7 +185,7 @@ describe('CrewAI import patterns (test/fixtures/crewai/patterns)', () => {
       { type: 'file', path: 'knowledge/holidays.txt' },
       { type: 'text', name: 'office_hours', text: 'The office is open 9:00 to 17:00, Monday to Friday.' },
     ]);
-    expect(doc.agents[0].knowledge).toEqual([{ type: 'file', path: 'knowledge/prices.csv' }]);
+    expect(doc.agents[0]!.knowledge).toEqual([{ type: 'file', path: 'knowledge/prices.csv' }]);
     // The text sources alone run here (the file sources name files of the CrewAI project's knowledge/ folder).
     await runsOffline({ ...doc, knowledge: doc.knowledge!.filter((k) => k.type === 'text'), agents: doc.agents.map((a) => ({ ...a, knowledge: undefined })) }, { question: 'When do you open?' });
   });

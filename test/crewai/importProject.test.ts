@@ -44,17 +44,17 @@ describe('importCrewAiProject: sequential project with a custom tool (market_res
 
   it('maps agent fields, models and known tools', async () => {
     const [researcher, analyst] = doc.agents;
-    expect(researcher.role).toBe('{topic} Senior Data Researcher');
-    expect(researcher.goal).toBe('Uncover cutting-edge developments in {topic} and size the market for each segment you find');
+    expect(researcher!.role).toBe('{topic} Senior Data Researcher');
+    expect(researcher!.goal).toBe('Uncover cutting-edge developments in {topic} and size the market for each segment you find');
     // Each model the project names is a model profile on its provider's OpenAI-compatible endpoint.
-    expect(researcher.llm).toBe('openai/gpt-4o-mini');
+    expect(researcher!.llm).toBe('openai/gpt-4o-mini');
     expect(result.profiles['openai/gpt-4o-mini']).toEqual({ provider: 'openai', model: 'gpt-4o-mini' });
-    expect(researcher.maxIter).toBe(15);
-    expect(researcher.maxRpm).toBe(10);
+    expect(researcher!.maxIter).toBe(15);
+    expect(researcher!.maxRpm).toBe(10);
     // SerperDevTool is the web_search built-in once this build has it (issue 27); until then it is listed.
     // MarketSizeTool, the project's own BaseTool, is a tool of the project's Python tool server.
     const webSearch = createBuiltinRegistry().missingReason('web_search') === undefined;
-    expect(researcher.tools.map((t) => [t.tool, t.config])).toEqual([
+    expect(researcher!.tools.map((t) => [t.tool, t.config])).toEqual([
       ...(webSearch ? [['web_search', { provider: 'serper' }]] : []),
       ['read_file', undefined],
       ['mcp:market-research-tools/MarketSizeTool', undefined],
@@ -62,21 +62,21 @@ describe('importCrewAiProject: sequential project with a custom tool (market_res
     expect(result.mcpServers).toEqual({
       'market-research-tools': { transport: 'python', project: join(fixtures, 'market_research'), path: ['src'], modules: ['market_research.tools.custom_tool'] },
     });
-    expect(analyst.llm).toBe('ollama/llama3.1');
+    expect(analyst!.llm).toBe('ollama/llama3.1');
     expect(result.profiles['ollama/llama3.1']).toEqual({ provider: 'openai', model: 'llama3.1', baseUrl: 'http://localhost:11434/v1', nativeTools: true });
-    expect(analyst.maxExecutionTimeMs).toBe(120_000);
-    expect(analyst.allowDelegation).toBe(false);
+    expect(analyst!.maxExecutionTimeMs).toBe(120_000);
+    expect(analyst!.allowDelegation).toBe(false);
   });
 
   it('maps task fields: agent, context, markdown, output file, guardrail string as an llm guardrail', async () => {
     const [research, report] = doc.tasks;
-    expect(research.agentId).toBe('researcher');
-    expect(research.description).toContain('the current year is {current_year}');
-    expect(report.agentId).toBe('reporting_analyst');
-    expect(report.context).toEqual(['research_task']);
-    expect(report.output).toEqual({ format: 'markdown' });
-    expect(report.outputFile).toBe('report.md');
-    expect(report.guardrails).toEqual([{ type: 'llm', criterion: 'The report covers every bullet point from the research and contains no placeholder text.' }]);
+    expect(research!.agentId).toBe('researcher');
+    expect(research!.description).toContain('the current year is {current_year}');
+    expect(report!.agentId).toBe('reporting_analyst');
+    expect(report!.context).toEqual(['research_task']);
+    expect(report!.output).toEqual({ format: 'markdown' });
+    expect(report!.outputFile).toBe('report.md');
+    expect(report!.guardrails).toEqual([{ type: 'llm', criterion: 'The report covers every bullet point from the research and contains no placeholder text.' }]);
   });
 
   it('keeps {placeholders} and declares them as inputs, with main.py literal defaults', async () => {
@@ -99,8 +99,8 @@ describe('importCrewAiProject: sequential project with a custom tool (market_res
     expect(run.status).toBe('completed');
     expect(ofType(events, 'task.completed').map((e) => e.taskId)).toEqual(['research_task', 'reporting_task']);
     const prompts = ofType(events, 'llm.started').filter((e) => e.purpose === 'agent');
-    expect(prompts[0].messages.map((m) => m.content).join('\n')).toContain('AI LLMs Senior Data Researcher');
-    expect(prompts[0].messages.map((m) => m.content).join('\n')).toContain('the current year is 2026');
+    expect(prompts[0]!.messages.map((m) => m.content).join('\n')).toContain('AI LLMs Senior Data Researcher');
+    expect(prompts[0]!.messages.map((m) => m.content).join('\n')).toContain('the current year is 2026');
     expect(ofType(events, 'guardrail.passed')).toHaveLength(1);
   });
 });
@@ -118,13 +118,13 @@ describe('importCrewAiProject: hierarchical project with manager_llm and context
 
   it('maps context chains, human input, YAML @tool names and a readable pydantic output class', async () => {
     const byId = Object.fromEntries(doc.tasks.map((t) => [t.id, t]));
-    expect(byId.positioning.context).toEqual(['market_analysis']);
-    expect(byId.positioning.humanInput).toBe(true);
-    expect(byId.launch_copy.context).toEqual(['market_analysis', 'positioning']);
-    expect(byId.launch_copy.outputFile).toBe('output/{product}-launch.md');
-    expect(byId.campaign_brief.agentId).toBeUndefined();
-    expect(byId.campaign_brief.context).toEqual(['positioning', 'launch_copy']);
-    expect(byId.campaign_brief.output).toEqual({
+    expect(byId.positioning!.context).toEqual(['market_analysis']);
+    expect(byId.positioning!.humanInput).toBe(true);
+    expect(byId.launch_copy!.context).toEqual(['market_analysis', 'positioning']);
+    expect(byId.launch_copy!.outputFile).toBe('output/{product}-launch.md');
+    expect(byId.campaign_brief!.agentId).toBeUndefined();
+    expect(byId.campaign_brief!.context).toEqual(['positioning', 'launch_copy']);
+    expect(byId.campaign_brief!.output).toEqual({
       format: 'json',
       schema: {
         type: 'object',
@@ -249,7 +249,7 @@ describe('importCrewAiProject: finding the project and reporting problems', () =
     expect(doc.process).toBe('hierarchical');
     expect(doc.manager).toEqual({ agentId: 'lead', delegateTo: 'assigned' });
     expect(doc.agents.map((a) => a.id)).toEqual(['lead', 'writer']);
-    expect(doc.agents[0].llm).toBe('bedrock/claude-sonnet-4');
+    expect(doc.agents[0]!.llm).toBe('bedrock/claude-sonnet-4');
     expect(doc.agents[1]).toMatchObject({ maxIter: 7, allowDelegation: true });
     expect(doc.agents[1]!.llm).toBe('anthropic/claude-sonnet-4');
     expect(profiles['anthropic/claude-sonnet-4']).toEqual({ provider: 'openai', model: 'claude-sonnet-4', baseUrl: 'https://api.anthropic.com/v1', apiKeyEnv: 'ANTHROPIC_API_KEY' });

@@ -14,14 +14,14 @@ describe('CrewAI Flow import is partial: an unreadable router or trigger is one 
 
     const methods = Object.fromEntries(flow!.methods.map((m) => [m.name, m]));
     expect(flow!.methods.map((m) => m.name)).toEqual(['score_idea_crew', 'score_idea', 'pick_lane', 'summarize', 'celebrate']);
-    expect(methods.score_idea_crew.body).toMatchObject({ type: 'crew', file: 'score_crew.crew.json', inputs: { idea: '{state.idea}' } });
-    expect(methods.summarize.body).toEqual({ type: 'set_state', set: { verdict: 'reviewed: {state.verdict}' } });
+    expect(methods.score_idea_crew!.body).toMatchObject({ type: 'crew', file: 'score_crew.crew.json', inputs: { idea: '{state.idea}' } });
+    expect(methods.summarize!.body).toEqual({ type: 'set_state', set: { verdict: 'reviewed: {state.verdict}' } });
     // `route = "high" if … else "low"; return route`: a stub that keeps the labels it can read.
-    expect(methods.pick_lane.trigger).toEqual({ listen: 'score_idea' });
-    expect(methods.pick_lane.routes).toEqual(['high', 'low']);
-    expect(methods.pick_lane.body).toMatchObject({ type: 'script', code: 'return input;', stub: { file: main, line: 29 } });
+    expect(methods.pick_lane!.trigger).toEqual({ listen: 'score_idea' });
+    expect(methods.pick_lane!.routes).toEqual(['high', 'low']);
+    expect(methods.pick_lane!.body).toMatchObject({ type: 'script', code: 'return input;', stub: { file: main, line: 29 } });
     // Its listener stays, since the stub still has the route.
-    expect(methods.celebrate.trigger).toEqual({ listen: { route: 'high' } });
+    expect(methods.celebrate!.trigger).toEqual({ listen: { route: 'high' } });
 
     const at = (item: string) => unmapped.filter((u) => u.item.includes(item)).map((u) => `${u.path} ${u.item}`);
     expect(at('triage')).toEqual([`${main}:22 @router() on triage`]);

@@ -54,9 +54,9 @@ function representable(doc: CrewDocument, summary: UnmappedItem[]): CrewDocument
   const texts = [...parsed.agents.flatMap((a) => [a.role, a.goal, a.backstory]), ...parsed.tasks.flatMap((t) => [t.description, t.expectedOutput, t.outputFile ?? ''])];
   for (const text of texts) {
     for (const m of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_-]*)\}/g)) {
-      if (!declared.has(m[1])) {
-        declared.add(m[1]);
-        (parsed.inputs ??= []).push({ name: m[1] });
+      if (!declared.has(m[1]!)) {
+        declared.add(m[1]!);
+        (parsed.inputs ??= []).push({ name: m[1]! });
       }
     }
   }
@@ -224,7 +224,7 @@ describe('CrewAI export → import round trip', async () => {
 
   it('lists what CrewAI cannot hold in the summary (and as YAML comments) instead of dropping it silently', async () => {
     const doc = HAND_WRITTEN[2];
-    const { dir, exported } = await roundTrip(doc);
+    const { dir, exported } = await roundTrip(doc!);
     const paths = exported.summary.map((s) => s.path);
     expect(paths).toEqual(
       expect.arrayContaining([
@@ -240,7 +240,7 @@ describe('CrewAI export → import round trip', async () => {
   });
 
   it('writes a CrewAI project layout with a @CrewBase class', async () => {
-    const { dir, exported } = await roundTrip(HAND_WRITTEN[0]);
+    const { dir, exported } = await roundTrip(HAND_WRITTEN[0]!);
     expect(exported.packageName).toBe('every_field');
     expect(exported.files.sort()).toEqual(
       ['pyproject.toml', 'src/every_field/__init__.py', 'src/every_field/config/agents.yaml', 'src/every_field/config/tasks.yaml', 'src/every_field/crew.py', 'src/every_field/main.py', 'src/every_field/tools/__init__.py'].sort(),
@@ -260,9 +260,9 @@ describe('CrewAI export → import round trip', async () => {
 
   it('refuses a folder that already has files unless asked to overwrite', async () => {
     const dir = tempDir();
-    exportCrewAi(HAND_WRITTEN[1], dir);
-    expect(() => exportCrewAi(HAND_WRITTEN[1], dir)).toThrow(CrewAiExportFailed);
-    expect(() => exportCrewAi(HAND_WRITTEN[1], dir, { overwrite: true })).not.toThrow();
+    exportCrewAi(HAND_WRITTEN[1]!, dir);
+    expect(() => exportCrewAi(HAND_WRITTEN[1]!, dir)).toThrow(CrewAiExportFailed);
+    expect(() => exportCrewAi(HAND_WRITTEN[1]!, dir, { overwrite: true })).not.toThrow();
     expect(readdirSync(dir).sort()).toEqual(['pyproject.toml', 'src']);
   });
 

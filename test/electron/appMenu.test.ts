@@ -57,8 +57,8 @@ describe('application menu', () => {
 
   it('macOS has the app menu with about and quit, and a window menu', () => {
     const { items } = template(true);
-    expect(items[0].label).toBe('Crewdeck');
-    const appRoles = flatten([items[0]]).map((i) => i.role);
+    expect(items[0]!.label).toBe('Crewdeck');
+    const appRoles = flatten([items[0]!]).map((i) => i.role);
     expect(appRoles).toEqual(expect.arrayContaining(['about', 'quit', 'hide']));
     expect(items.some((i) => i.role === 'windowMenu')).toBe(true);
   });

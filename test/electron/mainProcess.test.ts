@@ -71,9 +71,9 @@ afterAll(async () => {
 describe('main process (dist/electron/main.cjs)', () => {
   it('opens one sandboxed, context-isolated window on the renderer build, with the preload', () => {
     const [window] = fake.windows;
-    expect(window.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: join(outdir, 'preload.cjs') });
-    expect(window.loaded).toBe(join(outdir, '..', 'renderer', 'index.html'));
-    expect(window.title).toBe('Crewdeck — Crewdeck');
+    expect(window!.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: join(outdir, 'preload.cjs') });
+    expect(window!.loaded).toBe(join(outdir, '..', 'renderer', 'index.html'));
+    expect(window!.title).toBe('Crewdeck — Crewdeck');
     expect(typeof fake.state.headersListener).toBe('function');
   });
 
@@ -113,7 +113,7 @@ describe('main process (dist/electron/main.cjs)', () => {
     const started = await fake.invoke(appUrl, 'runs.start', { path: 'research-brief.crew.json', inputs: {} });
     expect(started.ok).toBe(true);
     const runId = (started.response as { runId: string }).runId;
-    const pushes = () => window.sent.filter(([channel]) => channel === 'crewdeck:push').map(([, push]) => push as HostPush);
+    const pushes = () => window!.sent.filter(([channel]) => channel === 'crewdeck:push').map(([, push]) => push as HostPush);
     const done = await until(() => pushes().find((p) => p.kind === 'event' && p.event.runId === runId && p.event.type === 'run.completed'));
     expect(done).toBeTruthy();
   });
@@ -122,7 +122,7 @@ describe('main process (dist/electron/main.cjs)', () => {
     const [window] = fake.windows;
     (menuItem('Save').click as () => void)();
     (menuItem('Undo').click as () => void)();
-    expect(window.sent.filter(([channel]) => channel === 'crewdeck:menu')).toEqual([
+    expect(window!.sent.filter(([channel]) => channel === 'crewdeck:menu')).toEqual([
       ['crewdeck:menu', 'save'],
       ['crewdeck:menu', 'undo'],
     ]);
@@ -131,15 +131,15 @@ describe('main process (dist/electron/main.cjs)', () => {
     mkdirSync(other);
     fake.state.openDialogResult = [other];
     (menuItem('Open Workspace…').click as () => void)();
-    await until(() => window.reloads === 1);
+    await until(() => window!.reloads === 1);
     expect(fake.state.forks).toHaveLength(2);
-    expect(window.title).toBe('other-workspace — Crewdeck');
+    expect(window!.title).toBe('other-workspace — Crewdeck');
     expect(await fake.invoke(appUrl, 'workspace.info', {})).toMatchObject({ ok: true, response: { path: other } });
     expect(JSON.parse(readFileSync(join(userData, 'workspace.json'), 'utf8'))).toEqual({ lastWorkspace: other });
   });
 
   it('saves the window bounds when the window closes', () => {
-    fake.windows[0].emit('close');
+    fake.windows[0]!.emit('close');
     expect(JSON.parse(readFileSync(join(userData, 'window-state.json'), 'utf8'))).toEqual({ x: 10, y: 20, width: 1300, height: 850, maximized: false });
   });
 

@@ -98,7 +98,7 @@ describe('RuntimeConnection with the runtime bundle in a child process', () => {
     const events = () => pushes.flatMap((p) => (p.kind === 'event' && p.event.runId === runId ? [p.event] : []));
     const end = await until(() => events().find((e: RuntimeEvent) => e.type === 'run.completed' || e.type === 'run.failed'), 15_000);
     expect(end.type).toBe('run.completed');
-    expect(events()[0].type).toBe('run.started');
+    expect(events()[0]!.type).toBe('run.started');
     expect(events().map((e) => e.seq)).toEqual(events().map((_, i) => i + 1));
   });
 
@@ -129,7 +129,7 @@ describe('RuntimeConnection with the runtime bundle in a child process', () => {
     const first = h.children[0];
 
     const pending = h.connection.request('documents.list', {});
-    first.crash();
+    first!.crash();
     const failed = await pending;
     expect(failed.ok).toBe(false);
     expect(!failed.ok && failed.error.message).toMatch(/runtime process stopped unexpectedly .*restarted/);
@@ -138,21 +138,21 @@ describe('RuntimeConnection with the runtime bundle in a child process', () => {
     await until(() => h.pushes.some((p) => p.kind === 'runs.changed') && h.pushes.some((p) => p.kind === 'documents.changed'));
     const again = await h.connection.request('workspace.info', {});
     expect(again).toMatchObject({ ok: true, response: { path: workspace } });
-    expect(h.children[1].pid).not.toBe(first.pid);
+    expect(h.children[1]!.pid).not.toBe(first!.pid);
   });
 
   it('stops restarting after repeated crashes, and starts again on the next request', async () => {
     const h = harness({ maxCrashes: 1 });
     await h.connection.start(workspaceWithExamples(), {});
     await h.connection.request('workspace.info', {});
-    h.children[0].crash();
+    h.children[0]!.crash();
     await until(() => h.children.length === 2);
     await h.connection.request('workspace.info', {});
     // The restart is a timer (restartDelayMs): with the clock faked, every timer the crash set can be run
     // at once, so a restart that should not happen would happen here, not after some wait.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      h.children[1].crash();
+      h.children[1]!.crash();
       await vi.waitFor(() => expect(h.logs.some((l) => l.includes('keeps crashing'))).toBe(true), { timeout: 10_000, interval: 20 });
       vi.runAllTimers();
     } finally {
@@ -184,7 +184,7 @@ describe('RuntimeConnection with the runtime bundle in a child process', () => {
     await h.connection.start(workspace, {});
     await h.connection.request('runs.list', {});
     const exits: Array<number | null> = [];
-    h.children[0].onExit((code) => exits.push(code));
+    h.children[0]!.onExit((code) => exits.push(code));
     await h.connection.stop();
     expect(exits).toEqual([0]);
     expect(h.logs.filter((l) => l.includes('killing'))).toEqual([]);

@@ -30,7 +30,7 @@ describe('Content-Security-Policy header', () => {
     const answers: Array<{ responseHeaders?: Record<string, string[]> }> = [];
     listener?.({ resourceType: 'mainFrame', responseHeaders: { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] } }, (r) => answers.push(r));
     listener?.({ resourceType: 'script', responseHeaders: {} }, (r) => answers.push(r));
-    expect(answers[0].responseHeaders).toEqual({ 'X-Other': ['1'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
+    expect(answers[0]!.responseHeaders).toEqual({ 'X-Other': ['1'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
     expect(answers[1]).toEqual({});
   });
 });
@@ -56,7 +56,7 @@ describe('navigation and windows', () => {
     );
     const navigate = (url: string) => {
       let prevented = false;
-      handlers['will-navigate']({ preventDefault: () => (prevented = true) }, url);
+      handlers['will-navigate']!({ preventDefault: () => (prevented = true) }, url);
       return prevented;
     };
     expect(navigate(`${appUrl}#/runs`)).toBe(false);
@@ -67,7 +67,7 @@ describe('navigation and windows', () => {
     expect(openHandler?.({ url: 'file:///etc/hosts' })).toEqual({ action: 'deny' });
     expect(opened).toEqual(['https://example.com/', 'https://github.com/']);
     let webviewPrevented = false;
-    handlers['will-attach-webview']({ preventDefault: () => (webviewPrevented = true) });
+    handlers['will-attach-webview']!({ preventDefault: () => (webviewPrevented = true) });
     expect(webviewPrevented).toBe(true);
   });
 
@@ -81,7 +81,7 @@ describe('navigation and windows', () => {
     );
     const fire = (event: 'will-redirect' | 'will-frame-navigate', url: string, isMainFrame = true) => {
       let prevented = false;
-      handlers[event]({ url, isMainFrame, preventDefault: () => (prevented = true) });
+      handlers[event]!({ url, isMainFrame, preventDefault: () => (prevented = true) });
       return prevented;
     };
     expect(fire('will-redirect', `${appUrl}#/flows`)).toBe(false);

@@ -44,7 +44,7 @@ describe('flow bodies', () => {
     expect(result).toMatchObject({ status: 'completed', output: 'A short piece.' });
     expect(agentPrompts(events, 'Writer')[0]).toContain('Write about tidal power');
     const method = ofType(events, 'flow.method.started')[0];
-    expect(ofType(events, 'task.started')[0].parentSpanId).toBe(method.spanId);
+    expect(ofType(events, 'task.started')[0]!.parentSpanId).toBe(method!.spanId);
   });
 
   it('a crew body refuses a crew file that is a symbolic link leading outside the workspace', async () => {
@@ -97,7 +97,7 @@ describe('flow bodies', () => {
     );
     expect(result.status).toBe('completed');
     expect(agentPrompts(events, 'Planner')[0]).toContain('Plan a day in Lyon');
-    expect(ofType(events, 'llm.started').find((e) => e.purpose === 'flow_llm')!.messages[0].content).toContain('Score this plan: Day 1: old town.');
+    expect(ofType(events, 'llm.started').find((e) => e.purpose === 'flow_llm')!.messages[0]!.content).toContain('Score this plan: Day 1: old town.');
     expect(result.output).toBe('{"score": 8}');
 
     const bad = await run(flow({ methods: [{ id: 's', name: 'score', trigger: { start: true }, body: { type: 'llm', prompt: 'Score', llm: scripted({ default: 'eight' }), outputSchema: { type: 'object' } } }] }));
@@ -131,8 +131,8 @@ describe('flow bodies', () => {
     const result = await createRuntime({ workspace: ws.dir, store: ws.store, memory }).runFlow(doc, { onEvent: (e) => events.push(e) });
     expect(result.status).toBe('completed');
     const recall = ofType(events, 'memory.recall')[0];
-    expect(recall.scope).toBe('/flow/f/agent/Planner');
-    expect(recall.records).toHaveLength(20);
+    expect(recall!.scope).toBe('/flow/f/agent/Planner');
+    expect(recall!.records).toHaveLength(20);
     memory.close();
   });
 });

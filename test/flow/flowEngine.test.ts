@@ -118,7 +118,7 @@ describe('flow engine', () => {
     );
     expect(result.status).toBe('failed');
     expect(result.error?.message).toMatch(/the state after "scorer" breaks the state schema: .*score.*number/);
-    expect(ofType(events, 'flow.method.failed')[0].methodName).toBe('scorer');
+    expect(ofType(events, 'flow.method.failed')[0]!.methodName).toBe('scorer');
   });
 
   it('a script cannot reach require, process or the network, and an endless loop is stopped by its time limit', async () => {
@@ -171,7 +171,7 @@ describe('flow engine', () => {
     expect(resumed.tokenUsage.totalTokens).toBeGreaterThan(first.result.tokenUsage.totalTokens);
     expect(later[0]).toMatchObject({ type: 'run.resumed', seq: first.events.at(-1)!.seq + 1 });
     expect(ofType(later, 'human.answered')[0]).toMatchObject({ outcome: 'revise', feedback: 'It is too long, cut it down' });
-    expect(ofType(later, 'flow.route')[0].reason).toBe('classified from the feedback: asks for changes');
+    expect(ofType(later, 'flow.route')[0]!.reason).toBe('classified from the feedback: asks for changes');
     // Nothing before the review ran again.
     expect(ofType(later, 'flow.method.started').map((e) => e.methodName)).toEqual(['rewrite']);
     expect(ws!.store.getRun(first.result.runId)!.status).toBe('completed');
@@ -207,7 +207,7 @@ describe('flow engine', () => {
     expect(resumed.output).toBe(route === 'approved' ? 'paged' : 'waited');
     const [routed] = ofType(events, 'flow.route');
     expect(routed).toMatchObject({ route, reason, rawReply: reply });
-    expect(routed.readAs).toEqual(readAs);
+    expect(routed!.readAs).toEqual(readAs);
   });
 
   it('two resumes racing for one paused flow (two windows, the app and the CLI): one continues it, the other is refused', async () => {
@@ -272,8 +272,8 @@ describe('flow engine', () => {
 
     const second = await run(doc);
     const recall = ofType(second.events, 'memory.recall')[0];
-    expect(recall.scope).toBe('/flow/f/method/review');
-    expect(recall.records.map((r) => r.content)).toEqual(['Lead with the price of the offer']);
+    expect(recall!.scope).toBe('/flow/f/method/review');
+    expect(recall!.records.map((r) => r.content)).toEqual(['Lead with the price of the offer']);
     expect(feedbackPending(second.result).output).toBe('Only 9 euros: our solar lamp lights your garden all night.');
     expect(feedbackPending(second.result).message).toContain('Revised with 1 lesson from earlier feedback');
   });

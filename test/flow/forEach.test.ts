@@ -69,8 +69,8 @@ describe('for_each flow body', () => {
     expect(JSON.parse(readFileSync(join(ws.dir, 'out/3-chapters.json'), 'utf8'))).toEqual(['Text of Dawn', 'Text of Noon', 'Text of Dusk']);
     // The app's trace: one span per item under the method, with its status; the node's ×N counter.
     const view = foldRunEvents(emptyRunView(result.runId), events);
-    expect(view.methods.write.items).toEqual({ total: 3, done: 3, failed: 0 });
-    const method = view.spans.get(view.methods.write.spanId)!;
+    expect(view.methods.write!.items).toEqual({ total: 3, done: 3, failed: 0 });
+    const method = view.spans.get(view.methods.write!.spanId)!;
     const items = method.children.map((id) => view.spans.get(id)!);
     expect(items.map((i) => [i.kind, i.label, i.status])).toEqual([
       ['item', 'item 1/3', 'done'],

@@ -49,7 +49,7 @@ describe('for_each at the run budget', () => {
     expect(ofType(first, 'flow.method.paused').map((e) => e.methodId)).toEqual(['write']);
     expect(ofType(first, 'flow.method.failed')).toEqual([]);
     const view = foldRunEvents(emptyRunView(paused.runId), first);
-    const method = view.spans.get(view.methods.write.spanId)!;
+    const method = view.spans.get(view.methods.write!.spanId)!;
     expect(method.children.map((id) => view.spans.get(id)!.status)).toEqual(['done', 'done', 'paused']);
 
     const second: RuntimeEvent[] = [];

@@ -70,7 +70,7 @@ describe('browser mode: the token and Origin checks', () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>Crewdeck</title>');
     expect(String(page.headers['content-security-policy'])).toContain("default-src 'self'");
-    const cookie = String(page.headers['set-cookie']).split(';')[0];
+    const cookie = String(page.headers['set-cookie']).split(';')[0]!;
     expect(cookie).toBe(`crewdeck_token_${server.port}=${server.token}`);
     const asset = await get('/assets/app.js', { cookie });
     expect(asset).toMatchObject({ status: 200, body: 'console.log(1)' });

@@ -80,9 +80,9 @@ describe('runs.startBatch', () => {
     expect(batch.rows.map((r) => r.status)).toEqual(['completed', 'failed', 'completed']);
     expect(batch.rows.map((r) => r.runId)).toEqual(started.rows.map((r) => r.runId));
     expect(batch.rows.every((r) => r.opened)).toBe(true);
-    expect(batch.rows[1].error).toMatch(/context/i);
-    expect(batch.rows[0].tokenUsage.totalTokens).toBeGreaterThan(0);
-    expect(batch.rows[2].tokenUsage.requests).toBe(1);
+    expect(batch.rows[1]!.error).toMatch(/context/i);
+    expect(batch.rows[0]!.tokenUsage.totalTokens).toBeGreaterThan(0);
+    expect(batch.rows[2]!.tokenUsage.requests).toBe(1);
 
     const outputs = await Promise.all(batch.rows.map((r) => call('runs.get', { runId: r.runId })));
     expect(outputs.map((o) => o.run.status)).toEqual(['completed', 'failed', 'completed']);
@@ -94,7 +94,7 @@ describe('runs.startBatch', () => {
     expect(prompts.some((p) => p.includes('Describe Ghent in a warm tone.'))).toBe(true);
     // The first row (slowest) finished last: order is the rows', not the finishing order.
     const ends = pushes.flatMap((p) => (p.kind === 'event' && p.event.type === 'run.completed' ? [p.event.runId] : []));
-    expect(ends).toEqual([batch.rows[2].runId, batch.rows[0].runId]);
+    expect(ends).toEqual([batch.rows[2]!.runId, batch.rows[0]!.runId]);
     expect(pushes.some((p) => p.kind === 'batch.changed' && p.batchId === started.batchId)).toBe(true);
   });
 
@@ -113,7 +113,7 @@ describe('runs.startBatch', () => {
     const { call, pushes } = open();
     const before = server.requests.length;
     const started: HostBatch = await call('runs.startBatch', { path: 'guide.crew.json', rows: [{ city: 'Ghent' }, { city: 'Oslo' }, { city: 'Lima' }] });
-    const first = started.rows[0].runId;
+    const first = started.rows[0]!.runId;
     const t0 = Date.now();
     while (!pushes.some((p) => p.kind === 'event' && p.event.type === 'llm.started' && p.event.runId === first)) {
       if (Date.now() - t0 > 10_000) throw new Error('row 1 never called its model');
@@ -135,7 +135,7 @@ describe('runs.startBatch', () => {
     await call('runs.cancelBatch', { batchId: started.batchId });
     const batch = await settled(call, started.batchId);
     expect(batch.rows.map((r) => r.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
-    expect(batch.rows[2].opened).toBe(false);
+    expect(batch.rows[2]!.opened).toBe(false);
     expect(batch.status).toBe('cancelled');
   });
 
@@ -147,7 +147,7 @@ describe('runs.startBatch', () => {
     if (result.ok) return;
     expect(result.error.code).toBe('bad_input');
     expect(result.error.problems?.map((p) => p.path)).toEqual(['row 2', 'row 3']);
-    expect(result.error.problems?.[0].message).toContain('no value for the input "city"');
+    expect(result.error.problems?.[0]!.message).toContain('no value for the input "city"');
     expect(server.requests.length).toBe(before);
     const listed = await host.handle('runs.list', {});
     expect(listed).toMatchObject({ ok: true, response: { runs: [] } });

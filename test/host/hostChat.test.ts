@@ -26,8 +26,8 @@ beforeAll(async () => {
     const system = messages[0]?.content ?? '';
     if (system.includes('kept as the right one')) return { content: '{"score": 9, "reason": "It gives the same product."}' };
     const last = lastOf(body as { messages: Message[] });
-    if (last.role === 'tool') return { content: `The product is ${last.content}.` };
-    if (system.startsWith('You are Analyst.') && String(last.content).includes('latest message')) return { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }] };
+    if (last!.role === 'tool') return { content: `The product is ${last!.content}.` };
+    if (system.startsWith('You are Analyst.') && String(last!.content).includes('latest message')) return { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }] };
     if (system.startsWith('You are Poet.')) return { content: 'Roses, in one line.' };
     return undefined;
   });
@@ -105,11 +105,11 @@ describe('chat.send', () => {
     expect(events.find((e) => e.type === 'run.completed')).toMatchObject({ output: 'The product is 42.' });
     // Only the chosen agent ran: one task, no Writer.
     expect(events.filter((e) => e.type === 'task.started').map((e) => (e as { agentRole: string }).agentRole)).toEqual(['Analyst']);
-    const prompt = String(server.requests[0].body.messages.at(-1).content);
+    const prompt = String(server.requests[0]!.body.messages.at(-1).content);
     expect(prompt).toContain('Person: Hello there\nYou: Hi, I compute things.');
     expect(prompt).toContain('What is 6 times 7? Keep {topic} and {nobody} as they are.');
     // The agent's own placeholders are filled from the crew's defaults.
-    expect(String(server.requests[0].body.messages[0].content)).toContain('Work out sums exactly');
+    expect(String(server.requests[0]!.body.messages[0].content)).toContain('Work out sums exactly');
     expect(server.requests.every((r) => !String(r.body.messages[0].content).startsWith('You are Writer.'))).toBe(true);
   });
 

@@ -137,7 +137,7 @@ describe('flows through the host API', () => {
     const resume = await second.host.handle('runs.resume', { runId, feedback: 'yes' });
     expect(resume).toMatchObject({ ok: false, error: { code: 'bad_input' } });
     const stored = (await second.call('runs.events', { runId })).events as RuntimeEvent[];
-    expect(stored.at(-1)).toMatchObject({ type: 'run.cancelled', spanId: stored[0].spanId });
+    expect(stored.at(-1)).toMatchObject({ type: 'run.cancelled', spanId: stored[0]!.spanId });
     // seq stays gap-free across the sessions
     expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
   });

@@ -233,12 +233,12 @@ describe('HostService: runs', () => {
 
   it('asks for tool approval and task review through human.pending / human.answer', async () => {
     writeFileSync(join(workspace, 'review.crew.json'), JSON.stringify(reviewCrew));
-    reviewCrew.agents[0].llm.script.rules.unshift({
+    reviewCrew.agents[0]!.llm.script.rules.unshift({
       when: { callIndex: 0 } as never,
       reply: { content: '', toolCalls: [{ name: 'current_time', arguments: {} }] } as never,
     });
     writeFileSync(join(workspace, 'review.crew.json'), JSON.stringify(reviewCrew));
-    reviewCrew.agents[0].llm.script.rules.shift();
+    reviewCrew.agents[0]!.llm.script.rules.shift();
 
     const { runId } = await call('runs.start', { path: 'review.crew.json', inputs: {} });
     const approval = await until(() => (eventsOf(runId).find((e) => e.type === 'human.requested') as any) ?? undefined);

@@ -96,8 +96,8 @@ describe('training and tests through the host API', () => {
     const runStarts = pushes.flatMap((p) => (p.kind === 'event' && p.event.type === 'run.started' ? [p.event] : []));
     // The session's own run first (its events and the evaluator's calls), then the two crew runs.
     expect(runStarts.map((e) => e.purpose?.kind)).toEqual(['evaluation', 'training', 'training']);
-    expect(runStarts[1].runId).toBe(started.runId);
-    const sessionEvents = pushes.flatMap((p) => (p.kind === 'event' && p.event.runId === runStarts[0].runId ? [p.event.type] : []));
+    expect(runStarts[1]!.runId).toBe(started.runId);
+    const sessionEvents = pushes.flatMap((p) => (p.kind === 'event' && p.event.runId === runStarts[0]!.runId ? [p.event.type] : []));
     expect(sessionEvents.filter((t) => t.startsWith('training.'))).toEqual([
       'training.started',
       'training.iteration.started',
@@ -130,16 +130,16 @@ describe('training and tests through the host API', () => {
     const writerStart = events.find((e): e is EventOf<'agent.started'> => e.type === 'agent.started' && e.role === 'Writer')!;
     expect(writerStart.suggestions).toEqual({ version: 1, count: 2 });
     const writerCall = events.find((e): e is EventOf<'llm.started'> => e.type === 'llm.started' && e.agentRole === 'Writer')!;
-    expect(writerCall.messages[1].content).toContain('- Keep sentences under 15 words.');
+    expect(writerCall.messages[1]!.content).toContain('- Keep sentences under 15 words.');
 
     // Errors name the problem with the right codes.
-    const missing = await hosts[0].handle('training.activate', { crewId: 'writing', role: 'Writer', version: 9 });
+    const missing = await hosts[0]!.handle('training.activate', { crewId: 'writing', role: 'Writer', version: 9 });
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    const noEarlier = await hosts[0].handle('training.rollback', { crewId: 'writing', role: 'Writer' });
+    const noEarlier = await hosts[0]!.handle('training.rollback', { crewId: 'writing', role: 'Writer' });
     expect(noEarlier).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    const badIndex = await hosts[0].handle('training.updateSuggestion', { crewId: 'writing', role: 'Writer', version: 1, index: 5, text: 'x' });
+    const badIndex = await hosts[0]!.handle('training.updateSuggestion', { crewId: 'writing', role: 'Writer', version: 1, index: 5, text: 'x' });
     expect(badIndex).toMatchObject({ ok: false, error: { code: 'bad_input' } });
-    const empty = await hosts[0].handle('training.updateSuggestion', { crewId: 'writing', role: 'Writer', version: 1, index: 0, text: '  ' });
+    const empty = await hosts[0]!.handle('training.updateSuggestion', { crewId: 'writing', role: 'Writer', version: 1, index: 0, text: '  ' });
     expect(empty).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
 
     const disabled = await call('training.disable', { crewId: 'writing', role: 'Writer', version: 1 });
@@ -164,7 +164,7 @@ describe('training and tests through the host API', () => {
       ['polish', [8, 8], 8, null],
     ]);
     expect((await call('tests.list', { crewId: 'writing' })).tests.map((t: any) => t.id)).toEqual([testId]);
-    const notThere = await hosts[0].handle('tests.get', { testId: 'test_nope' });
+    const notThere = await hosts[0]!.handle('tests.get', { testId: 'test_nope' });
     expect(notThere).toMatchObject({ ok: false, error: { code: 'not_found' } });
   }, 60_000);
 });

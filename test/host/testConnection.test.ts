@@ -34,7 +34,7 @@ describe('Test connection', () => {
     const result = await test(server.baseUrl);
     expect(result).toMatchObject({ ok: true, method: 'chat', models: [] });
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
-    const chat = server.requests[1].body;
+    const chat = server.requests[1]!.body;
     expect(chat.model).toBe('scripted-model');
     expect(chat.max_tokens).toBe(1);
   });

@@ -60,7 +60,7 @@ describe('reading an agent reply', () => {
     expect(result.output).toBe('Oslo er hovedstaden i Norge.');
     expect(ws.store.taskOutputs(result.runId).map((o) => o.raw)).toEqual(['Oslo is the capital of Norway.', 'Oslo er hovedstaden i Norge.']);
     // The next task's context holds the answer, not the preamble.
-    const second = chatRequests()[1].body.messages as { role: string; content: string }[];
+    const second = chatRequests()[1]!.body.messages as { role: string; content: string }[];
     const prompt = second.find((m) => m.role === 'user')!.content;
     expect(prompt).toContain('Oslo is the capital of Norway.');
     expect(prompt).not.toContain('I now can give a great answer');
@@ -76,7 +76,7 @@ describe('reading an agent reply', () => {
       }),
     );
     expect(result.status, JSON.stringify(result.error)).toBe('completed');
-    expect(ofType(events, 'agent.started')[0].mode).toBe('react');
+    expect(ofType(events, 'agent.started')[0]!.mode).toBe('react');
     expect(result.output).toBe(reply);
     expect(chatRequests()).toHaveLength(1);
   });
@@ -103,10 +103,10 @@ describe('reading an agent reply', () => {
     expect(ofType(events, 'tool.completed').map((e) => e.result)).toEqual(['42', '48', '42']);
     const blocked = ofType(events, 'tool.blocked');
     expect(blocked.map((e) => [e.tool, e.by])).toEqual([['calculator', 'repeated_call']]);
-    const started = ofType(events, 'tool.started').find((e) => e.spanId === blocked[0].spanId);
+    const started = ofType(events, 'tool.started').find((e) => e.spanId === blocked[0]!.spanId);
     expect(started).toMatchObject({ tool: 'calculator', args: { expression: '6 * 7' }, agentRole: 'Solver' });
     // The model read the note as the observation of its repeated call.
-    const third = chatRequests()[2].body.messages as { role: string; content: string }[];
+    const third = chatRequests()[2]!.body.messages as { role: string; content: string }[];
     expect(third.at(-1)!.content).toMatch(/^Observation: I just used this tool with exactly this input.*I must not repeat this input/);
     expect(chatRequests()).toHaveLength(5);
   });
@@ -121,7 +121,7 @@ describe('reading an agent reply', () => {
       }),
     );
     expect(result.status, JSON.stringify(result.error)).toBe('completed');
-    expect(ofType(events, 'agent.started')[0].mode).toBe('native');
+    expect(ofType(events, 'agent.started')[0]!.mode).toBe('native');
     expect(ofType(events, 'tool.completed').map((e) => e.result)).toEqual(['42', '42']);
     expect(ofType(events, 'tool.blocked')).toHaveLength(0);
   });

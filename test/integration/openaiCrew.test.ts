@@ -86,14 +86,14 @@ describe('an openai crew against the scripted server', () => {
     // The real SDK sent the key, the tool schema, and then the tool result.
     const requests = chatRequests();
     expect(requests).toHaveLength(3);
-    expect(requests[0].headers.authorization).toBe('Bearer integration-key');
-    expect(requests[0].body.model).toBe('scripted-gpt');
-    expect(requests[0].body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['calculator']);
-    const toolMessage = (requests[1].body.messages as { role: string; content: string; tool_call_id?: string }[]).find((m) => m.role === 'tool');
+    expect(requests[0]!.headers.authorization).toBe('Bearer integration-key');
+    expect(requests[0]!.body.model).toBe('scripted-gpt');
+    expect(requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['calculator']);
+    const toolMessage = (requests[1]!.body.messages as { role: string; content: string; tool_call_id?: string }[]).find((m) => m.role === 'tool');
     expect(toolMessage?.content).toBe('42');
-    const assistant = (requests[1].body.messages as { role: string; tool_calls?: { id: string }[] }[]).find((m) => m.role === 'assistant');
-    expect(toolMessage?.tool_call_id).toBe(assistant?.tool_calls?.[0].id);
-    expect(requests[2].body).not.toHaveProperty('tools');
+    const assistant = (requests[1]!.body.messages as { role: string; tool_calls?: { id: string }[] }[]).find((m) => m.role === 'assistant');
+    expect(toolMessage?.tool_call_id).toBe(assistant?.tool_calls?.[0]!.id);
+    expect(requests[2]!.body).not.toHaveProperty('tools');
     expect(ofType(events, 'tool.completed').map((e) => [e.tool, e.result])).toEqual([['calculator', '42']]);
 
     // Totals, per task and per agent: exactly what the server reported.
@@ -106,12 +106,12 @@ describe('an openai crew against the scripted server', () => {
     expect(ofType(events, 'llm.completed').map((e) => e.usage)).toEqual([...task1, ...task2].map((r) => reported([r])));
     const taskDone = ofType(events, 'task.completed');
     expect(Object.fromEntries(taskDone.map((e) => [e.taskId, e.tokenUsage]))).toEqual({ compute: reported(task1), spell: reported(task2) });
-    expect(ofType(events, 'run.completed')[0].tokenUsage).toEqual(result.tokenUsage);
+    expect(ofType(events, 'run.completed')[0]!.tokenUsage).toEqual(result.tokenUsage);
 
     // And the run store kept the same numbers.
     const ws = workspaces[0];
-    expect(ws.store.getRun(result.runId)?.tokenUsage).toEqual(result.tokenUsage);
-    expect(ws.store.taskOutputs(result.runId).map((o) => o.tokenUsage)).toEqual([reported(task1), reported(task2)]);
+    expect(ws!.store.getRun(result.runId)?.tokenUsage).toEqual(result.tokenUsage);
+    expect(ws!.store.taskOutputs(result.runId).map((o) => o.tokenUsage)).toEqual([reported(task1), reported(task2)]);
   });
 
   it('streams: llm.chunk events carry the reply and usage is still reported', async () => {
@@ -172,7 +172,7 @@ describe('an openai crew against the scripted server', () => {
     expect(result.output).toBe('Made it through.');
     expect(chatRequests()).toHaveLength(3);
     // Retry-After: 1 was honoured (the backoff for a first retry alone would be 250–500 ms).
-    expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(950);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
 
     const llm = events.filter((e) => e.type.startsWith('llm.'));
     expect(llm.map((e) => e.type)).toEqual(['llm.started', 'llm.failed', 'llm.failed', 'llm.completed']);
@@ -203,16 +203,16 @@ describe('an openai crew against the scripted server', () => {
     expect(result.status, JSON.stringify(result.error)).toBe('completed');
     expect(result.output).toBe('The sum is 5.');
     const first = ofType(events, 'llm.completed')[0];
-    expect(first.toolCalls[0].arguments).not.toBe(JSON.stringify({ expression: '2 + 3' })); // it really was broken
+    expect(first!.toolCalls[0]!.arguments).not.toBe(JSON.stringify({ expression: '2 + 3' })); // it really was broken
 
     // The model got an observation for its call: the result of the repaired call, or an error it can act on.
-    const toolMessage = (chatRequests()[1].body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
+    const toolMessage = (chatRequests()[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
     expect(toolMessage).toBeDefined();
     const completed = ofType(events, 'tool.completed');
     const failed = ofType(events, 'tool.failed');
     expect(completed.length + failed.length).toBe(1);
     if (completed.length === 1) {
-      expect(completed[0].result).toBe('5');
+      expect(completed[0]!.result).toBe('5');
       expect(toolMessage!.content).toBe('5');
     } else {
       expect(toolMessage!.content).toMatch(/^Error: .*JSON/);
@@ -236,9 +236,9 @@ describe('an openai crew against the scripted server', () => {
     expect(result.output).toBe('Here is my answer after all.');
     const requests = chatRequests();
     expect(requests).toHaveLength(2);
-    const lastUser = (requests[1].body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').at(-1);
+    const lastUser = (requests[1]!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').at(-1);
     expect(lastUser?.content).toMatch(/reply was empty/i);
-    expect(ofType(events, 'llm.completed')[0].content).toBe('');
+    expect(ofType(events, 'llm.completed')[0]!.content).toBe('');
     expect(result.tokenUsage.requests).toBe(2);
     expect(result.tokenUsage.promptTokens).toBe(65);
   });
@@ -255,7 +255,7 @@ describe('an openai crew against the scripted server', () => {
         }),
       );
       expect(result.status).toBe('completed');
-      expect(chatRequests()[0].headers.authorization).toBe('Bearer integration-key');
+      expect(chatRequests()[0]!.headers.authorization).toBe('Bearer integration-key');
     } finally {
       if (saved === undefined) delete process.env.OPENAI_API_KEY;
       else process.env.OPENAI_API_KEY = saved;
@@ -267,10 +267,10 @@ describe('an openai crew against the scripted server', () => {
     const task = { id: 't', description: 'd', expectedOutput: 'e', agentId: 'a' };
     const own = await run(crew({ agents: [{ id: 'a', role: 'A', goal: 'g', llm: model({ baseUrl: server.baseUrl }) }], tasks: [task] }));
     expect(own.result.status).toBe('completed');
-    expect(chatRequests()[0].headers.authorization).not.toContain('integration-key');
+    expect(chatRequests()[0]!.headers.authorization).not.toContain('integration-key');
     const named = await run(crew({ agents: [{ id: 'a', role: 'A', goal: 'g', llm: model({ baseUrl: server.baseUrl, apiKeyEnv: 'OPENAI_API_KEY' }) }], tasks: [task] }));
     expect(named.result.status).toBe('completed');
-    expect(chatRequests()[1].headers.authorization).toBe('Bearer integration-key');
+    expect(chatRequests()[1]!.headers.authorization).toBe('Bearer integration-key');
   });
 });
 

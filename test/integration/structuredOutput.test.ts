@@ -60,18 +60,18 @@ describe('a prose reply to a JSON-output task', () => {
     const { result, events, ws } = await run(cityCrew());
 
     expect(result.status, JSON.stringify(result.error)).toBe('completed');
-    expect(result.tasks[0].json).toEqual({ city: 'Oslo', population: 709000 });
-    expect(result.tasks[0].raw).toBe('{"city": "Oslo", "population": 709000}');
+    expect(result.tasks[0]!.json).toEqual({ city: 'Oslo', population: 709000 });
+    expect(result.tasks[0]!.raw).toBe('{"city": "Oslo", "population": 709000}');
 
     const requests = chatRequests();
     expect(requests).toHaveLength(2);
-    const conversion = requests[1].body as { messages: Message[]; response_format?: unknown; tools?: unknown };
+    const conversion = requests[1]!.body as { messages: Message[]; response_format?: unknown; tools?: unknown };
     const sent = JSON.stringify(conversion.messages);
     // Exactly two messages: the instruction with the schema, then the reply as the agent's final answer.
     expect(conversion.messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(conversion.messages[0].content).toContain(JSON.stringify(schema, null, 2));
-    expect(conversion.messages[0].content).toMatch(/JSON value only/);
-    expect(conversion.messages[1].content).toBe(PROSE);
+    expect(conversion.messages[0]!.content).toContain(JSON.stringify(schema, null, 2));
+    expect(conversion.messages[0]!.content).toMatch(/JSON value only/);
+    expect(conversion.messages[1]!.content).toBe(PROSE);
     // Never the task, the agent's identity or its conversation.
     expect(sent).not.toContain(DESCRIPTION);
     expect(sent).not.toContain('Researcher');
@@ -82,10 +82,10 @@ describe('a prose reply to a JSON-output task', () => {
     // Traced as a model call of the task, with its own purpose; no failed attempt, no retry.
     const llm = ofType(events, 'llm.started');
     expect(llm.map((e) => e.purpose)).toEqual(['agent', 'conversion']);
-    expect(llm[1].agentRole).toBe('Researcher');
+    expect(llm[1]!.agentRole).toBe('Researcher');
     expect(ofType(events, 'task.retrying')).toHaveLength(0);
     expect(ofType(events, 'guardrail.failed')).toHaveLength(0);
-    expect(ofType(events, 'task.completed')[0].readAs).toEqual(['converted-json']);
+    expect(ofType(events, 'task.completed')[0]!.readAs).toEqual(['converted-json']);
 
     // Metered like any call: for the run, the task and the agent, and so stored.
     const expected = { promptTokens: 280, completionTokens: 42, cachedPromptTokens: 0, totalTokens: 322, requests: 2, unpricedModels: ['openai:scripted-gpt'] };
@@ -105,13 +105,13 @@ describe('a prose reply to a JSON-output task', () => {
     const { result, events } = await run(cityCrew());
 
     expect(result.status, JSON.stringify(result.error)).toBe('completed');
-    expect(result.tasks[0].json).toEqual({ city: 'Oslo', population: 709000 });
+    expect(result.tasks[0]!.json).toEqual({ city: 'Oslo', population: 709000 });
     expect(ofType(events, 'llm.started').map((e) => e.purpose)).toEqual(['agent', 'conversion', 'agent']);
     // The agent is told what was wrong with its own reply, which is the rejected output.
     const [retrying] = ofType(events, 'task.retrying');
-    expect(retrying.reason).toMatch(/^output must be valid JSON/);
-    expect(retrying.rejectedOutput).toBe(PROSE);
-    expect(ofType(events, 'task.completed')[0].readAs).toBeUndefined();
+    expect(retrying!.reason).toMatch(/^output must be valid JSON/);
+    expect(retrying!.rejectedOutput).toBe(PROSE);
+    expect(ofType(events, 'task.completed')[0]!.readAs).toBeUndefined();
     expect(result.tokenUsage.requests).toBe(3);
   });
 

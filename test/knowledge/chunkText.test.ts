@@ -19,8 +19,8 @@ describe('chunkText', () => {
     // Chunks end at sentence ends, and each next chunk repeats the tail of the previous one.
     for (let i = 0; i + 1 < chunks.length; i++) {
       expect(chunks[i]).toMatch(/\.$/);
-      const tail = chunks[i].slice(-150);
-      expect(chunks[i + 1].startsWith(tail.slice(tail.indexOf(' ') + 1, tail.indexOf(' ') + 40)) || chunks[i + 1].includes(tail.slice(-60))).toBe(true);
+      const tail = chunks[i]!.slice(-150);
+      expect(chunks[i + 1]!.startsWith(tail.slice(tail.indexOf(' ') + 1, tail.indexOf(' ') + 40)) || chunks[i + 1]!.includes(tail.slice(-60))).toBe(true);
     }
     // Nothing is lost: every sentence is in some chunk.
     for (let i = 0; i < 300; i++) expect(chunks.some((c) => c.includes(sentence(i)))).toBe(true);
@@ -31,7 +31,7 @@ describe('chunkText', () => {
     const text = `${first}\n\nSecond paragraph ${'x '.repeat(40)}`;
     const chunks = chunkText(text, { size: 100, overlap: 0 });
     expect(chunks[0]).toBe(first);
-    expect(chunks[1].startsWith('Second paragraph')).toBe(true);
+    expect(chunks[1]!.startsWith('Second paragraph')).toBe(true);
   });
 
   it('honours a custom size and overlap and does not start a chunk inside a word', () => {
@@ -41,7 +41,7 @@ describe('chunkText', () => {
       expect(c.length).toBeLessThanOrEqual(120);
       expect(c).toMatch(/^w\d+/);
     }
-    const overlapWords = chunks[1].split(' ').filter((w) => chunks[0].split(' ').includes(w));
+    const overlapWords = chunks[1]!.split(' ').filter((w) => chunks[0]!.split(' ').includes(w));
     expect(overlapWords.length).toBeGreaterThan(2);
   });
 

@@ -99,20 +99,20 @@ describe('knowledge in runs', () => {
       ['check', 'Checker'],
     ]);
     const note = retrieved[0];
-    expect(note.query).toBe(TASK);
-    expect(note.chunks.map((c) => c.source).sort()).toEqual(['house style', 'staff list', 'warranty.pdf']);
-    for (const c of note.chunks) {
+    expect(note!.query).toBe(TASK);
+    expect(note!.chunks.map((c) => c.source).sort()).toEqual(['house style', 'staff list', 'warranty.pdf']);
+    for (const c of note!.chunks) {
       expect(c.score).toBeGreaterThan(0.2);
       expect(c.score).toBeLessThanOrEqual(1);
       expect(prompt).toContain(`[Source: ${c.source}] ${c.content}`);
     }
     // On the task's span, before its agent starts.
     const taskStarted = ofType(events, 'task.started').find((e) => e.taskId === 'note')!;
-    expect(note.spanId).toBe(taskStarted.spanId);
-    expect(events.indexOf(note)).toBeLessThan(events.findIndex((e) => e.type === 'agent.started'));
+    expect(note!.spanId).toBe(taskStarted.spanId);
+    expect(events.indexOf(note!)).toBeLessThan(events.findIndex((e) => e.type === 'agent.started'));
 
     // An agent's own sources reach only that agent.
-    expect(retrieved[1].chunks.map((c) => c.source).sort()).toEqual(['staff list', 'warranty.pdf']);
+    expect(retrieved[1]!.chunks.map((c) => c.source).sort()).toEqual(['staff list', 'warranty.pdf']);
     expect(agentPrompts(events, 'Checker')[0]).not.toContain('house style');
   });
 
@@ -130,7 +130,7 @@ describe('knowledge in runs', () => {
     ]);
     prepared!.close();
     const { events } = await runCrew(solarCrew(), { workspace: ws });
-    expect(ofType(events, 'knowledge.retrieved')[0].chunks.length).toBe(3);
+    expect(ofType(events, 'knowledge.retrieved')[0]!.chunks.length).toBe(3);
     const after = await openWorkspaceKnowledge(ws.dir);
     expect(await after.version()).toBe(version);
     after.close();
@@ -144,10 +144,10 @@ describe('knowledge in runs', () => {
 
   it('leaves out chunks under the threshold and honours the limit', async () => {
     const strict = await runCrew(solarCrew({ knowledgeSettings: { minScore: 0.99 } }), { workspace: ws });
-    expect(ofType(strict.events, 'knowledge.retrieved')[0].chunks).toEqual([]);
+    expect(ofType(strict.events, 'knowledge.retrieved')[0]!.chunks).toEqual([]);
     expect(agentPrompts(strict.events, 'Writer')[0]).not.toContain(KNOWLEDGE_HEADING);
     const one = await runCrew(solarCrew({ knowledgeSettings: { limit: 1 } }), { workspace: ws });
-    expect(ofType(one.events, 'knowledge.retrieved')[0].chunks).toHaveLength(1);
+    expect(ofType(one.events, 'knowledge.retrieved')[0]!.chunks).toHaveLength(1);
   });
 
   it('fails the run, naming the source, when a source cannot be read', async () => {
@@ -155,7 +155,7 @@ describe('knowledge in runs', () => {
     const { result, events } = await runCrew(doc, { workspace: ws });
     expect(result.status).toBe('failed');
     expect(result.error).toEqual({ name: 'KnowledgeSourceError', message: 'knowledge source "missing.pdf": file not found (missing.pdf)' });
-    expect(ofType(events, 'run.failed')[0].error).toBe('knowledge source "missing.pdf": file not found (missing.pdf)');
+    expect(ofType(events, 'run.failed')[0]!.error).toBe('knowledge source "missing.pdf": file not found (missing.pdf)');
     expect(events.some((e) => e.type === 'task.started')).toBe(false);
     await expect(prepareRunKnowledge(ws.dir, doc)).rejects.toThrow(KnowledgeSourceError);
   });

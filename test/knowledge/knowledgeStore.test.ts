@@ -78,7 +78,7 @@ describe('KnowledgeStore', () => {
     ]);
     const hits = await store.search({ query: 'wind turbines', sourceKeys: ['file:a.md', 'file:b.md'], minScore: 0 });
     expect(hits.every((h) => !h.content.includes('wind'))).toBe(true);
-    expect((await store.search({ query: 'hydrogen electrolysers', sourceKeys: ['file:a.md'] }))[0].content).toBe('Now only about hydrogen electrolysers.');
+    expect((await store.search({ query: 'hydrogen electrolysers', sourceKeys: ['file:a.md'] }))[0]!.content).toBe('Now only about hydrogen electrolysers.');
   });
 
   it('searches only the given sources, scores 0..1 and drops matches under the threshold', async () => {
@@ -87,13 +87,13 @@ describe('KnowledgeStore', () => {
     await store.ingest(source('file:other.md', 'Solar Pro panel price list for partners: 380 EUR.', 'other.md'));
     const hits = await store.search({ query: 'What does the Solar Pro panel cost?', sourceKeys: ['file:prices.csv', 'file:hr.md'] });
     expect(hits.map((h) => h.sourceName)).toEqual(['prices.csv']);
-    expect(hits[0].score).toBeGreaterThan(0.2);
-    expect(hits[0].score).toBeLessThanOrEqual(1);
+    expect(hits[0]!.score).toBeGreaterThan(0.2);
+    expect(hits[0]!.score).toBeLessThanOrEqual(1);
     const all = await store.search({ query: 'What does the Solar Pro panel cost?', sourceKeys: ['file:prices.csv', 'file:hr.md'], minScore: 0 });
     expect(all.map((h) => h.sourceName).sort()).toEqual(['hr.md', 'prices.csv']);
     const hr = all.find((h) => h.sourceName === 'hr.md')!;
     expect(hr.score).toBeLessThan(0.2);
-    const strict = await store.search({ query: 'What does the Solar Pro panel cost?', sourceKeys: ['file:prices.csv'], minScore: Math.min(1, hits[0].score + 0.01) });
+    const strict = await store.search({ query: 'What does the Solar Pro panel cost?', sourceKeys: ['file:prices.csv'], minScore: Math.min(1, hits[0]!.score + 0.01) });
     expect(strict).toEqual([]);
     expect(await store.search({ query: 'panel', sourceKeys: [] })).toEqual([]);
     // Quotes in keys are escaped, not spliced into the filter.

@@ -44,12 +44,12 @@ describe('OpenAIChatModel against the scripted server', () => {
       usage: { promptTokens: 12, completionTokens: 3, cachedPromptTokens: 0, totalTokens: 15, requests: 1 },
     });
     const request = server.requests[0];
-    expect(request.path).toBe('/v1/chat/completions');
-    expect(request.headers.authorization).toBe('Bearer test-key');
-    expect(request.body.model).toBe('test-model');
-    expect(request.body.messages).toEqual([{ role: 'user', content: 'Hi' }]);
-    expect(request.body).not.toHaveProperty('tools');
-    expect(request.body.stream ?? false).toBe(false);
+    expect(request!.path).toBe('/v1/chat/completions');
+    expect(request!.headers.authorization).toBe('Bearer test-key');
+    expect(request!.body.model).toBe('test-model');
+    expect(request!.body.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+    expect(request!.body).not.toHaveProperty('tools');
+    expect(request!.body.stream ?? false).toBe(false);
   });
 
   it('maps messages, tools, response format, stop, temperature and max tokens', async () => {
@@ -66,7 +66,7 @@ describe('OpenAIChatModel against the scripted server', () => {
       stop: ['Observation:'],
       maxTokens: 20,
     });
-    const body = server.requests[0].body;
+    const body = server.requests[0]!.body;
     expect(body.messages).toEqual([
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'Weather?' },
@@ -103,8 +103,8 @@ describe('OpenAIChatModel against the scripted server', () => {
       ['weather', '{"city":"Paris"}'],
       ['clock', '{}'],
     ]);
-    expect(reply.toolCalls[0].id).toMatch(/^call_\d+$/);
-    expect(reply.toolCalls[0].id).not.toBe(reply.toolCalls[1].id);
+    expect(reply.toolCalls[0]!.id).toMatch(/^call_\d+$/);
+    expect(reply.toolCalls[0]!.id).not.toBe(reply.toolCalls[1]!.id);
   });
 
   it('streams text through onChunk and reads usage, cached tokens included, from the last chunk', async () => {
@@ -118,7 +118,7 @@ describe('OpenAIChatModel against the scripted server', () => {
     expect(chunks.join('')).toBe(text);
     expect(reply.content).toBe(text);
     expect(reply.usage).toEqual({ promptTokens: 100, completionTokens: 11, cachedPromptTokens: 64, totalTokens: 111, requests: 1 });
-    const body = server.requests[0].body;
+    const body = server.requests[0]!.body;
     expect(body.stream).toBe(true);
     expect(body.stream_options).toEqual({ include_usage: true });
   });
@@ -143,8 +143,8 @@ describe('OpenAIChatModel against the scripted server', () => {
     );
     const plain = await model().chat({ messages: user('x') });
     const streamed = await model({ stream: true }).chat({ messages: user('x') });
-    expect(plain.toolCalls[0].arguments).toBe("{'city':'Paris',}");
-    expect(streamed.toolCalls[0].arguments).toBe("{'city':'Paris',}");
+    expect(plain.toolCalls[0]!.arguments).toBe("{'city':'Paris',}");
+    expect(streamed.toolCalls[0]!.arguments).toBe("{'city':'Paris',}");
   });
 
   it('returns an empty reply as it is', async () => {
@@ -184,7 +184,7 @@ describe('OpenAIChatModel against the scripted server', () => {
     const reply = await model({ stream: true }).chat({ messages: user('x'), onRetry: (n) => notices.push(n) });
     expect(reply.content).toBe('Hello world');
     expect(notices).toHaveLength(1);
-    expect(notices[0].error).toContain('no finish_reason');
+    expect(notices[0]!.error).toContain('no finish_reason');
   });
 
   it.each([
@@ -199,14 +199,14 @@ describe('OpenAIChatModel against the scripted server', () => {
     expect(reply.content).toBe('recovered');
     expect(server.requests).toHaveLength(2);
     expect(notices).toHaveLength(1);
-    expect(notices[0].error).toBe(
+    expect(notices[0]!.error).toBe(
       kind === 'html_page'
         ? 'the model server sent a reply that is not valid JSON (first bytes: <html><body><h1>502 Bad Gateway</h1></body></html>)'
         : 'the model server sent a reply that is not valid JSON (first bytes: {not json)',
     );
     // Same backoff as a 5xx after the first failed attempt.
-    expect(notices[0].delayMs).toBeGreaterThanOrEqual(250);
-    expect(notices[0].delayMs).toBeLessThanOrEqual(500);
+    expect(notices[0]!.delayMs).toBeGreaterThanOrEqual(250);
+    expect(notices[0]!.delayMs).toBeLessThanOrEqual(500);
     expect(stderr.text()).toBe('');
   });
 
@@ -223,7 +223,7 @@ describe('OpenAIChatModel against the scripted server', () => {
     expect(message).toMatch(/^the model server sent a reply that is not valid JSON \(first bytes: \{not json Authorization: Bearer \*\*\* \*\*\* x+…\) \(gave up after 3 attempts\)$/);
     expect(message).not.toContain('abc.def');
     expect(message).not.toContain('test-key');
-    expect(/first bytes: (.*)\) \(gave/.exec(message)![1].length).toBeLessThanOrEqual(201);
+    expect(/first bytes: (.*)\) \(gave/.exec(message)![1]!.length).toBeLessThanOrEqual(201);
     expect(server.requests).toHaveLength(3);
     expect(stderr.text()).toBe('');
   });
@@ -238,10 +238,10 @@ describe('OpenAIChatModel against the scripted server', () => {
       [2, 500],
     ]);
     // Base 500 ms doubling, with jitter keeping at least half of it.
-    expect(notices[0].delayMs).toBeGreaterThanOrEqual(250);
-    expect(notices[0].delayMs).toBeLessThanOrEqual(500);
-    expect(notices[1].delayMs).toBeGreaterThanOrEqual(500);
-    expect(notices[1].delayMs).toBeLessThanOrEqual(1000);
+    expect(notices[0]!.delayMs).toBeGreaterThanOrEqual(250);
+    expect(notices[0]!.delayMs).toBeLessThanOrEqual(500);
+    expect(notices[1]!.delayMs).toBeGreaterThanOrEqual(500);
+    expect(notices[1]!.delayMs).toBeLessThanOrEqual(1000);
   });
 
   it('gives up after maxRetries with ModelCallFailed carrying the status', async () => {
@@ -292,8 +292,8 @@ describe('OpenAIChatModel against the scripted server', () => {
     const reply = await model({ timeoutMs: 1000, maxRetries: 1 }).chat({ messages: user('x'), onRetry: (n) => notices.push(n) });
     expect(reply.content).toBe('fast');
     expect(notices).toHaveLength(1);
-    expect(notices[0].status).toBeUndefined();
-    expect(notices[0].error).toMatch(/within 1000 ms|timed out/i);
+    expect(notices[0]!.status).toBeUndefined();
+    expect(notices[0]!.error).toMatch(/within 1000 ms|timed out/i);
   });
 
   it('retries connection errors', async () => {
@@ -313,14 +313,14 @@ describe('OpenAIChatModel against the scripted server', () => {
     server.enqueue({ content: 'ok' });
     const m = new OpenAIChatModel({ model: 'llama3', baseUrl: server.baseUrl, stream: false, env: {} });
     expect((await m.chat({ messages: user('x') })).content).toBe('ok');
-    expect(server.requests[0].headers.authorization).toBe('Bearer not-needed');
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer not-needed');
   });
 
   it('reads OPENAI_API_KEY and OPENAI_BASE_URL from its environment', async () => {
     server.enqueue({ content: 'from env' });
     const m = new OpenAIChatModel({ model: 'm', stream: false, env: { OPENAI_API_KEY: 'env-key', OPENAI_BASE_URL: server.baseUrl } });
     expect((await m.chat({ messages: user('x') })).content).toBe('from env');
-    expect(server.requests[0].headers.authorization).toBe('Bearer env-key');
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer env-key');
   });
 
   it('fails clearly without a key or a base URL', async () => {

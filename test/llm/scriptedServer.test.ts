@@ -10,22 +10,22 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const cosine = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i], 0);
+const cosine = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i]!, 0);
 
 describe('scripted OpenAI-compatible server', () => {
   it('returns deterministic unit embeddings as floats or base64', async () => {
     const floats = await client.embeddings.create({ model: 'e', input: ['red apple pie', 'apple pie red'], encoding_format: 'float' });
-    const [a, b] = floats.data.map((d) => d.embedding);
+    const [a = [], b = []] = floats.data.map((d) => d.embedding);
     expect(a).toHaveLength(16);
     expect(Math.hypot(...a)).toBeCloseTo(1, 6);
-    expect(cosine(a, b)).toBeCloseTo(1, 6); // same words
+    expect(cosine(a!, b!)).toBeCloseTo(1, 6); // same words
     expect(a).toEqual(embedText('red apple pie', 16));
     // The SDK asks for base64 by default and decodes it.
     const decoded = await client.embeddings.create({ model: 'e', input: 'red apple pie' });
     expect(server.requests.at(-1)?.body.encoding_format).toBe('base64');
-    decoded.data[0].embedding.forEach((v, i) => expect(v).toBeCloseTo(a[i], 5));
+    decoded.data[0]!.embedding.forEach((v, i) => expect(v).toBeCloseTo(a![i]!, 5));
     const sized = await client.embeddings.create({ model: 'e', input: 'x', dimensions: 5, encoding_format: 'float' });
-    expect(sized.data[0].embedding).toHaveLength(5);
+    expect(sized.data[0]!.embedding).toHaveLength(5);
     expect(cosine(embedText('the cat sat', 64), embedText('stock market crash', 64))).toBeLessThan(0.9);
   });
 
@@ -39,7 +39,7 @@ describe('scripted OpenAI-compatible server', () => {
     server.enqueue({ content: 'queued' });
     server.setHandler((body) => (body.messages[0].content === 'special' ? { content: 'handled' } : undefined));
     const ask = (content: string) =>
-      client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content }] }).then((r) => r.choices[0].message.content);
+      client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content }] }).then((r) => r.choices[0]!.message.content);
     expect(await ask('special')).toBe('handled');
     expect(await ask('normal')).toBe('queued');
     server.setHandler(undefined);

@@ -75,16 +75,16 @@ describe('MCP tool servers', () => {
     const started = ofType(events, 'tool.started');
     const completed = ofType(events, 'tool.completed');
     expect(started.map((e) => e.tool)).toEqual(['mcp:fs/list_directory', 'mcp:fs/list_directory']);
-    expect(started[0].args).toEqual({ path: root });
+    expect(started[0]!.args).toEqual({ path: root });
     // Both tasks used the one server process; each call is a real call (read-only tools are cacheable,
     // but the task runner gives each task its own tools). The listing is the server's own format.
-    expect(completed[0].result).toContain('[FILE] notes.txt');
-    expect(completed[0].result).toContain('[DIR] docs');
+    expect(completed[0]!.result).toContain('[FILE] notes.txt');
+    expect(completed[0]!.result).toContain('[DIR] docs');
     const tool = ofType(events, 'llm.started').find((e) => e.purpose === 'agent')?.tools?.find((t) => t.name === 'mcp:fs/list_directory');
     expect(tool?.parameters).toMatchObject({ type: 'object', properties: { path: { type: 'string' } } });
     // The observation reached the model.
     const secondCall = ofType(events, 'llm.started').filter((e) => e.purpose === 'agent')[1];
-    expect(secondCall.messages.at(-1)?.content).toContain('[FILE] notes.txt');
+    expect(secondCall!.messages.at(-1)?.content).toContain('[FILE] notes.txt');
   }, 60_000);
 
   it('a server that crashes mid-call gives the agent an observation naming the server, not a hung run', async () => {
@@ -94,9 +94,9 @@ describe('MCP tool servers', () => {
     expect(result.status).toBe('completed');
     const failed = ofType(events, 'tool.failed');
     expect(failed).toHaveLength(1);
-    expect(failed[0].tool).toBe('mcp:flaky/crash');
-    expect(failed[0].error).toMatch(/MCP server "flaky" stopped during the call of "crash"/);
-    const observation = ofType(events, 'llm.started').filter((e) => e.purpose === 'agent')[1].messages.at(-1)?.content;
+    expect(failed[0]!.tool).toBe('mcp:flaky/crash');
+    expect(failed[0]!.error).toMatch(/MCP server "flaky" stopped during the call of "crash"/);
+    const observation = ofType(events, 'llm.started').filter((e) => e.purpose === 'agent')[1]!.messages.at(-1)?.content;
     expect(observation).toMatch(/Error using tool mcp:flaky\/crash: MCP server "flaky" stopped/);
   }, 60_000);
 
@@ -124,7 +124,7 @@ describe('MCP tool servers', () => {
     expect(result.status).toBe('completed');
     const failed = ofType(events, 'tool.failed');
     expect(failed.map((e) => e.tool)).toEqual(['mcp:flaky/crash', 'mcp:flaky/echo']);
-    expect(failed[1].error).toMatch(/MCP server "flaky" is not running \(the server exited or closed the connection; its last message: flaky server: crashing on purpose\)/);
+    expect(failed[1]!.error).toMatch(/MCP server "flaky" is not running \(the server exited or closed the connection; its last message: flaky server: crashing on purpose\)/);
   }, 60_000);
 
   it('a call that takes longer than the timeout fails with an observation', async () => {
@@ -132,7 +132,7 @@ describe('MCP tool servers', () => {
     const doc = oneAgentCrew('mcp:flaky/hang', [{ name: 'mcp:flaky/hang', arguments: {} }]);
     const { result, events } = await runCrew(doc, { workspace: ws, settings: settings({ flaky: flakyServer({ timeoutMs: 500 }) }) });
     expect(result.status).toBe('completed');
-    expect(ofType(events, 'tool.failed')[0].error).toBe('MCP server "flaky" did not answer the call of "hang" within 500 ms');
+    expect(ofType(events, 'tool.failed')[0]!.error).toBe('MCP server "flaky" did not answer the call of "hang" within 500 ms');
   }, 60_000);
 
   it('an unknown MCP tool is bad input that lists the server\'s tools; an unknown server lists the configured ones', async () => {

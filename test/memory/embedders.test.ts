@@ -12,9 +12,9 @@ function cosine(a: number[], b: number[]): number {
   let na = 0;
   let nb = 0;
   for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
   }
   return dot / Math.sqrt(na * nb);
 }
@@ -158,9 +158,9 @@ describe('OpenAIEmbedder against the scripted OpenAI-compatible server', () => {
     }
     expect(vectors).toHaveLength(10);
     vectors.forEach((v, i) => {
-      const expected = embedText(texts[i], 32);
+      const expected = embedText(texts[i]!, 32);
       expect(v).toHaveLength(32);
-      v.forEach((x, d) => expect(x).toBeCloseTo(expected[d], 12));
+      v.forEach((x, d) => expect(x).toBeCloseTo(expected[d]!, 12));
     });
     expect(embedder.dimensions).toBe(32);
     expect(embedder.id).toBe('openai:embed-model');
@@ -178,7 +178,7 @@ describe('OpenAIEmbedder against the scripted OpenAI-compatible server', () => {
     const embedder = new OpenAIEmbedder({ model: 'm', baseUrl: server.baseUrl, dimensions: 8, requestDimensions: true });
     expect(embedder.id).toBe('openai:m:8d');
     const [v] = await embedder.embed(['hello']);
-    expect(server.requests[0].body.dimensions).toBe(8);
+    expect(server.requests[0]!.body.dimensions).toBe(8);
     expect(v).toHaveLength(8);
   });
 
@@ -190,15 +190,15 @@ describe('OpenAIEmbedder against the scripted OpenAI-compatible server', () => {
     server.requests.length = 0;
     const mixed = await embedder.embed(['one', '', 'two']);
     expect(server.requests.map((r) => r.body.input)).toEqual([['one', 'two']]);
-    expect(mixed[1].every((x) => x === 0)).toBe(true);
-    expect(cosine(mixed[0], embedText('one', 32))).toBeCloseTo(1, 10);
-    expect(cosine(mixed[2], embedText('two', 32))).toBeCloseTo(1, 10);
+    expect(mixed[1]!.every((x) => x === 0)).toBe(true);
+    expect(cosine(mixed[0]!, embedText('one', 32))).toBeCloseTo(1, 10);
+    expect(cosine(mixed[2]!, embedText('two', 32))).toBeCloseTo(1, 10);
   });
 
   it('reads the key from the named environment variable, and says which one is missing', async () => {
     const env = { CREW_EMBED_KEY: 'from-env' };
     await new OpenAIEmbedder({ model: 'm', baseUrl: server.baseUrl, apiKeyEnv: 'CREW_EMBED_KEY', env }).embed(['x']);
-    expect(server.requests[0].headers.authorization).toBe('Bearer from-env');
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer from-env');
     await expect(
       new OpenAIEmbedder({ model: 'm', baseUrl: server.baseUrl, apiKeyEnv: 'CREW_EMBED_KEY', env: {} }).embed(['x']),
     ).rejects.toThrow(/CREW_EMBED_KEY, which is not set/);
@@ -266,10 +266,10 @@ describe('OpenAIEmbedder against a misbehaving server', () => {
   it('normalises vectors to unit length', async () => {
     respond = () => ({ body: list([[3, 4], [0, 10]]) });
     const vectors = await embedder().embed(['a', 'b']);
-    expect(vectors[0][0]).toBeCloseTo(0.6, 12);
-    expect(vectors[0][1]).toBeCloseTo(0.8, 12);
+    expect(vectors[0]![0]).toBeCloseTo(0.6, 12);
+    expect(vectors[0]![1]).toBeCloseTo(0.8, 12);
     expect(vectors[1]).toEqual([0, 1]);
-    expect(requests[0].encoding_format).toBe('float');
+    expect(requests[0]!.encoding_format).toBe('float');
   });
 
   it('puts vectors in input order by their index even when the server shuffles them', async () => {
@@ -280,7 +280,7 @@ describe('OpenAIEmbedder against a misbehaving server', () => {
       },
     });
     const vectors = await embedder({ batchSize: 3 }).embed(['1', '2', '3', '4', '5']);
-    expect(vectors.map((v) => v[0] / v[1])).toEqual([1, 2, 3, 4, 5].map((n) => expect.closeTo(n, 10)));
+    expect(vectors.map((v) => v[0]! / v[1]!)).toEqual([1, 2, 3, 4, 5].map((n) => expect.closeTo(n, 10)));
     expect(requests.map((r) => r.input)).toEqual([['1', '2', '3'], ['4', '5']]);
   });
 
@@ -288,7 +288,7 @@ describe('OpenAIEmbedder against a misbehaving server', () => {
     const b64 = Buffer.from(new Float32Array([1, 2, 2]).buffer).toString('base64');
     respond = () => ({ body: list([b64]) });
     const [v] = await embedder().embed(['a']);
-    expect(v.map((x) => x * 3)).toEqual([1, 2, 2].map((n) => expect.closeTo(n, 6)));
+    expect(v!.map((x) => x * 3)).toEqual([1, 2, 2].map((n) => expect.closeTo(n, 6)));
   });
 
   it('turns a server error into EmbeddingFailed naming the status and the server message', async () => {

@@ -68,7 +68,7 @@ describe('embedding requests in runs', () => {
     }
     // The task's query is embedded on the task's span, with its id and role.
     const task = ofType(events, 'task.started')[0];
-    const query = embedded.find((e) => e.parentSpanId === task.spanId);
+    const query = embedded.find((e) => e.parentSpanId === task!.spanId);
     expect(query).toMatchObject({ taskId: 't1', agentRole: 'Writer', texts: 1 });
 
     // The run's total is the model calls' plus the embeddings'.
@@ -78,9 +78,9 @@ describe('embedding requests in runs', () => {
     expect(result.tokenUsage.totalTokens).toBe(sum(llm) + sum(embedded.map((e) => e.usage)));
     expect(result.tokenUsage.requests).toBe(llm.length + embedded.length);
     expect(result.tokenUsage.costUsd).toBeCloseTo(cost(llm) + cost(embedded.map((e) => e.usage)), 12);
-    expect(result.usageByTask.t1.totalTokens).toBeGreaterThan(sum(llm));
+    expect(result.usageByTask.t1!.totalTokens).toBeGreaterThan(sum(llm));
     const completed = ofType(events, 'run.completed')[0];
-    expect(completed.tokenUsage).toEqual(result.tokenUsage);
+    expect(completed!.tokenUsage).toEqual(result.tokenUsage);
   });
 
   it('count against the budget: embedding tokens alone reach maxTokens and the run pauses before its model call', async () => {
@@ -92,10 +92,10 @@ describe('embedding requests in runs', () => {
     const result = await runtime.runCrew(knowledgeCrew({ budget: { maxTokens: 3 } }), { onEvent: (e) => events.push(e) });
     expect(result.status).toBe('paused');
     const [reached] = ofType(events, 'budget.reached');
-    expect(reached.which).toBe('maxTokens');
+    expect(reached!.which).toBe('maxTokens');
     const embedded = ofType(events, 'embedding.completed');
     expect(embedded.length).toBeGreaterThan(0);
-    expect(reached.spent).toBe(embedded.reduce((n, e) => n + e.usage.totalTokens, 0));
+    expect(reached!.spent).toBe(embedded.reduce((n, e) => n + e.usage.totalTokens, 0));
     // No model was called: the embeddings used the budget up.
     expect(ofType(events, 'llm.started')).toHaveLength(0);
     // And no request was made once the cap was reached.

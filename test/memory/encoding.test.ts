@@ -63,7 +63,7 @@ describe('encoding task outputs into memory', () => {
     expect(committed).toMatchObject({ taskId: 'plan', attempt: 1, inserted: 1 });
     const [record] = await memory.list({ scope: '/crew/launch-crew' });
     expect(record).toMatchObject({
-      id: committed.recordIds[0],
+      id: committed!.recordIds[0],
       content: 'The Orion launch is on March 5 2026 in Berlin',
       categories: ['project'],
       importance: 0.7,
@@ -72,7 +72,7 @@ describe('encoding task outputs into memory', () => {
 
     const second = await run(memoryCrew({ agentReplies: 'Done.', rules: [{ when: { system: EXTRACT }, reply: extraction() }] }));
     const recall = ofType(second.events, 'memory.recall')[0];
-    expect(recall.records.map((r) => r.id)).toContain(record.id);
+    expect(recall!.records.map((r) => r.id)).toContain(record!.id);
     expect(agentPrompts(second.events, 'Planner')[0]).toContain('The Orion launch is on March 5 2026 in Berlin');
     // Nothing worth keeping the second time: committed with nothing written.
     expect(ofType(second.events, 'memory.write.committed')[0]).toMatchObject({ inserted: 0, skipped: 0 });
@@ -82,10 +82,10 @@ describe('encoding task outputs into memory', () => {
     const { events, result } = await run(memoryCrew({ agentReplies: 'Budget: 40k for ads, 10k for the event.', rules: [{ when: { system: EXTRACT }, reply: 'not json at all' }] }));
     const decision = ofType(events, 'memory.write.decision')[0];
     expect(decision).toMatchObject({ action: 'insert', content: 'Budget: 40k for ads, 10k for the event.', decidedBy: 'rule' });
-    expect(decision.reason).toMatch(/extraction failed .*whole output is kept/);
+    expect(decision!.reason).toMatch(/extraction failed .*whole output is kept/);
     const records = await memory.list();
     expect(records.map((r) => r.content)).toEqual(['Budget: 40k for ads, 10k for the event.']);
-    expect(records[0].source.runId).toBe(result.runId);
+    expect(records[0]!.source.runId).toBe(result.runId);
   });
 
   it('with a guardrail that rejects the first attempt, nothing extracted from the rejected output reaches the store', async () => {
@@ -103,7 +103,7 @@ describe('encoding task outputs into memory', () => {
     expect(types(events)).toEqual(['memory.write.staged', 'memory.write.discarded', 'memory.write.staged', 'memory.write.decision', 'memory.write.committed']);
     const discarded = ofType(events, 'memory.write.discarded')[0];
     expect(discarded).toMatchObject({ attempt: 1, dropped: 1 });
-    expect(discarded.reason).toMatch(/attempt 1 was rejected: .*APPROVED/);
+    expect(discarded!.reason).toMatch(/attempt 1 was rejected: .*APPROVED/);
     // The rejected output was never even sent to the memory model.
     const extractCalls = ofType(events, 'llm.started').filter((e) => e.purpose === 'memory_extract');
     expect(extractCalls).toHaveLength(1);
@@ -133,8 +133,8 @@ describe('encoding task outputs into memory', () => {
     const { events } = await run(memoryCrew({ agentReplies: 'Plan ready.', rules }));
     const skipped = ofType(events, 'memory.write.skipped');
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]).toMatchObject({ duplicateOf: existing.id, content: 'The Orion product launches on March 3, 2026 in Berlin.' });
-    expect(skipped[0].similarity).toBeGreaterThanOrEqual(0.98);
+    expect(skipped[0]).toMatchObject({ duplicateOf: existing!.id, content: 'The Orion product launches on March 3, 2026 in Berlin.' });
+    expect(skipped[0]!.similarity).toBeGreaterThanOrEqual(0.98);
     expect(ofType(events, 'memory.write.committed')[0]).toMatchObject({ inserted: 1, skipped: 1 });
     expect(await memory.count()).toBe(2);
   });
@@ -150,23 +150,23 @@ describe('encoding task outputs into memory', () => {
         reply: JSON.stringify({
           insert: false,
           reason: 'the date moved; one record is enough',
-          records: [{ id: existing.id, action: 'update', content: 'The Orion product launches on March 5 2026 in Berlin (moved from March 3)', reason: 'the launch date moved' }],
+          records: [{ id: existing!.id, action: 'update', content: 'The Orion product launches on March 5 2026 in Berlin (moved from March 3)', reason: 'the launch date moved' }],
         }),
       },
     ];
     const { events } = await run(memoryCrew({ agentReplies: 'Launch moved to March 5.', rules }));
     // The model saw the whole existing record, not a fragment.
     const consolidation = ofType(events, 'llm.started').find((e) => e.purpose === 'memory_consolidate')!;
-    expect(consolidation.messages.at(-1)!.content).toContain(`id: ${existing.id}`);
+    expect(consolidation.messages.at(-1)!.content).toContain(`id: ${existing!.id}`);
     expect(consolidation.messages.at(-1)!.content).toContain('The Orion product launches on March 3 2026 in Berlin');
 
     const decision = ofType(events, 'memory.write.decision')[0];
-    expect(decision).toMatchObject({ action: 'update', recordId: existing.id, decidedBy: 'model', reason: 'the launch date moved' });
-    expect(decision.similar[0].id).toBe(existing.id);
-    expect(decision.similar[0].similarity).toBeGreaterThanOrEqual(0.85);
-    expect(ofType(events, 'memory.write.skipped')[0].reason).toContain('one record is enough');
+    expect(decision).toMatchObject({ action: 'update', recordId: existing!.id, decidedBy: 'model', reason: 'the launch date moved' });
+    expect(decision!.similar[0]!.id).toBe(existing!.id);
+    expect(decision!.similar[0]!.similarity).toBeGreaterThanOrEqual(0.85);
+    expect(ofType(events, 'memory.write.skipped')[0]!.reason).toContain('one record is enough');
 
-    const after = await memory.get(existing.id);
+    const after = await memory.get(existing!.id);
     expect(after).toMatchObject({
       content: 'The Orion product launches on March 5 2026 in Berlin (moved from March 3)',
       private: true,
@@ -188,7 +188,7 @@ describe('encoding task outputs into memory', () => {
     const failed = await run(memoryCrew({ agentReplies: 'Moved.', rules: failing }));
     const fallback = ofType(failed.events, 'memory.write.decision')[0];
     expect(fallback).toMatchObject({ action: 'insert', decidedBy: 'fallback' });
-    expect(fallback.reason).toMatch(/memory model failed .*model overloaded/);
+    expect(fallback!.reason).toMatch(/memory model failed .*model overloaded/);
     expect(failed.result.status).toBe('completed');
     expect(await memory.count()).toBe(3);
 
@@ -196,16 +196,16 @@ describe('encoding task outputs into memory', () => {
       { when: { system: EXTRACT }, reply: extraction('The Vega product launches on March 9 2026 in Berlin') },
       {
         when: { system: CONSOLIDATE },
-        reply: JSON.stringify({ insert: true, reason: 'newer date', records: [{ id: b.id, action: 'delete', reason: 'contradicted by the new date' }] }),
+        reply: JSON.stringify({ insert: true, reason: 'newer date', records: [{ id: b!.id, action: 'delete', reason: 'contradicted by the new date' }] }),
       },
     ];
     const deleted = await run(memoryCrew({ agentReplies: 'Vega moved.', rules: deleting }));
-    expect(ofType(deleted.events, 'memory.write.decision').map((d) => [d.action, d.recordId === b.id])).toEqual([
+    expect(ofType(deleted.events, 'memory.write.decision').map((d) => [d.action, d.recordId === b!.id])).toEqual([
       ['delete', true],
       ['insert', false],
     ]);
-    expect(await memory.get(b.id)).toBeUndefined();
-    expect(await memory.get(a.id)).toBeDefined();
+    expect(await memory.get(b!.id)).toBeUndefined();
+    expect(await memory.get(a!.id)).toBeDefined();
   });
 });
 
@@ -221,7 +221,7 @@ describe('memory tools', () => {
     const { events } = await run(doc);
     const staged = ofType(events, 'memory.write.staged');
     expect(staged.map((s) => s.saved)).toEqual([['Headlines use title case'], ['Headlines use sentence case']]);
-    expect(ofType(events, 'tool.completed')[0].result).toContain("once this task's output is accepted");
+    expect(ofType(events, 'tool.completed')[0]!.result).toContain("once this task's output is accepted");
     const records = await memory.list();
     expect(records.map((r) => [r.content, r.source.kind, r.categories])).toEqual([['Headlines use sentence case', 'tool', ['style']]]);
   });
@@ -239,7 +239,7 @@ describe('memory tools', () => {
     const { events } = await run(doc);
     const started = ofType(events, 'tool.started')[0];
     expect(started).toMatchObject({ tool: 'search_memory', args: { queries: ['venue capacity Berlin'], limit: 3 } });
-    const result = ofType(events, 'tool.completed')[0].result;
+    const result = ofType(events, 'tool.completed')[0]!.result;
     expect(result).toContain('The venue in Berlin holds 300 people');
     expect(result).not.toContain('Out of scope');
   });

@@ -32,7 +32,7 @@ describe('float16', () => {
     for (let i = 0; i < 10_000; i++) {
       const x = random() * 0.3;
       if (Math.abs(x) < 2 ** -14) continue;
-      expect(Math.abs(back(x) - x)).toBeLessThanOrEqual(Math.abs(x) * 2 ** -11);
+      expect(Math.abs(back(x)! - x)).toBeLessThanOrEqual(Math.abs(x) * 2 ** -11);
     }
   });
 });

@@ -43,15 +43,15 @@ describe("reading the memory model's replies leniently", () => {
     // The extracted fact, not the whole task output kept because extraction "failed".
     expect(records.map((r) => r.content)).toEqual(['The Orion launch is on March 5 2026']);
     expect(records[0]).toMatchObject({ categories: ['project'], importance: 0.8 });
-    expect(ofType(events, 'memory.write.decision')[0].reason).not.toMatch(/extraction failed/);
+    expect(ofType(events, 'memory.write.decision')[0]!.reason).not.toMatch(/extraction failed/);
   });
 
   it('a plain JSON extraction reply carries no readAs', async () => {
     const reply = JSON.stringify({ memories: [{ content: 'Orion ships in Berlin' }] });
     const { events } = await runCrew(memoryCrew([{ when: { system: EXTRACT }, reply }], 'Ship Orion in Berlin.'), { workspace: ws, memory });
     const committed = ofType(events, 'memory.write.committed')[0];
-    expect(committed.inserted).toBe(1);
-    expect(committed.readAs).toBeUndefined();
+    expect(committed!.inserted).toBe(1);
+    expect(committed!.readAs).toBeUndefined();
   });
 
   it('a consolidation reply among prose is read: the update happens and the decision says how', async () => {
@@ -59,7 +59,7 @@ describe("reading the memory model's replies leniently", () => {
     const plan = {
       insert: false,
       reason: 'the date moved',
-      records: [{ id: existing.id, action: 'update', content: 'The Orion product launches on March 5 2026 in Berlin', reason: 'the launch date moved' }],
+      records: [{ id: existing!.id, action: 'update', content: 'The Orion product launches on March 5 2026 in Berlin', reason: 'the launch date moved' }],
     };
     const rules = [
       { when: { system: EXTRACT }, reply: JSON.stringify({ memories: [{ content: 'The Orion product launches on March 5 2026 in Berlin' }] }) },
@@ -67,8 +67,8 @@ describe("reading the memory model's replies leniently", () => {
     ];
     const { events } = await runCrew(memoryCrew(rules, 'Launch moved to March 5.'), { workspace: ws, memory });
     const decision = ofType(events, 'memory.write.decision')[0];
-    expect(decision).toMatchObject({ action: 'update', recordId: existing.id, decidedBy: 'model', readAs: ['json-in-prose'] });
-    expect((await memory.get(existing.id))!.content).toBe('The Orion product launches on March 5 2026 in Berlin');
+    expect(decision).toMatchObject({ action: 'update', recordId: existing!.id, decidedBy: 'model', readAs: ['json-in-prose'] });
+    expect((await memory.get(existing!.id))!.content).toBe('The Orion product launches on March 5 2026 in Berlin');
     expect(await memory.count()).toBe(1);
   });
 });

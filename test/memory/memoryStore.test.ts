@@ -22,7 +22,7 @@ class BagOfWordsEmbedder implements Embedder {
         const word = raw.replace(/(ing|ed|es|s)$/, '');
         let h = 2166136261;
         for (const ch of word) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-        v[h % this.dimensions] += 1;
+        v[h % this.dimensions]! += 1;
       }
       const norm = Math.hypot(...v) || 1;
       return v.map((x) => x / norm);
@@ -73,24 +73,24 @@ describe('MemoryStore maintenance', () => {
     clock += 1000;
     const [b, c] = await store.add([mem('second fact', '/crew/b'), mem('third fact', '/crew/a/agent/r', { private: true })]);
 
-    expect(a.id).toMatch(/^mem_[0-9a-z]+_[0-9a-f]+$/);
-    expect(new Set([a.id, b.id, c.id]).size).toBe(3);
-    expect(a.categories).toEqual(['x', 'y']);
-    expect(a.importance).toBe(1);
-    expect(a.createdAt).toBe(Date.UTC(2026, 0, 1));
+    expect(a!.id).toMatch(/^mem_[0-9a-z]+_[0-9a-f]+$/);
+    expect(new Set([a!.id, b!.id, c!.id]).size).toBe(3);
+    expect(a!.categories).toEqual(['x', 'y']);
+    expect(a!.importance).toBe(1);
+    expect(a!.createdAt).toBe(Date.UTC(2026, 0, 1));
 
-    const got = await store.get(a.id);
+    const got = await store.get(a!.id);
     expect(got).toEqual(a);
     expect(await store.get('mem_missing')).toBeUndefined();
     expect(await store.get("x' OR '1'='1")).toBeUndefined();
 
     expect((await store.list()).map((r) => r.content)).toEqual(['second fact', 'first fact']);
-    expect((await store.list({ includePrivate: true })).map((r) => r.id).slice(-1)).toEqual([a.id]);
+    expect((await store.list({ includePrivate: true })).map((r) => r.id).slice(-1)).toEqual([a!.id]);
     expect((await store.list({ includePrivate: true, scope: '/crew/a' })).map((r) => r.content).sort()).toEqual([
       'first fact',
       'third fact',
     ]);
-    expect((await store.list({ categories: ['y'] })).map((r) => r.id)).toEqual([a.id]);
+    expect((await store.list({ categories: ['y'] })).map((r) => r.id)).toEqual([a!.id]);
     expect((await store.list({ includePrivate: true, limit: 1, offset: 1 })).length).toBe(1);
     expect(await store.count()).toBe(3);
   });
@@ -101,21 +101,21 @@ describe('MemoryStore maintenance', () => {
       mem('The deploy runs on Fridays', '/crew/a', { source: { kind: 'task', runId: 'run1', taskId: 't1', agentRole: 'ops' } }),
     ]);
     clock += 5000;
-    const updated = await store.update(r.id, { content: 'The deploy runs on Mondays', importance: 0.9, reason: 'schedule changed' });
+    const updated = await store.update(r!.id, { content: 'The deploy runs on Mondays', importance: 0.9, reason: 'schedule changed' });
     expect(updated.content).toBe('The deploy runs on Mondays');
-    expect(updated.history).toEqual([{ content: 'The deploy runs on Fridays', updatedAt: r.updatedAt, reason: 'schedule changed' }]);
+    expect(updated.history).toEqual([{ content: 'The deploy runs on Fridays', updatedAt: r!.updatedAt, reason: 'schedule changed' }]);
     expect(updated.updatedAt).toBe(clock);
-    expect(updated.createdAt).toBe(r.createdAt);
+    expect(updated.createdAt).toBe(r!.createdAt);
     expect(updated.source).toEqual({ kind: 'task', runId: 'run1', taskId: 't1', agentRole: 'ops' });
 
-    const again = await store.update(r.id, { categories: ['ops'], private: true, reason: 'tagging' });
+    const again = await store.update(r!.id, { categories: ['ops'], private: true, reason: 'tagging' });
     expect(again.history).toHaveLength(1); // content unchanged → no new revision
-    expect(await store.get(r.id)).toEqual(again);
+    expect(await store.get(r!.id)).toEqual(again);
 
     // the new content is what is searched (vector re-embedded, FTS sees it)
     const hits = await store.recall({ query: 'Mondays deploy', includePrivate: true });
-    expect(hits[0].record.id).toBe(r.id);
-    expect(hits[0].semantic).toBeGreaterThan(0.6);
+    expect(hits[0]!.record.id).toBe(r!.id);
+    expect(hits[0]!.semantic).toBeGreaterThan(0.6);
     await expect(store.update('mem_nope', { content: 'x', reason: 'r' })).rejects.toBeInstanceOf(MemoryNotFound);
   });
 
@@ -127,11 +127,11 @@ describe('MemoryStore maintenance', () => {
       mem('three', '/crew/xy'),
       mem('four', '/crew/z', { private: true }),
     ]);
-    expect(await store.forget({ ids: [a.id, 'mem_unknown'] })).toBe(1);
+    expect(await store.forget({ ids: [a!.id, 'mem_unknown'] })).toBe(1);
     expect(await store.forget({ scope: '/crew/x' })).toBe(1);
     expect((await store.list({ includePrivate: true })).map((r) => r.content).sort()).toEqual(['four', 'three']);
     expect(await store.forget({ scope: "/crew/x' OR '1'='1" })).toBe(0);
-    expect(await store.forget({ ids: [d.id] })).toBe(1);
+    expect(await store.forget({ ids: [d!.id] })).toBe(1);
     expect(await store.count()).toBe(1);
     await store.reset();
     expect(await store.count()).toBe(0);
@@ -144,14 +144,14 @@ describe('MemoryStore maintenance', () => {
   it('keeps its data when reopened, and refuses another embedder', async () => {
     const store = await open();
     const [r] = await store.add([mem('solar panels face south')]);
-    await store.update(r.id, { content: 'solar panels face south-west', reason: 'edited by hand' });
+    await store.update(r!.id, { content: 'solar panels face south-west', reason: 'edited by hand' });
     store.close();
     stores.splice(stores.indexOf(store), 1);
 
     const reopened = await open();
     expect(await reopened.count()).toBe(1);
-    expect((await reopened.get(r.id))?.history).toHaveLength(1);
-    expect((await reopened.recall({ query: 'solar panels' }))[0].record.id).toBe(r.id);
+    expect((await reopened.get(r!.id))?.history).toHaveLength(1);
+    expect((await reopened.recall({ query: 'solar panels' }))[0]!.record.id).toBe(r!.id);
 
     const err = await MemoryStore.open(dir, new BagOfWordsEmbedder('other-embedder')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbedderMismatch);
@@ -174,9 +174,9 @@ describe('MemoryStore recall', () => {
     const store = await open(new HashingEmbedder());
     await store.add(corpus.map((c) => mem(c)));
     const hits = await store.recall({ query: 'which roof direction suits a solar panel install?' });
-    expect(hits[0].record.content).toBe(corpus[0]);
-    expect(hits[0].semantic).toBeGreaterThan(hits[1].semantic);
-    expect(hits[0].reasons.some((r) => /^similar meaning \(0\.\d\d\)$/.test(r))).toBe(true);
+    expect(hits[0]!.record.content).toBe(corpus[0]);
+    expect(hits[0]!.semantic).toBeGreaterThan(hits[1]!.semantic);
+    expect(hits[0]!.reasons.some((r) => /^similar meaning \(0\.\d\d\)$/.test(r))).toBe(true);
     for (const h of hits) {
       expect(h.score).toBeGreaterThanOrEqual(0);
       expect(h.score).toBeLessThanOrEqual(1);
@@ -191,8 +191,8 @@ describe('MemoryStore recall', () => {
     await store.add(fillers.slice(15));
     const hits = await store.recall({ query: 'zephyrite', limit: 1 });
     expect(hits).toHaveLength(1);
-    expect(hits[0].record.content).toBe('The reactor uses zephyrite shielding');
-    expect(hits[0].reasons).toContain('matches words: "zephyrite"');
+    expect(hits[0]!.record.content).toBe('The reactor uses zephyrite shielding');
+    expect(hits[0]!.reasons).toContain('matches words: "zephyrite"');
   });
 
   it('ranks the record with a rare exact word first (hashing embedder)', async () => {
@@ -200,8 +200,8 @@ describe('MemoryStore recall', () => {
     await store.add(corpus.map((c) => mem(c)));
     await store.add([mem('The reactor shielding uses zephyrite plates, ordered from Kestrel Metals')]);
     const hits = await store.recall({ query: 'zephyrite' });
-    expect(hits[0].record.content).toContain('zephyrite');
-    expect(hits[0].reasons).toContain('matches words: "zephyrite"');
+    expect(hits[0]!.record.content).toContain('zephyrite');
+    expect(hits[0]!.reasons).toContain('matches words: "zephyrite"');
     expect(hits.slice(1).every((h) => !h.reasons.some((r) => r.startsWith('matches words')))).toBe(true);
   });
 
@@ -212,11 +212,11 @@ describe('MemoryStore recall', () => {
     expect(await store.ftsIndexStatus()).toEqual({ indexedRows: 1, unindexedRows: 0 });
     await store.add([mem('quokka sighting near the river')]);
     expect(await store.ftsIndexStatus()).toEqual({ indexedRows: 1, unindexedRows: 1 });
-    expect((await store.recall({ query: 'quokka', limit: 1 }))[0].record.content).toContain('quokka');
+    expect((await store.recall({ query: 'quokka', limit: 1 }))[0]!.record.content).toContain('quokka');
     await store.add(Array.from({ length: OPTIMIZE_AFTER_UNINDEXED }, (_, i) => mem(`bulk row ${i} platypus${i}`)));
     expect(await store.ftsIndexStatus()).toEqual({ indexedRows: OPTIMIZE_AFTER_UNINDEXED + 2, unindexedRows: 0 });
-    expect((await store.recall({ query: 'platypus7', limit: 1 }))[0].record.content).toBe('bulk row 7 platypus7');
-    expect((await store.recall({ query: 'quokka', limit: 1 }))[0].record.content).toContain('quokka');
+    expect((await store.recall({ query: 'platypus7', limit: 1 }))[0]!.record.content).toBe('bulk row 7 platypus7');
+    expect((await store.recall({ query: 'quokka', limit: 1 }))[0]!.record.content).toContain('quokka');
   });
 
   it('filters by scope prefix, including quotes in scopes, so filtered records never come back', async () => {
@@ -259,7 +259,7 @@ describe('MemoryStore recall', () => {
     expect(all.map((h) => h.record.content)).not.toContain('garden secret key location');
     expect(all).toHaveLength(3);
     const withPrivate = await store.recall({ query: 'garden secret key', includePrivate: true, limit: 50 });
-    expect(withPrivate[0].record.content).toBe('garden secret key location');
+    expect(withPrivate[0]!.record.content).toBe('garden secret key location');
     const quotedCategory = await store.recall({ query: 'garden', categories: ['"quoted"'], includePrivate: true });
     expect(quotedCategory.map((h) => h.record.content)).toEqual(['garden secret key location']);
   });
@@ -267,14 +267,14 @@ describe('MemoryStore recall', () => {
   it('filters private records in the searches again once a write adds some (none before: the filter is left out)', async () => {
     const store = await open();
     await store.add([mem('harbour crane schedule for monday'), mem('office plants need water')]);
-    expect((await store.recall({ query: 'harbour crane schedule', limit: 1, touch: false }))[0].record.content).toBe('harbour crane schedule for monday');
+    expect((await store.recall({ query: 'harbour crane schedule', limit: 1, touch: false }))[0]!.record.content).toBe('harbour crane schedule for monday');
     // Private near-copies that would take every candidate slot (limit 1: 4 per search) if they were not filtered out.
     await store.add(Array.from({ length: 8 }, (_, i) => mem(`harbour crane schedule for monday private copy ${i}`, '/crew/a', { private: true })));
     const hits = await store.recall({ query: 'harbour crane schedule for monday private copy', limit: 1, touch: false });
     expect(hits.map((h) => h.record.content)).toEqual(['harbour crane schedule for monday']);
     await store.forget({ scope: '/crew/a' });
     await store.add([mem('harbour crane moved to tuesday')]);
-    expect((await store.recall({ query: 'harbour crane', limit: 1, touch: false }))[0].record.content).toBe('harbour crane moved to tuesday');
+    expect((await store.recall({ query: 'harbour crane', limit: 1, touch: false }))[0]!.record.content).toBe('harbour crane moved to tuesday');
   });
 
   it('recency breaks a semantic tie, and recall refreshes lastAccessedAt', async () => {
@@ -284,17 +284,17 @@ describe('MemoryStore recall', () => {
     const [fresh] = await store.add([mem('meeting notes two')]);
     clock += 3 * DAY;
     const hits = await store.recall({ query: 'anything' });
-    expect(hits.map((h) => h.record.id)).toEqual([fresh.id, old.id]);
-    expect(hits[0].recency).toBeCloseTo(Math.pow(0.5, 3 / 30), 6);
-    expect(hits[1].recency).toBeCloseTo(Math.pow(0.5, 63 / 30), 6);
-    expect(hits[0].reasons).toContain('recent (3 days)');
-    expect((await store.get(old.id))?.lastAccessedAt).toBe(clock);
-    expect((await store.get(fresh.id))?.updatedAt).toBe(Date.UTC(2026, 0, 1) + 60 * DAY);
+    expect(hits.map((h) => h.record.id)).toEqual([fresh!.id, old!.id]);
+    expect(hits[0]!.recency).toBeCloseTo(Math.pow(0.5, 3 / 30), 6);
+    expect(hits[1]!.recency).toBeCloseTo(Math.pow(0.5, 63 / 30), 6);
+    expect(hits[0]!.reasons).toContain('recent (3 days)');
+    expect((await store.get(old!.id))?.lastAccessedAt).toBe(clock);
+    expect((await store.get(fresh!.id))?.updatedAt).toBe(Date.UTC(2026, 0, 1) + 60 * DAY);
 
     // both were just accessed, so recency now ties
     const again = await store.recall({ query: 'anything' });
-    expect(again[0].recency).toBeCloseTo(1, 6);
-    expect(again[1].recency).toBeCloseTo(1, 6);
+    expect(again[0]!.recency).toBeCloseTo(1, 6);
+    expect(again[1]!.recency).toBeCloseTo(1, 6);
   });
 
   it("writes recall's access times with the next write, at the end of a run, or on close, so they outlive the process", async () => {
@@ -309,22 +309,22 @@ describe('MemoryStore recall', () => {
     };
     clock += DAY;
     await store.recall({ query: 'deploy', limit: 1 });
-    const touched = (await store.get(a.id))!.lastAccessedAt === clock ? a : b;
-    expect(await stored(touched.id)).toBe(clock - DAY); // pending: not written by the recall itself
+    const touched = (await store.get(a!.id))!.lastAccessedAt === clock ? a : b;
+    expect(await stored(touched!.id)).toBe(clock - DAY); // pending: not written by the recall itself
     await store.add([mem('unrelated note')]);
-    expect(await stored(touched.id)).toBe(clock);
+    expect(await stored(touched!.id)).toBe(clock);
 
     clock += DAY;
     await store.recall({ query: 'deploy', limit: 3 }); // all three
     await store.flush(); // what a run does when it ends
-    expect(await stored(a.id)).toBe(clock);
+    expect(await stored(a!.id)).toBe(clock);
 
     clock += DAY;
     await store.recall({ query: 'deploy', limit: 3 });
     await store.close();
-    expect(await stored(a.id)).toBe(clock);
+    expect(await stored(a!.id)).toBe(clock);
     const reopened = await open(new ConstantEmbedder());
-    expect((await reopened.get(b.id))?.lastAccessedAt).toBe(clock);
+    expect((await reopened.get(b!.id))?.lastAccessedAt).toBe(clock);
   });
 
   it('importance breaks a semantic tie, and weights are respected and normalised', async () => {
@@ -335,18 +335,18 @@ describe('MemoryStore recall', () => {
       mem('lunch menu on fridays', '/crew/a', { importance: 1 }),
     ]);
     const hits = await store.recall({ query: 'backup rotation policy', limit: 2 });
-    expect(hits.map((h) => h.record.id)).toEqual([high.id, low.id]);
-    expect(hits[0].reasons).toContain('important (0.9)');
+    expect(hits.map((h) => h.record.id)).toEqual([high!.id, low!.id]);
+    expect(hits[0]!.reasons).toContain('important (0.9)');
 
     const byImportance = await store.recall({ query: 'backup rotation policy', weights: { semantic: 0, recency: 0, importance: 1 } });
-    expect(byImportance[0].record.content).toBe('lunch menu on fridays');
-    expect(byImportance[0].score).toBeCloseTo(1, 6);
+    expect(byImportance[0]!.record.content).toBe('lunch menu on fridays');
+    expect(byImportance[0]!.score).toBeCloseTo(1, 6);
 
     const semanticOnly = await store.recall({ query: 'backup rotation policy', weights: { semantic: 4, recency: 0, importance: 0 } });
-    expect(semanticOnly[0].score).toBeCloseTo(semanticOnly[0].semantic, 6);
-    expect(semanticOnly[0].semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
+    expect(semanticOnly[0]!.score).toBeCloseTo(semanticOnly[0]!.semantic, 6);
+    expect(semanticOnly[0]!.semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
     const defaults = hits[0];
-    expect(defaults.score).toBeCloseTo(0.5 * defaults.semantic + 0.3 * defaults.recency + 0.2 * defaults.importance, 6);
+    expect(defaults!.score).toBeCloseTo(0.5 * defaults!.semantic + 0.3 * defaults!.recency + 0.2 * defaults!.importance, 6);
   });
 
   it('caps the limit at 50 and defaults to 5', async () => {
@@ -366,10 +366,10 @@ describe('recall without touching', () => {
       const [rec] = await store.add([{ content: 'Tidal power is predictable', scope: '/crew/a', source: { kind: 'manual' } }]);
       now = 5_000;
       const [browsed] = await store.recall({ query: 'tidal power', touch: false });
-      expect(browsed.record.lastAccessedAt).toBe(1_000);
+      expect(browsed!.record.lastAccessedAt).toBe(1_000);
       const [used] = await store.recall({ query: 'tidal power' });
-      expect(used.record.lastAccessedAt).toBe(5_000);
-      expect((await store.get(rec.id))!.lastAccessedAt).toBe(5_000);
+      expect(used!.record.lastAccessedAt).toBe(5_000);
+      expect((await store.get(rec!.id))!.lastAccessedAt).toBe(5_000);
     } finally {
       store.close();
       rmSync(dir, { recursive: true, force: true });

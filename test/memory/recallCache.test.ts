@@ -51,7 +51,7 @@ describe('RecallCache', () => {
     const q = vector(16);
     for (let i = 0; i < 10; i++) {
       if (i % 2 === 0) expect(cache.row(`m${i}`)).toBeUndefined();
-      else expect(Math.abs(cache.similarity(`m${i}`, q, norm(q)) - cosineSimilarity(q, vectors[i]))).toBeLessThan(1e-3);
+      else expect(Math.abs(cache.similarity(`m${i}`, q, norm(q)) - cosineSimilarity(q, vectors[i]!))).toBeLessThan(1e-3);
     }
     cache.clear();
     expect(cache.size).toBe(0);
@@ -97,20 +97,20 @@ describe('MemoryStore recall with its cache', () => {
     const [beta] = await store.add([{ content: 'the beta launch moved to march', scope: '/crew/b', source: manual }]);
     expect(await contents(store, 'beta launch')).toContain('the beta launch moved to march');
 
-    await store.update(beta.id, { content: 'the gamma launch moved to april', reason: 'renamed' });
+    await store.update(beta!.id, { content: 'the gamma launch moved to april', reason: 'renamed' });
     const gamma = await store.recall({ query: 'gamma launch april', limit: 1, touch: false });
-    expect(gamma[0].record).toMatchObject({ id: beta.id, content: 'the gamma launch moved to april' });
-    expect(gamma[0].semantic).toBeCloseTo(0.9, 0);
-    expect(gamma[0].record.history.map((h) => h.content)).toEqual(['the beta launch moved to march']);
+    expect(gamma[0]!.record).toMatchObject({ id: beta!.id, content: 'the gamma launch moved to april' });
+    expect(gamma[0]!.semantic).toBeCloseTo(0.9, 0);
+    expect(gamma[0]!.record.history.map((h) => h.content)).toEqual(['the beta launch moved to march']);
     expect(await contents(store, 'beta launch march')).not.toContain('the beta launch moved to march');
 
-    await store.update(alpha.id, { private: true, reason: 'secret' });
+    await store.update(alpha!.id, { private: true, reason: 'secret' });
     expect(await contents(store, 'alpha report')).not.toContain('the alpha report is due on friday');
     expect(await contents(store, 'alpha report', { includePrivate: true })).toContain('the alpha report is due on friday');
 
     await store.forget({ scope: '/crew/b' });
     expect(await contents(store, 'gamma launch april')).not.toContain('the gamma launch moved to april');
-    await store.forget({ ids: [alpha.id] });
+    await store.forget({ ids: [alpha!.id] });
     expect(await contents(store, 'alpha report', { includePrivate: true })).toEqual([]);
 
     await store.add([{ content: 'delta notes', scope: '/crew/a', source: manual }]);
@@ -133,9 +133,9 @@ describe('MemoryStore recall with its cache', () => {
     const touched = await store.recall({ query: 'first memory about invoices', limit: 1 });
     await store.flush(); // writes the access time into the table and the cache
     const reopenedView = await store.recall({ query: 'first memory about invoices', limit: 1, touch: false });
-    expect(reopenedView[0].record.id).toBe(touched[0].record.id);
-    expect(reopenedView[0].record.lastAccessedAt).toBe(clock);
-    expect((await store.get(touched[0].record.id))?.lastAccessedAt).toBe(clock);
+    expect(reopenedView[0]!.record.id).toBe(touched[0]!.record.id);
+    expect(reopenedView[0]!.record.lastAccessedAt).toBe(clock);
+    expect((await store.get(touched[0]!.record.id))?.lastAccessedAt).toBe(clock);
   });
 
   it("reads another process's added and changed rows once this store writes (the recall that meets them reads them in), without loading the cache again", async () => {
@@ -147,13 +147,13 @@ describe('MemoryStore recall with its cache', () => {
     const other = await open(); // another handle on the same table, as another process has
     await other.add([{ content: 'the other process wrote about penguins', scope: '/crew/a', source: manual }]);
     clock += 1000;
-    await other.update(x.id, { content: 'the deploy key lives in the HSM', importance: 0.9, categories: ['ops'], private: true, reason: 'moved' });
+    await other.update(x!.id, { content: 'the deploy key lives in the HSM', importance: 0.9, categories: ['ops'], private: true, reason: 'moved' });
     // This handle sees the other's rows once it writes itself (LanceDB reads stay on the handle's version until then).
     await mine.add([{ content: 'one more note', scope: '/crew/a', source: manual }]);
     expect(await contents(mine, 'penguins', { limit: 1 })).toEqual(['the other process wrote about penguins']);
     const [moved] = await mine.recall({ query: 'the deploy key lives in the HSM', limit: 1, touch: false, includePrivate: true, categories: ['ops'] });
-    expect(moved.record).toMatchObject({ id: x.id, content: 'the deploy key lives in the HSM', importance: 0.9, categories: ['ops'], private: true });
-    expect(moved.semantic).toBeGreaterThan(0.999); // the new content's vector, not the old one's
+    expect(moved!.record).toMatchObject({ id: x!.id, content: 'the deploy key lives in the HSM', importance: 0.9, categories: ['ops'], private: true });
+    expect(moved!.semantic).toBeGreaterThan(0.999); // the new content's vector, not the old one's
     expect(await contents(mine, 'deploy key')).not.toContain('the deploy key lives in the HSM'); // private now
     expect(loads).toHaveBeenCalledTimes(1);
   });
@@ -167,12 +167,12 @@ describe('MemoryStore recall with its cache', () => {
     expect(await mine.recall({ query: 'deploy key vault', limit: 1 })).toHaveLength(1); // loads the cache; x's access time is pending
     const other = await open();
     clock += 1000;
-    await other.update(x.id, { content: 'the deploy key moved to the hardware token', importance: 0.95, reason: 'moved' });
+    await other.update(x!.id, { content: 'the deploy key moved to the hardware token', importance: 0.95, reason: 'moved' });
     clock += 1000;
     await mine.flush(); // rewrites x's row (with the other's content) to store the access time
     const [moved] = await mine.recall({ query: 'the deploy key moved to the hardware token', limit: 1, touch: false });
-    expect(moved.record).toMatchObject({ id: x.id, content: 'the deploy key moved to the hardware token', importance: 0.95 });
-    expect(moved.semantic).toBeGreaterThan(0.999);
+    expect(moved!.record).toMatchObject({ id: x!.id, content: 'the deploy key moved to the hardware token', importance: 0.95 });
+    expect(moved!.semantic).toBeGreaterThan(0.999);
   });
 
   /** Holds one of the store's searches (its `toArrow`) until `gate` resolves. */
@@ -181,7 +181,7 @@ describe('MemoryStore recall with its cache', () => {
     const query = table.query.bind(table);
     table.query = () => {
       const q = query();
-      const search = q[which].bind(q);
+      const search = q[which]!.bind(q);
       q[which] = (...a: unknown[]) => {
         const s = search(...a) as { toArrow: () => Promise<unknown> };
         const toArrow = s.toArrow.bind(s);
@@ -227,7 +227,7 @@ describe('MemoryStore recall with its cache', () => {
 
   it('scores vectors with components beyond float16 range', async () => {
     const vectors: Record<string, number[]> = { near: [1e5, 1, 0, 0, 0, 0, 0, 0], far: [-1e5, 1e5, 0, 0, 0, 0, 0, 0], query: [1, 0, 0, 0, 0, 0, 0, 0] };
-    const embedder = { id: 'test-big-8', dimensions: 8, embed: async (texts: string[]) => texts.map((t) => vectors[t.split(' ')[0]] ?? vectors.query) };
+    const embedder = { id: 'test-big-8', dimensions: 8, embed: async (texts: string[]) => texts.map((t) => vectors[t.split(' ')[0]!] ?? vectors.query!) };
     const store = await MemoryStore.open(dir, embedder, { now: () => clock });
     stores.push(store);
     await store.add([
@@ -246,7 +246,7 @@ describe('MemoryStore recall with its cache', () => {
     const store = await open();
     const [odd] = await store.add([{ content: 'a note in an odd scope', scope: '/a\u0000b', source: manual }]);
     await store.add([{ content: 'a note in scope ab', scope: '/ab', source: manual }, { content: 'a note in scope a', scope: '/a', source: manual }]);
-    expect(odd.scope).toBe('/ab');
+    expect(odd!.scope).toBe('/ab');
     expect((await store.recall({ query: 'note', limit: 5, touch: false })).length).toBe(3); // loads the cache
     expect(await store.forget({ scope: '/a\u0000b' })).toBe(2);
     expect(await contents(store, 'note')).toEqual(['a note in scope a']);
@@ -257,9 +257,9 @@ describe('MemoryStore recall with its cache', () => {
     const store = await open();
     await store.add([{ content: 'the budget is fixed', scope: '/crew/a', categories: ['fact'], source: manual }]);
     const [first] = await store.recall({ query: 'budget', limit: 1, touch: false });
-    first.record.content = 'changed by the caller';
-    first.record.categories.push('mutated');
+    first!.record.content = 'changed by the caller';
+    first!.record.categories.push('mutated');
     const [again] = await store.recall({ query: 'budget', limit: 1, touch: false });
-    expect(again.record).toMatchObject({ content: 'the budget is fixed', categories: ['fact'] });
+    expect(again!.record).toMatchObject({ content: 'the budget is fixed', categories: ['fact'] });
   });
 });

@@ -16,7 +16,7 @@ beforeEach(async () => {
     { content: 'Readers prefer short sentences with numbers first', scope: '/crew/solar-crew/agent/Writer', source: { kind: 'manual' } },
     { content: 'Solar panel prices for another crew that must never leak', scope: '/crew/other-crew', source: { kind: 'manual' } },
   ]);
-  Object.assign(ids, { pricing: pricing.id, style: style.id, other: other.id });
+  Object.assign(ids, { pricing: pricing!.id, style: style!.id, other: other!.id });
 });
 
 afterEach(() => {
@@ -41,7 +41,7 @@ describe('memory recall in runs', () => {
     const recalled = recall!.records.map((r) => r.id);
     expect(recalled[0]).toBe(ids.pricing);
     expect(recalled).not.toContain(ids.other);
-    expect(recall!.records[0].reasons.length).toBeGreaterThan(0);
+    expect(recall!.records[0]!.reasons.length).toBeGreaterThan(0);
 
     const prompt = events.find((e): e is EventOf<'llm.started'> => e.type === 'llm.started')!;
     const user = prompt.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
@@ -64,7 +64,7 @@ describe('memory recall in runs', () => {
   });
 
   it('a forgotten memory is not recalled by later runs; resetting a scope leaves other scopes alone', async () => {
-    await memory.forget({ ids: [ids.pricing] });
+    await memory.forget({ ids: [ids.pricing!] });
     const afterForget = await runCrew(solarCrew(true), { workspace: ws, memory });
     const recalled = afterForget.events.filter((e): e is EventOf<'memory.recall'> => e.type === 'memory.recall').flatMap((e) => e.records.map((r) => r.id));
     expect(recalled).not.toContain(ids.pricing);

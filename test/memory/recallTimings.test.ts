@@ -25,7 +25,7 @@ describe('recall timings (what bench:memory breaks recall down with)', () => {
       const timed = await store.recall(query, timings);
       const plain = await store.recall(query);
       expect(timed.map((m) => m.record.content)).toEqual(plain.map((m) => m.record.content));
-      expect(timed[0].record.content).toContain('solar panel budget');
+      expect(timed[0]!.record.content).toContain('solar panel budget');
       const phases: (keyof RecallTimings)[] = ['embeddingMs', 'vectorMs', 'fullTextMs', 'searchMs', 'fusionMs', 'scoringMs', 'totalMs'];
       for (const phase of phases) expect(timings[phase], phase).toBeGreaterThanOrEqual(0);
       // The two searches run at once: their wall time is the slower one's, and within the total.

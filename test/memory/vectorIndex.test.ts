@@ -49,22 +49,22 @@ describe('MemoryStore vector index', () => {
     }
     expect(await store.vectorIndexStatus()).toEqual({ type: 'IVF_RQ', indexedRows: 450, unindexedRows: 0, deltas: 1 });
 
-    await store.add([{ ...memories(['the auditor prefers the secret vault code 4471'])[0], private: true }]);
+    await store.add([{ ...memories(['the auditor prefers the secret vault code 4471'])[0]!, private: true }]);
     await store.add(memories(['the auditor prefers handwritten thank-you notes']));
     expect((await store.vectorIndexStatus())?.unindexedRows).toBe(2);
 
     const unindexed = await store.recall({ query: 'the auditor prefers handwritten thank-you notes', limit: 3 });
-    expect(unindexed[0].record.content).toBe('the auditor prefers handwritten thank-you notes');
-    expect(unindexed[0].semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
+    expect(unindexed[0]!.record.content).toBe('the auditor prefers handwritten thank-you notes');
+    expect(unindexed[0]!.semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
     const privateQuery = 'the auditor prefers the secret vault code 4471';
     expect((await store.recall({ query: privateQuery, limit: 50 })).map((h) => h.record.private)).not.toContain(true);
-    expect((await store.recall({ query: privateQuery, includePrivate: true, limit: 1 }))[0].record.private).toBe(true);
+    expect((await store.recall({ query: privateQuery, includePrivate: true, limit: 1 }))[0]!.record.private).toBe(true);
 
     // Rows inside the index: a stored sentence is its own best match (cosine 1), for a spread of rows.
     for (const i of [0, 57, 149, 233, 301, 449]) {
-      const [top] = await store.recall({ query: texts[i], limit: 1, touch: false });
-      expect(top.record.content).toBe(texts[i]);
-      expect(top.semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
+      const [top] = await store.recall({ query: texts[i]!, limit: 1, touch: false });
+      expect(top!.record.content).toBe(texts[i]);
+      expect(top!.semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
     }
   });
 
@@ -81,7 +81,7 @@ describe('MemoryStore vector index', () => {
     expect(Math.max(...seen)).toBe(MAX_VECTOR_INDEX_DELTAS + 1);
     expect(seen.indexOf(1)).toBeGreaterThan(seen.indexOf(MAX_VECTOR_INDEX_DELTAS + 1)); // retrained into one index
     const last = sentences(260, 10 + MAX_VECTOR_INDEX_DELTAS + 1)[17];
-    expect((await store.recall({ query: last, limit: 1 }))[0].record.content).toBe(last);
+    expect((await store.recall({ query: last!, limit: 1 }))[0]!.record.content).toBe(last);
   });
 
   it('uses IVF_FLAT for a vector size IVF_RQ cannot take (not divisible by 8)', async () => {
@@ -90,8 +90,8 @@ describe('MemoryStore vector index', () => {
     const texts = sentences(320, 4);
     await store.add(memories(texts));
     expect(await store.vectorIndexStatus()).toEqual({ type: 'IVF_FLAT', indexedRows: 320, unindexedRows: 0, deltas: 1 });
-    const [top] = await store.recall({ query: texts[99], limit: 1 });
-    expect(top.record.content).toBe(texts[99]);
+    const [top] = await store.recall({ query: texts[99]!, limit: 1 });
+    expect(top!.record.content).toBe(texts[99]);
   });
 
   it('keeps a write whose index upkeep fails, says why, and still finds the rows', async () => {
@@ -108,7 +108,7 @@ describe('MemoryStore vector index', () => {
     await store.add(memories(sentences(300, 8)));
     expect(await store.ftsIndexStatus()).toEqual({ indexedRows: 620, unindexedRows: 0 });
     const wanted = sentences(320, 7)[41];
-    expect((await store.recall({ query: wanted, limit: 1 }))[0].record.content).toBe(wanted); // full-text search
+    expect((await store.recall({ query: wanted!, limit: 1 }))[0]!.record.content).toBe(wanted); // full-text search
   });
 
   it('replaces a vector index of an older type (IVF_PQ) in the background when opened, keeping the rows', async () => {
@@ -144,9 +144,9 @@ describe('MemoryStore vector index', () => {
     reopened.close();
     expect(vectorIndices.map((i) => [i.name, i.indexType])).toEqual([['vector_idx', 'IvfRq']]);
     expect(await store.vectorIndexStatus()).toEqual({ type: 'IVF_RQ', indexedRows: 400, unindexedRows: 0, deltas: 1 });
-    const [top] = await store.recall({ query: texts[123], limit: 1 });
-    expect(top.record.content).toBe(texts[123]);
-    expect(top.semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
+    const [top] = await store.recall({ query: texts[123]!, limit: 1 });
+    expect(top!.record.content).toBe(texts[123]);
+    expect(top!.semantic).toBeCloseTo(1, 3); // float16 vectors in the recall cache: within ~1e-4
   });
 
   it('folds in rows a process left unindexed when the store is next opened', async () => {

@@ -33,7 +33,7 @@ describe('the workspace memory follows crewdeck.json', () => {
         expect(online.embedder.id).toBe('openai:embed-small');
         expect(online.embedder.dimensions).toBe(48); // asked of the server once, before the table was made
         await online.add([{ content: 'Embedded by the server', scope: '/crew/a', source: { kind: 'manual' } }]);
-        expect((await online.recall({ query: 'embedded by the server' }))[0].record.content).toBe('Embedded by the server');
+        expect((await online.recall({ query: 'embedded by the server' }))[0]!.record.content).toBe('Embedded by the server');
         online.close();
         expect(server.requests.some((r) => r.path.endsWith('/embeddings') && r.headers.authorization === 'Bearer k')).toBe(true);
       } finally {

@@ -20,7 +20,7 @@ describe('crew document', () => {
     expect(parsed.value.process).toBe('sequential');
     expect(agent).toMatchObject({ backstory: '', tools: [], allowDelegation: false, maxIter: 25, cache: true, respectContextWindow: true });
     expect(task).toMatchObject({ async: false, humanInput: false, guardrails: [], guardrailMaxRetries: 3 });
-    expect(task.context).toBeUndefined();
+    expect(task!.context).toBeUndefined();
   });
 
   it('reports every problem with its path, shape and references together', () => {

@@ -50,15 +50,15 @@ describe('price table', () => {
   it('rejects a bad price in crewdeck.json naming the field', () => {
     const result = WorkspaceSettingsSchema.safeParse({ version: 1, prices: { m: { inputPerMTok: -1, outputPerMTok: 1 } } });
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0].path).toEqual(['prices', 'm', 'inputPerMTok']);
+    expect(result.error?.issues[0]!.path).toEqual(['prices', 'm', 'inputPerMTok']);
   });
 
   it('refuses a price so large that the spend of a run would be Infinity (issue 26), naming the field and the cap', () => {
     const result = WorkspaceSettingsSchema.safeParse({ version: 1, prices: { m: { inputPerMTok: 1, outputPerMTok: 1e308 } } });
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0].path).toEqual(['prices', 'm', 'outputPerMTok']);
-    expect(result.error?.issues[0].message).toBe('at most 1,000,000 US dollars per million tokens');
+    expect(result.error?.issues[0]!.path).toEqual(['prices', 'm', 'outputPerMTok']);
+    expect(result.error?.issues[0]!.message).toBe('at most 1,000,000 US dollars per million tokens');
     const highest = WorkspaceSettingsSchema.parse({ version: 1, prices: { m: { inputPerMTok: 1e6, outputPerMTok: 1e6 } } });
-    expect(Number.isFinite(callCostUsd({ promptTokens: 1e9, cachedPromptTokens: 0, completionTokens: 1e9 }, highest.prices!.m))).toBe(true);
+    expect(Number.isFinite(callCostUsd({ promptTokens: 1e9, cachedPromptTokens: 0, completionTokens: 1e9 }, highest.prices!.m!))).toBe(true);
   });
 });

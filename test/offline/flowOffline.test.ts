@@ -51,7 +51,7 @@ describe('offline re-run of a flow', () => {
     expect(offline.output).toBe('Sum is 5.');
     const outputs = Object.fromEntries(ofType(events, 'flow.method.completed').map((e) => [e.methodId, e.output]));
     expect(outputs).toEqual({ fast: 'FAST', slow: 'SLOW', sum: 'Sum is 5.' });
-    expect(ofType(events, 'run.started')[0].offlineFrom).toBe(recorded.runId);
+    expect(ofType(events, 'run.started')[0]!.offlineFrom).toBe(recorded.runId);
     // The calculator ran for real.
     expect(ofType(events, 'tool.completed').map((e) => e.result)).toEqual(['5']);
 

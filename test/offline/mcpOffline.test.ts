@@ -37,7 +37,7 @@ describe('offline re-run with MCP tools', () => {
     trustWorkspace(ws.dir, settings);
     const { result, events: recorded } = await runCrew(doc, { workspace: ws, settings });
     expect(result.status).toBe('completed');
-    const listing = ofType(recorded, 'tool.completed')[0].result;
+    const listing = ofType(recorded, 'tool.completed')[0]!.result;
     expect(listing).toContain('[FILE] notes.txt');
 
     // Offline, with a server command that cannot start: the recording answers.

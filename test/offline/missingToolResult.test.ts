@@ -49,7 +49,7 @@ describe('offline re-run of a recording that lacks a tool result', () => {
     expect(ofType(recorded, 'tool.completed').map((e) => e.result)).toEqual(['HTTP 200 OK\n\nfact for /one', 'HTTP 200 OK\n\nfact for /two']);
 
     // The recording without the second call's result (its tool span left out).
-    const second = ofType(recorded, 'tool.started')[1].spanId;
+    const second = ofType(recorded, 'tool.started')[1]!.spanId;
     const recording = Recording.fromEvents(result.runId, recorded.filter((e) => e.spanId !== second));
     const events: RuntimeEvent[] = [];
     const offline = await createRuntime({ workspace: ws.dir, store: ws.store, offline: recording }).runCrew(doc, { onEvent: (e) => events.push(e) });

@@ -106,7 +106,7 @@ describe('the neighbours in a run', () => {
     const fenced = await runCrew(solver([`\`\`\`json\r\n${CALL}\r\n\`\`\``, 'It is 42.'], true));
     cleanups.push(fenced.ws.remove);
     expect(ofType(fenced.events, 'tool.started')[0]).toMatchObject({ tool: 'calculator', readAs: ['text-tool-call'] });
-    expect(ofType(fenced.events, 'tool.completed')[0].result).toBe('42');
+    expect(ofType(fenced.events, 'tool.completed')[0]!.result).toBe('42');
     expect(fenced.result.output).toBe('It is 42.');
 
     const explained = `${CALL}\nThat is the call I would make.`;
@@ -120,7 +120,7 @@ describe('the neighbours in a run', () => {
     const out = await runCrew(solver(["Thought: compute\r\nAction: `calculator`\r\nAction Input: {'expression': '6*7'}\r\n", 'Thought: done\r\nFinal Answer: 42'], false));
     cleanups.push(out.ws.remove);
     expect(ofType(out.events, 'tool.started')[0]).toMatchObject({ tool: 'calculator', args: { expression: '6*7' }, readAs: ['repaired-json', 'tool-name-cleaned'] });
-    expect(ofType(out.events, 'tool.completed')[0].result).toBe('42');
+    expect(ofType(out.events, 'tool.completed')[0]!.result).toBe('42');
     expect(out.result.output).toBe('42');
   });
 });
@@ -149,7 +149,7 @@ describe('tool arguments encoded twice', () => {
     );
     cleanups.push(out.ws.remove);
     expect(ofType(out.events, 'tool.started')[0]).toMatchObject({ tool: 'calculator', args: { expression: '6*7' }, readAs: ['json-in-string'] });
-    expect(ofType(out.events, 'tool.completed')[0].result).toBe('42');
+    expect(ofType(out.events, 'tool.completed')[0]!.result).toBe('42');
     expect(out.result.output).toBe('It is 42.');
   });
 });

@@ -44,7 +44,7 @@ describe('the calculator is bounded in time and memory', () => {
       ['identity(1e5)', 'identity would have 1.00e+10 elements'],
       ['resize([1], [1e5, 1e5])', 'resize would have 1.00e+10 elements'],
     ]) {
-      const r = await observation(expression);
+      const r = await observation(expression!);
       expect(r.ok, expression).toBe(false);
       // The guard's own words: had the child tried to build it, the answer would be the deadline's or the heap's.
       expect(r.text).toBe(`result too large: ${what} (at most 10000000)`);

@@ -79,7 +79,7 @@ describe('events already emitted are on disk before a tool or a script runs', ()
     for (const [call, index] of startedAt.entries()) {
       const before = events.slice(0, index + 1).filter((e) => !isLiveOnly(e)).length;
       expect(seenByTool[call]).toEqual(persisted.slice(0, before));
-      expect(seenByTool[call].at(-1)).toBe('tool.started');
+      expect(seenByTool[call]!.at(-1)).toBe('tool.started');
     }
   });
 

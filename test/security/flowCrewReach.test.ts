@@ -169,7 +169,7 @@ describe('N5: an MCP server over HTTP on a local host is held', () => {
     expect(seen).toEqual([]);
     await session.close();
 
-    new TrustStore().record(dir, [mcpHeldPart('x', mcp.servers.x)!]);
+    new TrustStore().record(dir, [mcpHeldPart('x', mcp.servers.x!)!]);
     const trusted = new McpServers(mcp, { workspace: dir, env: {}, trust: new WorkspaceTrust(dir), startTimeoutMs: 2000 }).session();
     // Not an MCP server: it fails to start, but only after the trusted request reached it.
     await expect(trusted.connect('x')).rejects.not.toBeInstanceOf(WorkspaceUntrusted);

@@ -97,10 +97,10 @@ describe('reading hostile model output is bounded in time', () => {
   });
 
   it('says a huge malformed reply is not repaired, and still parses a huge valid one', () => {
-    const read = readJson(HOSTILE['a 5 MB unclosed JSON string']);
+    const read = readJson(HOSTILE['a 5 MB unclosed JSON string']!);
     expect(read.ok).toBe(false);
     expect(read.ok ? '' : read.reason).toContain('is not repaired');
-    const big = readJson(HOSTILE['a 5 MB fenced JSON array']);
+    const big = readJson(HOSTILE['a 5 MB fenced JSON array']!);
     expect(big.ok && Array.isArray(big.value) ? big.value.length : 0).toBe(2_500_001);
   });
 

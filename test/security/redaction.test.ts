@@ -62,7 +62,7 @@ describe('registered secrets', () => {
     const input = { messages: [{ role: 'tool', content: `got ${b64(key)}` }], other: { n: 1 } };
     const clean = redactKnownDeep(input);
     expect(clean).toEqual({ messages: [{ role: 'tool', content: 'got ***' }], other: { n: 1 } });
-    expect(input.messages[0].content).toBe(`got ${b64(key)}`);
+    expect(input.messages[0]!.content).toBe(`got ${b64(key)}`);
     expect(clean.other).toBe(input.other);
     expect(redactKnown(`x ${key} y`)).toBe('x *** y');
   });

@@ -58,9 +58,9 @@ it('a streamed 5 MB reply grows crewdeck.db (with its WAL) by at most 10 MB, and
       // Deltas take no seq of their own: the stored seqs are 1..n, and are the live events' seqs.
       expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
       expect(events.filter((e) => !isLiveOnly(e)).map((e) => e.seq)).toEqual(stored.map((e) => e.seq));
-      expect(ofType(stored, 'llm.completed')[0].content).toBe(reply);
+      expect(ofType(stored, 'llm.completed')[0]!.content).toBe(reply);
       expect(ofType(stored, 'task.completed')[0]).toMatchObject({ taskId: 'write' });
-      expect(reopened.taskOutputs(result.runId)[0].raw).toBe(reply);
+      expect(reopened.taskOutputs(result.runId)[0]!.raw).toBe(reply);
       expect(reopened.getRun(result.runId)?.output).toBe(reply);
     } finally {
       reopened.close();

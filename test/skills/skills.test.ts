@@ -56,13 +56,13 @@ describe('skills', () => {
     expect(system).toContain('call the load_skill tool with its name');
     expect(system).toContain('- solar-pricing — How to price a solar installation\n- tone — Write in a warm, plain tone\n- follow-up — When to call back');
     expect(system).not.toContain('Multiply the kWp'); // instructions only arrive through the tool
-    expect(ofType(events, 'agent.started')[0].tools).toContain('load_skill');
+    expect(ofType(events, 'agent.started')[0]!.tools).toContain('load_skill');
     const started = ofType(events, 'tool.started');
     expect(started.map((e) => e.tool)).toEqual(['load_skill']);
     const done = ofType(events, 'tool.completed');
     expect(done).toHaveLength(1);
     expect(done[0]).toMatchObject({ tool: 'load_skill' });
-    expect(done[0].result).toBe('Skill "solar-pricing" instructions:\n# Pricing\n\nMultiply the kWp by 1,450 EUR and add 12% for the inverter.');
+    expect(done[0]!.result).toBe('Skill "solar-pricing" instructions:\n# Pricing\n\nMultiply the kWp by 1,450 EUR and add 12% for the inverter.');
   });
 
   it('answers an unknown skill name with the list of skills', async () => {
@@ -75,9 +75,9 @@ describe('skills', () => {
     const { events } = await runCrew(skilledCrew(llm), { workspace: ws });
     const failed = ofType(events, 'tool.failed');
     expect(failed).toHaveLength(1);
-    expect(failed[0].error).toContain('there is no skill "haggling". Your skills are:\n- solar-pricing — How to price a solar installation\n- tone — Write in a warm, plain tone\n- follow-up — When to call back');
+    expect(failed[0]!.error).toContain('there is no skill "haggling". Your skills are:\n- solar-pricing — How to price a solar installation\n- tone — Write in a warm, plain tone\n- follow-up — When to call back');
     const second = ofType(events, 'llm.started').filter((e) => e.purpose === 'agent')[1];
-    expect(second.messages.at(-1)!.content).toContain('there is no skill "haggling"');
+    expect(second!.messages.at(-1)!.content).toContain('there is no skill "haggling"');
   });
 
   it('keeps load_skill when a task overrides the agent tools, and goes through the policy gate hooks', async () => {
@@ -92,7 +92,7 @@ describe('skills', () => {
       workspace: ws,
       hooks: { before: [(call) => void seen.push(call.tool)] },
     });
-    expect(ofType(events, 'agent.started')[0].tools.sort()).toEqual(['calculator', 'load_skill']);
+    expect(ofType(events, 'agent.started')[0]!.tools.sort()).toEqual(['calculator', 'load_skill']);
     expect(seen).toEqual(['load_skill']);
   });
 

@@ -49,7 +49,7 @@ function runAndKill(dir: string, runId: string, tasks: number, reports: number):
     child.on('error', fail);
     child.on('exit', (code, signal) => {
       if (seqs.length < reports) fail(new Error(`child exited early (code ${code}, signal ${signal}):\n${stderr}`));
-      else done({ pid: child.pid!, sampleSeq: seqs[0], lastReportedSeq: seqs[seqs.length - 1], signal });
+      else done({ pid: child.pid!, sampleSeq: seqs[0]!, lastReportedSeq: seqs[seqs.length - 1]!, signal });
     });
   });
 }
@@ -85,13 +85,13 @@ describe('a run whose process is killed', () => {
       expect(events.slice(expected.length).every((e) => e.type === 'llm.failed')).toBe(true);
 
       const [summary] = store.listRuns();
-      expect(summary.id).toBe('killed-run');
-      expect(summary.status).toBe('interrupted');
+      expect(summary!.id).toBe('killed-run');
+      expect(summary!.status).toBe('interrupted');
       const run = store.getRun('killed-run')!;
       expect(run.status).toBe('interrupted');
       expect(run.error).toContain(`process ${killed.pid}`);
       // It ended with its last event, and its tokens are those its completed model calls reported.
-      expect(run.endedAt).toBe(events[events.length - 1].ts);
+      expect(run.endedAt).toBe(events[events.length - 1]!.ts);
       const calls = events.filter((e) => e.type === 'llm.completed').length;
       expect(calls).toBeGreaterThan(0);
       expect(run.tokenUsage).toEqual({ promptTokens: 12 * calls, completionTokens: 7 * calls, cachedPromptTokens: 2 * calls, totalTokens: 19 * calls, requests: calls });

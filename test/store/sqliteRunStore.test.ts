@@ -80,7 +80,7 @@ describe('SqliteRunStore', () => {
     // Same key order too, so serialised logs are byte-identical.
     expect(stored.map((e) => JSON.stringify(e))).toEqual(emitted.map((e) => JSON.stringify(e)));
     expect(stored[0]).not.toHaveProperty('parentSpanId');
-    expect(stored[1].parentSpanId).toBe(stored[0].spanId);
+    expect(stored[1]!.parentSpanId).toBe(stored[0]!.spanId);
   });
 
   it('returns only the events after a given seq, in order, per run', () => {
@@ -105,11 +105,11 @@ describe('SqliteRunStore', () => {
   it('rejects a duplicate seq and an event for an unknown run', () => {
     store.createRun(sampleRun('r1'));
     const [first] = emitSampleRun(sampleLog('r1'), 1);
-    store.appendEvent(first);
+    store.appendEvent(first!);
     store.flush();
-    store.appendEvent(first);
+    store.appendEvent(first!);
     expect(() => store.flush()).toThrow(/UNIQUE|PRIMARY KEY/);
-    store.appendEvent({ ...first, runId: 'ghost' });
+    store.appendEvent({ ...first!, runId: 'ghost' });
     expect(() => store.events('r1')).toThrow(/FOREIGN KEY/); // any later call reports a failed commit
     expect(store.events('r1')).toHaveLength(1);
   });
@@ -132,9 +132,9 @@ describe('SqliteRunStore', () => {
   it("commits a task output in its turn's transaction, with the events around it", async () => {
     store.createRun(sampleRun('r1'));
     const [first, second] = emitSampleRun(sampleLog('r1'), 1);
-    store.appendEvent(first);
+    store.appendEvent(first!);
     store.saveTaskOutput({ runId: 'r1', taskId: 't1', index: 0, agentRole: 'A', raw: 'done', skipped: false, tokenUsage: usage });
-    store.appendEvent(second);
+    store.appendEvent(second!);
     const reader = new Database(workspaceDatabasePath(workspace), { readonly: true });
     const count = (table: string) => (reader.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
     try {
@@ -180,12 +180,12 @@ describe('SqliteRunStore', () => {
   it('a write the database refuses is reported once; the other writes of its turn are kept', () => {
     store.createRun(sampleRun('r1'));
     const [first, second] = emitSampleRun(sampleLog('r1'), 1);
-    store.appendEvent(first);
-    store.appendEvent({ ...first, runId: 'ghost' }); // no such run: the foreign key refuses it
-    store.appendEvent(second);
+    store.appendEvent(first!);
+    store.appendEvent({ ...first!, runId: 'ghost' }); // no such run: the foreign key refuses it
+    store.appendEvent(second!);
     store.finishRun('r1', { status: 'completed', output: 'ok', tokenUsage: usage, endedAt: T0 + 1 });
     expect(() => store.flush()).toThrow(/FOREIGN KEY/);
-    expect(store.events('r1').map((e) => e.seq)).toEqual([first.seq, second.seq]);
+    expect(store.events('r1').map((e) => e.seq)).toEqual([first!.seq, second!.seq]);
     expect(store.getRun('r1')?.status).toBe('completed');
   });
 
@@ -244,7 +244,7 @@ describe('SqliteRunStore', () => {
       db.close();
     }
     expect(store.getRun('r1')?.status).toBe('running');
-    expect(store.listRuns()[0].status).toBe('running');
+    expect(store.listRuns()[0]!.status).toBe('running');
   });
 
   it('does not judge a run from another host, whose process it cannot see', () => {

@@ -55,7 +55,7 @@ describe('closeKeepingWal', () => {
     const second = writeRun('r2', 10);
     const db = openDatabase(file);
     const result = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
-    expect(result[0].busy).toBe(0);
+    expect(result[0]!.busy).toBe(0);
     closeKeepingWal(db);
     expect(statSync(`${file}-wal`).size).toBe(0);
     // The file alone now holds both runs.

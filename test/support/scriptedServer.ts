@@ -81,7 +81,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0]!;
     const text = await readBody(req);
     let body: any;
     try {
@@ -258,7 +258,7 @@ export function embedText(text: string, dimensions: number): number[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [text];
   for (const word of words) {
     const h = fnv1a(word);
-    vector[h % dimensions] += (h >>> 16) & 1 ? 1 : -1;
+    vector[h % dimensions]! += (h >>> 16) & 1 ? 1 : -1;
   }
   const norm = Math.hypot(...vector);
   if (norm === 0) {

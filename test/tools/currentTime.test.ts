@@ -11,17 +11,17 @@ describe('current_time', () => {
     const out = await currentTimeTool.execute({ timezone: 'UTC' }, ctx);
     const match = ISO.exec(out);
     expect(match, out).not.toBeNull();
-    expect(match![1].endsWith('Z')).toBe(true);
+    expect(match![1]!.endsWith('Z')).toBe(true);
     expect(match![2]).toBe('UTC');
-    expect(Math.abs(Date.parse(match![1]) - before)).toBeLessThan(5_000);
+    expect(Math.abs(Date.parse(match![1]!) - before)).toBeLessThan(5_000);
     expect(match![3]).toMatch(/\b20\d\d at \d{1,2}:\d{2}:\d{2} (AM|PM) UTC$/);
   });
 
   it('uses the offset of the requested zone', async () => {
     const out = await currentTimeTool.execute({ timezone: 'Asia/Kolkata' }, ctx);
     const match = ISO.exec(out)!;
-    expect(match[1].endsWith('+05:30')).toBe(true);
-    expect(Math.abs(Date.parse(match[1]) - Date.now())).toBeLessThan(5_000);
+    expect(match[1]!.endsWith('+05:30')).toBe(true);
+    expect(Math.abs(Date.parse(match[1]!) - Date.now())).toBeLessThan(5_000);
     expect(match[3]).toContain('GMT+5:30');
   });
 

@@ -116,7 +116,7 @@ function openRun(options: { before?: BeforeToolHook[]; answers?: ToolApprovalDec
   const controller = new AbortController();
   const method = (crewPart: PreparedCrew) => {
     const ctx = crewContext(crewPart, deps, { runId: 'run-gate', signal: controller.signal, meter: new UsageMeter(), root, newId, gate });
-    const assignment = assignTask({ ctx, doc: crewPart.doc, roster: crewPart.roster, taskTools: crewPart.taskTools, models: deps.models }, crewPart.doc.tasks[0], 0, '');
+    const assignment = assignTask({ ctx, doc: crewPart.doc, roster: crewPart.roster, taskTools: crewPart.taskTools, models: deps.models }, crewPart.doc.tasks[0]!, 0, '');
     return (tool: string, args: Record<string, unknown>, policy: Partial<ToolUse> = {}): Promise<ToolOutcome> => {
       const use = assignment.tools.find((u) => u.tool.name === tool);
       if (!use) throw new Error(`the task was not handed "${tool}" (it has ${assignment.tools.map((u) => u.tool.name).join(', ')})`);
@@ -133,7 +133,7 @@ describe('the policy gate holds for every kind of tool', () => {
       const seen: string[] = [];
       const run = openRun({ before: [(call) => (seen.push(call.tool), call.tool === tool ? { block: 'not on this job' } : undefined)] });
       const [call] = run.methods;
-      const outcome = await call(tool, good[0]);
+      const outcome = await call!(tool, good[0]);
       expect(outcome).toMatchObject({ status: 'blocked', observation: 'Tool call blocked: not on this job' });
       expect(seen).toEqual([tool]);
       expect(run.blocked()).toMatchObject([{ tool, by: 'hook' }]);
@@ -142,7 +142,7 @@ describe('the policy gate holds for every kind of tool', () => {
 
     it('approval can deny it', async () => {
       const run = openRun({ answers: ['deny'] });
-      const outcome = await run.methods[0](tool, good[0], { requiresApproval: true });
+      const outcome = await run.methods[0]!(tool, good[0], { requiresApproval: true });
       expect(outcome.status).toBe('blocked');
       expect(outcome.observation).toContain('denied permission');
       expect(run.human.requests.map((r) => r.tool)).toEqual([tool]);
@@ -151,9 +151,9 @@ describe('the policy gate holds for every kind of tool', () => {
 
     it('maxUsageCount stops the second call', async () => {
       const run = openRun();
-      const first = await run.methods[0](tool, good[0], { maxUsageCount: 1 });
+      const first = await run.methods[0]!(tool, good[0], { maxUsageCount: 1 });
       expect(first.status, first.observation).toBe('completed');
-      const second = await run.methods[0](tool, good[1], { maxUsageCount: 1 });
+      const second = await run.methods[0]!(tool, good[1], { maxUsageCount: 1 });
       expect(second.status).toBe('blocked');
       expect(second.observation).toContain('usage limit');
       expect(run.blocked()).toMatchObject([{ tool, by: 'usage_limit' }]);
@@ -161,7 +161,7 @@ describe('the policy gate holds for every kind of tool', () => {
 
     it('bad arguments fail validation', async () => {
       const run = openRun();
-      const outcome = await run.methods[0](tool, bad);
+      const outcome = await run.methods[0]!(tool, bad);
       expect(outcome.status).toBe('failed');
       expect(outcome.observation).toContain('the arguments do not match its parameters');
       expect(run.events.filter((e) => e.type === 'tool.failed')).toMatchObject([{ tool, error: expect.stringMatching(/^invalid arguments: /) }]);
@@ -170,9 +170,9 @@ describe('the policy gate holds for every kind of tool', () => {
     it('in a flow, "always allow" given in method 1 holds in method 2', async () => {
       const run = openRun({ answers: ['always'] });
       const [methodOne, methodTwo] = run.methods;
-      const first = await methodOne(tool, good[0], { requiresApproval: true });
+      const first = await methodOne!(tool, good[0], { requiresApproval: true });
       expect(first.status, first.observation).toBe('completed');
-      const second = await methodTwo(tool, good[1], { requiresApproval: true });
+      const second = await methodTwo!(tool, good[1], { requiresApproval: true });
       expect(second.status, second.observation).toBe('completed');
       expect(run.human.requests).toHaveLength(1);
     });

@@ -4,7 +4,7 @@ import { BoundedMath } from '../../runtime/tools/boundedMath';
 import { evaluatePlainArithmetic, formatNumber, PLAIN_ARITHMETIC_MAX_CHARS } from '../../runtime/tools/plainArithmetic';
 
 /** What the calculator's child answers (same mathjs, same precision), for comparison. */
-const math = create(all, {});
+const math = create(all!, {});
 const mathjs = (expression: string) => math.format(math.evaluate(expression), { precision: 14 });
 
 /** A small deterministic generator, so a failure names an expression that can be replayed. */
@@ -12,7 +12,7 @@ function generator(seed: number) {
   let state = seed >>> 0;
   const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)];
-  const number = () => pick([() => String(Math.floor(next() * 10)), () => String(Math.floor(next() * 100000)), () => (next() * 1000).toFixed(1 + Math.floor(next() * 6)), () => '0.1', () => '007'])();
+  const number = () => pick([() => String(Math.floor(next() * 10)), () => String(Math.floor(next() * 100000)), () => (next() * 1000).toFixed(1 + Math.floor(next() * 6)), () => '0.1', () => '007'])!();
   const expression = (depth: number): string => {
     if (depth <= 0 || next() < 0.3) return `${pick(['', '', '', '-', '+', '--'])}${number()}`;
     const form = Math.floor(next() * 3);

@@ -71,16 +71,16 @@ describe('PolicyGate', () => {
     expect(events.map((e) => e.type)).toEqual(['tool.started', 'tool.completed']);
     const [started, completed] = events;
     expect(started).toMatchObject({ tool: 'lookup', args: { word: 'gate' }, agentRole: 'Researcher', callId: 'call-1', parentSpanId: parent.id });
-    expect(completed).toMatchObject({ tool: 'lookup', result: 'definition of gate', resultAsAnswer: false, spanId: started.spanId });
-    expect(started.spanId).not.toBe(parent.id);
+    expect(completed).toMatchObject({ tool: 'lookup', result: 'definition of gate', resultAsAnswer: false, spanId: started!.spanId });
+    expect(started!.spanId).not.toBe(parent.id);
     expect(calls).toHaveLength(1);
-    expect(calls[0].ctx).toMatchObject({ workspace: '/work/space', agentRole: 'Researcher', taskId: 't1', config: { lang: 'en' } });
+    expect(calls[0]!.ctx).toMatchObject({ workspace: '/work/space', agentRole: 'Researcher', taskId: 't1', config: { lang: 'en' } });
   });
 
   it('passes an empty config when the use has none', async () => {
     const { tool, calls } = recordingTool();
     await setup().call({ tool }, { word: 'x' });
-    expect(calls[0].ctx.config).toEqual({});
+    expect(calls[0]!.ctx.config).toEqual({});
   });
 
   it('answers invalid arguments with the problems and the expected parameters, without calling the tool', async () => {
@@ -152,7 +152,7 @@ describe('PolicyGate', () => {
     expect(calls).toHaveLength(0);
     expect(seen).toEqual([{ tool: 'lookup', args: { word: 'x' }, agentRole: 'Researcher', taskId: 't1' }]);
     expect(events.map((e) => e.type)).toEqual(['tool.started', 'tool.blocked']);
-    expect(events[1]).toMatchObject({ tool: 'lookup', reason: 'lookups are off today', by: 'hook', spanId: events[0].spanId });
+    expect(events[1]).toMatchObject({ tool: 'lookup', reason: 'lookups are off today', by: 'hook', spanId: events[0]!.spanId });
   });
 
   it('lets before-hooks replace the arguments, in order', async () => {
@@ -168,7 +168,7 @@ describe('PolicyGate', () => {
       ],
     });
     const outcome = await call({ tool }, { word: 'quiet' });
-    expect(calls[0].args).toEqual({ word: 'QUIET' });
+    expect(calls[0]!.args).toEqual({ word: 'QUIET' });
     expect(secondSaw).toEqual([{ word: 'QUIET' }]);
     expect(outcome.observation).toBe('definition of QUIET');
   });
@@ -210,7 +210,7 @@ describe('PolicyGate', () => {
       expect(outcome.status).toBe('completed');
       expect(calls).toHaveLength(1);
       expect(events.map((e) => e.type)).toEqual(['tool.started', 'human.requested', 'human.answered', 'tool.completed']);
-      const spanId = events[0].spanId;
+      const spanId = events[0]!.spanId;
       expect(events[1]).toMatchObject({
         requestId: 'req-1',
         kind: 'tool_approval',
@@ -221,8 +221,8 @@ describe('PolicyGate', () => {
         prompt: 'Researcher wants to use the tool "lookup" with arguments {"word":"x"}. Allow this call?',
         parentSpanId: spanId,
       });
-      expect(events[2]).toMatchObject({ requestId: 'req-1', kind: 'tool_approval', decision: 'approve', spanId: events[1].spanId });
-      expect(events[3].spanId).toBe(spanId);
+      expect(events[2]).toMatchObject({ requestId: 'req-1', kind: 'tool_approval', decision: 'approve', spanId: events[1]!.spanId });
+      expect(events[3]!.spanId).toBe(spanId);
       expect(human.requests[0]).toEqual({ requestId: 'req-1', agentRole: 'Researcher', taskId: 't1', tool: 'lookup', args: { word: 'x' } });
 
       // a plain approval is for one call only
@@ -324,7 +324,7 @@ describe('PolicyGate', () => {
       expect(calls).toHaveLength(1);
       expect(second).toEqual({ observation: 'definition of x', status: 'cached', resultAsAnswer: true });
       expect(events.slice(2).map((e) => e.type)).toEqual(['tool.started', 'tool.cached']);
-      expect(events.at(-1)).toMatchObject({ tool: 'lookup', result: 'definition of x', spanId: events[2].spanId });
+      expect(events.at(-1)).toMatchObject({ tool: 'lookup', result: 'definition of x', spanId: events[2]!.spanId });
       await call({ tool }, { word: 'other' });
       expect(calls).toHaveLength(2);
     });
@@ -383,7 +383,7 @@ describe('PolicyGate', () => {
     });
     const outcome = await call({ tool: expected.tool, resultAsAnswer: true }, { word: 'x' });
     expect(outcome).toEqual({ observation: 'Error using tool lookup: file "a.txt" does not exist', status: 'failed', resultAsAnswer: false });
-    expect(events.at(-1)).toMatchObject({ type: 'tool.failed', tool: 'lookup', error: 'file "a.txt" does not exist', spanId: events[0].spanId });
+    expect(events.at(-1)).toMatchObject({ type: 'tool.failed', tool: 'lookup', error: 'file "a.txt" does not exist', spanId: events[0]!.spanId });
     expect(typeof (events.at(-1) as { durationMs: number }).durationMs).toBe('number');
 
     const crashing = recordingTool({

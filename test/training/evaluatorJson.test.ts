@@ -42,7 +42,7 @@ describe('evaluator replies: one repair attempt', () => {
     expect(value).toEqual({ suggestions: ['Be brief.'], quality: 8, summary: 'Good.' });
     expect(repaired).toBe(false);
     expect(model.requests).toHaveLength(1);
-    expect(model.requests[0].responseFormat).toEqual({ type: 'json_object' });
+    expect(model.requests[0]!.responseFormat).toEqual({ type: 'json_object' });
     expect(usage.totalTokens).toBe(10);
   });
 
@@ -52,7 +52,7 @@ describe('evaluator replies: one repair attempt', () => {
     expect(value.suggestions).toEqual(['Be brief.']);
     expect(repaired).toBe(true);
     expect(usage.totalTokens).toBe(20);
-    const repair = model.requests[1].messages;
+    const repair = model.requests[1]!.messages;
     expect(repair.at(-2)).toEqual({ role: 'assistant', content: 'Sure! Here are my thoughts' });
     expect(repair.at(-1)?.content).toMatch(/could not be used: it is not valid JSON/);
   });
@@ -60,7 +60,7 @@ describe('evaluator replies: one repair attempt', () => {
   it('a reply of the wrong shape names the fields in the repair request', async () => {
     const model = listModel(['{"suggestions": [], "quality": 12, "summary": "x"}', '{"suggestions": ["ok"], "quality": 9, "summary": "x"}']);
     await askEvaluatorJson(call(model), TrainingEvaluationSchema);
-    const repairText = model.requests[1].messages.at(-1)!.content;
+    const repairText = model.requests[1]!.messages.at(-1)!.content;
     expect(repairText).toContain('suggestions');
     expect(repairText).toContain('quality');
   });

@@ -137,7 +137,7 @@ describe('training data is plain data', () => {
     store.addVersion(version(payloads));
     store.editSuggestions('c', 'Writer', 1, [...payloads].reverse());
     store.createSession({ id: 'train_1', crewId: 'c', name: 'C', iterations: 1 });
-    store.addRecord({ trainingId: 'train_1', runId: 'r', crewId: 'c', iteration: 1, taskId: 't', role: 'Writer', initialOutput: payloads[0], feedback: payloads[2], improvedOutput: payloads[3] });
+    store.addRecord({ trainingId: 'train_1', runId: 'r', crewId: 'c', iteration: 1, taskId: 't', role: 'Writer', initialOutput: payloads[0]!, feedback: payloads[2]!, improvedOutput: payloads[3]! });
     store.close();
     stores.splice(stores.indexOf(store), 1);
 
@@ -146,10 +146,10 @@ describe('training data is plain data', () => {
     stores.push(again);
     const v = again.version('c', 'Writer', 1);
     expect(v.suggestions).toEqual([...payloads].reverse());
-    expect(v.history[0].suggestions).toEqual(payloads);
+    expect(v.history[0]!.suggestions).toEqual(payloads);
     expect(again.activeSuggestions('c').get('Writer')?.suggestions).toEqual([...payloads].reverse());
     const [record] = again.records({ crewId: 'c' });
-    expect([record.initialOutput, record.feedback, record.improvedOutput]).toEqual([payloads[0], payloads[2], payloads[3]]);
+    expect([record!.initialOutput, record!.feedback, record!.improvedOutput]).toEqual([payloads[0], payloads[2], payloads[3]]);
     expect(g.__crewdeckPwned).toBeUndefined();
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
     expect(existsSync(marker)).toBe(false);

@@ -91,7 +91,7 @@ describe('training', () => {
     expect(started.find((e) => e.role === 'Writer')?.suggestions).toEqual({ version: 1, count: 2 });
     expect(started.find((e) => e.role === 'Editor')?.suggestions).toBeUndefined();
     // An ordinary run is not marked as training.
-    expect(ofType(next.events, 'run.started')[0].purpose).toBeUndefined();
+    expect(ofType(next.events, 'run.started')[0]!.purpose).toBeUndefined();
   });
 
   it('rolling back and disabling take the suggestions out of the next run', async () => {
@@ -151,7 +151,7 @@ describe('training', () => {
     const human = new ScriptedHuman([...iterationFeedback('x')]);
     const runtime = createRuntime({ workspace: ws.dir, store: ws.store, human });
     const result = await train({ doc, iterations: 1, runtime, store, models: new ModelResolver({ baseDir: ws.dir }), newVersions: 'draft' });
-    expect(result.versions[0].status).toBe('draft');
+    expect(result.versions[0]!.status).toBe('draft');
     let run = await runCrew(doc, { workspace: ws });
     expect(agentPrompts(run.events, 'Writer')[0]).not.toContain('one-line summary');
     store.activate('writing-crew', 'Writer', 1);
@@ -167,8 +167,8 @@ describe('training', () => {
     await expect(promise).rejects.toThrow(/role "Writer".*after one repair attempt/);
     expect(store.versions('writing-crew')).toEqual([]);
     const [session] = store.sessions('writing-crew');
-    expect(session.status).toBe('failed');
-    expect(session.error).toMatch(/evaluator/);
+    expect(session!.status).toBe('failed');
+    expect(session!.error).toMatch(/evaluator/);
     // The records behind it are kept.
     expect(store.records({ crewId: 'writing-crew' })).toHaveLength(2);
   });

@@ -34,7 +34,7 @@ describe('Inspector', () => {
     const description = screen.getByLabelText('Description') as HTMLTextAreaElement;
     expect(description.value).toBe('Write it.');
     for (const text of ['W', 'Wr', 'Write a brief']) fireEvent.change(description, { target: { value: text } });
-    expect(store().doc?.tasks?.[2].description).toBe('Write a brief');
+    expect(store().doc?.tasks?.[2]!.description).toBe('Write a brief');
     expect(store().history.past).toHaveLength(1);
     fireEvent.blur(description);
     fireEvent.change(description, { target: { value: 'Write a short brief' } });
@@ -61,10 +61,10 @@ describe('Inspector', () => {
     render(<Inspector />);
     const id = screen.getByLabelText('Id') as HTMLInputElement;
     fireEvent.change(id, { target: { value: 'facts' } });
-    expect(store().doc?.tasks?.[0].id).toBe('research');
+    expect(store().doc?.tasks?.[0]!.id).toBe('research');
     fireEvent.keyDown(id, { key: 'Enter' });
-    expect(store().doc?.tasks?.[0].id).toBe('facts');
-    expect(store().doc?.tasks?.[2].context).toEqual(['facts', 'outline']);
+    expect(store().doc?.tasks?.[0]!.id).toBe('facts');
+    expect(store().doc?.tasks?.[2]!.context).toEqual(['facts', 'outline']);
     expect(useUiStore.getState().selectedNodeIds).toEqual(['task:facts']);
     expect((screen.getByLabelText('Id') as HTMLInputElement).value).toBe('facts');
   });
@@ -76,21 +76,21 @@ describe('Inspector', () => {
     fireEvent.change(id, { target: { value: 'brief' } });
     fireEvent.blur(id);
     expect(screen.getByText(/already has the id "brief"/)).toBeTruthy();
-    expect(store().doc?.tasks?.[0].id).toBe('research');
+    expect(store().doc?.tasks?.[0]!.id).toBe('research');
   });
 
   it('parses the JSON schema box and shows the error while it is not JSON', () => {
     select(['task:outline']);
     render(<Inspector />);
     fireEvent.change(screen.getByTestId('field-output-format'), { target: { value: 'json' } });
-    expect(store().doc?.tasks?.[1].output).toEqual({ format: 'json' });
+    expect(store().doc?.tasks?.[1]!.output).toEqual({ format: 'json' });
     const schema = screen.getByTestId('field-output-schema');
     fireEvent.change(schema, { target: { value: '{ "type": ' } });
     expect(screen.getByTestId('json-error').textContent).toMatch(/Not valid JSON/);
-    expect(store().doc?.tasks?.[1].output).toEqual({ format: 'json' });
+    expect(store().doc?.tasks?.[1]!.output).toEqual({ format: 'json' });
     fireEvent.change(schema, { target: { value: '{ "type": "object" }' } });
     expect(screen.queryByTestId('json-error')).toBeNull();
-    expect(store().doc?.tasks?.[1].output).toEqual({ format: 'json', schema: { type: 'object' } });
+    expect(store().doc?.tasks?.[1]!.output).toEqual({ format: 'json', schema: { type: 'object' } });
   });
 
   it('adds and edits guardrails of every kind', () => {
@@ -98,30 +98,30 @@ describe('Inspector', () => {
     render(<Inspector />);
     const add = screen.getByTestId('add-guardrail');
     for (const kind of ['contains', 'not_contains', 'regex', 'length', 'json_schema', 'llm']) fireEvent.change(add, { target: { value: kind } });
-    const guardrails = store().doc?.tasks?.[1].guardrails as { type: string }[];
+    const guardrails = store().doc?.tasks?.[1]!.guardrails as { type: string }[];
     expect(guardrails.map((g) => g.type)).toEqual(['contains', 'not_contains', 'regex', 'length', 'json_schema', 'llm']);
     fireEvent.change(screen.getByTestId('guardrail-pattern'), { target: { value: '^\\d+$' } });
-    expect(store().doc?.tasks?.[1].guardrails?.[2]).toEqual({ type: 'regex', pattern: '^\\d+$' });
+    expect(store().doc?.tasks?.[1]!.guardrails?.[2]).toEqual({ type: 'regex', pattern: '^\\d+$' });
     // The empty "contains" text is a problem shown on the guardrail's field.
     expect(screen.getAllByTestId('field-problem').length).toBeGreaterThan(0);
-    fireEvent.click(screen.getAllByRole('button', { name: 'Remove guardrail' })[0]);
-    expect((store().doc?.tasks?.[1].guardrails as unknown[]).length).toBe(5);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Remove guardrail' })[0]!);
+    expect((store().doc?.tasks?.[1]!.guardrails as unknown[]).length).toBe(5);
   });
 
   it('assigns an agent, sets context, and toggles tools', () => {
     select(['task:outline']);
     render(<Inspector />);
     fireEvent.change(screen.getByTestId('field-agentId'), { target: { value: 'researcher' } });
-    expect(store().doc?.tasks?.[1].agentId).toBe('researcher');
+    expect(store().doc?.tasks?.[1]!.agentId).toBe('researcher');
     fireEvent.click(screen.getByTestId('context-all'));
-    expect('context' in store().doc!.tasks![1]).toBe(false);
+    expect('context' in store().doc!.tasks![1]!).toBe(false);
     fireEvent.click(screen.getByTestId('context-list'));
-    expect(store().doc?.tasks?.[1].context).toEqual(['research']);
+    expect(store().doc?.tasks?.[1]!.context).toEqual(['research']);
     select(['agent:writer']);
     fireEvent.click(screen.getByTestId('tool-calculator'));
-    expect(store().doc?.agents?.[1].tools).toEqual([{ tool: 'calculator' }]);
+    expect(store().doc?.agents?.[1]!.tools).toEqual([{ tool: 'calculator' }]);
     fireEvent.click(screen.getByLabelText('Ask before each use'));
-    expect(store().doc?.agents?.[1].tools).toEqual([{ tool: 'calculator', requiresApproval: true }]);
+    expect(store().doc?.agents?.[1]!.tools).toEqual([{ tool: 'calculator', requiresApproval: true }]);
   });
 
   it('edits the crew when nothing is selected, including the hierarchical manager', () => {

@@ -127,7 +127,7 @@ describe('documentToGraph', () => {
     // No assignment to a missing agent; the context entry naming a later task is drawn and flagged.
     expect(graph.edges.map((e) => e.id)).toEqual(['ctx|task:later|task:t']);
     const ctx = graph.edges[0];
-    expect(ctx.type === 'context' && ctx.data?.invalid).toBe(true);
+    expect(ctx!.type === 'context' && ctx!.data?.invalid).toBe(true);
 
     expect(() => documentToGraph({ agents: 'none', tasks: 7 } as unknown as CrewDraft)).not.toThrow();
     expect(documentToGraph({} as CrewDraft).nodes).toEqual([]);

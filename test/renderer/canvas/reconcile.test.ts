@@ -13,7 +13,7 @@ describe('reconcileNodes', () => {
     const after = reconcileNodes(before, documentToGraph(edited).nodes, new Set());
     const changed = after.filter((n, i) => n !== before[i]).map((n) => n.id);
     expect(changed).toEqual(['agent:writer']);
-    expect(after[1].data).toMatchObject({ role: 'Editor' });
+    expect(after[1]!.data).toMatchObject({ role: 'Editor' });
   });
 
   it('applies the selection and keeps measured sizes', () => {
@@ -56,7 +56,7 @@ describe('liveDelegationEdges', () => {
       ids,
     );
     expect(live.map((e) => e.id)).toEqual(['live|agent:analyst|agent:copywriter']);
-    expect(live[0].data).toEqual({ transient: true });
+    expect(live[0]!.data).toEqual({ transient: true });
     expect(liveDelegationEdges([], graph.edges, ids)).toEqual([]);
   });
 });

@@ -23,12 +23,12 @@ describe('addAgent / addTask', () => {
     expect(again.agents!.map((a) => a.id)).toEqual(['researcher', 'writer', 'agent-3', 'agent-4']);
     expect(new Set(again.agents!.map((a) => a.role)).size).toBe(4);
     // Without a drop point it goes under the lowest agent.
-    expect(again.layout!['agent:agent-4'].y).toBeGreaterThan(again.layout!['agent:agent-3'].y);
+    expect(again.layout!['agent:agent-4']!.y).toBeGreaterThan(again.layout!['agent:agent-3']!.y);
   });
 
   it('never reuses an id or role, even when the obvious one is taken', () => {
     const doc: CrewDraft = { agents: [{ id: 'agent-1', role: 'agent 1' }, { id: 'agent-2', role: 'Agent 2' }], tasks: [] };
-    const next = addAgent().perform({ ...doc, agents: [doc.agents![0]] });
+    const next = addAgent().perform({ ...doc, agents: [doc.agents![0]!] });
     expect(next.agents![1]).toMatchObject({ id: 'agent-2', role: 'Agent 2' });
     const third = addAgent().perform(doc);
     expect(third.agents![2]).toMatchObject({ id: 'agent-3', role: 'Agent 3' });
@@ -41,7 +41,7 @@ describe('addAgent / addTask', () => {
     const next = addTask({ x: 0, y: 900 }).perform(doc);
     const added = next.tasks![3];
     expect(added).toMatchObject({ id: 'task-4', name: 'Task 4' });
-    expect(added.agentId).toBeUndefined();
+    expect(added!.agentId).toBeUndefined();
     // Placeholders, not values: nothing made up goes into a prompt if the person forgets a field.
     expect(added).toMatchObject({ description: '', expectedOutput: '' });
     expect(next.layout!['task:task-4']).toEqual({ x: 0, y: 900 });

@@ -19,13 +19,13 @@ describe('moving and ordering', () => {
     const up = reorderTask('task:brief', -1).perform(doc);
     expect(up.tasks!.map((t) => t.id)).toEqual(['research', 'brief', 'outline']);
     // brief read outline's output; outline now runs after it.
-    expect(up.tasks![1].context).toEqual(['research']);
+    expect(up.tasks![1]!.context).toEqual(['research']);
     expect(up.layout!['task:brief']).toEqual({ x: 0, y: 150 });
     expect(up.layout!['task:outline']).toEqual({ x: 0, y: 300 });
 
     const down = reorderTask('task:research', 1).perform(doc);
     expect(down.tasks!.map((t) => t.id)).toEqual(['outline', 'research', 'brief']);
-    expect(down.tasks![2].context).toEqual(['research', 'outline']);
+    expect(down.tasks![2]!.context).toEqual(['research', 'outline']);
   });
 
   it('a context list emptied by a reorder becomes "none"', () => {
@@ -46,10 +46,10 @@ describe('moving and ordering', () => {
     const next = layoutAll().perform(doc);
     const l = next.layout!;
     expect(Object.keys(l).sort()).toEqual(['agent:analyst', 'agent:copywriter', 'manager', 'task:announce', 'task:pricing']);
-    expect(l['task:pricing'].x).toBe(l['task:announce'].x);
-    expect(l['task:pricing'].y).toBeLessThan(l['task:announce'].y);
-    expect(l['agent:analyst'].x).toBeGreaterThan(l['task:pricing'].x);
-    expect(l['manager'].y).toBeLessThan(Math.min(l['agent:analyst'].y, l['agent:copywriter'].y));
+    expect(l['task:pricing']!.x).toBe(l['task:announce']!.x);
+    expect(l['task:pricing']!.y).toBeLessThan(l['task:announce']!.y);
+    expect(l['agent:analyst']!.x).toBeGreaterThan(l['task:pricing']!.x);
+    expect(l['manager']!.y).toBeLessThan(Math.min(l['agent:analyst']!.y, l['agent:copywriter']!.y));
     expect(layoutAll().perform(next)).toBe(next);
   });
 
@@ -57,8 +57,8 @@ describe('moving and ordering', () => {
     const doc = sequentialCrew();
     doc.tasks = Array.from({ length: 12 }, (_, i) => ({ id: `t${i}`, description: 'd', expectedOutput: 'o', agentId: i % 3 === 0 ? 'researcher' : 'writer' }));
     const l = layoutAll({ 'task:t0': { width: 272, height: 400 } }).perform(doc).layout!;
-    const ys = doc.tasks.map((t) => l[`task:${t.id}`].y);
+    const ys = doc.tasks.map((t) => l[`task:${t.id}`]!.y);
     expect([...ys].sort((a, b) => a - b)).toEqual(ys);
-    expect(ys[1] - ys[0]).toBeGreaterThanOrEqual(400);
+    expect(ys[1]! - ys[0]!).toBeGreaterThanOrEqual(400);
   });
 });

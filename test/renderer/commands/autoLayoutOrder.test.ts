@@ -32,13 +32,13 @@ describe.each(Object.entries(engines))('auto-layout with %s', (_name, layout) =>
   it('keeps the declared agent order (agent 1 above agent 2 …) and crosses no edge when the order allows it', async () => {
     const doc = crew(['a1', 'a2', 'a3', 'a4', 'a5', 'a6'], ['a1', 'a1', 'a2', 'a3', 'a3', 'a4', 'a5', 'a6', 'a6']);
     const positions = await layout(doc);
-    const ys = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'].map((id) => positions[`agent:${id}`].y);
+    const ys = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'].map((id) => positions[`agent:${id}`]!.y);
     expect([...ys].sort((a, b) => a - b)).toEqual(ys);
     expect(new Set(ys).size).toBe(6);
     const q = layoutQuality(crewLayoutGraph(doc), positions);
     expect(q).toMatchObject({ crossings: 0, tasksInOrder: true, agentInversions: 0 });
     // Agents sit to the right of the tasks column.
-    expect(positions['agent:a1'].x).toBeGreaterThan(positions['task:t1'].x);
+    expect(positions['agent:a1']!.x).toBeGreaterThan(positions['task:t1']!.x);
   });
 
   it('reorders agents declared against their tasks so that nothing crosses, tasks staying in order', async () => {
@@ -48,14 +48,14 @@ describe.each(Object.entries(engines))('auto-layout with %s', (_name, layout) =>
     const q = layoutQuality(crewLayoutGraph(doc), positions);
     expect(q.crossings).toBe(0);
     expect(q.tasksInOrder).toBe(true);
-    expect(positions['agent:researcher'].y).toBeLessThan(positions['agent:writer'].y);
+    expect(positions['agent:researcher']!.y).toBeLessThan(positions['agent:writer']!.y);
   });
 
   it('places the manager of a hierarchical crew above the agents', async () => {
     const doc = crew(['a1', 'a2'], ['a1', 'a2'], 'hierarchical');
     const positions = await layout(doc);
-    expect(positions.manager.y).toBeLessThan(Math.min(positions['agent:a1'].y, positions['agent:a2'].y));
-    expect(positions['agent:a1'].y).toBeLessThan(positions['agent:a2'].y);
+    expect(positions.manager!.y).toBeLessThan(Math.min(positions['agent:a1']!.y, positions['agent:a2']!.y));
+    expect(positions['agent:a1']!.y).toBeLessThan(positions['agent:a2']!.y);
   });
 });
 
@@ -72,7 +72,7 @@ describe('agent order', () => {
 
   it('on the 300-node crew keeps the declared order, which is the one with fewest crossings (4,950)', () => {
     const agents = Array.from({ length: 100 }, (_, i) => `agent-${i + 1}`);
-    const doc = crew(agents, Array.from({ length: 200 }, (_, i) => agents[i % 100]));
+    const doc = crew(agents, Array.from({ length: 200 }, (_, i) => agents[i % 100]!));
     const g = crewLayoutGraph(doc);
     expect(orderAgents(g)).toEqual(agents.map((id) => `agent:${id}`));
     // Any two agents cross at least once (a's second task comes after b's first): C(100, 2) = 4,950.

@@ -9,21 +9,21 @@ describe('connect', () => {
   it('task → agent assigns the task', () => {
     const doc = sequentialCrew();
     const next = connectNodes('task:research', 'agent:writer').perform(doc);
-    expect(next.tasks![0].agentId).toBe('writer');
-    expect(doc.tasks![0].agentId).toBe('researcher');
+    expect(next.tasks![0]!.agentId).toBe('writer');
+    expect(doc.tasks![0]!.agentId).toBe('researcher');
   });
 
   it('accepts the drag in either direction between a task and an agent', () => {
     const next = connectNodes('agent:writer', 'task:research').perform(sequentialCrew());
-    expect(next.tasks![0].agentId).toBe('writer');
+    expect(next.tasks![0]!.agentId).toBe('writer');
   });
 
   it('earlier task → later task adds a context entry; "none" or omitted context becomes a list', () => {
     const doc = sequentialCrew();
     const fromNone = connectNodes('task:research', 'task:outline').perform(doc);
-    expect(fromNone.tasks![1].context).toEqual(['research']);
+    expect(fromNone.tasks![1]!.context).toEqual(['research']);
     doc.tasks![1] = { ...doc.tasks![1], context: undefined };
-    expect(connectNodes('task:research', 'task:outline').perform(doc).tasks![1].context).toEqual(['research']);
+    expect(connectNodes('task:research', 'task:outline').perform(doc).tasks![1]!.context).toEqual(['research']);
   });
 
   it('an existing connection changes nothing', () => {
@@ -52,14 +52,14 @@ describe('connect', () => {
   it('disconnect removes an assignment or one context entry ("none" when the list empties)', () => {
     const doc = sequentialCrew();
     const unassigned = disconnectEdges([{ kind: 'assignment', task: 'task:brief' }]).perform(doc);
-    expect('agentId' in unassigned.tasks![2]).toBe(false);
+    expect('agentId' in unassigned.tasks![2]!).toBe(false);
     const one = disconnectEdges([{ kind: 'context', source: 'task:research', target: 'task:brief' }]).perform(doc);
-    expect(one.tasks![2].context).toEqual(['outline']);
+    expect(one.tasks![2]!.context).toEqual(['outline']);
     const both = disconnectEdges([
       { kind: 'context', source: 'task:research', target: 'task:brief' },
       { kind: 'context', source: 'task:outline', target: 'task:brief' },
     ]).perform(doc);
-    expect(both.tasks![2].context).toBe('none');
+    expect(both.tasks![2]!.context).toBe('none');
     expect(disconnectEdges([{ kind: 'context', source: 'task:brief', target: 'task:research' }]).perform(doc)).toBe(doc);
   });
 });

@@ -8,7 +8,7 @@ describe('deleteNodes', () => {
     const next = deleteNodes(['agent:writer']).perform(doc);
     expect(next.agents!.map((a) => a.id)).toEqual(['researcher']);
     expect(next.tasks!.map((t) => t.agentId)).toEqual(['researcher', undefined, undefined]);
-    expect('agentId' in next.tasks![1]).toBe(false);
+    expect('agentId' in next.tasks![1]!).toBe(false);
     expect(next.layout!['agent:writer']).toBeUndefined();
     expect(doc.agents).toHaveLength(2);
   });
@@ -17,9 +17,9 @@ describe('deleteNodes', () => {
     const doc = sequentialCrew();
     const once = deleteNodes(['task:research']).perform(doc);
     expect(once.tasks!.map((t) => t.id)).toEqual(['outline', 'brief']);
-    expect(once.tasks![1].context).toEqual(['outline']);
+    expect(once.tasks![1]!.context).toEqual(['outline']);
     const twice = deleteNodes(['task:outline']).perform(once);
-    expect(twice.tasks![0].context).toBe('none');
+    expect(twice.tasks![0]!.context).toBe('none');
     expect(Object.keys(twice.layout!).sort()).toEqual(['agent:researcher', 'agent:writer', 'task:brief']);
   });
 
@@ -28,7 +28,7 @@ describe('deleteNodes', () => {
     doc.manager = { agentId: 'analyst', delegateTo: 'all' };
     const next = deleteNodes(['agent:analyst']).perform(doc);
     expect(next.manager).toEqual({ delegateTo: 'all' });
-    expect(next.tasks![0].agentId).toBeUndefined();
+    expect(next.tasks![0]!.agentId).toBeUndefined();
   });
 
   it('ignores the built-in manager and unknown ids (no change at all)', () => {
@@ -42,7 +42,7 @@ describe('deleteNodes', () => {
     const next = deleteNodes(['agent:#2', 'task:outline', 'agent:researcher']).perform(doc);
     expect(next.agents!.map((a) => a.role)).toEqual(['Writer']);
     expect(next.tasks!.map((t) => t.id)).toEqual(['research', 'brief']);
-    expect(next.tasks![1].context).toEqual(['research']);
-    expect(next.tasks![0].agentId).toBeUndefined();
+    expect(next.tasks![1]!.context).toEqual(['research']);
+    expect(next.tasks![0]!.agentId).toBeUndefined();
   });
 });

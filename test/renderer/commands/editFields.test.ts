@@ -14,7 +14,7 @@ describe('field edits', () => {
     expect(next.agents![0]).toBe(doc.agents![0]);
     expect(next.tasks).toBe(doc.tasks);
     const removed = updateEntity('task:brief', { humanInput: undefined }).perform(doc);
-    expect('humanInput' in removed.tasks![2]).toBe(false);
+    expect('humanInput' in removed.tasks![2]!).toBe(false);
   });
 
   it('an edit that changes nothing returns the same document', () => {
@@ -38,16 +38,16 @@ describe('field edits', () => {
     doc.manager = { agentId: 'analyst' };
     doc.layout = { 'agent:analyst': { x: 5, y: 6 } };
     const next = renameEntity('agent:analyst', 'pricer').perform(doc);
-    expect(next.agents![0].id).toBe('pricer');
-    expect(next.tasks![0].agentId).toBe('pricer');
+    expect(next.agents![0]!.id).toBe('pricer');
+    expect(next.tasks![0]!.agentId).toBe('pricer');
     expect(next.manager).toEqual({ agentId: 'pricer' });
     expect(next.layout).toEqual({ 'agent:pricer': { x: 5, y: 6 } });
   });
 
   it('renaming a task updates context lists', () => {
     const next = renameEntity('task:research', 'facts').perform(sequentialCrew());
-    expect(next.tasks![0].id).toBe('facts');
-    expect(next.tasks![2].context).toEqual(['facts', 'outline']);
+    expect(next.tasks![0]!.id).toBe('facts');
+    expect(next.tasks![2]!.context).toEqual(['facts', 'outline']);
     expect(next.layout!['task:facts']).toEqual({ x: 0, y: 0 });
     expect(next.layout!['task:research']).toBeUndefined();
   });
@@ -57,7 +57,7 @@ describe('field edits', () => {
     expect(() => renameEntity('task:research', 'has space').perform(doc)).toThrow(/letters, digits/);
     expect(() => renameEntity('task:research', 'brief').perform(doc)).toThrow(/already has the id "brief"/);
     // An agent may share an id with a task: they are separate namespaces.
-    expect(renameEntity('agent:writer', 'brief').perform(doc).agents![1].id).toBe('brief');
+    expect(renameEntity('agent:writer', 'brief').perform(doc).agents![1]!.id).toBe('brief');
   });
 
   it('switching to sequential drops the manager; to hierarchical keeps everything', () => {

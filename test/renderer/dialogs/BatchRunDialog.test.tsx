@@ -68,7 +68,7 @@ function batchOf(rows: Record<string, string>[], statuses: HostBatch['rows'][num
       index,
       runId: `run_${index}`,
       inputs,
-      status: statuses[index],
+      status: statuses[index]!,
       opened: statuses[index] !== 'queued',
       tokenUsage: statuses[index] === 'completed' ? { ...emptyUsage(), totalTokens: 120, requests: 1, costUsd: 0.0012 } : emptyUsage(),
     })),
@@ -124,8 +124,8 @@ describe('BatchRunDialog', () => {
     current = batchOf(current!.rows.map((r) => r.inputs), ['completed', 'failed', 'running']);
     host.push({ kind: 'batch.changed', batchId: 'batch_1' });
     await waitFor(() => expect(statuses()).toEqual(['completed', 'failed', 'running']));
-    expect(screen.getAllByTestId('batch-result')[0].textContent).toContain('city=Ghent · tone=warm');
-    expect(screen.getAllByTestId('batch-result')[0].textContent).toContain('$0.0012');
+    expect(screen.getAllByTestId('batch-result')[0]!.textContent).toContain('city=Ghent · tone=warm');
+    expect(screen.getAllByTestId('batch-result')[0]!.textContent).toContain('$0.0012');
     // Another batch's change is not this one's.
     current = batchOf(current.rows.map((r) => r.inputs), ['completed', 'failed', 'completed']);
     const fetches = host.callsTo('runs.batch').length;

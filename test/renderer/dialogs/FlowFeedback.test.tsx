@@ -81,7 +81,7 @@ describe('the inbox of paused flows', () => {
     expect(within(dialog).getByTestId('flow-feedback-hint').textContent).toContain('default outcome “approve”');
     expect(within(dialog).getByTestId('flow-feedback-send').textContent).toBe('Continue with “approve”');
 
-    fireEvent.click(buttons[1]);
+    fireEvent.click(buttons[1]!);
     await waitFor(() => expect(host.callsTo('runs.resume')).toEqual([{ runId: 'run_paused_flow', feedback: 'revise' }]));
     expect(host.callsTo('human.answer')).toEqual([]);
     await waitFor(() => expect(screen.queryByTestId('flow-feedback-dialog')).toBeNull());
@@ -123,7 +123,7 @@ describe('the inbox of paused flows', () => {
     await act(() => useRunStore.getState().refreshRuns());
     await waitFor(() => expect(useHumanRequestStore.getState().requests).toHaveLength(1));
     act(() => useHumanRequestStore.getState().open({ runId: 'run_paused_flow', requestId: 'req_1' }));
-    fireEvent.click(within(await screen.findByTestId('flow-feedback-dialog')).getAllByTestId('flow-feedback-outcome')[0]);
+    fireEvent.click(within(await screen.findByTestId('flow-feedback-dialog')).getAllByTestId('flow-feedback-outcome')[0]!);
     expect((await screen.findByTestId('flow-feedback-error')).textContent).toContain('is not paused');
     expect(useHumanRequestStore.getState().requests).toHaveLength(1);
   });
@@ -178,7 +178,7 @@ describe('humanRequestStore.sync', () => {
     expect(host.callsTo('runs.resume')).toEqual([]);
     await waitFor(() => expect(screen.queryByTestId('flow-feedback-dialog')).toBeNull());
     const last = atPause.at(-1)!;
-    act(() => host.push({ kind: 'event', event: { type: 'run.cancelled', reason: 'cancelled from the app while it waited for feedback', durationMs: 5, runId: 'run_paused_flow', seq: last.seq + 1, ts: last.ts + 5, spanId: atPause[0].spanId } }));
+    act(() => host.push({ kind: 'event', event: { type: 'run.cancelled', reason: 'cancelled from the app while it waited for feedback', durationMs: 5, runId: 'run_paused_flow', seq: last.seq + 1, ts: last.ts + 5, spanId: atPause[0]!.spanId } }));
     await waitFor(() => expect(screen.queryByTestId('flow-inbox')).toBeNull());
   });
 });

@@ -40,7 +40,7 @@ function flowHost(documentPath?: string) {
     }),
     'documents.read': ({ path }) => ({ path, document, text: JSON.stringify(document), problems: [], modifiedAt: 1 }),
     'runs.events': () => ({ events, lastSeq: events.length, more: false }),
-    'runs.replay': () => ({ runId: events[0].runId }),
+    'runs.replay': () => ({ runId: events[0]!.runId }),
     'runs.list': () => ({ runs: [] }),
   });
   setHost(host);
@@ -54,36 +54,36 @@ describe('ReplayDialog for a flow run', () => {
     render(<ReplayDialog runId="run_flow" onClose={() => (closed = true)} />);
     const items = await screen.findAllByTestId('replay-item');
     expect(items.map((i) => i.getAttribute('data-method-id'))).toEqual(['draft', 'review', 'rewrite', 'publish']);
-    expect(items[0].textContent).toContain('Draft: six times seven is 42.');
-    expect(items[3].textContent).toContain('did not run');
+    expect(items[0]!.textContent).toContain('Draft: six times seven is 42.');
+    expect(items[3]!.textContent).toContain('did not run');
     const replayButtons = screen.getAllByRole('button', { name: 'Replay from here' }) as HTMLButtonElement[];
     expect(replayButtons.map((b) => b.disabled)).toEqual([false, false, false, true]);
 
     // The review started with the state after the draft.
-    fireEvent.click(screen.getAllByRole('button', { name: 'Edit state' })[1]);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Edit state' })[1]!);
     const fields = screen.getAllByTestId('replay-state-value') as HTMLInputElement[];
     expect(fields.map((f) => [f.dataset.key, f.value])).toEqual([
       ['topic', 'numbers'],
       ['status', 'draft'],
     ]);
-    fireEvent.change(fields[0], { target: { value: 'letters' } });
-    fireEvent.change(fields[1], { target: { value: '2' } });
+    fireEvent.change(fields[0]!, { target: { value: 'letters' } });
+    fireEvent.change(fields[1]!, { target: { value: '2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
-    expect(screen.getAllByTestId('replay-item')[1].textContent).toContain('state edited: topic, status');
+    expect(screen.getAllByTestId('replay-item')[1]!.textContent).toContain('state edited: topic, status');
 
-    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]!);
     await waitFor(() => expect(closed).toBe(true));
     // Text stays text; "2" reads as JSON, a number (as crewdeck replay --set-state).
     expect(host.callsTo('runs.replay')).toEqual([{ runId: 'run_flow', fromMethodId: 'review', state: { topic: 'letters', status: 2 } }]);
-    expect(useRunStore.getState().runId).toBe(recordedEvents('run-flow-review-revise')[0].runId);
+    expect(useRunStore.getState().runId).toBe(recordedEvents('run-flow-review-revise')[0]!.runId);
   });
 
   it('sends no state when nothing was changed', async () => {
     const host = flowHost();
     render(<ReplayDialog runId="run_flow" onClose={() => {}} />);
     await screen.findAllByTestId('replay-item');
-    fireEvent.click(screen.getAllByRole('button', { name: 'Edit state' })[2]);
-    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[2]);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Edit state' })[2]!);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[2]!);
     await waitFor(() => expect(host.callsTo('runs.replay')).toEqual([{ runId: 'run_flow', fromMethodId: 'rewrite' }]));
   });
 
@@ -94,8 +94,8 @@ describe('ReplayDialog for a flow run', () => {
     expect(useDocumentStore.getState().path).toBeUndefined();
     render(<ReplayDialog runId="run_flow" onClose={() => {}} />);
     await screen.findAllByTestId('replay-item');
-    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]);
-    const forkId = recordedEvents('run-flow-review-revise')[0].runId;
+    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]!);
+    const forkId = recordedEvents('run-flow-review-revise')[0]!.runId;
     await waitFor(() => expect(useDocumentStore.getState().path).toBe('flows/review.flow.json'));
     await waitFor(() => expect(useDocumentStore.getState().doc?.kind).toBe('flow'));
     expect(host.callsTo('documents.read')).toEqual([{ path: 'flows/review.flow.json' }]);

@@ -42,8 +42,8 @@ describe('File → Import CrewAI Project… dialog', () => {
     expect(host.callsTo('documents.importCrewai')).toEqual([{ dir: '/home/me/market_research' }]);
     expect(within(list).getByText('Not imported (2)')).toBeTruthy();
     const items = within(list).getAllByTestId('import-crewai-unmapped-item');
-    expect(items[0].textContent).toContain('researcher.tools: MarketSizeTool()');
-    expect(items[0].textContent).toContain('custom Python tool');
+    expect(items[0]!.textContent).toContain('researcher.tools: MarketSizeTool()');
+    expect(items[0]!.textContent).toContain('custom Python tool');
     expect(useDocumentStore.getState().path).toBe('market_research.crew.json');
 
     fireEvent.click(screen.getByTestId('import-crewai-done'));

@@ -21,7 +21,7 @@ function hostFor(outputs: { taskId: string; raw: string }[]) {
       run: { id: runId, kind: 'crew', documentId: 'research-brief', name: 'Research brief', status: 'failed', startedAt: 1, tokenUsage: emptyUsage(), document, inputs: {} },
       taskOutputs: outputs.map((o, index) => ({ ...o, index, agentRole: 'Researcher', skipped: false, tokenUsage: emptyUsage() })),
     }),
-    'runs.replay': () => ({ runId: replayed[0].runId }),
+    'runs.replay': () => ({ runId: replayed[0]!.runId }),
     'runs.events': () => ({ events: replayed, lastSeq: replayed.length, more: false }),
   });
   setHost(host);
@@ -35,13 +35,13 @@ describe('ReplayDialog', () => {
     render(<ReplayDialog runId="run_original" onClose={() => (closed = true)} />);
     const items = await screen.findAllByTestId('replay-item');
     expect(items.map((i) => i.getAttribute('data-task-id'))).toEqual(['research', 'brief']);
-    expect(items[0].textContent).toContain('10 panels');
-    expect(items[1].textContent).toContain('no stored output');
-    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]);
+    expect(items[0]!.textContent).toContain('10 panels');
+    expect(items[1]!.textContent).toContain('no stored output');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]!);
     await waitFor(() => expect(closed).toBe(true));
     expect(host.callsTo('runs.replay')).toEqual([{ runId: 'run_original', fromTaskId: 'brief' }]);
-    expect(useRunStore.getState().runId).toBe(recordedEvents('run-replay-from-brief')[0].runId);
-    expect(useRunStore.getState().view?.replayOf).toEqual({ runId: recordedEvents('run-sequential-tools-guardrail')[0].runId, fromTaskId: 'brief' });
+    expect(useRunStore.getState().runId).toBe(recordedEvents('run-replay-from-brief')[0]!.runId);
+    expect(useRunStore.getState().view?.replayOf).toEqual({ runId: recordedEvents('run-sequential-tools-guardrail')[0]!.runId, fromTaskId: 'brief' });
   });
 
   it('forks: an earlier task’s output edited in the dialog goes with the replay', async () => {
@@ -49,13 +49,13 @@ describe('ReplayDialog', () => {
     let closed = false;
     render(<ReplayDialog runId="run_original" onClose={() => (closed = true)} />);
     await screen.findAllByTestId('replay-item');
-    fireEvent.click(screen.getAllByRole('button', { name: 'Edit output' })[0]);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Edit output' })[0]!);
     const text = screen.getByTestId('replay-edit-text') as HTMLTextAreaElement;
     expect(text.value).toContain('10 panels');
     fireEvent.change(text, { target: { value: '12 panels × 400 W = 4.8 kW peak.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
-    expect(screen.getAllByTestId('replay-item')[0].textContent).toContain('edited: 12 panels');
-    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]);
+    expect(screen.getAllByTestId('replay-item')[0]!.textContent).toContain('edited: 12 panels');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Replay from here' })[1]!);
     await waitFor(() => expect(closed).toBe(true));
     expect(host.callsTo('runs.replay')).toEqual([{ runId: 'run_original', fromTaskId: 'brief', edits: { research: '12 panels × 400 W = 4.8 kW peak.' } }]);
   });

@@ -60,8 +60,8 @@ describe('Compare runs', () => {
     const compare = screen.getByTestId('runs-compare') as HTMLButtonElement;
     expect(compare.disabled).toBe(true);
     const picks = screen.getAllByTestId('runs-pick');
-    fireEvent.click(picks[1]);
-    fireEvent.click(picks[0]);
+    fireEvent.click(picks[1]!);
+    fireEvent.click(picks[0]!);
     expect(compare.disabled).toBe(false);
     fireEvent.click(compare);
     const steps = await screen.findAllByTestId('compare-step');
@@ -70,12 +70,12 @@ describe('Compare runs', () => {
       ['t1', 'false'],
       ['t2', 'true'],
     ]);
-    const a = within(steps[1]).getByTestId('compare-a');
-    const b = within(steps[1]).getByTestId('compare-b');
+    const a = within(steps[1]!).getByTestId('compare-a');
+    const b = within(steps[1]!).getByTestId('compare-b');
     expect([...a.querySelectorAll('mark')].map((m) => [m.getAttribute('data-op'), m.textContent])).toEqual([['remove', 'at night.']]);
     expect([...b.querySelectorAll('mark')].map((m) => [m.getAttribute('data-op'), m.textContent])).toEqual([['add', 'by day.']]);
-    expect(steps[1].textContent).toContain('+15 tok');
-    expect(steps[1].textContent).toContain('+ calculator');
+    expect(steps[1]!.textContent).toContain('+15 tok');
+    expect(steps[1]!.textContent).toContain('+ calculator');
     // The runs list marks the offline run and shows the cost in the tokens cell's title.
     expect(screen.getByTestId('runs-offline-mark').getAttribute('title')).toContain('run_x');
   });

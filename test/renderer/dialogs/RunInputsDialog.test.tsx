@@ -81,7 +81,7 @@ describe('RunInputsDialog', () => {
   it('requires inputs that have no default, including placeholders the crew uses without declaring', async () => {
     const doc = exampleDocument('research-brief') as { inputs: unknown[]; agents: { goal: string }[] };
     doc.inputs = [{ name: 'topic' }];
-    doc.agents[1].goal = 'Write for {audience}';
+    doc.agents[1]!.goal = 'Write for {audience}';
     hostFor(doc);
     render(<RunInputsDialog />);
     await screen.findByLabelText(/topic/);

@@ -39,7 +39,7 @@ describe('autosave', () => {
     const { autosave, started } = autosaveWith(['failed', 'failed', 'failed', 'failed', 'failed']);
     autosave.schedule();
     await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 1 + SAVE_RETRY_DELAYS_MS.reduce((a, b) => a + b) + SAVE_RETRY_DELAYS_MS.at(-1)! + 60_000);
-    const gaps = started.slice(1).map((t, i) => t - started[i]);
+    const gaps = started.slice(1).map((t, i) => t - started[i]!);
     expect(gaps).toEqual([...SAVE_RETRY_DELAYS_MS, SAVE_RETRY_DELAYS_MS.at(-1)]);
   });
 

@@ -69,7 +69,7 @@ describe('document store', () => {
     expect(store().history.past).toHaveLength(2);
     store().undo();
     expect(store().doc?.tasks).toHaveLength(3);
-    expect(store().doc?.agents?.[1].role).toBe('Editor');
+    expect(store().doc?.agents?.[1]!.role).toBe('Editor');
     store().undo();
     // The same document again, key order included (the file is written as it is).
     expect(JSON.stringify(store().doc)).toBe(originalText);
@@ -108,7 +108,7 @@ describe('document store', () => {
     store().undo();
     expect(store().doc?.agents?.[1]).toMatchObject({ role: 'Wri', goal: 'Write briefs' });
     store().undo();
-    expect(store().doc?.agents?.[1].role).toBe('Writer');
+    expect(store().doc?.agents?.[1]!.role).toBe('Writer');
   });
 
   it('a refused command changes nothing and says why', async () => {
@@ -131,7 +131,7 @@ describe('document store', () => {
     await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS);
     expect(host.saves).toHaveLength(1);
     expect(store().saveState).toBe('saved');
-    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('Ed');
+    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1]!.role).toBe('Ed');
   });
 
   it('saves a document that does not validate, and keeps showing its problems', async () => {
@@ -140,7 +140,7 @@ describe('document store', () => {
     expect(store().problems.map((p) => p.path)).toEqual(['agents.1.role']);
     await vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10);
     expect(store().saveState).toBe('saved');
-    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('');
+    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1]!.role).toBe('');
     expect(store().problems.map((p) => p.path)).toEqual(['agents.1.role']);
   });
 
@@ -179,7 +179,7 @@ describe('document store', () => {
     host.failSaves = undefined;
     await store().flushSave();
     expect(store().saveState).toBe('saved');
-    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
+    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1]!.role).toBe('Editor');
   });
 
   it('opening another document first saves pending changes of the current one', async () => {
@@ -187,7 +187,7 @@ describe('document store', () => {
     store().perform(updateEntity('agent:writer', { role: 'Editor' }));
     host.files.set('other.crew.json', JSON.stringify(hierarchicalCrew()));
     await store().load('other.crew.json');
-    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
+    expect((host.saved(PATH) as { agents: { role: string }[] }).agents[1]!.role).toBe('Editor');
     expect(store().path).toBe('other.crew.json');
     expect(store().history.past).toHaveLength(0);
   });
@@ -242,7 +242,7 @@ describe('document store', () => {
   });
 });
 
-const roleOf = (doc: unknown, i: number) => (doc as { agents: { role: string }[] }).agents[i].role;
+const roleOf = (doc: unknown, i: number) => (doc as { agents: { role: string }[] }).agents[i]!.role;
 
 describe('closing, renaming and deleting the open document', () => {
   it('close() drops the document, its history and the pending autosave', async () => {

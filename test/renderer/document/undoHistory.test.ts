@@ -31,10 +31,10 @@ describe('document patches', () => {
   it('put an object whose keys changed whole, so removing a middle field and undoing it keeps the order', () => {
     const before = sequentialCrew();
     const after = updateEntity('agent:researcher', { goal: undefined }).perform(before);
-    expect(Object.keys(after.agents![0])).not.toContain('goal');
+    expect(Object.keys(after.agents![0]!)).not.toContain('goal');
     const patch = diffDocuments(after, before);
     expect(patch.map((p) => p.path)).toEqual([['agents', 0]]);
-    expect(Object.keys(applyPatch(after, patch).agents![0])).toEqual(Object.keys(before.agents![0]));
+    expect(Object.keys(applyPatch(after, patch).agents![0]!)).toEqual(Object.keys(before.agents![0]!));
   });
 
   it('refuse a document they were not made from', () => {
@@ -76,8 +76,8 @@ describe('the undo history', () => {
     let s = { doc: start, history: EMPTY_HISTORY };
     for (const role of ['E', 'Ed', 'Edi']) s = edit(s.doc, s.history, updateEntity('agent:writer', { role }, { coalesceKey: 'writer:role' }));
     expect(s.history.past).toHaveLength(1);
-    expect(s.history.past[0].redo).toEqual([{ path: ['agents', 1, 'role'], value: 'Edi' }]);
-    expect(s.history.past[0].undo).toEqual([{ path: ['agents', 1, 'role'], value: 'Writer' }]);
+    expect(s.history.past[0]!.redo).toEqual([{ path: ['agents', 1, 'role'], value: 'Edi' }]);
+    expect(s.history.past[0]!.undo).toEqual([{ path: ['agents', 1, 'role'], value: 'Writer' }]);
     s = { ...s, history: sealHistory(s.history) };
     s = edit(s.doc, s.history, updateEntity('agent:writer', { role: 'Edit' }, { coalesceKey: 'writer:role' }));
     expect(s.history.past).toHaveLength(2);
@@ -102,6 +102,6 @@ describe('the undo history', () => {
     for (let i = 0; i < HISTORY_LIMIT + 5; i++) s = edit(s.doc, s.history, updateEntity('agent:writer', { goal: `goal ${i}` }));
     expect(s.history.past).toHaveLength(HISTORY_LIMIT);
     while (s.history.past.length > 0) s = undoStep(s.history, s.doc)!;
-    expect(s.doc.agents?.[1].goal).toBe('goal 4');
+    expect(s.doc.agents?.[1]!.goal).toBe('goal 4');
   });
 });

@@ -62,7 +62,7 @@ describe('flow canvas', () => {
 
   it('shows a problem on the method at fault', async () => {
     const doc = reviewFlow();
-    (asFlow(doc).methods![1].body as Record<string, unknown>).default = 'maybe';
+    (asFlow(doc).methods![1]!.body as Record<string, unknown>).default = 'maybe';
     await open(doc);
     render(<CrewCanvas />);
     const check = screen.getByTestId('flow-method-check');

@@ -67,8 +67,8 @@ describe('flow editing commands (through the document store)', () => {
     expect(store().problems).toEqual([]);
     // Added without a drop point: each right of the one before (flows read left to right).
     const layout = asFlow(store().doc!).layout!;
-    expect(layout['method:route-2'].x).toBeGreaterThan(layout['method:route'].x);
-    expect(layout['method:route-2'].y).toBe(layout['method:route'].y);
+    expect(layout['method:route-2']!.x).toBeGreaterThan(layout['method:route']!.x);
+    expect(layout['method:route-2']!.y).toBe(layout['method:route']!.y);
   });
 
   it('connecting makes a start method listen, a second connection makes an "or", undo/redo restore each step', () => {
@@ -149,7 +149,7 @@ describe('flow editing commands (through the document store)', () => {
   it('renaming a route updates the rules, the default and the listeners; removing one drops them', () => {
     store().perform(renameRoute('method:check', 'good', 'approved'));
     expect(method('check').routes).toEqual(['approved', 'bad']);
-    expect((method('check').body as { rules: { route: string }[] }).rules[0].route).toBe('approved');
+    expect((method('check').body as { rules: { route: string }[] }).rules[0]!.route).toBe('approved');
     expect(trigger('notify')).toEqual({ listen: { or: ['fix', { route: 'approved' }] } });
     store().perform(renameRoute('method:check', 'bad', 'rework'));
     expect((method('check').body as { default: string }).default).toBe('rework');

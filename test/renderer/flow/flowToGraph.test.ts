@@ -53,14 +53,14 @@ describe('flowToGraph', () => {
     expect(graph.edges.find((e) => e.source === 'gate:publish.1')!.deletable).toBe(false);
     // Every node has a position (auto-layout, left to right: the start method is leftmost).
     const x = Object.fromEntries(graph.nodes.map((n) => [n.id, n.position.x]));
-    expect(x['method:write']).toBeLessThan(x['method:check']);
-    expect(x['method:check']).toBeLessThan(x['method:fix']);
+    expect(x['method:write']).toBeLessThan(x['method:check']!);
+    expect(x['method:check']).toBeLessThan(x['method:fix']!);
   });
 
   it('uses saved positions and puts problems on the method at fault', () => {
     const doc = { ...reviewFlow(), layout: { 'method:fix': { x: 900, y: 40 } } } as ReturnType<typeof reviewFlow>;
     const methods = asFlow(doc).methods!;
-    (methods[1].body as Record<string, unknown>).rules = [{ when: { path: 'input', op: 'truthy' }, route: 'maybe' }];
+    (methods[1]!.body as Record<string, unknown>).rules = [{ when: { path: 'input', op: 'truthy' }, route: 'maybe' }];
     const parsed = parseFlowDocument(doc);
     expect(parsed.ok).toBe(false);
     const problems = parsed.ok ? [] : parsed.problems;

@@ -53,7 +53,7 @@ afterEach(() => {
 
 async function connected() {
   const connecting = connectHost();
-  latest().accept();
+  latest()!.accept();
   return connecting;
 }
 
@@ -68,7 +68,7 @@ describe('reconnecting to crewdeck serve (browser mode)', () => {
     api.subscribe((p) => pushes.push(p));
     expect(FakeSocket.all).toHaveLength(1);
 
-    latest().drop();
+    latest()!.drop();
     expect(useConnectionStore.getState()).toMatchObject({ status: 'reconnecting', failedAttempts: 0 });
     for (let failed = 0; failed < LOST_AFTER_FAILED_ATTEMPTS; failed++) {
       const delay = reconnectDelay(failed + 1);
@@ -76,14 +76,14 @@ describe('reconnecting to crewdeck serve (browser mode)', () => {
       expect(FakeSocket.all).toHaveLength(1 + failed);
       await vi.advanceTimersByTimeAsync(1);
       expect(FakeSocket.all).toHaveLength(2 + failed);
-      latest().refuse();
+      latest()!.refuse();
       await vi.advanceTimersByTimeAsync(0);
       expect(useConnectionStore.getState().failedAttempts).toBe(failed + 1);
       expect(useConnectionStore.getState().status).toBe(failed + 1 >= LOST_AFTER_FAILED_ATTEMPTS ? 'lost' : 'reconnecting');
     }
     // Still trying, every 10 s.
     await vi.advanceTimersByTimeAsync(10_000);
-    latest().accept();
+    latest()!.accept();
     await vi.advanceTimersByTimeAsync(0);
     expect(useConnectionStore.getState()).toMatchObject({ status: 'connected', failedAttempts: 0 });
     expect(pushes).toEqual([{ kind: 'runs.changed' }, { kind: 'documents.changed' }]);
@@ -92,7 +92,7 @@ describe('reconnecting to crewdeck serve (browser mode)', () => {
   it('fails calls made while disconnected instead of leaving them waiting', async () => {
     const api = await connected();
     const pending = api.invoke('documents.list', {});
-    latest().drop();
+    latest()!.drop();
     await expect(pending).rejects.toThrow(/lost the connection/);
     await expect(api.invoke('documents.list', {})).rejects.toThrow(/not connected/);
   });

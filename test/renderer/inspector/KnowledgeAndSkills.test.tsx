@@ -49,22 +49,22 @@ describe('crew knowledge sources', () => {
     fireEvent.click(screen.getByTestId('add-knowledge-text'));
     expect(store().doc?.knowledge).toEqual([{ type: 'text', name: 'Notes 1', text: '' }]);
 
-    const text = within(card('knowledge-source', 0));
+    const text = within(card('knowledge-source', 0)!);
     type(text.getByTestId('knowledge-name'), 'Style guide');
     type(text.getByTestId('knowledge-text'), 'Use short sentences.');
     expect(store().doc?.knowledge).toEqual([{ type: 'text', name: 'Style guide', text: 'Use short sentences.' }]);
 
     fireEvent.click(screen.getByTestId('add-knowledge-file'));
-    type(within(card('knowledge-source', 1)).getByTestId('knowledge-path'), 'knowledge/prices.csv');
+    type(within(card('knowledge-source', 1)!).getByTestId('knowledge-path'), 'knowledge/prices.csv');
     fireEvent.click(screen.getByTestId('add-knowledge-url'));
-    type(within(card('knowledge-source', 2)).getByTestId('knowledge-url'), 'https://example.com/guide');
+    type(within(card('knowledge-source', 2)!).getByTestId('knowledge-url'), 'https://example.com/guide');
     expect(store().doc?.knowledge).toEqual([
       { type: 'text', name: 'Style guide', text: 'Use short sentences.' },
       { type: 'file', path: 'knowledge/prices.csv' },
       { type: 'url', url: 'https://example.com/guide' },
     ]);
     expect(store().problems).toEqual([]);
-    expect(card('knowledge-source', 1).textContent).toContain('knowledge/prices.csv');
+    expect(card('knowledge-source', 1)!.textContent).toContain('knowledge/prices.csv');
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove knowledge source 2' }));
     expect((store().doc?.knowledge as { type: string }[]).map((s) => s.type)).toEqual(['text', 'url']);
@@ -77,7 +77,7 @@ describe('crew knowledge sources', () => {
     expect(store().doc?.knowledge).toHaveLength(2);
     act(() => store().undo());
     expect(store().doc?.knowledge?.[1]).toEqual({ type: 'file', path: '' });
-    expect((within(card('knowledge-source', 1)).getByTestId('knowledge-path') as HTMLInputElement).value).toBe('');
+    expect((within(card('knowledge-source', 1)!).getByTestId('knowledge-path') as HTMLInputElement).value).toBe('');
   });
 
   it('makes typing into the name and the text of a source separate undo steps', () => {
@@ -85,7 +85,7 @@ describe('crew knowledge sources', () => {
     unfold('Knowledge');
     fireEvent.click(screen.getByTestId('add-knowledge-text'));
     const before = store().history.past.length;
-    const source = within(card('knowledge-source', 0));
+    const source = within(card('knowledge-source', 0)!);
     for (const v of ['S', 'St', 'Style']) type(source.getByTestId('knowledge-name'), v);
     for (const v of ['U', 'Use it']) type(source.getByTestId('knowledge-text'), v);
     expect(store().history.past.length).toBe(before + 2);
@@ -99,13 +99,13 @@ describe('crew knowledge sources', () => {
     fireEvent.click(screen.getByTestId('add-knowledge-file'));
     fireEvent.click(screen.getByTestId('add-knowledge-text'));
     expect(store().problems.map((p) => p.path).sort()).toEqual(['knowledge.0.path', 'knowledge.1.text']);
-    const path = within(card('knowledge-source', 0)).getByTestId('knowledge-path');
+    const path = within(card('knowledge-source', 0)!).getByTestId('knowledge-path');
     expect(problemsAround(path)).toEqual(['must not be empty']);
-    expect(problemsAround(within(card('knowledge-source', 1)).getByTestId('knowledge-name'))).toEqual([]);
-    expect(problemsAround(within(card('knowledge-source', 1)).getByTestId('knowledge-text'))).toEqual(['must not be empty']);
+    expect(problemsAround(within(card('knowledge-source', 1)!).getByTestId('knowledge-name'))).toEqual([]);
+    expect(problemsAround(within(card('knowledge-source', 1)!).getByTestId('knowledge-text'))).toEqual(['must not be empty']);
     expect(screen.queryByTestId('inspector-other-problems')).toBeNull();
     type(path, 'notes.md');
-    expect(problemsAround(within(card('knowledge-source', 0)).getByTestId('knowledge-path'))).toEqual([]);
+    expect(problemsAround(within(card('knowledge-source', 0)!).getByTestId('knowledge-path'))).toEqual([]);
   });
 
   it('shows sources already in the file, and a file source name when it has one', async () => {
@@ -120,13 +120,13 @@ describe('crew knowledge sources', () => {
     );
     render(<Inspector />);
     unfold('Knowledge');
-    const first = within(card('knowledge-source', 0));
+    const first = within(card('knowledge-source', 0)!);
     expect((first.getByTestId('knowledge-path') as HTMLInputElement).value).toBe('docs/handbook.pdf');
     expect((first.getByTestId('knowledge-name') as HTMLInputElement).value).toBe('Handbook');
     const unknown = card('knowledge-source', 1);
-    expect(unknown.getAttribute('data-type')).toBe('unknown');
-    expect(within(unknown).getAllByTestId('field-problem').length).toBeGreaterThan(0);
-    fireEvent.click(within(unknown).getByTestId('remove-knowledge'));
+    expect(unknown!.getAttribute('data-type')).toBe('unknown');
+    expect(within(unknown!).getAllByTestId('field-problem').length).toBeGreaterThan(0);
+    fireEvent.click(within(unknown!).getByTestId('remove-knowledge'));
     expect(store().doc?.knowledge).toHaveLength(1);
   });
 
@@ -161,9 +161,9 @@ describe('agent knowledge and skills', () => {
     render(<Inspector />);
     unfold('Knowledge');
     fireEvent.click(screen.getByTestId('add-knowledge-url'));
-    const url = within(card('knowledge-source', 0)).getByTestId('knowledge-url');
+    const url = within(card('knowledge-source', 0)!).getByTestId('knowledge-url');
     type(url, 'not a url');
-    expect(store().doc?.agents?.[1].knowledge).toEqual([{ type: 'url', url: 'not a url' }]);
+    expect(store().doc?.agents?.[1]!.knowledge).toEqual([{ type: 'url', url: 'not a url' }]);
     expect(store().problems.map((p) => p.path)).toEqual(['agents.1.knowledge.0.url']);
     expect(problemsAround(url)).toHaveLength(1);
     type(url, 'https://example.com/style');
@@ -171,7 +171,7 @@ describe('agent knowledge and skills', () => {
     expect(store().doc?.knowledge).toBeUndefined();
     act(() => store().undo());
     act(() => store().undo());
-    expect(store().doc?.agents?.[1].knowledge).toBeUndefined();
+    expect(store().doc?.agents?.[1]!.knowledge).toBeUndefined();
   });
 
   it('adds, edits and removes skill files and inline skills; undo restores them', () => {
@@ -179,27 +179,27 @@ describe('agent knowledge and skills', () => {
     render(<Inspector />);
     unfold('Skills');
     fireEvent.click(screen.getByTestId('add-skill-file'));
-    expect(store().doc?.agents?.[1].skills).toEqual(['']);
+    expect(store().doc?.agents?.[1]!.skills).toEqual(['']);
     type(screen.getByTestId('skill-path'), 'skills/review.md');
     fireEvent.click(screen.getByTestId('add-skill-inline'));
-    const inline = within(card('skill', 1));
+    const inline = within(card('skill', 1)!);
     type(inline.getByTestId('skill-name'), 'tone');
     type(inline.getByTestId('skill-description'), 'Writing in the house tone');
     type(inline.getByTestId('skill-instructions'), 'Be plain.');
-    expect(store().doc?.agents?.[1].skills).toEqual(['skills/review.md', { name: 'tone', description: 'Writing in the house tone', instructions: 'Be plain.' }]);
+    expect(store().doc?.agents?.[1]!.skills).toEqual(['skills/review.md', { name: 'tone', description: 'Writing in the house tone', instructions: 'Be plain.' }]);
     expect(store().problems).toEqual([]);
     // An emptied description is removed (it defaults to "").
     type(inline.getByTestId('skill-description'), '');
-    expect(store().doc?.agents?.[1].skills?.[1]).toEqual({ name: 'tone', instructions: 'Be plain.' });
+    expect(store().doc?.agents?.[1]!.skills?.[1]).toEqual({ name: 'tone', instructions: 'Be plain.' });
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove skill 1' }));
-    expect(store().doc?.agents?.[1].skills).toEqual([{ name: 'tone', instructions: 'Be plain.' }]);
+    expect(store().doc?.agents?.[1]!.skills).toEqual([{ name: 'tone', instructions: 'Be plain.' }]);
     act(() => store().undo());
-    expect(store().doc?.agents?.[1].skills?.[0]).toBe('skills/review.md');
+    expect(store().doc?.agents?.[1]!.skills?.[0]).toBe('skills/review.md');
     expect((screen.getByTestId('skill-path') as HTMLInputElement).value).toBe('skills/review.md');
     fireEvent.click(screen.getByRole('button', { name: 'Remove skill 2' }));
     fireEvent.click(screen.getByRole('button', { name: 'Remove skill 1' }));
-    expect('skills' in store().doc!.agents![1]).toBe(false);
+    expect('skills' in store().doc!.agents![1]!).toBe(false);
   });
 
   it('shows a problem at agents.1.skills.0 under that skill’s file field', () => {
@@ -214,8 +214,8 @@ describe('agent knowledge and skills', () => {
     expect(problemsAround(screen.getByTestId('skill-path'))).toEqual(['a skill file must be a .md file']);
     type(screen.getByTestId('skill-path'), 'skills/review.md');
     expect(problemsAround(screen.getByTestId('skill-path'))).toEqual([]);
-    expect(problemsAround(within(card('skill', 1)).getByTestId('skill-instructions'))).toEqual(['must not be empty']);
-    expect(problemsAround(within(card('skill', 1)).getByTestId('skill-name'))).toEqual([]);
+    expect(problemsAround(within(card('skill', 1)!).getByTestId('skill-instructions'))).toEqual(['must not be empty']);
+    expect(problemsAround(within(card('skill', 1)!).getByTestId('skill-name'))).toEqual([]);
     expect(screen.queryByTestId('inspector-other-problems')).toBeNull();
   });
 });

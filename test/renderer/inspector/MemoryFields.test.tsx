@@ -90,7 +90,7 @@ describe('crew memory', () => {
     expect(store().problems.map((p) => p.path)).toEqual(['memory.commit']);
     fireEvent.click(screen.getByTestId('field-memory-enabled'));
     const toggle = screen.getByTestId('field-memory-enabled').closest('.insp-check') as HTMLElement;
-    expect(within(toggle).getAllByTestId('field-problem')[0].textContent).toMatch(/^commit: /);
+    expect(within(toggle).getAllByTestId('field-problem')[0]!.textContent).toMatch(/^commit: /);
   });
 });
 
@@ -103,14 +103,14 @@ describe('agent memory', () => {
     expect(box.checked).toBe(true);
     expect(screen.getByLabelText(/Use crew memory/).closest('.insp-check')?.textContent).toMatch(/crew’s scope/);
     fireEvent.click(box);
-    expect(store().doc?.agents?.[1].memory).toBe(false);
+    expect(store().doc?.agents?.[1]!.memory).toBe(false);
     expect(box.checked).toBe(false);
     fireEvent.click(box);
-    expect('memory' in store().doc!.agents![1]).toBe(false);
+    expect('memory' in store().doc!.agents![1]!).toBe(false);
     act(() => store().undo());
-    expect(store().doc?.agents?.[1].memory).toBe(false);
+    expect(store().doc?.agents?.[1]!.memory).toBe(false);
     act(() => store().undo());
-    expect('memory' in store().doc!.agents![1]).toBe(false);
+    expect('memory' in store().doc!.agents![1]!).toBe(false);
   });
 
   it('says so when the crew has memory off', () => {

@@ -45,7 +45,7 @@ describe('the tool picker’s settings forms', () => {
     expect(latest).toEqual([{ tool: 'web_search', config: { resultCount: 3, location: 'Lyon, France', baseUrl: 'http://127.0.0.1:9999' } }]);
 
     fireEvent.change(within(form).getByTestId('tool-web_search-provider'), { target: { value: 'brave' } });
-    expect(latest[0].config).toEqual({ provider: 'brave', resultCount: 3, baseUrl: 'http://127.0.0.1:9999' });
+    expect(latest[0]!.config).toEqual({ provider: 'brave', resultCount: 3, baseUrl: 'http://127.0.0.1:9999' });
     expect(within(form).queryByTestId('tool-web_search-location')).toBeNull();
     expect(form.textContent).toContain('Reads its key from BRAVE_API_KEY.');
     expect(ToolRefSchema.safeParse(latest[0]).success).toBe(true);
@@ -78,8 +78,8 @@ describe('the tool picker’s settings forms', () => {
     expect(hosts.value).toBe('api.example.com,');
     fireEvent.change(hosts, { target: { value: 'api.example.com, 127.0.0.1:8080' } });
     expect(latest[0]).toEqual({ tool: 'http_request', config: { allowedHosts: ['api.example.com', '127.0.0.1:8080'] } });
-    fireEvent.click(screen.getAllByText('Name and description the model sees')[1]);
-    fireEvent.change(screen.getAllByLabelText('Name')[1], { target: { value: 'add_numbers' } });
+    fireEvent.click(screen.getAllByText('Name and description the model sees')[1]!);
+    fireEvent.change(screen.getAllByLabelText('Name')[1]!, { target: { value: 'add_numbers' } });
     expect(latest[1]).toEqual({ tool: 'calculator', name: 'add_numbers' });
     expect(screen.queryByLabelText('Config (JSON)')).toBeNull();
   });

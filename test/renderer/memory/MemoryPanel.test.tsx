@@ -39,7 +39,7 @@ beforeEach(() => {
     'memory.list': (r) => ({ records: records.slice(r.offset ?? 0, (r.offset ?? 0) + (r.limit ?? 100)), total: records.length }),
     'memory.scopes': () => ({ scopes: [{ scope: '/crew/solar', count: 1 }, { scope: '/crew/solar/agent/writer', count: 1 }, { scope: '/crew/other', count: 3 }] }),
     'memory.search': () => ({
-      matches: [{ record: records[0], score: 0.734, semantic: 0.8, recency: 0.9, importance: 0.9, reasons: ['similar meaning (0.80)', 'shares words: panels, cost'] }],
+      matches: [{ record: records[0]!, score: 0.734, semantic: 0.8, recency: 0.9, importance: 0.9, reasons: ['similar meaning (0.80)', 'shares words: panels, cost'] }],
     }),
     'memory.update': (r) => {
       const before = records.find((x) => x.id === r.id)!;
@@ -67,13 +67,13 @@ describe('MemoryPanel', () => {
     render(<MemoryPanel />);
     await waitFor(() => expect(screen.getAllByTestId('memory-row')).toHaveLength(2));
     const [a, b] = screen.getAllByTestId('memory-row');
-    expect(a.textContent).toContain('Panels cost 250 euros each');
-    expect(a.textContent).toContain('/crew/solar');
-    expect(a.textContent).toContain('cost');
-    expect(a.textContent).toContain('0.90');
-    expect(within(a).getByTestId('memory-source-run').textContent).toBe('run_1');
-    expect(within(a).queryByTestId('memory-private')).toBeNull();
-    expect(within(b).getByTestId('memory-private')).toBeTruthy();
+    expect(a!.textContent).toContain('Panels cost 250 euros each');
+    expect(a!.textContent).toContain('/crew/solar');
+    expect(a!.textContent).toContain('cost');
+    expect(a!.textContent).toContain('0.90');
+    expect(within(a!).getByTestId('memory-source-run').textContent).toBe('run_1');
+    expect(within(a!).queryByTestId('memory-private')).toBeNull();
+    expect(within(b!).getByTestId('memory-private')).toBeTruthy();
     expect(screen.getByTestId('memory-count').textContent).toBe('2 memories');
     expect(calls('memory.list')[0]).toMatchObject({ includePrivate: true, limit: MEMORY_PAGE_SIZE, offset: 0 });
     const scopeOptions = within(screen.getByTestId('memory-filter-scope')).getAllByRole('option').map((o) => o.textContent);
@@ -109,9 +109,9 @@ describe('MemoryPanel', () => {
   it('edits only what changed and shows the history of earlier contents', async () => {
     render(<MemoryPanel />);
     await waitFor(() => expect(screen.getAllByTestId('memory-row')).toHaveLength(2));
-    fireEvent.click(within(screen.getAllByTestId('memory-row')[1]).getByTestId('memory-edit'));
+    fireEvent.click(within(screen.getAllByTestId('memory-row')[1]!).getByTestId('memory-edit'));
     const dialog = screen.getByTestId('memory-edit-dialog');
-    expect(within(dialog).getAllByTestId('memory-history-item')[0].textContent).toContain('Client likes long briefs');
+    expect(within(dialog).getAllByTestId('memory-history-item')[0]!.textContent).toContain('Client likes long briefs');
     expect(within(dialog).getByTestId('memory-history').textContent).toContain('edited by hand');
     const save = within(dialog).getByTestId('memory-edit-save') as HTMLButtonElement;
     expect(save.disabled).toBe(true);
@@ -120,13 +120,13 @@ describe('MemoryPanel', () => {
     await act(async () => fireEvent.click(save));
     expect(calls('memory.update')).toEqual([{ id: 'mem_b', content: 'The client wants one page', categories: ['style', 'client'] }]);
     expect(screen.queryByTestId('memory-edit-dialog')).toBeNull();
-    expect(screen.getAllByTestId('memory-row')[1].textContent).toContain('The client wants one page');
+    expect(screen.getAllByTestId('memory-row')[1]!.textContent).toContain('The client wants one page');
   });
 
   it('deletes after confirmation, and resets a scope naming it and its count', async () => {
     render(<MemoryPanel />);
     await waitFor(() => expect(screen.getAllByTestId('memory-row')).toHaveLength(2));
-    fireEvent.click(within(screen.getAllByTestId('memory-row')[0]).getByTestId('memory-delete'));
+    fireEvent.click(within(screen.getAllByTestId('memory-row')[0]!).getByTestId('memory-delete'));
     expect(calls('memory.forget')).toEqual([]);
     await act(async () => fireEvent.click(within(screen.getByTestId('memory-delete-dialog')).getByTestId('memory-confirm')));
     expect(calls('memory.forget')).toEqual([{ ids: ['mem_a'] }]);

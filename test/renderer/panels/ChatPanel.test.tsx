@@ -119,7 +119,7 @@ describe('the chat pane', () => {
     expect(within(reply).getByText('33 tokens')).toBeTruthy();
 
     await say('And doubled?');
-    expect(host.sent[1].history).toEqual([
+    expect(host.sent[1]!.history).toEqual([
       { role: 'user', text: 'What is 6 times 7?' },
       { role: 'agent', text: 'It is 42.' },
     ]);
@@ -127,7 +127,7 @@ describe('the chat pane', () => {
     act(() => host.emit('run_chat_2', { type: 'run.failed', error: 'the model server is down', errorName: 'ModelError', tokenUsage: emptyUsage(), durationMs: 1 }));
     expect(screen.getAllByTestId('chat-reply').at(-1)!.textContent).toBe('The reply failed: the model server is down');
     await say('Try again: doubled?');
-    expect(host.sent[2].history).toHaveLength(3);
+    expect(host.sent[2]!.history).toHaveLength(3);
     expect(host.sent[2]?.history?.at(-1)).toEqual({ role: 'user', text: 'And doubled?' });
   });
 
@@ -213,7 +213,7 @@ describe('the chat pane', () => {
     host.files.set(PATH, JSON.stringify({ ...CREW, conversations: [conversation] }));
     await store().load(PATH);
     act(() => void store().perform(renameEntity('agent:analyst', 'calc')));
-    expect(store().doc?.conversations?.[0].agentId).toBe('calc');
+    expect(store().doc?.conversations?.[0]!.agentId).toBe('calc');
     expect(store().problems).toEqual([]);
     act(() => void store().perform(deleteNodes(['agent:calc'])));
     expect(store().doc?.conversations).toBeUndefined();

@@ -58,7 +58,7 @@ describe('SaveErrorBanner', () => {
     host.failSaves = undefined;
     fireEvent.click(screen.getByRole('button', { name: 'Retry now' }));
     await waitFor(() => expect(docs().path).toBe(OTHER));
-    expect((host.saved(OPEN) as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
+    expect((host.saved(OPEN) as { agents: { role: string }[] }).agents[1]!.role).toBe('Editor');
     expect(useDocumentStore.getState().path).toBe(OTHER);
     expect(screen.queryByTestId('save-error-banner')).toBeNull();
   });
@@ -69,7 +69,7 @@ describe('SaveErrorBanner', () => {
     fireEvent.click(screen.getByRole('button', { name: `Discard changes and open ${OTHER}` }));
     await waitFor(() => expect(docs().path).toBe(OTHER));
     expect(docs().saveState).toBe('saved');
-    expect((host.saved(OPEN) as { agents: { role: string }[] }).agents[1].role).toBe('Writer');
+    expect((host.saved(OPEN) as { agents: { role: string }[] }).agents[1]!.role).toBe('Writer');
     expect(screen.queryByTestId('save-error-banner')).toBeNull();
   });
 });

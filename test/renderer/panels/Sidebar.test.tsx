@@ -53,7 +53,7 @@ describe('Sidebar: renaming and deleting crews', () => {
     expect(docs().path).toBe('renamed.crew.json');
     expect(useDocumentStore.getState().path).toBe('renamed.crew.json');
     expect(docs().history.past).toHaveLength(1);
-    expect((host.saved('renamed.crew.json') as { agents: { role: string }[] }).agents[1].role).toBe('Editor');
+    expect((host.saved('renamed.crew.json') as { agents: { role: string }[] }).agents[1]!.role).toBe('Editor');
     expect(host.files.has(OPEN)).toBe(false);
     expect(item('renamed.crew.json').getAttribute('aria-current')).toBe('true');
     expect(window.alert).not.toHaveBeenCalled();

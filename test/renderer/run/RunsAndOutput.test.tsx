@@ -20,7 +20,7 @@ function summary(id: string, over: Partial<HostRunSummary> = {}): HostRunSummary
 }
 
 function hostWith(runs: HostRunSummary[]) {
-  const logs: Record<string, typeof failed> = { [failed[0].runId]: failed, [replay[0].runId]: replay };
+  const logs: Record<string, typeof failed> = { [failed[0]!.runId]: failed, [replay[0]!.runId]: replay };
   const host = new FakeHost({
     'runs.list': () => ({ runs }),
     'runs.get': ({ runId }) => ({ run: { ...summary(runId), document: exampleDocument('research-brief'), inputs: {} }, taskOutputs: [] }),
@@ -39,22 +39,22 @@ afterEach(async () => {
 describe('RunsPanel', () => {
   it('lists runs with status, duration, tokens and replay origin, and opens one on click', async () => {
     const runs = [
-      summary(replay[0].runId, { replayOf: { runId: 'run_mx2wxzox_fe6cad54', fromTaskId: 'brief' } }),
-      summary(failed[0].runId, { status: 'failed', name: 'Failing brief', error: 'task "brief" failed its guardrails' }),
+      summary(replay[0]!.runId, { replayOf: { runId: 'run_mx2wxzox_fe6cad54', fromTaskId: 'brief' } }),
+      summary(failed[0]!.runId, { status: 'failed', name: 'Failing brief', error: 'task "brief" failed its guardrails' }),
     ];
     hostWith(runs);
     await act(() => useRunStore.getState().refreshRuns());
     render(<RunsPanel />);
     const rows = screen.getAllByTestId('runs-row');
     expect(rows.map((r) => r.dataset.status)).toEqual(['completed', 'failed']);
-    expect(rows[0].textContent).toContain('↻ from brief');
-    expect(rows[0].textContent).toContain('748 ms');
-    expect(rows[0].textContent).toContain('1.4k');
-    expect(rows[1].textContent).toContain('failed its guardrails');
-    fireEvent.click(rows[1]);
-    await waitFor(() => expect(useRunStore.getState().view?.runId).toBe(failed[0].runId));
+    expect(rows[0]!.textContent).toContain('↻ from brief');
+    expect(rows[0]!.textContent).toContain('748 ms');
+    expect(rows[0]!.textContent).toContain('1.4k');
+    expect(rows[1]!.textContent).toContain('failed its guardrails');
+    fireEvent.click(rows[1]!);
+    await waitFor(() => expect(useRunStore.getState().view?.runId).toBe(failed[0]!.runId));
     expect(useUiStore.getState().bottomTab).toBe('trace');
-    expect(rows[1].getAttribute('aria-selected')).toBe('true');
+    expect(rows[1]!.getAttribute('aria-selected')).toBe('true');
   });
 
   it('offers Stop for a running run and Replay from… for the others', async () => {
@@ -62,10 +62,10 @@ describe('RunsPanel', () => {
     await act(() => useRunStore.getState().refreshRuns());
     render(<RunsPanel />);
     const [live, done] = screen.getAllByTestId('runs-row');
-    fireEvent.click(within(live).getByRole('button', { name: 'Stop' }));
+    fireEvent.click(within(live!).getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(host.callsTo('runs.cancel')).toEqual([{ runId: 'run_live' }]));
     expect(useRunStore.getState().runId).toBeUndefined();
-    fireEvent.click(within(done).getByRole('button', { name: 'Replay from…' }));
+    fireEvent.click(within(done!).getByRole('button', { name: 'Replay from…' }));
     expect(await screen.findByTestId('replay-dialog')).toBeTruthy();
   });
 });
@@ -75,11 +75,11 @@ describe('RunsPanel with a run whose process died', () => {
     // A crew killed in its first model call: its stored events stop there.
     const full = recordedEvents('run-sequential-tools-guardrail');
     const dead = full.slice(0, full.findIndex((e) => e.type === 'llm.started') + 1);
-    const runId = dead[0].runId;
+    const runId = dead[0]!.runId;
     let runs = [summary(runId, { status: 'interrupted', durationMs: 40, error: 'process 123 on box exited before the run finished' })];
     const host = new FakeHost({
       'runs.list': () => ({ runs }),
-      'runs.get': () => ({ run: { ...runs[0], document: exampleDocument('research-brief'), inputs: {} }, taskOutputs: [] }),
+      'runs.get': () => ({ run: { ...runs[0]!, document: exampleDocument('research-brief'), inputs: {} }, taskOutputs: [] }),
       'runs.events': () => ({ events: dead, lastSeq: dead.length, more: false }),
     });
     setHost(host);
@@ -102,7 +102,7 @@ describe('RunsPanel with a run whose process died', () => {
         const task = e as Extract<typeof e, { type: 'task.started' }>;
         return { ...envelope, type: 'task.failed' as const, taskId: task.taskId, agentRole: task.agentRole, error: 'interrupted', errorName: 'Interrupted', durationMs: 1 };
       });
-      const end = { runId, seq: ++seq, ts: at, spanId: dead[0].spanId, type: 'run.cancelled' as const, reason: 'cancelled from the command line after its process stopped', durationMs: 50 };
+      const end = { runId, seq: ++seq, ts: at, spanId: dead[0]!.spanId, type: 'run.cancelled' as const, reason: 'cancelled from the command line after its process stopped', durationMs: 50 };
       runs = [summary(runId, { status: 'cancelled', durationMs: 50, error: end.reason })];
       act(() => {
         for (const event of [...closing, end]) host.push({ kind: 'event', event });
@@ -173,7 +173,7 @@ describe('Resume and Cancel of a run whose process died', () => {
 describe('OutputPanel', () => {
   it('shows the final output, each task’s output and the token totals', async () => {
     hostWith([]);
-    await act(() => useRunStore.getState().show(replay[0].runId));
+    await act(() => useRunStore.getState().show(replay[0]!.runId));
     render(<OutputPanel />);
     const end = replay[replay.length - 1] as Extract<(typeof replay)[number], { type: 'run.completed' }>;
     expect(screen.getByTestId('final-output').textContent).toContain(end.output);
@@ -183,13 +183,13 @@ describe('OutputPanel', () => {
       ['research', 'done'],
       ['brief', 'done'],
     ]);
-    expect(tasks[0].textContent).toContain('restored');
-    expect(tasks[1].textContent).toContain('out/brief.md');
+    expect(tasks[0]!.textContent).toContain('restored');
+    expect(tasks[1]!.textContent).toContain('out/brief.md');
   });
 
   it('shows why a run failed and which task failed', async () => {
     hostWith([]);
-    await act(() => useRunStore.getState().show(failed[0].runId));
+    await act(() => useRunStore.getState().show(failed[0]!.runId));
     render(<OutputPanel />);
     expect(screen.queryByTestId('final-output')).toBeNull();
     expect(screen.getByTestId('output-panel').textContent).toContain('Run failed');

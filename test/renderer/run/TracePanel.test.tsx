@@ -27,7 +27,7 @@ afterEach(async () => {
 
 async function showFixture(name: string, docName: string) {
   const events = recordedEvents(name);
-  const runId = events[0].runId;
+  const runId = events[0]!.runId;
   setHost(
     new FakeHost({
       'runs.get': () => ({
@@ -53,7 +53,7 @@ describe('TracePanel', () => {
     await showFixture('run-hierarchical-delegation', 'product-launch');
     render(<TracePanel />);
     expect(rows()).toHaveLength(20);
-    expect(rows()[0].dataset.kind).toBe('run');
+    expect(rows()[0]!.dataset.kind).toBe('run');
     expect(rows().map((r) => r.dataset.kind)).toContain('delegation');
     expect(rows().every((r) => r.dataset.status === 'done')).toBe(true);
     const pricing = row('task', 'Price the launch');
@@ -118,12 +118,12 @@ describe('TracePanel', () => {
   it('moves the selection with the keyboard', async () => {
     await showFixture('run-sequential-tools-guardrail', 'research-brief');
     render(<TracePanel />);
-    fireEvent.click(rows()[0]);
+    fireEvent.click(rows()[0]!);
     fireEvent.keyDown(screen.getByTestId('trace-tree'), { key: 'ArrowDown' });
     expect(useUiStore.getState().spanId).toBe('s2');
     fireEvent.keyDown(screen.getByTestId('trace-tree'), { key: 'ArrowLeft' });
     expect(useUiStore.getState().spanId).toBe('s2');
-    expect(rows()[1].getAttribute('aria-expanded')).toBe('false');
+    expect(rows()[1]!.getAttribute('aria-expanded')).toBe('false');
   });
 
   it('narrows the trace to the canvas selection, with a chip that clears it', async () => {
@@ -133,7 +133,7 @@ describe('TracePanel', () => {
     expect(rows().map((r) => r.dataset.kind)).toEqual(['agent', 'llm', 'tool', 'llm']);
     expect(screen.getByTestId('trace-filter').textContent).toContain('Market Analyst');
     act(() => useUiStore.getState().select(['task:announcement']));
-    expect(rows()[0].textContent).toContain('Write the announcement');
+    expect(rows()[0]!.textContent).toContain('Write the announcement');
     expect(rows().some((r) => r.textContent?.includes('Price the launch'))).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Clear trace filter' }));
     expect(useUiStore.getState().selectedNodeIds).toEqual([]);
@@ -193,7 +193,7 @@ describe('TracePanel', () => {
     const button = screen.getByRole('button', { name: /^Follow$/ });
     expect(button.getAttribute('aria-pressed')).toBe('false');
     expect(scrollTop).toBe(end - 20 * 24);
-    const firstShown = Number(rows()[0].style.transform.replace(/[^\d.]/g, '')) / 24;
+    const firstShown = Number(rows()[0]!.style.transform.replace(/[^\d.]/g, '')) / 24;
     expect(firstShown).toBeLessThan((end - 20 * 24) / 24);
   });
 });

@@ -48,7 +48,7 @@ export class FlowEvents {
   }
 
   completeRun(root: string, output: string): void {
-    this.emit({ type: 'run.completed', output, tokenUsage: emptyUsage(), durationMs: this.ts - this.events[0].ts }, root);
+    this.emit({ type: 'run.completed', output, tokenUsage: emptyUsage(), durationMs: this.ts - this.events[0]!.ts }, root);
   }
 }
 

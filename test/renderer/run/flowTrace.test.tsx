@@ -26,7 +26,7 @@ describe('flow method details in the trace', () => {
     expect(screen.getByTestId('method-output').textContent).toContain('approve');
     const changes = within(screen.getByTestId('method-state-diff')).getAllByTestId('state-change');
     expect(changes.map((c) => [c.dataset.how, c.querySelector('th')!.textContent])).toEqual([['added', 'verdict']]);
-    expect(changes[0].textContent).toContain('"approve"');
+    expect(changes[0]!.textContent).toContain('"approve"');
   });
 
   it('shows a changed field with its old and new value', () => {
@@ -34,9 +34,9 @@ describe('flow method details in the trace', () => {
     const lv = foldRunEvents(emptyRunView('run_trace_loop'), loop.events);
     render(<SpanDetail span={lv.spans.get(loop.spans.fix)!} view={lv} onClose={() => undefined} />);
     const [change] = within(screen.getByTestId('method-state-diff')).getAllByTestId('state-change');
-    expect(change.dataset.how).toBe('changed');
-    expect(change.querySelector('.state-diff-before')!.textContent).toBe('0');
-    expect(change.querySelector('.state-diff-after')!.textContent).toBe('1');
+    expect(change!.dataset.how).toBe('changed');
+    expect(change!.querySelector('.state-diff-before')!.textContent).toBe('0');
+    expect(change!.querySelector('.state-diff-after')!.textContent).toBe('1');
   });
 
   it('shows the flow’s name, its methods and final state on the run', () => {

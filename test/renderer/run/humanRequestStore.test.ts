@@ -67,7 +67,7 @@ describe('the human request store', () => {
 
   it('builds a live budget pause from the budget.reached before it, and it pops up', () => {
     for (const e of budgetEvents) store().receive(e);
-    store().receive(budgetEvents[1]);
+    store().receive(budgetEvents[1]!);
     expect(selectPoppingUp(store())).toEqual([expect.objectContaining({ kind: 'budget', live: true, budget: { which: 'maxTokens', spent: 120, limit: 100 } })]);
     store().receive({ ...envelope('run_budget', 4), type: 'run.resumed', requestId: 'h1', pausedForMs: 9 });
     expect(store().requests).toEqual([]);
@@ -78,9 +78,9 @@ describe('the human request store', () => {
     await store().sync([pausedRun]);
     const [budget] = selectPausedRuns(store());
     const [approval] = selectRunQuestions(store());
-    expect(await store().answer(approval, { decision: 'always' })).toBe(true);
-    expect(budget.kind).toBe('budget');
-    expect(await store().answer(budget, { budget: { maxTokens: 300 } })).toBe(true);
+    expect(await store().answer(approval!, { decision: 'always' })).toBe(true);
+    expect(budget!.kind).toBe('budget');
+    expect(await store().answer(budget!, { budget: { maxTokens: 300 } })).toBe(true);
     expect(host.callsTo('human.answer')).toEqual([{ runId: 'run_crew', requestId: 'h1', decision: 'always' }]);
     expect(host.callsTo('runs.resume')).toEqual([{ runId: 'run_budget', budget: { maxTokens: 300 } }]);
     expect(store().requests).toEqual([]);
@@ -91,7 +91,7 @@ describe('the human request store', () => {
       throw new Error('run run_budget is not paused (it completed)');
     };
     await store().sync([pausedRun]);
-    expect(await store().answer(selectPausedRuns(store())[0], { budget: { maxTokens: 300 } })).toBe(false);
+    expect(await store().answer(selectPausedRuns(store())[0]!, { budget: { maxTokens: 300 } })).toBe(false);
     expect(store().error).toContain('is not paused');
     expect(store().answering).toBeUndefined();
     expect(selectPausedRuns(store())).toHaveLength(1);

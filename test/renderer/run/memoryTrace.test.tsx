@@ -100,7 +100,7 @@ describe('reduceRunEvent: memory and knowledge events', () => {
   });
 
   it('builds a span from an end event whose start is missing (a partial log)', () => {
-    const partial = fold([events[0], events[1], { ...events.find((e) => e.type === 'memory.write.committed')!, seq: 3 }]);
+    const partial = fold([events[0]!, events[1]!, { ...events.find((e) => e.type === 'memory.write.committed')!, seq: 3 }]);
     expect(span(partial, 's6')).toMatchObject({ kind: 'memory', status: 'done', parentId: 's2' });
   });
 });
@@ -122,7 +122,7 @@ describe('trace detail for memory', () => {
     expect(knowledge.textContent).toContain('0.66');
     expect(knowledge.textContent).toContain('A200,250');
 
-    fireEvent.click(within(recalled).getAllByTestId('recalled-memory-open')[0]);
+    fireEvent.click(within(recalled).getAllByTestId('recalled-memory-open')[0]!);
     expect(useUiStore.getState().view).toBe('memory');
     expect(useMemoryStore.getState().query).toBe('Panels cost 250 euros each');
     useUiStore.getState().setView('canvas');
@@ -137,14 +137,14 @@ describe('trace detail for memory', () => {
     expect(detail.textContent).toContain('1 new · 1 updated · 0 deleted · 1 skipped');
     const decisions = screen.getAllByTestId('memory-decision');
     expect(decisions.map((d) => d.getAttribute('data-action'))).toEqual(['insert', 'update']);
-    expect(decisions[1].textContent).toContain('more precise');
-    expect(decisions[1].textContent).toContain('decided by model');
-    expect(decisions[1].textContent).toContain('mem_b 0.90');
+    expect(decisions[1]!.textContent).toContain('more precise');
+    expect(decisions[1]!.textContent).toContain('decided by model');
+    expect(decisions[1]!.textContent).toContain('mem_b 0.90');
     // How the memory model's replies were read, when not literally (extraction on the write, consolidation on its decision).
     expect(detail.textContent).toContain('Extraction read as');
     expect(screen.getAllByTestId('read-as').map((e) => e.textContent)).toEqual(['JSON from a code fence', 'JSON from among prose']);
-    expect(decisions[1].textContent).toContain('read as JSON from among prose');
-    expect(decisions[0].textContent).not.toContain('read as');
+    expect(decisions[1]!.textContent).toContain('read as JSON from among prose');
+    expect(decisions[0]!.textContent).not.toContain('read as');
     expect(screen.getByTestId('memory-skipped').textContent).toContain('same as mem_a (0.99)');
   });
 

@@ -9,7 +9,7 @@ import { exampleDocument, recordedEvents } from './runFixtures';
  * higher one: scripts/recordFixtures.ts). The task and agent the cap stopped are paused, not failed.
  */
 const events = recordedEvents('run-budget-paused-resumed');
-const fold = (upTo: number): RunView => foldRunEvents(emptyRunView(events[0].runId, exampleDocument('research-brief')), events.filter((e) => e.seq <= upTo));
+const fold = (upTo: number): RunView => foldRunEvents(emptyRunView(events[0]!.runId, exampleDocument('research-brief')), events.filter((e) => e.seq <= upTo));
 const first = <K extends RuntimeEvent['type']>(type: K) => events.find((e): e is EventOf<K> => e.type === type)!;
 
 describe('reduceRunEvent: a task stopped by the budget', () => {
@@ -23,7 +23,7 @@ describe('reduceRunEvent: a task stopped by the budget', () => {
     expect(view.status).toBe('paused');
     expect(view.pausedFor).toEqual({ requestId: paused.requestId, methodId: 'research', reason: 'budget' });
     expect(view.tasks.research).toMatchObject({ status: 'paused', agentRole: 'Researcher' });
-    expect(view.tasks.research.error).toBeUndefined();
+    expect(view.tasks.research!.error).toBeUndefined();
     const task = view.spans.get(taskPaused.spanId)!;
     expect(task.kind).toBe('task');
     expect(task.status).toBe('paused');
@@ -38,8 +38,8 @@ describe('reduceRunEvent: a task stopped by the budget', () => {
   it('after the resume the task runs again in a new span and the run completes; the stopped attempt stays paused', () => {
     const done = fold(events.length);
     expect(done.status).toBe('completed');
-    expect(done.tasks.research.status).toBe('done');
-    expect(done.tasks.brief.status).toBe('done');
+    expect(done.tasks.research!.status).toBe('done');
+    expect(done.tasks.brief!.status).toBe('done');
     expect(done.nodeStatus['task:research']).toBe('done');
     expect(done.spans.get(taskPaused.spanId)!.status).toBe('paused');
     const researchSpans = [...done.spans.values()].filter((s) => s.kind === 'task' && s.taskId === 'research');

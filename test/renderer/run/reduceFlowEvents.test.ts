@@ -6,7 +6,7 @@ import { emptyRunView, type RunView } from '../../../renderer/stores/runView';
 import { FlowEvents, loopFlow, reviewFlow } from './flowEvents';
 import { recordedEvents } from './runFixtures';
 
-const fold = (events: RuntimeEvent[]): RunView => foldRunEvents(emptyRunView(events[0].runId), events);
+const fold = (events: RuntimeEvent[]): RunView => foldRunEvents(emptyRunView(events[0]!.runId), events);
 
 describe('reduceRunEvent over a flow paused for feedback', () => {
   const { events, paused, spans } = reviewFlow();
@@ -53,7 +53,7 @@ describe('reduceRunEvent over a flow paused for feedback', () => {
     expect(view.spans.get(spans.root)!.status).toBe('done');
     // The feedback method's span lasts as long as the pause, not its own 10 ms of work.
     expect(view.spans.get(spans.review)!.durationMs).toBeGreaterThan(60_000);
-    expect(view.methods.review.durationMs).toBe(10);
+    expect(view.methods.review!.durationMs).toBe(10);
     expect(view.flowState).toEqual({ topic: 'flows', draft: 'A draft.', verdict: 'approve', published: true });
     expect(Object.keys(view.book.open)).toEqual([]);
   });
@@ -66,7 +66,7 @@ describe('reduceRunEvent over a flow paused for feedback', () => {
     expect(later.status).toBe('completed');
     // The paused view is left as it was.
     expect(atPause.status).toBe('paused');
-    expect(atPause.methods.review.status).toBe('running');
+    expect(atPause.methods.review!.status).toBe('running');
   });
 
   it('lights the edge of the taken route and not the other', () => {
@@ -104,7 +104,7 @@ describe('reduceRunEvent over a flow that loops through a route', () => {
 
   it('counts each call of a method and keeps one span per call', () => {
     expect(view.methods.check).toMatchObject({ calls: 2, status: 'done', route: 'ok', spanId: spans.check2 });
-    expect(view.methods.gen.calls).toBe(1);
+    expect(view.methods.gen!.calls).toBe(1);
     expect(view.spans.get(spans.check1)!.sublabel).toBe('rules → fix');
     expect(view.spans.get(spans.check2)!.sublabel).toBe('rules · call 2 → ok');
     expect(view.spans.get(spans.root)!.children).toEqual([spans.gen, spans.check1, spans.fix, spans.check2, spans.finish]);
@@ -121,7 +121,7 @@ describe('reduceRunEvent over a flow that loops through a route', () => {
   it('shows a looping method running again while its second call runs', () => {
     const mid = fold(events.slice(0, events.findIndex((e) => e.spanId === spans.check2) + 1));
     expect(mid.nodeStatus['method:check']).toBe('running');
-    expect(mid.methods.check.calls).toBe(2);
+    expect(mid.methods.check!.calls).toBe(2);
     expect(mid.nodeStatus['method:fix']).toBe('done');
   });
 });
@@ -138,7 +138,7 @@ describe('reduceRunEvent over a failing flow', () => {
     expect(view.status).toBe('failed');
     expect(view.methods.a).toMatchObject({ status: 'failed', error: 'ReferenceError: require is not defined (line 1)' });
     expect(view.nodeStatus).toEqual({ 'method:a': 'failed', 'method:b': 'failed' });
-    expect(view.methods.b.status).toBe('failed');
+    expect(view.methods.b!.status).toBe('failed');
     expect(view.spans.get(b)!.status).toBe('failed');
   });
 });

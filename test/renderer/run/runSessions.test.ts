@@ -55,16 +55,16 @@ describe('RunSessions', () => {
         taskOutputs: [],
       }),
       // The store holds no deltas: only the events up to the model call.
-      'runs.events': () => ({ events: events.slice(0, k + 1), lastSeq: started.seq, more: false }),
+      'runs.events': () => ({ events: events.slice(0, k + 1), lastSeq: started!.seq, more: false }),
     });
     const sessions = new RunSessions(() => host, () => undefined, () => runId);
     await sessions.open(runId);
-    const chunk = (delta: string) => ({ type: 'llm.chunk', delta, runId, seq: started.seq, ts: started.ts, spanId: started.spanId }) as RuntimeEvent;
+    const chunk = (delta: string) => ({ type: 'llm.chunk', delta, runId, seq: started!.seq, ts: started!.ts, spanId: started!.spanId }) as RuntimeEvent;
     sessions.receive(chunk('Hello, '));
     sessions.receive(chunk('world'));
     sessions.flush();
-    expect(sessions.view(runId)?.spans.get(started.spanId)?.streamed).toBe('Hello, world');
-    expect(sessions.view(runId)?.lastSeq).toBe(started.seq);
+    expect(sessions.view(runId)?.spans.get(started!.spanId)?.streamed).toBe('Hello, world');
+    expect(sessions.view(runId)?.lastSeq).toBe(started!.seq);
 
     for (const event of events.slice(k + 1) as RuntimeEvent[]) sessions.receive(event);
     sessions.flush();
@@ -72,7 +72,7 @@ describe('RunSessions', () => {
     sessions.receive(chunk(' (late)'));
     sessions.flush();
     expect(sessions.view(runId)?.lastSeq).toBe(events.at(-1)!.seq);
-    expect(sessions.view(runId)?.spans.get(started.spanId)?.streamed).toBe('Hello, world');
+    expect(sessions.view(runId)?.spans.get(started!.spanId)?.streamed).toBe('Hello, world');
     expect(host.callsTo('runs.events')).toHaveLength(1);
   });
 
@@ -101,7 +101,7 @@ describe('RunSessions', () => {
           run: { id: runId, kind: 'crew', documentId: 'product-launch', name: 'Product launch', status: 'running', startedAt: 1, tokenUsage: emptyUsage(), document: exampleDocument('product-launch'), inputs: {} },
           taskOutputs: [],
         }),
-        'runs.events': () => ({ events: events.slice(0, 2), lastSeq: events[1].seq, more: false }),
+        'runs.events': () => ({ events: events.slice(0, 2), lastSeq: events[1]!.seq, more: false }),
       });
       const folds: { at: number; lastSeq: number; inFrame: boolean }[] = [];
       const sessions = new RunSessions(
@@ -114,23 +114,23 @@ describe('RunSessions', () => {
       const t0 = performance.now();
 
       // After a quiet spell: the next frame.
-      sessions.receive(events[2]);
+      sessions.receive(events[2]!);
       await vi.advanceTimersByTimeAsync(18);
       // The frame at 16 ms, then the fold's own task (the fake clock runs a 0 ms timer 1 ms later).
-      expect(folds.map((f) => [f.at - t0, f.lastSeq, f.inFrame])).toEqual([[17, events[2].seq, false]]);
+      expect(folds.map((f) => [f.at - t0, f.lastSeq, f.inFrame])).toEqual([[17, events[2]!.seq, false]]);
 
       // A stream: one event every 5 ms for 300 ms is folded at most every 100 ms, and nothing is lost.
       let next = 3;
       for (let ms = 0; ms < 300 && next < events.length; ms += 5) {
-        sessions.receive(events[next++]);
+        sessions.receive(events[next++]!);
         await vi.advanceTimersByTimeAsync(5);
       }
       await vi.advanceTimersByTimeAsync(200);
-      const gaps = folds.slice(1).map((f, i) => f.at - folds[i].at);
+      const gaps = folds.slice(1).map((f, i) => f.at - folds[i]!.at);
       expect(folds.length).toBeGreaterThanOrEqual(3);
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(100);
       expect(Math.max(...gaps)).toBeLessThanOrEqual(100 + 16 + 1);
-      expect(folds.at(-1)!.lastSeq).toBe(events[next - 1].seq);
+      expect(folds.at(-1)!.lastSeq).toBe(events[next - 1]!.seq);
       // Never inside the frame's callback: the frame is not held up by the fold's rendering.
       expect(folds.filter((f) => f.inFrame)).toEqual([]);
     });

@@ -17,7 +17,7 @@ function hostWithRun(runId: string, events: RuntimeEvent[], document: unknown, p
     'runs.events': ({ afterSeq = 0 }) => {
       const after = stored.filter((e) => e.seq > afterSeq);
       const page = after.slice(0, pageSize);
-      return { events: page, lastSeq: page.length ? page[page.length - 1].seq : afterSeq, more: after.length > pageSize };
+      return { events: page, lastSeq: page.length ? page[page.length - 1]!.seq : afterSeq, more: after.length > pageSize };
     },
     'runs.list': () => ({ runs: [] }),
     'human.pending': () => ({ requests: [] }),
@@ -95,8 +95,8 @@ describe('runStore.show', () => {
     expect(useRunStore.getState().view?.lastSeq).toBe(20);
     // The store moves on to 24; only 23 and 24 reach us live (21 and 22 were lost, e.g. a reconnect).
     stored.push(...delegation.slice(20, 24).map((e) => ({ ...e, runId })));
-    host.push({ kind: 'event', event: stored[22] });
-    host.push({ kind: 'event', event: stored[23] });
+    host.push({ kind: 'event', event: stored[22]! });
+    host.push({ kind: 'event', event: stored[23]! });
     await vi.waitFor(() => expect(useRunStore.getState().view?.lastSeq).toBe(24));
     expect(useRunStore.getState().view?.eventCount).toBe(24);
     expect(host.callsTo('runs.events').at(-1)).toMatchObject({ runId, afterSeq: 20 });
@@ -109,9 +109,9 @@ describe('runStore.show', () => {
     detach = useRunStore.getState().attach();
     await useRunStore.getState().show(runId);
     expect(selectOverlay(useRunStore.getState()).activeDelegations).toEqual([]);
-    host.push({ kind: 'event', event: { ...delegation[6], runId } });
+    host.push({ kind: 'event', event: { ...delegation[6]!, runId } });
     await vi.waitFor(() => expect(selectOverlay(useRunStore.getState()).activeDelegations).toEqual([{ from: 'manager', to: 'agent:analyst', spanId: 's6' }]));
-    host.push({ kind: 'event', event: { ...delegation[7], runId } });
+    host.push({ kind: 'event', event: { ...delegation[7]!, runId } });
     await vi.waitFor(() => expect(selectOverlay(useRunStore.getState()).nodeStatus['agent:analyst']).toBe('running'));
   });
 
@@ -121,9 +121,9 @@ describe('runStore.show', () => {
     detach = useRunStore.getState().attach();
     await useRunStore.getState().show(runId);
     // Another run's end, numbered as the next event of this one: folded in, it would end this run at seq 6.
-    host.push({ kind: 'event', event: { ...delegation[39], seq: 6, runId: 'someone_else' } });
+    host.push({ kind: 'event', event: { ...delegation[39]!, seq: 6, runId: 'someone_else' } });
     // This run's own next event, pushed after it on the same stream: once it is folded, the other was handled.
-    host.push({ kind: 'event', event: { ...delegation[5], runId } });
+    host.push({ kind: 'event', event: { ...delegation[5]!, runId } });
     await vi.waitFor(() => expect(useRunStore.getState().view?.lastSeq).toBe(6));
     expect(useRunStore.getState().view?.eventCount).toBe(6);
     expect(selectRunStatus(useRunStore.getState())).toBe('running');

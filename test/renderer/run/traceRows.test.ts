@@ -8,7 +8,7 @@ function span(id: string, children: string[] = [], parentId?: string): TraceSpan
 }
 
 function view(spans: TraceSpan[]): RunView {
-  return { ...emptyRunView('run_1'), spans: new Map(spans.map((s) => [s.id, s])), rootIds: [spans[0].id] };
+  return { ...emptyRunView('run_1'), spans: new Map(spans.map((s) => [s.id, s])), rootIds: [spans[0]!.id] };
 }
 
 describe('trace rows while a run streams in', () => {
@@ -29,7 +29,7 @@ describe('trace rows while a run streams in', () => {
     // Collapsing changes the row too.
     const collapsed = flattenSpans(view([root2, a, b2, c]), ['root'], new Set(['root']));
     expect(collapsed).toHaveLength(1);
-    expect(collapsed[0].expanded).toBe(false);
+    expect(collapsed[0]!.expanded).toBe(false);
     expect(collapsed[0]).not.toBe(next[0]);
   });
 

@@ -61,7 +61,7 @@ describe('Settings → MCP servers catalogue', () => {
     await waitFor(() => expect(saved.mcp?.servers.filesystem).toBeDefined());
     const pkg = MCP_CATALOGUE.find((e) => e.name === 'filesystem')!.npm;
     expect(saved.mcp!.servers.filesystem).toEqual({ transport: 'stdio', command: 'npx', args: ['-y', `${pkg.package}@${pkg.version}`, '.'] });
-    expect(saved.models.profiles.local.model).toBe('llama3.1');
+    expect(saved.models.profiles.local!.model).toBe('llama3.1');
 
     // Held like any other stdio server: listed under "Not trusted yet" with its command line, marked on its row.
     const held = await screen.findByTestId('settings-trust-held');
@@ -76,7 +76,7 @@ describe('Settings → MCP servers catalogue', () => {
     // Saving the model profiles afterwards keeps the server.
     fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'qwen2.5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
-    await waitFor(() => expect(saved.models.profiles.local.model).toBe('qwen2.5'));
+    await waitFor(() => expect(saved.models.profiles.local!.model).toBe('qwen2.5'));
     expect(Object.keys(saved.mcp!.servers)).toEqual(['filesystem']);
   });
 

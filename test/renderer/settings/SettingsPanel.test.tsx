@@ -40,7 +40,7 @@ describe('SettingsPanel', () => {
     render(<SettingsPanel />);
     const items = await screen.findAllByTestId('profile-item');
     expect(items.map((i) => i.dataset.profile)).toEqual(['local', 'demo']);
-    expect(items[0].textContent).toContain('default');
+    expect(items[0]!.textContent).toContain('default');
     expect((screen.getByLabelText('Base URL') as HTMLInputElement).value).toBe('http://127.0.0.1:11434/v1');
     fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'qwen2.5' } });
     fireEvent.change(screen.getByLabelText('Temperature'), { target: { value: '0.2' } });
@@ -57,7 +57,7 @@ describe('SettingsPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: '+ Add profile' }));
     fireEvent.change(screen.getByLabelText('Profile name'), { target: { value: 'cloud' } });
     fireEvent.click(screen.getByRole('button', { name: 'Make default' }));
-    fireEvent.click(screen.getAllByTestId('profile-item')[1]);
+    fireEvent.click(screen.getAllByTestId('profile-item')[1]!);
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(host.callsTo('settings.save')).toHaveLength(1));
@@ -126,7 +126,7 @@ describe('SettingsPanel', () => {
       ['OLLAMA_KEY', 'false'],
       ['OPENAI_API_KEY', 'true'],
     ]);
-    expect(within(rows[1]).getByText('set in environment')).toBeTruthy();
+    expect(within(rows[1]!).getByText('set in environment')).toBeTruthy();
     expect(screen.queryByLabelText(/New value for/)).toBeNull();
   });
 

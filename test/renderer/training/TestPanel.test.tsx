@@ -89,12 +89,12 @@ describe('test panel', () => {
     const table = await screen.findByTestId('test-score-table');
     const rows = within(table).getAllByTestId('test-score-row');
     expect(rows.map((r) => r.dataset.taskId)).toEqual(['note', 'polish']);
-    const cells = within(rows[0]).getAllByTestId('test-score-cell').map((c) => c.textContent);
+    const cells = within(rows[0]!).getAllByTestId('test-score-cell').map((c) => c.textContent);
     expect(cells).toEqual(['7✓ 5', '9✓ 5', '8✓ 10']);
-    expect(within(rows[1]).getAllByTestId('test-score-cell').map((c) => c.textContent)).toEqual(['6', '—', '4']);
-    expect(within(rows[0]).getByTestId('test-average').textContent).toBe('8');
-    expect(within(rows[0]).getByTestId('test-check-average').textContent).toBe('6.7');
-    expect(within(rows[1]).getByTestId('test-check-average').textContent).toBe('—');
+    expect(within(rows[1]!).getAllByTestId('test-score-cell').map((c) => c.textContent)).toEqual(['6', '—', '4']);
+    expect(within(rows[0]!).getByTestId('test-average').textContent).toBe('8');
+    expect(within(rows[0]!).getByTestId('test-check-average').textContent).toBe('6.7');
+    expect(within(rows[1]!).getByTestId('test-check-average').textContent).toBe('—');
     expect(within(table).getByTestId('test-crew-average').textContent).toBe('6.5');
     expect(screen.getAllByTestId('test-list-item').map((i) => i.getAttribute('aria-pressed'))).toEqual(['true', 'false']);
   });
@@ -104,17 +104,17 @@ describe('test panel', () => {
     const charts = await screen.findAllByTestId('test-chart');
     expect(charts.map((c) => c.dataset.taskId)).toEqual(['note', 'polish']);
     // jsdom has no 2D context: the chart's text stand-in carries the same description (the e2e sees the canvas).
-    const figure = within(charts[0]).getByRole('img');
+    const figure = within(charts[0]!).getByRole('img');
     expect(figure.getAttribute('aria-label')).toBe('note (Writer): evaluator scores 7, 9, 8; check scores 5, 5, 10');
-    expect(within(charts[1]).getByRole('img').getAttribute('aria-label')).toBe('polish (Editor): evaluator scores 6, —, 4; no checks');
+    expect(within(charts[1]!).getByRole('img').getAttribute('aria-label')).toBe('polish (Editor): evaluator scores 6, —, 4; no checks');
   });
 
   it('opens an earlier test', async () => {
     render(<TestPanel />);
     await screen.findByTestId('test-score-table');
-    await act(async () => fireEvent.click(screen.getAllByTestId('test-list-item')[1]));
+    await act(async () => fireEvent.click(screen.getAllByTestId('test-list-item')[1]!));
     expect(fake.callsTo('tests.get').at(-1)).toEqual({ testId: 'test_old' });
-    expect(screen.getAllByTestId('test-list-item')[1].getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getAllByTestId('test-list-item')[1]!.getAttribute('aria-pressed')).toBe('true');
   });
 
   it("reloads on this crew's test events (test.*), not on another crew's", async () => {

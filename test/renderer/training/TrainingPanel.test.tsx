@@ -67,7 +67,7 @@ beforeEach(() => {
     },
     'training.activate': (r) => ({ version: versions.find((v) => v.version === r.version)! }),
     'training.disable': (r) => ({ version: versions.find((v) => v.version === r.version)! }),
-    'training.rollback': () => ({ version: versions[1] }),
+    'training.rollback': () => ({ version: versions[1]! }),
     'runs.get': () => new Promise(() => undefined),
     'runs.events': () => new Promise(() => undefined),
     'human.pending': () => ({ requests: [] }),
@@ -97,7 +97,7 @@ describe('training panel', () => {
       ['2', 'active'],
       ['1', 'disabled'],
     ]);
-    expect(rows[0].textContent).toContain('8/10');
+    expect(rows[0]!.textContent).toContain('8/10');
     expect(screen.getByTestId('training-version-detail').dataset.version).toBe('2');
     expect(screen.getByTestId('training-role').textContent).toContain('v2 active · 3 suggestions');
     expect(screen.getByTestId('training-session').textContent).toContain('iteration 1 of 2');
@@ -108,9 +108,9 @@ describe('training panel', () => {
     const inputs = screen.getAllByTestId('suggestion-input');
     const save = screen.getByTestId('suggestions-save') as HTMLButtonElement;
     expect(save.disabled).toBe(true);
-    fireEvent.change(inputs[1], { target: { value: 'Name the city and the venue.' } });
+    fireEvent.change(inputs[1]!, { target: { value: 'Name the city and the venue.' } });
     expect(save.disabled).toBe(false);
-    fireEvent.click(screen.getAllByTestId('suggestion-remove')[2]);
+    fireEvent.click(screen.getAllByTestId('suggestion-remove')[2]!);
     await act(async () => fireEvent.click(save));
     expect(fake.callsTo('training.setSuggestions')).toEqual([{ crewId: CREW, role: 'Writer', version: 2, suggestions: ['Start with a summary.', 'Name the city and the venue.'] }]);
     await waitFor(() => expect(screen.getAllByTestId('training-edited').length).toBeGreaterThan(0));
@@ -118,7 +118,7 @@ describe('training panel', () => {
 
   it('refuses to save an empty suggestion', async () => {
     await renderPanel();
-    fireEvent.change(screen.getAllByTestId('suggestion-input')[0], { target: { value: '  ' } });
+    fireEvent.change(screen.getAllByTestId('suggestion-input')[0]!, { target: { value: '  ' } });
     expect((screen.getByTestId('suggestions-save') as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText('A suggestion must not be empty.')).toBeTruthy();
   });
@@ -140,7 +140,7 @@ describe('training panel', () => {
     expect(fake.callsTo('training.disable')).toEqual([{ crewId: CREW, role: 'Writer', version: 2 }]);
     await act(async () => fireEvent.click(screen.getByTestId('training-rollback')));
     expect(fake.callsTo('training.rollback')).toEqual([{ crewId: CREW, role: 'Writer' }]);
-    await act(async () => fireEvent.click(screen.getAllByTestId('training-version')[1]));
+    await act(async () => fireEvent.click(screen.getAllByTestId('training-version')[1]!));
     await act(async () => fireEvent.click(await screen.findByTestId('training-activate')));
     expect(fake.callsTo('training.activate')).toEqual([{ crewId: CREW, role: 'Writer', version: 1 }]);
   });
@@ -172,7 +172,7 @@ describe('training panel', () => {
     await act(async () => fake.push({ kind: 'training.changed', crewId: 'other' }));
     expect(fake.callsTo('training.versions').length).toBe(before);
     await act(async () => fake.push({ kind: 'training.changed', crewId: CREW }));
-    await waitFor(() => expect(screen.getAllByTestId('training-version')[0].dataset.version).toBe('3'));
+    await waitFor(() => expect(screen.getAllByTestId('training-version')[0]!.dataset.version).toBe('3'));
   });
 
   it("follows a session through its events: this crew's sessions reload, another crew's do not", async () => {

@@ -1,5 +1,5 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, type DragEvent } from 'react';
-import { Panel, ReactFlow, useReactFlow, type Connection, type FinalConnectionState, type IsValidConnection, type Node } from '@xyflow/react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
+import { Panel } from '@xyflow/react';
 import { useShallow } from 'zustand/react/shallow';
 import { addAgent } from '../commands/addAgent';
 import { addTask } from '../commands/addTask';
@@ -15,34 +15,50 @@ import { selectCollapsed, useCrewViewStore } from '../stores/crewViewStore';
 import { collapseByAgent, edgesToDraw, LARGE_CREW_NODES } from './collapseByAgent';
 import { CrewLayoutTools, useCrewAutoLayout } from './CrewLayoutTools';
 import { useUnfoldOnReveal } from './useUnfoldOnReveal';
-import { CANVAS_PROPS, CanvasChrome, droppedOnNode } from './canvasChrome';
+import { DocumentCanvas, type CanvasKind } from './DocumentCanvas';
 import { documentToGraph } from './documentToGraph';
 import { edgeRef } from './edgeRefs';
 import { edgeTypes } from './edgeTypes';
-import { EdgeMarkers } from './edges/EdgeMarkers';
 import type { CrewEdge, CrewNode } from './graphTypes';
 import { liveDelegationEdges } from './liveDelegationEdges';
 import { nodeTypes } from './nodeTypes';
 import { NODE_SIZE } from '../model/nodeSizes';
-import { PALETTE_MIME, type PaletteItem } from './paletteItem';
-import { ProblemBanner } from './ProblemBanner';
-import { useCanvasShortcuts } from './useCanvasShortcuts';
+import { PALETTE_MIME } from './paletteItem';
 import { useCanvasState } from './useCanvasState';
-import { useZoomVariable } from './useZoomVariable';
-import { useKeepPlaceWhenTopMoves } from './useKeepPlaceWhenTopMoves';
 
 const MINIMAP_COLORS: Record<string, string> = { agent: 'var(--agent)', task: 'var(--task)', manager: 'var(--manager)' };
-const minimapColor = (n: Node) => MINIMAP_COLORS[n.type ?? ''] ?? 'var(--muted)';
+
+const CREW_CANVAS: CanvasKind<CrewEdge, 'agent' | 'task'> = {
+  of: 'crew',
+  className: 'crew-canvas',
+  testId: 'crew-canvas',
+  nodeTypes,
+  edgeTypes,
+  minimapColor: (n) => MINIMAP_COLORS[n.type ?? ''] ?? 'var(--muted)',
+  palette: {
+    mime: PALETTE_MIME,
+    read: (data) => (data === 'agent' || data === 'task' ? data : undefined),
+    width: (kind) => NODE_SIZE[kind].width,
+    add: (kind, position) => (kind === 'agent' ? addAgent(position) : addTask(position)),
+  },
+  connections: {
+    allows: (doc, connection) => checkConnection(doc, connection.source, connection.target).ok,
+    connect: (connection) => connectNodes(connection.source, connection.target),
+    connectDropped: (from, over) => {
+      const fromSource = from.handle?.type !== 'target';
+      const [source, target] = fromSource ? [from.node, over] : [over, from.node];
+      return connectNodes(source, target);
+    },
+  },
+  selectedEdges: (edges) => edges.filter((e) => e.selected).map(edgeRef).filter((r): r is EdgeRef => r !== undefined),
+};
 
 /**
  * The crew on a React Flow canvas (state kept as `useCanvasState` says). Nodes read run status from the
  * run store themselves; delegations in progress are drawn as extra edges.
  */
 export function CrewFlow({ doc }: { doc: CrewDraft }) {
-  const flow = useReactFlow<CrewNode, CrewEdge>();
-  const container = useRef<HTMLDivElement>(null);
   const problems = useDocumentStore((s) => s.problems);
-  const theme = useUiStore((s) => s.theme);
   const activeDelegations = useRunStore(useShallow((s) => selectOverlay(s).activeDelegations));
   const fullGraph = useMemo(() => documentToGraph(doc, problems), [doc, problems]);
   // Large crews: agents can fold their tasks into them (collapse-by-agent).
@@ -55,7 +71,8 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
   useFoldLargeCrewOnOpen(path, foldable);
   const autoLayout = useCrewAutoLayout();
   const edgeMode = useCrewViewStore((s) => s.largeCrewEdges);
-  const { nodes, edges, fitOnOpen, showMinimap, onNodesChange, onEdgesChange, onNodeDragStop } = useCanvasState<CrewNode, CrewEdge>(graph);
+  const state = useCanvasState<CrewNode, CrewEdge>(graph);
+  const { edges } = state;
 
   const selectedIds = useUiStore((s) => s.selectedNodeIds);
   const shownEdges = useMemo(() => {
@@ -65,90 +82,26 @@ export function CrewFlow({ doc }: { doc: CrewDraft }) {
     return live.length > 0 ? [...drawn, ...live] : drawn;
   }, [activeDelegations, edges, graph.nodes, fullGraph.nodes.length, selectedIds, edgeMode]);
 
-  const edgesRef = useRef(edges);
-  edgesRef.current = edges;
-  const selectedEdges = useCallback(
-    () => edgesRef.current.filter((e) => e.selected).map(edgeRef).filter((r): r is EdgeRef => r !== undefined),
-    [],
-  );
-  useCanvasShortcuts(container, selectedEdges);
-  useZoomVariable(container);
-  useKeepPlaceWhenTopMoves(container);
-
-  const isValidConnection: IsValidConnection<CrewEdge> = useCallback((connection) => {
-    const current = useDocumentStore.getState().doc;
-    return current !== undefined && checkConnection(current, connection.source, connection.target).ok;
-  }, []);
-
-  const onConnect = useCallback((connection: Connection) => {
-    useDocumentStore.getState().perform(connectNodes(connection.source, connection.target));
-  }, []);
-
-  // Dropping on a node's body (not its handle) connects too; an invalid drop says why.
-  const onConnectEnd = useCallback((event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
-    if (state.isValid) return;
-    const over = droppedOnNode(event, state);
-    if (!over || !state.fromNode) return;
-    const fromSource = state.fromHandle?.type !== 'target';
-    const [from, to] = fromSource ? [state.fromNode.id, over] : [over, state.fromNode.id];
-    useDocumentStore.getState().perform(connectNodes(from, to));
-  }, []);
-
-  const onDragOver = useCallback((event: DragEvent) => {
-    if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
-  }, []);
-
-  const onDrop = useCallback(
-    (event: DragEvent) => {
-      const kind = event.dataTransfer.getData(PALETTE_MIME) as PaletteItem;
-      if (kind !== 'agent' && kind !== 'task') return;
-      event.preventDefault();
-      const point = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      const size = NODE_SIZE[kind];
-      const position = { x: Math.round(point.x - size.width / 2), y: Math.round(point.y - 20) };
-      useDocumentStore.getState().perform(kind === 'agent' ? addAgent(position) : addTask(position));
-    },
-    [flow],
-  );
-
   return (
-    <>
-      <ProblemBanner problems={graph.generalProblems} of="crew" />
-      <div className="crew-canvas" ref={container} data-testid="crew-canvas" data-node-count={graph.nodes.length} data-edge-count={shownEdges.length}>
-        <EdgeMarkers />
-        <ReactFlow<CrewNode, CrewEdge>
-          nodes={nodes}
-          edges={shownEdges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          onNodeDragStop={onNodeDragStop}
-          onConnect={onConnect}
-          onConnectEnd={onConnectEnd}
-          isValidConnection={isValidConnection}
-          onDragOver={onDragOver}
-          onDrop={onDrop}
-          fitView={fitOnOpen}
-          colorMode={theme}
-          {...CANVAS_PROPS}
-        >
-          <CanvasChrome showMinimap={showMinimap} minimapColor={minimapColor} actions={{
-              nodeCount: graph.nodes.length,
-              layout: autoLayout,
-              lanes: swimlaneLayout,
-              extra: <CrewLayoutTools large={large} foldable={foldable} collapsed={collapsed.length} />,
-            }} />
-          {graph.nodes.length === 0 && (
-            <Panel position="top-center" className="crew-canvas-empty">
-              Drag an <strong>Agent</strong> and a <strong>Task</strong> from the palette to start.
-            </Panel>
-          )}
-        </ReactFlow>
-      </div>
-    </>
+    <DocumentCanvas
+      kind={CREW_CANVAS}
+      problems={graph.generalProblems}
+      state={state}
+      edges={shownEdges}
+      counts={{ nodes: graph.nodes.length, edges: shownEdges.length }}
+      actions={{
+        nodeCount: graph.nodes.length,
+        layout: autoLayout,
+        lanes: swimlaneLayout,
+        extra: <CrewLayoutTools large={large} foldable={foldable} collapsed={collapsed.length} />,
+      }}
+    >
+      {graph.nodes.length === 0 && (
+        <Panel position="top-center" className="crew-canvas-empty">
+          Drag an <strong>Agent</strong> and a <strong>Task</strong> from the palette to start.
+        </Panel>
+      )}
+    </DocumentCanvas>
   );
 }
 

@@ -17,10 +17,10 @@ import { redactKnownDeep } from '../redactSecrets';
 import { lanceRows } from './arrowRows';
 import { toNumbers, vectorValues } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
-import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { filterToWhere, matchesFilter, normaliseScope, scopeMatches, sqlString, type MemoryFilter } from './memoryFilter';
+import { cachedRow, memorySchema, parseJson, RECORD_COLUMNS, rowToRecord, storedEmbedder, tableRow } from './memoryRows';
 import { RecallCache, type CachedRow } from './recallCache';
 import { rowAddresses } from './rowAddresses';
 import {
@@ -40,8 +40,6 @@ import { isObjectStoreUri } from './memoryLocation';
 import type {
   Embedder,
   MemoryRecord,
-  MemoryRevision,
-  MemorySource,
   MemoryStatus,
   NewMemory,
   RecallMatch,
@@ -49,8 +47,6 @@ import type {
 } from './types';
 
 export const MEMORY_TABLE = 'memories';
-const META_EMBEDDER = 'crewdeck.embedder';
-const META_DIMENSIONS = 'crewdeck.dimensions';
 const FTS_INDEX = 'content_idx';
 export const OPTIMIZE_AFTER_UNINDEXED = 256;
 const SCALAR_INDICES = [
@@ -172,120 +168,9 @@ export interface ForgetOptions {
   scope?: string;
 }
 
-/** A row as stored (snake_case columns, since DataFusion lower-cases unquoted identifiers). */
-interface MemoryRow {
-  id: string;
-  content: string;
-  vector: number[];
-  scope: string;
-  categories: string;
-  importance: number;
-  created_at: number;
-  updated_at: number;
-  last_accessed_at: number;
-  source: string;
-  is_private: boolean;
-  metadata: string;
-  status: string;
-  history: string;
-}
-
-const RECORD_COLUMNS = [
-  'id',
-  'content',
-  'scope',
-  'categories',
-  'importance',
-  'created_at',
-  'updated_at',
-  'last_accessed_at',
-  'source',
-  'is_private',
-  'metadata',
-  'status',
-  'history',
-];
-
-function memorySchema(embedder: Embedder): Schema {
-  return new Schema(
-    [
-      new Field('id', new Utf8(), false),
-      new Field('content', new Utf8(), false),
-      new Field('vector', new FixedSizeList(embedder.dimensions, new Field('item', new Float32(), true)), false),
-      new Field('scope', new Utf8(), false),
-      new Field('categories', new Utf8(), false),
-      new Field('importance', new Float64(), false),
-      new Field('created_at', new Float64(), false),
-      new Field('updated_at', new Float64(), false),
-      new Field('last_accessed_at', new Float64(), false),
-      new Field('source', new Utf8(), false),
-      new Field('is_private', new Bool(), false),
-      new Field('metadata', new Utf8(), false),
-      new Field('status', new Utf8(), false),
-      new Field('history', new Utf8(), false),
-    ],
-    new Map([
-      [META_EMBEDDER, embedder.id],
-      [META_DIMENSIONS, String(embedder.dimensions)],
-    ]),
-  );
-}
-
 /** A LanceDB error's message without its Rust source locations and the cause it repeats. */
 function lanceMessage(error: unknown): string {
   return errorMessage(error).split(/\s+Caused by:/)[0]!.replace(/, \/\S+\.rs:\d+:\d+/g, '').trim();
-}
-
-function parseJson<T>(text: unknown, fallback: T): T {
-  if (typeof text !== 'string' || text === '') return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-function rowToRecord(row: Record<string, unknown>): MemoryRecord {
-  return {
-    id: String(row.id),
-    content: String(row.content),
-    scope: String(row.scope),
-    categories: parseJson<string[]>(row.categories, []),
-    importance: Number(row.importance),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    lastAccessedAt: Number(row.last_accessed_at),
-    source: parseJson<MemorySource>(row.source, { kind: 'manual' }),
-    private: Boolean(row.is_private),
-    metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
-    status: (row.status === 'pending_review' ? 'pending_review' : 'active') as MemoryStatus,
-    history: parseJson<MemoryRevision[]>(row.history, []),
-  };
-}
-
-function recordToRow(record: MemoryRecord, vector: number[]): MemoryRow {
-  return {
-    id: record.id,
-    content: record.content,
-    vector,
-    scope: record.scope,
-    categories: JSON.stringify(record.categories),
-    importance: record.importance,
-    created_at: record.createdAt,
-    updated_at: record.updatedAt,
-    last_accessed_at: record.lastAccessedAt,
-    source: JSON.stringify(record.source),
-    is_private: record.private,
-    metadata: JSON.stringify(record.metadata),
-    status: record.status,
-    history: JSON.stringify(record.history),
-  };
-}
-
-/** A record as the recall cache holds it: its row without the vector. */
-function cachedRow(record: MemoryRecord): CachedRow {
-  const { vector: _vector, ...row } = recordToRow(record, []);
-  return row;
 }
 
 function clampImportance(value: number | undefined): number {
@@ -352,12 +237,10 @@ export class MemoryStore {
     let table: lancedb.Table;
     if (names.includes(MEMORY_TABLE)) {
       table = await db.openTable(MEMORY_TABLE);
-      const meta = (await table.schema()).metadata;
-      const storedId = meta.get(META_EMBEDDER) ?? '(unknown)';
-      const storedDims = Number(meta.get(META_DIMENSIONS) ?? NaN);
-      if (storedId !== embedder.id || storedDims !== embedder.dimensions) {
+      const stored = storedEmbedder((await table.schema()).metadata);
+      if (stored.id !== embedder.id || stored.dimensions !== embedder.dimensions) {
         table.close();
-        throw new EmbedderMismatch(storedId, embedder.id, storedDims, embedder.dimensions);
+        throw new EmbedderMismatch(stored.id, embedder.id, stored.dimensions, embedder.dimensions);
       }
     } else {
       table = await db.createEmptyTable(MEMORY_TABLE, memorySchema(embedder));
@@ -633,7 +516,7 @@ export class MemoryStore {
         history: [],
       }));
       // embed checked that it returned one vector per text, and there is one record per text.
-      await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]!) as unknown as Record<string, unknown>));
+      await this.table.add(records.map((r, i) => tableRow(r, vectors[i]!)));
       records.forEach((r, i) => this.cache?.set(r.id, cachedRow(r), vectors[i]!));
       await this.upkeep();
       await this.readWrittenAddresses(records.map((r) => r.id));
@@ -701,7 +584,7 @@ export class MemoryStore {
         .mergeInsert('id')
         .whenMatchedUpdateAll()
         .whenNotMatchedInsertAll()
-        .execute([recordToRow(next, vector) as unknown as Record<string, unknown>]);
+        .execute([tableRow(next, vector)]);
       this.cache?.set(next.id, cachedRow(next), vector);
       await this.upkeep();
       await this.readWrittenAddresses([next.id]);

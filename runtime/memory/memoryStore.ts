@@ -2,16 +2,8 @@
  * The memory store (SPEC §5): memory records in a LanceDB table `memories` under
  * `<workspace>/.crewdeck/memory`, with a vector column (sized to the embedder) and a full-text
  * index on `content`. Recall fuses vector and full-text search (RRF, k = 60) and scores the
- * candidates by semantic similarity, recency and importance.
- *
- * Indices (checked against @lancedb/lancedb 0.31.0), all kept up by `maintainIndices` after writes:
- * - full-text on `content`; rows added, updated or deleted after an index was built are still found or
- *   hidden correctly (LanceDB searches the unindexed rows by brute force and drops deleted ones), but
- *   every unindexed row costs each search time, so `optimize()` folds them in once there are
- *   OPTIMIZE_AFTER_UNINDEXED (~0.2 s at 100k rows);
- * - scalar indices on `is_private` (bitmap) and `scope` (btree), so recall's filters don't scan the table;
- * - IVF_RQ on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there); a vector index of
- *   another type (an earlier version's IVF_PQ) or under another name is replaced when the store is opened.
+ * candidates by semantic similarity, recency and importance. The indices, kept up after every
+ * write, are MemoryIndices'.
  */
 import { redactKnownDeep } from '../redactSecrets';
 import { lanceRows } from './arrowRows';
@@ -34,8 +26,8 @@ import {
   weightedScore,
   type ScoreParts,
 } from './recallScore';
-import { errorMessage } from '../errors';
 import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
+import { IVF_NPROBES, MemoryIndices, REFINE_FACTOR, type IndexOptions } from './memoryIndices';
 import { isObjectStoreUri } from './memoryLocation';
 import type {
   Embedder,
@@ -47,60 +39,6 @@ import type {
 } from './types';
 
 export const MEMORY_TABLE = 'memories';
-const FTS_INDEX = 'content_idx';
-export const OPTIMIZE_AFTER_UNINDEXED = 256;
-const SCALAR_INDICES = [
-  { column: 'is_private', name: 'is_private_idx', config: () => lancedb.Index.bitmap() },
-  { column: 'scope', name: 'scope_idx', config: () => lancedb.Index.btree() },
-];
-const VECTOR_INDEX = 'vector_idx';
-/** The vector index as the table lists it. */
-interface VectorIndexKind {
-  name: string;
-  /** Its type as LanceDB lists it. */
-  type: string;
-}
-/**
- * The vector index for an embedder's vector size. IVF_RQ needs a size divisible by 8 (every common
- * embedding model's is); any other size gets IVF_FLAT (exact distances within the searched partitions,
- * ~2x slower at 100k rows but as cheap to train). IVF_RQ with 4 bits per dimension instead of 1 was
- * measured (100k rows, nprobes 32): as good at the top 20 only with refineFactor 2 (recall@20 100% vs
- * 98.2% for 1 bit at 5), and then no faster (11.4 vs 11.4 ms), while ~3x as slow to train.
- */
-function vectorIndexFor(dimensions: number, rows: number): VectorIndexKind & { config: lancedb.Index } {
-  return dimensions % 8 === 0
-    ? { name: VECTOR_INDEX, type: 'IvfRq', config: lancedb.Index.ivfRq({ distanceType: 'cosine' }) }
-    : { name: VECTOR_INDEX, type: 'IvfFlat', config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))) }) };
-}
-/** The vector index a table has, whatever its name (one under another name is replaced by `maintainIndices`). */
-function vectorIndexIn(indices: lancedb.IndexConfig[]): VectorIndexKind | undefined {
-  const found = indices.find((i) => i.name === VECTOR_INDEX) ?? indices.find((i) => i.columns.includes('vector'));
-  return found ? { name: found.name, type: found.indexType } : undefined;
-}
-/**
- * Brute-force vector search costs ~4-5 µs per row here (~350-450 ms at 100k rows on 2 cores), so a
- * table gets a vector index once it has this many rows (`vectorIndexMinRows` overrides).
- * IVF_RQ (RaBitQ, `vectorIndexFor`): trained in ~1 s at 100k rows, where IVF_PQ took 37-65 s and an HNSW graph is rebuilt
- * by every `optimize()`; that makes retraining cheap enough to do as the table grows (below).
- */
-export const VECTOR_INDEX_MIN_ROWS = 5_000;
-/**
- * Each `optimize()` adds the new rows to the vector index as another delta index, still partitioned by
- * the centroids trained on the first rows; after this many the index is trained again on the whole table
- * (sqrt(rows) partitions, one index), so search cost stays that of a fresh index as the table grows.
- */
-export const MAX_VECTOR_INDEX_DELTAS = 8;
-/**
- * IVF partitions searched, and how many quantised candidates per result are re-ranked with exact
- * distances (recall re-ranks them itself, with the vectors of its RecallCache; `similar` has LanceDB
- * read them back from the table: re-ranking 100 candidates instead of 20 costs that ~3-5 ms of a
- * 100k-row search). At 100k rows, nprobes 32, the top 5 of 20 matched exact search 59% with no
- * re-ranking, 97.4% with 2, 99.2% with 3, 99.8% with 5, 100% with 10 (the whole top 20: 67.7% with 1,
- * 87.9% with 2, 94.6% with 3, 98.2% with 5; recall re-scores all 20 by recency and importance, so the
- * whole 20 counts); bench:memory measures the top 5 each run.
- */
-export const IVF_NPROBES = 32;
-export const REFINE_FACTOR = 5;
 /** Recall's lastAccessedAt updates are written this long after the first one, unless a write or close comes first. */
 const ACCESS_FLUSH_DELAY_MS = 30_000;
 export const MAX_RECALL_LIMIT = 50;
@@ -108,26 +46,13 @@ export const DEFAULT_RECALL_LIMIT = 5;
 /** Candidates taken from each search, as a multiple of the limit. */
 const CANDIDATE_FACTOR = 4;
 
-export interface MemoryStoreOptions {
+export interface MemoryStoreOptions extends IndexOptions {
   /** Clock in epoch ms (tests inject one). */
   now?: () => number;
-  /** Rows before the vector index is built (default VECTOR_INDEX_MIN_ROWS; Infinity: never). */
-  vectorIndexMinRows?: number;
-  /** Table versions superseded longer ago than this are removed at each compaction (default PRUNE_VERSIONS_AFTER_MS). */
-  pruneVersionsAfterMs?: number;
   /** How often (seconds) reads check for another process's newer version (default READ_CONSISTENCY_S; 0: every read). */
   readConsistencyS?: number;
 }
 
-/**
- * Every write makes a table version, and a compaction rewrites fragments and indices into a new one;
- * LanceDB keeps superseded versions (and the files only they use) for 7 days by default: 28 GB on disk
- * for 497 MB of live data after 300k records. Each compaction removes the versions superseded more than
- * this long ago. What still needs them: a read in flight in another process (each process checks for a
- * newer version at least every READ_CONSISTENCY_S before it reads, so a read is never older than that
- * plus its own duration) — `reset` and recovery need only the latest version (a write is one commit).
- */
-export const PRUNE_VERSIONS_AFTER_MS = 60_000;
 /** A store sees another process's writes within this many seconds (LanceDB's read consistency interval). */
 export const READ_CONSISTENCY_S = 1;
 
@@ -168,11 +93,6 @@ export interface ForgetOptions {
   scope?: string;
 }
 
-/** A LanceDB error's message without its Rust source locations and the cause it repeats. */
-function lanceMessage(error: unknown): string {
-  return errorMessage(error).split(/\s+Caused by:/)[0]!.replace(/, \/\S+\.rs:\d+:\d+/g, '').trim();
-}
-
 function clampImportance(value: number | undefined): number {
   return value === undefined ? 0.5 : clamp01(value);
 }
@@ -196,17 +116,10 @@ export class MemoryStore {
   private writes: Promise<unknown> = Promise.resolve();
   /** What reads wait for: every write except the deferred access-time updates of recall. */
   private readBarrier: Promise<unknown> = Promise.resolve();
-  private hasFtsIndex = false;
-  private hasScalarIndices = false;
-  /** The vector index (undefined: none yet); another kind than `vectorIndexFor` wants is retrained. */
-  private vectorIndex: VectorIndexKind | undefined;
-  private vectorIndexMinRows = VECTOR_INDEX_MIN_ROWS;
-  private pruneAfterMs = PRUNE_VERSIONS_AFTER_MS;
   /** lastAccessedAt set by recall but not yet written (applied to every record read meanwhile). */
   private readonly pendingAccess = new Map<string, number>();
   private accessFlushTimer: NodeJS.Timeout | undefined;
   private closed = false;
-  private lastIndexProblem: string | undefined;
   /**
    * Private rows in the table as this handle sees it (it sees only this store's own writes): unknown
    * (undefined) during every write, counted again after it (`exclusive`) and when opened. While it is 0,
@@ -224,6 +137,7 @@ export class MemoryStore {
     private readonly table: lancedb.Table,
     readonly embedder: Embedder,
     private readonly now: () => number,
+    private readonly indices: MemoryIndices,
   ) {}
 
   /** Opens (creating if needed) the store in `dir`. Throws EmbedderMismatch for another embedder's store. */
@@ -245,16 +159,11 @@ export class MemoryStore {
     } else {
       table = await db.createEmptyTable(MEMORY_TABLE, memorySchema(embedder));
     }
-    const store = new MemoryStore(table, embedder, options.now ?? Date.now);
-    const indices = await table.listIndices();
-    store.hasFtsIndex = indices.some((i) => i.name === FTS_INDEX);
-    store.hasScalarIndices = SCALAR_INDICES.every((s) => indices.some((i) => i.name === s.name));
-    store.vectorIndex = vectorIndexIn(indices);
-    store.vectorIndexMinRows = options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS;
-    store.pruneAfterMs = options.pruneVersionsAfterMs ?? PRUNE_VERSIONS_AFTER_MS;
+    const indices = await MemoryIndices.of(table, embedder.dimensions, options);
+    const store = new MemoryStore(table, embedder, options.now ?? Date.now, indices);
     // Indices an earlier version did not build, or rows a process left unindexed (one killed before it
     // folded them in), are seen to now, behind the reads rather than in front of them.
-    store.writes = store.countPrivateRows().then(() => store.upkeep());
+    store.writes = store.countPrivateRows().then(() => indices.upkeep());
     return store;
   }
 
@@ -347,7 +256,7 @@ export class MemoryStore {
       }
     }
     // The updated rows are unindexed (searched by brute force) until folded in, also before closing.
-    await this.upkeep();
+    await this.indices.upkeep();
     await this.readWrittenAddresses([...byTime.values()].flat());
   }
 
@@ -362,86 +271,9 @@ export class MemoryStore {
     return `mem_${this.now().toString(36)}_${randomBytes(5).toString('hex')}`;
   }
 
-  private get hasVectorIndex(): boolean {
-    return this.vectorIndex !== undefined;
-  }
-
-  /** How `similar` searches the index, when there is one (LanceDB re-ranks; recall re-ranks itself). */
-  private searchIndex(q: lancedb.VectorQuery): lancedb.VectorQuery {
-    return this.vectorIndex ? q.nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR) : q;
-  }
-
-  /**
-   * Index upkeep after a write. A failure (say, an index that cannot be trained on the rows there are)
-   * does not fail the write, which is done: the indices stay as they were — searches still find every
-   * row, unindexed ones by brute force — and the next write tries again. The failure is kept in
-   * `indexProblem` until an upkeep succeeds.
-   */
-  private async upkeep(): Promise<void> {
-    try {
-      await this.maintainIndices();
-      this.lastIndexProblem = undefined;
-    } catch (error) {
-      this.lastIndexProblem = lanceMessage(error);
-    }
-  }
-
   /** Why the last index upkeep failed, until one succeeds (the data is unaffected; see `upkeep`). */
   get indexProblem(): string | undefined {
-    return this.lastIndexProblem;
-  }
-
-  /**
-   * After a write: builds the full-text and scalar indices once there are rows and the vector index
-   * once there are `vectorIndexMinRows`; retrains the vector index when it has too many deltas (or is of
-   * an older type); folds unindexed rows into every index once there are OPTIMIZE_AFTER_UNINDEXED.
-   */
-  private async maintainIndices(): Promise<void> {
-    const rows = await this.table.countRows();
-    if (rows === 0) return;
-    if (!this.hasFtsIndex) {
-      await this.table.createIndex('content', { config: lancedb.Index.fts(), replace: true });
-      this.hasFtsIndex = true;
-    }
-    if (!this.hasScalarIndices) {
-      for (const s of SCALAR_INDICES) await this.table.createIndex(s.column, { config: s.config(), name: s.name, replace: true });
-      this.hasScalarIndices = true;
-    }
-    const wanted = vectorIndexFor(this.embedder.dimensions, rows);
-    const current = this.vectorIndex;
-    let vectorStats = current ? await this.table.indexStats(current.name) : undefined;
-    const retrain = current
-      ? current.name !== wanted.name || current.type !== wanted.type || (vectorStats?.numIndices ?? 1) > MAX_VECTOR_INDEX_DELTAS
-      : rows >= this.vectorIndexMinRows;
-    let trainingFailed: unknown;
-    if (retrain) {
-      try {
-        if (current && current.name !== wanted.name) {
-          // One vector index per column: the old one goes first (searches meanwhile are exhaustive, not wrong).
-          await this.table.dropIndex(current.name);
-          this.vectorIndex = undefined;
-        }
-        await this.table.createIndex('vector', { config: wanted.config, name: wanted.name, replace: true });
-        this.vectorIndex = { name: wanted.name, type: wanted.type };
-        vectorStats = undefined;
-      } catch (error) {
-        trainingFailed = error; // the other indices are still kept up
-      }
-    }
-    const ftsStats = await this.table.indexStats(FTS_INDEX);
-    const unindexed = Math.max(ftsStats?.numUnindexedRows ?? 0, vectorStats?.numUnindexedRows ?? 0);
-    if (unindexed >= OPTIMIZE_AFTER_UNINDEXED) await this.compact();
-    if (trainingFailed) throw trainingFailed;
-  }
-
-  /**
-   * Folds unindexed rows into the indices and small fragments together, then removes the table versions
-   * superseded more than `pruneVersionsAfterMs` ago (and the files only they used). Files no version
-   * refers to are left alone (they may belong to another process's write in progress).
-   */
-  private async compact(): Promise<void> {
-    // Wall time (versions carry real timestamps), not the store's clock, which tests may set anywhere.
-    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - this.pruneAfterMs) });
+    return this.indices.problem;
   }
 
   /** How many versions of the table are kept on disk (bounded by compaction's pruning). */
@@ -450,27 +282,21 @@ export class MemoryStore {
     return (await this.table.listVersions()).length;
   }
 
-  /** Compacts now (what `maintainIndices` does once enough rows are unindexed). */
+  /** Compacts now (what index upkeep does once enough rows are unindexed). */
   async compactNow(): Promise<void> {
-    await this.exclusive(() => this.compact());
+    await this.exclusive(() => this.indices.compact());
   }
 
   /** Vector index coverage (undefined while the table is below `vectorIndexMinRows`). */
   async vectorIndexStatus(): Promise<{ type: string; indexedRows: number; unindexedRows: number; deltas: number } | undefined> {
     await this.idle();
-    if (!this.hasVectorIndex) return undefined;
-    const stats = await this.table.indexStats(this.vectorIndex!.name);
-    return stats
-      ? { type: stats.indexType, indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows, deltas: stats.numIndices ?? 1 }
-      : undefined;
+    return this.indices.vectorStatus();
   }
 
   /** Full-text index coverage (undefined until the first rows create the index). */
   async ftsIndexStatus(): Promise<{ indexedRows: number; unindexedRows: number } | undefined> {
     await this.idle();
-    if (!this.hasFtsIndex) return undefined;
-    const stats = await this.table.indexStats(FTS_INDEX);
-    return stats ? { indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows } : undefined;
+    return this.indices.ftsStatus();
   }
 
   /** Embeds texts in one batch with the store's embedder (checked: one vector per text, right dimension). */
@@ -518,7 +344,7 @@ export class MemoryStore {
       // embed checked that it returned one vector per text, and there is one record per text.
       await this.table.add(records.map((r, i) => tableRow(r, vectors[i]!)));
       records.forEach((r, i) => this.cache?.set(r.id, cachedRow(r), vectors[i]!));
-      await this.upkeep();
+      await this.indices.upkeep();
       await this.readWrittenAddresses(records.map((r) => r.id));
       return records;
     });
@@ -586,7 +412,7 @@ export class MemoryStore {
         .whenNotMatchedInsertAll()
         .execute([tableRow(next, vector)]);
       this.cache?.set(next.id, cachedRow(next), vector);
-      await this.upkeep();
+      await this.indices.upkeep();
       await this.readWrittenAddresses([next.id]);
       return next;
     });
@@ -632,7 +458,7 @@ export class MemoryStore {
     await this.idle();
     const filter: MemoryFilter = { scope: options.scope, includePrivate: true };
     const where = filterToWhere(filter);
-    let q = this.searchIndex(this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit)));
+    let q = this.indices.searchIndex(this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit)));
     if (where) q = q.where(where);
     const rows = lanceRows(await q.toArray());
     return rows
@@ -699,7 +525,7 @@ export class MemoryStore {
         const id = cache.idAt(address);
         return { address, id, similarity: id === undefined ? NaN : cache.similarity(id, queryVector, queryNorm) };
       });
-    const indexed = this.hasVectorIndex;
+    const indexed = this.indices.hasVectorIndex;
     let vq = this.table.query().nearestTo(queryVector).distanceType('cosine').select(['_distance']).withRowId().limit(indexed ? take * REFINE_FACTOR : take);
     if (indexed) vq = vq.nprobes(IVF_NPROBES);
     if (where) vq = vq.where(where);
@@ -710,7 +536,7 @@ export class MemoryStore {
     const vectorSearch = vq.toArrow().then(rowAddresses).then(scored).finally(() => (tVector = performance.now()));
 
     let textSearch: Promise<Hit[]> = Promise.resolve([]);
-    if (this.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
+    if (this.indices.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
       try {
         let tq = this.table.query().fullTextSearch(query.query).select(['_score']).withRowId().limit(take);
         if (where) tq = tq.where(where);

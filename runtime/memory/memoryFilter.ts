@@ -17,6 +17,11 @@ export function sqlString(value: string): string {
   return `'${value.replace(/\u0000/g, '').replace(/'/g, "''")}'`;
 }
 
+/** Rows whose id is one of `ids`. */
+export function idIn(ids: string[]): string {
+  return `id IN (${ids.map(sqlString).join(', ')})`;
+}
+
 /** `/crew/x/` → `/crew/x` (the root `/` stays); NUL dropped, as `sqlString` drops it. */
 export function normaliseScope(scope: string): string {
   const trimmed = scope.replace(/\u0000/g, '').trim();

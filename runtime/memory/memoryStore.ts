@@ -11,7 +11,7 @@ import { toNumbers, vectorValues } from './lanceVector';
 import * as lancedb from '@lancedb/lancedb';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { filterToWhere, matchesFilter, normaliseScope, scopeMatches, sqlString, type MemoryFilter } from './memoryFilter';
+import { filterToWhere, idIn, matchesFilter, normaliseScope, scopeMatches, sqlString, type MemoryFilter } from './memoryFilter';
 import { cachedRow, memorySchema, parseJson, RECORD_COLUMNS, rowToRecord, storedEmbedder, tableRow } from './memoryRows';
 import { RecallCache, type CachedRow } from './recallCache';
 import { rowAddresses } from './rowAddresses';
@@ -29,6 +29,7 @@ import {
 import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
 import { IVF_NPROBES, MemoryIndices, REFINE_FACTOR, type IndexOptions } from './memoryIndices';
 import { isObjectStoreUri } from './memoryLocation';
+import { PendingAccess } from './pendingAccess';
 import type {
   Embedder,
   MemoryRecord,
@@ -39,8 +40,6 @@ import type {
 } from './types';
 
 export const MEMORY_TABLE = 'memories';
-/** Recall's lastAccessedAt updates are written this long after the first one, unless a write or close comes first. */
-const ACCESS_FLUSH_DELAY_MS = 30_000;
 export const MAX_RECALL_LIMIT = 50;
 export const DEFAULT_RECALL_LIMIT = 5;
 /** Candidates taken from each search, as a multiple of the limit. */
@@ -108,17 +107,15 @@ interface Hit {
   similarity: number;
 }
 
-function idIn(ids: string[]): string {
-  return `id IN (${ids.map(sqlString).join(', ')})`;
-}
-
 export class MemoryStore {
   private writes: Promise<unknown> = Promise.resolve();
   /** What reads wait for: every write except the deferred access-time updates of recall. */
   private readBarrier: Promise<unknown> = Promise.resolve();
-  /** lastAccessedAt set by recall but not yet written (applied to every record read meanwhile). */
-  private readonly pendingAccess = new Map<string, number>();
-  private accessFlushTimer: NodeJS.Timeout | undefined;
+  /** Recall's access times not yet written: written with the next write, or queued when due. */
+  private readonly access = new PendingAccess(() => {
+    const flush = () => this.flushAccessTimes();
+    this.writes = this.writes.then(flush, flush).catch(() => undefined);
+  });
   private closed = false;
   /**
    * Private rows in the table as this handle sees it (it sees only this store's own writes): unknown
@@ -171,7 +168,7 @@ export class MemoryStore {
   close(): Promise<void> {
     if (this.closed) return this.writes.then(() => undefined);
     this.closed = true;
-    clearTimeout(this.accessFlushTimer);
+    this.access.cancel();
     const flush = () => this.flushAccessTimes();
     const recalls = Promise.allSettled(this.recalls);
     this.writes = this.writes
@@ -224,47 +221,19 @@ export class MemoryStore {
     await this.readBarrier;
   }
 
-  /**
-   * Recall's lastAccessedAt updates. A LanceDB update is a new table version (~30 ms) that rewrites the
-   * rows, leaving them unindexed until the next `optimize()` (~0.2-0.3 s at 100k rows), so updates are
-   * collected and written with the next write (in a run: the task's memory write, right after its
-   * recall), after ACCESS_FLUSH_DELAY_MS, or on close, never holding up reads or the recall itself;
-   * records read in the meantime show the pending time.
-   */
+  /** Notes the access times of records recall returned (see PendingAccess). */
   private touch(ids: string[], at: number): void {
     if (this.closed) return;
-    for (const id of ids) this.pendingAccess.set(id, Math.max(at, this.pendingAccess.get(id) ?? 0));
-    if (this.accessFlushTimer) return;
-    this.accessFlushTimer = setTimeout(() => {
-      this.accessFlushTimer = undefined;
-      const flush = () => this.flushAccessTimes();
-      this.writes = this.writes.then(flush, flush).catch(() => undefined);
-    }, ACCESS_FLUSH_DELAY_MS);
-    this.accessFlushTimer.unref();
+    this.access.touch(ids, at);
   }
 
-  /** Writes the pending access times (one update per distinct time); runs inside the write queue. */
+  /** Writes the pending access times; runs inside the write queue. */
   private async flushAccessTimes(): Promise<void> {
-    if (this.pendingAccess.size === 0) return;
-    const byTime = new Map<number, string[]>();
-    for (const [id, t] of this.pendingAccess) byTime.set(t, [...(byTime.get(t) ?? []), id]);
-    for (const [t, group] of byTime) {
-      await this.table.update({ where: idIn(group), values: { last_accessed_at: t } });
-      for (const id of group) {
-        this.cache?.patch(id, { last_accessed_at: t });
-        if (this.pendingAccess.get(id) === t) this.pendingAccess.delete(id);
-      }
-    }
+    const written = await this.access.write(this.table, () => this.cache);
+    if (written.length === 0) return;
     // The updated rows are unindexed (searched by brute force) until folded in, also before closing.
     await this.indices.upkeep();
-    await this.readWrittenAddresses([...byTime.values()].flat());
-  }
-
-  /** The record with recall's not-yet-written access time, if any. */
-  private withPendingAccess(record: MemoryRecord): MemoryRecord {
-    const at = this.pendingAccess.get(record.id);
-    if (at !== undefined && at > record.lastAccessedAt) record.lastAccessedAt = at;
-    return record;
+    await this.readWrittenAddresses(written);
   }
 
   private newId(): string {
@@ -354,7 +323,7 @@ export class MemoryStore {
     await this.idle();
     const rows = lanceRows(await this.table.query().where(`id = ${sqlString(id)}`).select(RECORD_COLUMNS).limit(1).toArray());
     const [row] = rows;
-    const record = row !== undefined ? this.withPendingAccess(rowToRecord(row)) : undefined;
+    const record = row !== undefined ? this.access.apply(rowToRecord(row)) : undefined;
     return record && record.id === id ? record : undefined;
   }
 
@@ -364,7 +333,7 @@ export class MemoryStore {
     const where = filterToWhere(options);
     let q = this.table.query().select(RECORD_COLUMNS);
     if (where) q = q.where(where);
-    const records = lanceRows(await q.toArray()).map((row) => this.withPendingAccess(rowToRecord(row))).filter((r) => matchesFilter(r, options));
+    const records = lanceRows(await q.toArray()).map((row) => this.access.apply(rowToRecord(row))).filter((r) => matchesFilter(r, options));
     records.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
     const offset = Math.max(0, options.offset ?? 0);
     const limit = options.limit === undefined ? undefined : Math.max(0, options.limit);
@@ -389,7 +358,7 @@ export class MemoryStore {
       const rows = lanceRows(await this.table.query().where(`id = ${sqlString(id)}`).limit(1).toArray());
       const [row] = rows;
       if (row === undefined) throw new MemoryNotFound(id);
-      const current = this.withPendingAccess(rowToRecord(row));
+      const current = this.access.apply(rowToRecord(row));
       const now = this.now();
       const history = contentChanged
         ? [...current.history, { content: current.content, updatedAt: current.updatedAt, reason: patch.reason }]
@@ -462,7 +431,7 @@ export class MemoryStore {
     if (where) q = q.where(where);
     const rows = lanceRows(await q.toArray());
     return rows
-      .map((row) => ({ record: this.withPendingAccess(rowToRecord(row)), similarity: cosineSimilarity(vector, vectorValues(row.vector)) }))
+      .map((row) => ({ record: this.access.apply(rowToRecord(row)), similarity: cosineSimilarity(vector, vectorValues(row.vector)) }))
       .filter((m) => m.similarity >= options.minSimilarity && matchesFilter(m.record, filter))
       .sort((a, b) => b.similarity - a.similarity);
   }
@@ -576,7 +545,7 @@ export class MemoryStore {
       if (!matchesFilter({ scope: String(row.scope), categories, private: Boolean(row.is_private) }, filter)) continue;
       const semantic = clamp01(similarity.get(id)!);
       if (semantic < (query.minSemantic ?? 0)) continue;
-      const lastUsed = Math.max(Number(row.last_accessed_at), this.pendingAccess.get(id) ?? 0) || Number(row.updated_at);
+      const lastUsed = Math.max(Number(row.last_accessed_at), this.access.of(id) ?? 0) || Number(row.updated_at);
       const parts = { semantic, recency: recencyScore(lastUsed, now), importance: clamp01(Number(row.importance)) };
       const matchedWords = sharedWords(query.query, String(row.content));
       scoredMatches.push({ id, row, parts, score: weightedScore(parts, weights), fusedScore, matchedWords, lastUsed });
@@ -584,7 +553,7 @@ export class MemoryStore {
     // Ties (equal weighted score) go to the better fused search rank, then to more shared query words.
     scoredMatches.sort((a, b) => b.score - a.score || b.fusedScore - a.fusedScore || b.matchedWords.length - a.matchedWords.length);
     const top: RecallMatch[] = scoredMatches.slice(0, limit).map((m) => ({
-      record: this.withPendingAccess(rowToRecord(m.row)),
+      record: this.access.apply(rowToRecord(m.row)),
       score: m.score,
       ...m.parts,
       reasons: explainMatch(m.parts, {

@@ -12,22 +12,14 @@ import * as lancedb from '@lancedb/lancedb';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { filterToWhere, idIn, matchesFilter, normaliseScope, scopeMatches, sqlString, type MemoryFilter } from './memoryFilter';
-import { cachedRow, memorySchema, parseJson, RECORD_COLUMNS, rowToRecord, storedEmbedder, tableRow } from './memoryRows';
-import { RecallCache, type CachedRow } from './recallCache';
-import { rowAddresses } from './rowAddresses';
-import {
-  clamp01,
-  cosineSimilarity,
-  explainMatch,
-  normaliseWeights,
-  reciprocalRankFusion,
-  recencyScore,
-  sharedWords,
-  weightedScore,
-  type ScoreParts,
-} from './recallScore';
+import { cachedRow, memorySchema, RECORD_COLUMNS, rowToRecord, storedEmbedder, tableRow } from './memoryRows';
+import { RecallCache } from './recallCache';
+import { recallLimit, rankMatches } from './recallRanking';
+import { clamp01, cosineSimilarity, normaliseWeights } from './recallScore';
+import { fuseHits, hitScorer, searchBoth, type SearchTarget } from './recallSearch';
+import { recallTimings, type RecallTimings } from './recallTimings';
 import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
-import { IVF_NPROBES, MemoryIndices, REFINE_FACTOR, type IndexOptions } from './memoryIndices';
+import { MemoryIndices, type IndexOptions } from './memoryIndices';
 import { isObjectStoreUri } from './memoryLocation';
 import { PendingAccess } from './pendingAccess';
 import type {
@@ -40,8 +32,6 @@ import type {
 } from './types';
 
 export const MEMORY_TABLE = 'memories';
-export const MAX_RECALL_LIMIT = 50;
-export const DEFAULT_RECALL_LIMIT = 5;
 /** Candidates taken from each search, as a multiple of the limit. */
 const CANDIDATE_FACTOR = 4;
 
@@ -54,21 +44,6 @@ export interface MemoryStoreOptions extends IndexOptions {
 
 /** A store sees another process's writes within this many seconds (LanceDB's read consistency interval). */
 export const READ_CONSISTENCY_S = 1;
-
-/**
- * Where one `recall` spent its time (ms), for the benchmark: the two searches run at once, so `searchMs`
- * (their wall time) is less than `vectorMs + fullTextMs`; each search's time includes scoring its hits
- * from the recall cache (for the vector search: the re-ranking).
- */
-export interface RecallTimings {
-  embeddingMs: number;
-  vectorMs: number;
-  fullTextMs: number;
-  searchMs: number;
-  fusionMs: number;
-  scoringMs: number;
-  totalMs: number;
-}
 
 export interface ListOptions extends MemoryFilter {
   limit?: number;
@@ -98,13 +73,6 @@ function clampImportance(value: number | undefined): number {
 
 function uniqueStrings(values: string[] | undefined): string[] {
   return [...new Set((values ?? []).map((v) => v.trim()).filter((v) => v.length > 0))];
-}
-
-/** A search hit: its row address, its id and its cosine similarity to the query (NaN: not in the recall cache). */
-interface Hit {
-  address: bigint;
-  id: string | undefined;
-  similarity: number;
 }
 
 export class MemoryStore {
@@ -470,99 +438,26 @@ export class MemoryStore {
   }
 
   private async recallWith(cacheReady: Promise<RecallCache>, query: RecallQuery, timings?: RecallTimings): Promise<RecallMatch[]> {
-    const t0 = performance.now();
-    const limit = Math.min(MAX_RECALL_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_RECALL_LIMIT)));
+    const start = performance.now();
+    const limit = recallLimit(query);
     const weights = normaliseWeights(query.weights);
     const filter: MemoryFilter = { scope: query.scope, categories: query.categories, includePrivate: query.includePrivate };
     // embed checked that it returned one vector per text.
     const queryVector = (await this.embed([query.query]))[0]!;
-    const tEmbedded = performance.now();
+    const embedded = performance.now();
     await this.idle();
-    // Rows are checked against `filter` again below; with no private rows there is none to leave out.
+    // Rows are checked against `filter` again when ranked; with no private rows there is none to leave out.
     const where = filterToWhere({ ...filter, includePrivate: filter.includePrivate || this.privateRows === 0 });
     const take = limit * CANDIDATE_FACTOR;
     const cache = await cacheReady;
-
-    // Both searches return row addresses only: the ids, rows and vectors come from the recall cache.
-    // With an index the vector search's quantised distances are re-ranked here: its top
-    // `take × REFINE_FACTOR` candidates, by exact cosine similarity (what `refineFactor` has LanceDB do,
-    // reading each candidate's vector back from the table). Each search's hits are scored as it
-    // returns, while the other may still be running.
-    const queryNorm = Math.hypot(...queryVector);
-    const scored = (addresses: bigint[]): Hit[] =>
-      addresses.map((address) => {
-        const id = cache.idAt(address);
-        return { address, id, similarity: id === undefined ? NaN : cache.similarity(id, queryVector, queryNorm) };
-      });
-    const indexed = this.indices.hasVectorIndex;
-    let vq = this.table.query().nearestTo(queryVector).distanceType('cosine').select(['_distance']).withRowId().limit(indexed ? take * REFINE_FACTOR : take);
-    if (indexed) vq = vq.nprobes(IVF_NPROBES);
-    if (where) vq = vq.where(where);
-    // Both searches run at once (LanceDB works off the JS thread): recall waits for the slower one only.
-    const tSearch = performance.now();
-    let tVector = tSearch;
-    let tText = tSearch;
-    const vectorSearch = vq.toArrow().then(rowAddresses).then(scored).finally(() => (tVector = performance.now()));
-
-    let textSearch: Promise<Hit[]> = Promise.resolve([]);
-    if (this.indices.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
-      try {
-        let tq = this.table.query().fullTextSearch(query.query).select(['_score']).withRowId().limit(take);
-        if (where) tq = tq.where(where);
-        textSearch = tq.toArrow().then(rowAddresses, () => []).then(scored); // a query the FTS parser rejects just contributes nothing
-      } catch {
-        textSearch = Promise.resolve([]);
-      }
-    }
-    let [vectorHits, textHits] = await Promise.all([vectorSearch, textSearch.finally(() => (tText = performance.now()))]);
-    const tSearched = performance.now();
-    // An address the cache has not read (another process's row, or a write of this store's whose rows
-    // were not at the table's end): the new addresses are read, with any rows written there by another
-    // process. A hit whose record is still unknown was deleted while the searches ran, and is left out.
-    if ([...vectorHits, ...textHits].some((h) => h.id === undefined)) {
-      await cache.readNewAddresses(this.table);
-      [vectorHits, textHits] = [scored(vectorHits.map((h) => h.address)), scored(textHits.map((h) => h.address))];
-    }
-    const known = (h: Hit): h is Hit & { id: string } => h.id !== undefined && !Number.isNaN(h.similarity);
-    const similarity = new Map(vectorHits.concat(textHits).filter(known).map((h) => [h.id, h.similarity]));
-    const vectorIds = vectorHits
-      .filter(known)
-      .sort((a, b) => b.similarity - a.similarity)
-      .slice(0, take)
-      .map((h) => h.id);
-    const textIds = textHits.filter(known).map((h) => h.id);
-    const fused = reciprocalRankFusion([vectorIds, textIds]);
-    const candidates = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, take);
-    const tFused = performance.now();
-
-    // Candidates are scored from their cached rows; only those returned become records.
+    const target: SearchTarget = { table: this.table, cache, where, vectorIndexed: this.indices.hasVectorIndex, fullTextIndexed: this.indices.hasFtsIndex };
+    const scored = hitScorer(cache, queryVector);
+    const hits = await searchBoth(target, query.query, queryVector, take, scored);
+    const searched = performance.now();
+    const fusedHits = await fuseHits(target, hits, scored, take);
+    const fused = performance.now();
     const now = this.now();
-    const scoredMatches: { id: string; row: CachedRow; parts: ScoreParts; score: number; fusedScore: number; matchedWords: string[]; lastUsed: number }[] = [];
-    for (const [id, fusedScore] of candidates) {
-      const row = cache.row(id);
-      if (!row) continue; // forgotten while the searches ran
-      const categories = filter.categories?.length ? parseJson<string[]>(row.categories, []) : [];
-      if (!matchesFilter({ scope: String(row.scope), categories, private: Boolean(row.is_private) }, filter)) continue;
-      const semantic = clamp01(similarity.get(id)!);
-      if (semantic < (query.minSemantic ?? 0)) continue;
-      const lastUsed = Math.max(Number(row.last_accessed_at), this.access.of(id) ?? 0) || Number(row.updated_at);
-      const parts = { semantic, recency: recencyScore(lastUsed, now), importance: clamp01(Number(row.importance)) };
-      const matchedWords = sharedWords(query.query, String(row.content));
-      scoredMatches.push({ id, row, parts, score: weightedScore(parts, weights), fusedScore, matchedWords, lastUsed });
-    }
-    // Ties (equal weighted score) go to the better fused search rank, then to more shared query words.
-    scoredMatches.sort((a, b) => b.score - a.score || b.fusedScore - a.fusedScore || b.matchedWords.length - a.matchedWords.length);
-    const top: RecallMatch[] = scoredMatches.slice(0, limit).map((m) => ({
-      record: this.access.apply(rowToRecord(m.row)),
-      score: m.score,
-      ...m.parts,
-      reasons: explainMatch(m.parts, {
-        fromVector: vectorIds.includes(m.id),
-        fromText: textIds.includes(m.id),
-        matchedWords: m.matchedWords,
-        ageMs: now - m.lastUsed,
-      }),
-    }));
+    const top = rankMatches({ cache, query, filter, weights, now, access: this.access }, fusedHits, limit);
     if (top.length > 0 && query.touch !== false) {
       this.touch(
         top.map((m) => m.record.id),
@@ -571,16 +466,8 @@ export class MemoryStore {
       for (const m of top) m.record.lastAccessedAt = now;
     }
     if (timings) {
-      const end = performance.now();
-      Object.assign(timings, {
-        embeddingMs: tEmbedded - t0,
-        vectorMs: tVector - tSearch,
-        fullTextMs: tText - tSearch,
-        searchMs: tSearched - tSearch,
-        fusionMs: tFused - tSearched,
-        scoringMs: end - tFused,
-        totalMs: end - t0,
-      } satisfies RecallTimings);
+      const marks = { start, embedded, searchStarted: hits.startedAt, vectorDone: hits.vectorDoneAt, textDone: hits.textDoneAt, searched, fused };
+      Object.assign(timings, recallTimings({ ...marks, end: performance.now() }));
     }
     return top;
   }

@@ -67,3 +67,24 @@ export function filterToWhere(filter: MemoryFilter): string | undefined {
   if (!filter.includePrivate) parts.push('is_private = false');
   return parts.length > 0 ? parts.join(' AND ') : undefined;
 }
+
+export interface ForgetOptions {
+  ids?: string[];
+  /** This scope and everything below it. */
+  scope?: string;
+}
+
+/** The rows `forget` removes (undefined: none): by id and/or scope, both given: ids within the scope. */
+export function forgetWhere(options: ForgetOptions): string | undefined {
+  const parts: string[] = [];
+  if (options.ids !== undefined) {
+    if (options.ids.length === 0) return undefined;
+    parts.push(idIn(options.ids));
+  }
+  if (options.scope !== undefined) {
+    const scopeWhere = filterToWhere({ scope: options.scope, includePrivate: true });
+    if (scopeWhere) parts.push(scopeWhere);
+    else if (options.ids === undefined) parts.push('true');
+  }
+  return parts.length > 0 ? parts.join(' AND ') : undefined;
+}

@@ -8,30 +8,23 @@
 import { redactKnownDeep } from '../redactSecrets';
 import { lanceRows } from './arrowRows';
 import { toNumbers, vectorValues } from './lanceVector';
-import * as lancedb from '@lancedb/lancedb';
+import type * as lancedb from '@lancedb/lancedb';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { filterToWhere, idIn, matchesFilter, normaliseScope, scopeMatches, sqlString, type MemoryFilter } from './memoryFilter';
-import { cachedRow, memorySchema, RECORD_COLUMNS, rowToRecord, storedEmbedder, tableRow } from './memoryRows';
+import { filterToWhere, forgetWhere, matchesFilter, scopeMatches, sqlString, type ForgetOptions, type MemoryFilter } from './memoryFilter';
+import { embedChecked } from './embedChecked';
+import { cachedRow, RECORD_COLUMNS, rowToRecord, tableRow } from './memoryRows';
+import { openMemoryTable } from './memoryTable';
 import { RecallCache } from './recallCache';
 import { recallLimit, rankMatches } from './recallRanking';
-import { clamp01, cosineSimilarity, normaliseWeights } from './recallScore';
+import { cosineSimilarity, normaliseWeights } from './recallScore';
 import { fuseHits, hitScorer, searchBoth, type SearchTarget } from './recallSearch';
 import { recallTimings, type RecallTimings } from './recallTimings';
-import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
+import { MemoryNotFound } from './memoryErrors';
 import { MemoryIndices, type IndexOptions } from './memoryIndices';
-import { isObjectStoreUri } from './memoryLocation';
+import { checkContent, newRecord, patchedRecord, type MemoryPatch } from './memoryRecords';
 import { PendingAccess } from './pendingAccess';
-import type {
-  Embedder,
-  MemoryRecord,
-  MemoryStatus,
-  NewMemory,
-  RecallMatch,
-  RecallQuery,
-} from './types';
+import type { Embedder, MemoryRecord, NewMemory, RecallMatch, RecallQuery } from './types';
 
-export const MEMORY_TABLE = 'memories';
 /** Candidates taken from each search, as a multiple of the limit. */
 const CANDIDATE_FACTOR = 4;
 
@@ -42,37 +35,9 @@ export interface MemoryStoreOptions extends IndexOptions {
   readConsistencyS?: number;
 }
 
-/** A store sees another process's writes within this many seconds (LanceDB's read consistency interval). */
-export const READ_CONSISTENCY_S = 1;
-
 export interface ListOptions extends MemoryFilter {
   limit?: number;
   offset?: number;
-}
-
-export interface MemoryPatch {
-  content?: string;
-  categories?: string[];
-  importance?: number;
-  private?: boolean;
-  metadata?: Record<string, unknown>;
-  status?: MemoryStatus;
-  /** Why it changed; kept in history when the content changes. */
-  reason: string;
-}
-
-export interface ForgetOptions {
-  ids?: string[];
-  /** This scope and everything below it. */
-  scope?: string;
-}
-
-function clampImportance(value: number | undefined): number {
-  return value === undefined ? 0.5 : clamp01(value);
-}
-
-function uniqueStrings(values: string[] | undefined): string[] {
-  return [...new Set((values ?? []).map((v) => v.trim()).filter((v) => v.length > 0))];
 }
 
 export class MemoryStore {
@@ -107,23 +72,7 @@ export class MemoryStore {
 
   /** Opens (creating if needed) the store in `dir`. Throws EmbedderMismatch for another embedder's store. */
   static async open(dir: string, embedder: Embedder, options: MemoryStoreOptions = {}): Promise<MemoryStore> {
-    // Otherwise LanceDB logs a deprecation warning to stderr on every vector index statistics call
-    // (it will leave the centroids out of them, which the store never reads).
-    process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= 'false';
-    if (!isObjectStoreUri(dir)) mkdirSync(dir, { recursive: true });
-    const db = await lancedb.connect(dir, { readConsistencyInterval: options.readConsistencyS ?? READ_CONSISTENCY_S });
-    const names = await db.tableNames();
-    let table: lancedb.Table;
-    if (names.includes(MEMORY_TABLE)) {
-      table = await db.openTable(MEMORY_TABLE);
-      const stored = storedEmbedder((await table.schema()).metadata);
-      if (stored.id !== embedder.id || stored.dimensions !== embedder.dimensions) {
-        table.close();
-        throw new EmbedderMismatch(stored.id, embedder.id, stored.dimensions, embedder.dimensions);
-      }
-    } else {
-      table = await db.createEmptyTable(MEMORY_TABLE, memorySchema(embedder));
-    }
+    const table = await openMemoryTable(dir, embedder, options.readConsistencyS);
     const indices = await MemoryIndices.of(table, embedder.dimensions, options);
     const store = new MemoryStore(table, embedder, options.now ?? Date.now, indices);
     // Indices an earlier version did not build, or rows a process left unindexed (one killed before it
@@ -238,17 +187,7 @@ export class MemoryStore {
 
   /** Embeds texts in one batch with the store's embedder (checked: one vector per text, right dimension). */
   async embed(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    const vectors = await this.embedder.embed(texts);
-    if (vectors.length !== texts.length) {
-      throw new Error(`embedder "${this.embedder.id}" returned ${vectors.length} vectors for ${texts.length} texts`);
-    }
-    for (const v of vectors) {
-      if (v.length !== this.embedder.dimensions) {
-        throw new Error(`embedder "${this.embedder.id}" returned a ${v.length}-d vector, expected ${this.embedder.dimensions}`);
-      }
-    }
-    return vectors;
+    return embedChecked(this.embedder, texts);
   }
 
   /** Adds records; `vectors` (from `embed`, one per memory) saves embedding them again. */
@@ -256,28 +195,12 @@ export class MemoryStore {
     if (given.length === 0) return [];
     // A key a model echoed is neither stored nor sent to the embedder (docs/SECURITY.md).
     const memories = given.map((m) => redactKnownDeep(m));
-    for (const m of memories) {
-      if (typeof m.content !== 'string' || m.content.trim() === '') throw new Error('a memory needs non-empty content');
-    }
+    checkContent(memories);
     if (vectors && vectors.length !== memories.length) throw new Error(`${vectors.length} vectors given for ${memories.length} memories`);
     vectors ??= await this.embed(memories.map((m) => m.content));
     return this.exclusive(async () => {
       const now = this.now();
-      const records: MemoryRecord[] = memories.map((m) => ({
-        id: this.newId(),
-        content: m.content,
-        scope: normaliseScope(m.scope),
-        categories: uniqueStrings(m.categories),
-        importance: clampImportance(m.importance),
-        createdAt: now,
-        updatedAt: now,
-        lastAccessedAt: now,
-        source: { ...m.source },
-        private: m.private ?? false,
-        metadata: { ...(m.metadata ?? {}) },
-        status: m.status ?? 'active',
-        history: [],
-      }));
+      const records = memories.map((m) => newRecord(m, this.newId(), now));
       // embed checked that it returned one vector per text, and there is one record per text.
       await this.table.add(records.map((r, i) => tableRow(r, vectors[i]!)));
       records.forEach((r, i) => this.cache?.set(r.id, cachedRow(r), vectors[i]!));
@@ -328,20 +251,7 @@ export class MemoryStore {
       if (row === undefined) throw new MemoryNotFound(id);
       const current = this.access.apply(rowToRecord(row));
       const now = this.now();
-      const history = contentChanged
-        ? [...current.history, { content: current.content, updatedAt: current.updatedAt, reason: patch.reason }]
-        : current.history;
-      const next: MemoryRecord = {
-        ...current,
-        content: contentChanged ? patch.content! : current.content,
-        categories: patch.categories !== undefined ? uniqueStrings(patch.categories) : current.categories,
-        importance: patch.importance !== undefined ? clamp01(patch.importance) : current.importance,
-        private: patch.private ?? current.private,
-        metadata: patch.metadata !== undefined ? { ...patch.metadata } : current.metadata,
-        status: patch.status ?? current.status,
-        updatedAt: now,
-        history,
-      };
+      const next = patchedRecord(current, patch, contentChanged, now);
       const vector = newVector ?? toNumbers(row.vector);
       await this.table
         .mergeInsert('id')
@@ -357,18 +267,8 @@ export class MemoryStore {
 
   /** Removes records by id and/or scope (both given: ids within the scope); returns how many went. */
   async forget(options: ForgetOptions): Promise<number> {
-    const parts: string[] = [];
-    if (options.ids !== undefined) {
-      if (options.ids.length === 0) return 0;
-      parts.push(idIn(options.ids));
-    }
-    if (options.scope !== undefined) {
-      const scopeWhere = filterToWhere({ scope: options.scope, includePrivate: true });
-      if (scopeWhere) parts.push(scopeWhere);
-      else if (options.ids === undefined) parts.push('true');
-    }
-    if (parts.length === 0) return 0;
-    const where = parts.join(' AND ');
+    const where = forgetWhere(options);
+    if (where === undefined) return 0;
     return this.exclusive(async () => {
       const before = await this.table.countRows();
       await this.table.delete(where);

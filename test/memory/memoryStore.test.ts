@@ -7,7 +7,8 @@ import { HashingEmbedder } from '../../runtime/memory/hashingEmbedder';
 import { filterToWhere } from '../../runtime/memory/memoryFilter';
 import { EmbedderMismatch, MemoryNotFound } from '../../runtime/memory/memoryErrors';
 import { OPTIMIZE_AFTER_UNINDEXED } from '../../runtime/memory/memoryIndices';
-import { MEMORY_TABLE, MemoryStore } from '../../runtime/memory/memoryStore';
+import { MemoryStore } from '../../runtime/memory/memoryStore';
+import { MEMORY_TABLE } from '../../runtime/memory/memoryTable';
 import type { Embedder, NewMemory } from '../../runtime/memory/types';
 
 const DAY = 86_400_000;

@@ -17,6 +17,11 @@ export function sqlString(value: string): string {
   return `'${value.replace(/\u0000/g, '').replace(/'/g, "''")}'`;
 }
 
+/** Rows whose id is one of `ids`. */
+export function idIn(ids: string[]): string {
+  return `id IN (${ids.map(sqlString).join(', ')})`;
+}
+
 /** `/crew/x/` → `/crew/x` (the root `/` stays); NUL dropped, as `sqlString` drops it. */
 export function normaliseScope(scope: string): string {
   const trimmed = scope.replace(/\u0000/g, '').trim();
@@ -60,5 +65,26 @@ export function filterToWhere(filter: MemoryFilter): string | undefined {
     parts.push(`(${any.join(' OR ')})`);
   }
   if (!filter.includePrivate) parts.push('is_private = false');
+  return parts.length > 0 ? parts.join(' AND ') : undefined;
+}
+
+export interface ForgetOptions {
+  ids?: string[];
+  /** This scope and everything below it. */
+  scope?: string;
+}
+
+/** The rows `forget` removes (undefined: none): by id and/or scope, both given: ids within the scope. */
+export function forgetWhere(options: ForgetOptions): string | undefined {
+  const parts: string[] = [];
+  if (options.ids !== undefined) {
+    if (options.ids.length === 0) return undefined;
+    parts.push(idIn(options.ids));
+  }
+  if (options.scope !== undefined) {
+    const scopeWhere = filterToWhere({ scope: options.scope, includePrivate: true });
+    if (scopeWhere) parts.push(scopeWhere);
+    else if (options.ids === undefined) parts.push('true');
+  }
   return parts.length > 0 ? parts.join(' AND ') : undefined;
 }

@@ -2,152 +2,37 @@
  * The memory store (SPEC §5): memory records in a LanceDB table `memories` under
  * `<workspace>/.crewdeck/memory`, with a vector column (sized to the embedder) and a full-text
  * index on `content`. Recall fuses vector and full-text search (RRF, k = 60) and scores the
- * candidates by semantic similarity, recency and importance.
- *
- * Indices (checked against @lancedb/lancedb 0.31.0), all kept up by `maintainIndices` after writes:
- * - full-text on `content`; rows added, updated or deleted after an index was built are still found or
- *   hidden correctly (LanceDB searches the unindexed rows by brute force and drops deleted ones), but
- *   every unindexed row costs each search time, so `optimize()` folds them in once there are
- *   OPTIMIZE_AFTER_UNINDEXED (~0.2 s at 100k rows);
- * - scalar indices on `is_private` (bitmap) and `scope` (btree), so recall's filters don't scan the table;
- * - IVF_RQ on `vector` once the table has VECTOR_INDEX_MIN_ROWS rows (see there); a vector index of
- *   another type (an earlier version's IVF_PQ) or under another name is replaced when the store is opened.
+ * candidates by semantic similarity, recency and importance. The indices, kept up after every
+ * write, are MemoryIndices'.
  */
 import { redactKnownDeep } from '../redactSecrets';
 import { lanceRows } from './arrowRows';
 import { toNumbers, vectorValues } from './lanceVector';
-import * as lancedb from '@lancedb/lancedb';
-import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
+import type * as lancedb from '@lancedb/lancedb';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { filterToWhere, matchesFilter, normaliseScope, scopeMatches, sqlString, type MemoryFilter } from './memoryFilter';
-import { RecallCache, type CachedRow } from './recallCache';
-import { rowAddresses } from './rowAddresses';
-import {
-  clamp01,
-  cosineSimilarity,
-  explainMatch,
-  normaliseWeights,
-  reciprocalRankFusion,
-  recencyScore,
-  sharedWords,
-  weightedScore,
-  type ScoreParts,
-} from './recallScore';
-import { errorMessage } from '../errors';
-import { EmbedderMismatch, MemoryNotFound } from './memoryErrors';
-import { isObjectStoreUri } from './memoryLocation';
-import type {
-  Embedder,
-  MemoryRecord,
-  MemoryRevision,
-  MemorySource,
-  MemoryStatus,
-  NewMemory,
-  RecallMatch,
-  RecallQuery,
-} from './types';
+import { filterToWhere, forgetWhere, matchesFilter, scopeMatches, sqlString, type ForgetOptions, type MemoryFilter } from './memoryFilter';
+import { embedChecked } from './embedChecked';
+import { cachedRow, RECORD_COLUMNS, rowToRecord, tableRow } from './memoryRows';
+import { openMemoryTable } from './memoryTable';
+import { RecallCache } from './recallCache';
+import { recallLimit, rankMatches } from './recallRanking';
+import { cosineSimilarity, normaliseWeights } from './recallScore';
+import { fuseHits, hitScorer, searchBoth, type SearchTarget } from './recallSearch';
+import { recallTimings, type RecallTimings } from './recallTimings';
+import { MemoryNotFound } from './memoryErrors';
+import { MemoryIndices, type IndexOptions } from './memoryIndices';
+import { checkContent, newRecord, patchedRecord, type MemoryPatch } from './memoryRecords';
+import { PendingAccess } from './pendingAccess';
+import type { Embedder, MemoryRecord, NewMemory, RecallMatch, RecallQuery } from './types';
 
-export const MEMORY_TABLE = 'memories';
-const META_EMBEDDER = 'crewdeck.embedder';
-const META_DIMENSIONS = 'crewdeck.dimensions';
-const FTS_INDEX = 'content_idx';
-export const OPTIMIZE_AFTER_UNINDEXED = 256;
-const SCALAR_INDICES = [
-  { column: 'is_private', name: 'is_private_idx', config: () => lancedb.Index.bitmap() },
-  { column: 'scope', name: 'scope_idx', config: () => lancedb.Index.btree() },
-];
-const VECTOR_INDEX = 'vector_idx';
-/** The vector index as the table lists it. */
-interface VectorIndexKind {
-  name: string;
-  /** Its type as LanceDB lists it. */
-  type: string;
-}
-/**
- * The vector index for an embedder's vector size. IVF_RQ needs a size divisible by 8 (every common
- * embedding model's is); any other size gets IVF_FLAT (exact distances within the searched partitions,
- * ~2x slower at 100k rows but as cheap to train). IVF_RQ with 4 bits per dimension instead of 1 was
- * measured (100k rows, nprobes 32): as good at the top 20 only with refineFactor 2 (recall@20 100% vs
- * 98.2% for 1 bit at 5), and then no faster (11.4 vs 11.4 ms), while ~3x as slow to train.
- */
-function vectorIndexFor(dimensions: number, rows: number): VectorIndexKind & { config: lancedb.Index } {
-  return dimensions % 8 === 0
-    ? { name: VECTOR_INDEX, type: 'IvfRq', config: lancedb.Index.ivfRq({ distanceType: 'cosine' }) }
-    : { name: VECTOR_INDEX, type: 'IvfFlat', config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))) }) };
-}
-/** The vector index a table has, whatever its name (one under another name is replaced by `maintainIndices`). */
-function vectorIndexIn(indices: lancedb.IndexConfig[]): VectorIndexKind | undefined {
-  const found = indices.find((i) => i.name === VECTOR_INDEX) ?? indices.find((i) => i.columns.includes('vector'));
-  return found ? { name: found.name, type: found.indexType } : undefined;
-}
-/**
- * Brute-force vector search costs ~4-5 µs per row here (~350-450 ms at 100k rows on 2 cores), so a
- * table gets a vector index once it has this many rows (`vectorIndexMinRows` overrides).
- * IVF_RQ (RaBitQ, `vectorIndexFor`): trained in ~1 s at 100k rows, where IVF_PQ took 37-65 s and an HNSW graph is rebuilt
- * by every `optimize()`; that makes retraining cheap enough to do as the table grows (below).
- */
-export const VECTOR_INDEX_MIN_ROWS = 5_000;
-/**
- * Each `optimize()` adds the new rows to the vector index as another delta index, still partitioned by
- * the centroids trained on the first rows; after this many the index is trained again on the whole table
- * (sqrt(rows) partitions, one index), so search cost stays that of a fresh index as the table grows.
- */
-export const MAX_VECTOR_INDEX_DELTAS = 8;
-/**
- * IVF partitions searched, and how many quantised candidates per result are re-ranked with exact
- * distances (recall re-ranks them itself, with the vectors of its RecallCache; `similar` has LanceDB
- * read them back from the table: re-ranking 100 candidates instead of 20 costs that ~3-5 ms of a
- * 100k-row search). At 100k rows, nprobes 32, the top 5 of 20 matched exact search 59% with no
- * re-ranking, 97.4% with 2, 99.2% with 3, 99.8% with 5, 100% with 10 (the whole top 20: 67.7% with 1,
- * 87.9% with 2, 94.6% with 3, 98.2% with 5; recall re-scores all 20 by recency and importance, so the
- * whole 20 counts); bench:memory measures the top 5 each run.
- */
-export const IVF_NPROBES = 32;
-export const REFINE_FACTOR = 5;
-/** Recall's lastAccessedAt updates are written this long after the first one, unless a write or close comes first. */
-const ACCESS_FLUSH_DELAY_MS = 30_000;
-export const MAX_RECALL_LIMIT = 50;
-export const DEFAULT_RECALL_LIMIT = 5;
 /** Candidates taken from each search, as a multiple of the limit. */
 const CANDIDATE_FACTOR = 4;
 
-export interface MemoryStoreOptions {
+export interface MemoryStoreOptions extends IndexOptions {
   /** Clock in epoch ms (tests inject one). */
   now?: () => number;
-  /** Rows before the vector index is built (default VECTOR_INDEX_MIN_ROWS; Infinity: never). */
-  vectorIndexMinRows?: number;
-  /** Table versions superseded longer ago than this are removed at each compaction (default PRUNE_VERSIONS_AFTER_MS). */
-  pruneVersionsAfterMs?: number;
   /** How often (seconds) reads check for another process's newer version (default READ_CONSISTENCY_S; 0: every read). */
   readConsistencyS?: number;
-}
-
-/**
- * Every write makes a table version, and a compaction rewrites fragments and indices into a new one;
- * LanceDB keeps superseded versions (and the files only they use) for 7 days by default: 28 GB on disk
- * for 497 MB of live data after 300k records. Each compaction removes the versions superseded more than
- * this long ago. What still needs them: a read in flight in another process (each process checks for a
- * newer version at least every READ_CONSISTENCY_S before it reads, so a read is never older than that
- * plus its own duration) — `reset` and recovery need only the latest version (a write is one commit).
- */
-export const PRUNE_VERSIONS_AFTER_MS = 60_000;
-/** A store sees another process's writes within this many seconds (LanceDB's read consistency interval). */
-export const READ_CONSISTENCY_S = 1;
-
-/**
- * Where one `recall` spent its time (ms), for the benchmark: the two searches run at once, so `searchMs`
- * (their wall time) is less than `vectorMs + fullTextMs`; each search's time includes scoring its hits
- * from the recall cache (for the vector search: the re-ranking).
- */
-export interface RecallTimings {
-  embeddingMs: number;
-  vectorMs: number;
-  fullTextMs: number;
-  searchMs: number;
-  fusionMs: number;
-  scoringMs: number;
-  totalMs: number;
 }
 
 export interface ListOptions extends MemoryFilter {
@@ -155,173 +40,16 @@ export interface ListOptions extends MemoryFilter {
   offset?: number;
 }
 
-export interface MemoryPatch {
-  content?: string;
-  categories?: string[];
-  importance?: number;
-  private?: boolean;
-  metadata?: Record<string, unknown>;
-  status?: MemoryStatus;
-  /** Why it changed; kept in history when the content changes. */
-  reason: string;
-}
-
-export interface ForgetOptions {
-  ids?: string[];
-  /** This scope and everything below it. */
-  scope?: string;
-}
-
-/** A row as stored (snake_case columns, since DataFusion lower-cases unquoted identifiers). */
-interface MemoryRow {
-  id: string;
-  content: string;
-  vector: number[];
-  scope: string;
-  categories: string;
-  importance: number;
-  created_at: number;
-  updated_at: number;
-  last_accessed_at: number;
-  source: string;
-  is_private: boolean;
-  metadata: string;
-  status: string;
-  history: string;
-}
-
-const RECORD_COLUMNS = [
-  'id',
-  'content',
-  'scope',
-  'categories',
-  'importance',
-  'created_at',
-  'updated_at',
-  'last_accessed_at',
-  'source',
-  'is_private',
-  'metadata',
-  'status',
-  'history',
-];
-
-function memorySchema(embedder: Embedder): Schema {
-  return new Schema(
-    [
-      new Field('id', new Utf8(), false),
-      new Field('content', new Utf8(), false),
-      new Field('vector', new FixedSizeList(embedder.dimensions, new Field('item', new Float32(), true)), false),
-      new Field('scope', new Utf8(), false),
-      new Field('categories', new Utf8(), false),
-      new Field('importance', new Float64(), false),
-      new Field('created_at', new Float64(), false),
-      new Field('updated_at', new Float64(), false),
-      new Field('last_accessed_at', new Float64(), false),
-      new Field('source', new Utf8(), false),
-      new Field('is_private', new Bool(), false),
-      new Field('metadata', new Utf8(), false),
-      new Field('status', new Utf8(), false),
-      new Field('history', new Utf8(), false),
-    ],
-    new Map([
-      [META_EMBEDDER, embedder.id],
-      [META_DIMENSIONS, String(embedder.dimensions)],
-    ]),
-  );
-}
-
-/** A LanceDB error's message without its Rust source locations and the cause it repeats. */
-function lanceMessage(error: unknown): string {
-  return errorMessage(error).split(/\s+Caused by:/)[0]!.replace(/, \/\S+\.rs:\d+:\d+/g, '').trim();
-}
-
-function parseJson<T>(text: unknown, fallback: T): T {
-  if (typeof text !== 'string' || text === '') return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-function rowToRecord(row: Record<string, unknown>): MemoryRecord {
-  return {
-    id: String(row.id),
-    content: String(row.content),
-    scope: String(row.scope),
-    categories: parseJson<string[]>(row.categories, []),
-    importance: Number(row.importance),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    lastAccessedAt: Number(row.last_accessed_at),
-    source: parseJson<MemorySource>(row.source, { kind: 'manual' }),
-    private: Boolean(row.is_private),
-    metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
-    status: (row.status === 'pending_review' ? 'pending_review' : 'active') as MemoryStatus,
-    history: parseJson<MemoryRevision[]>(row.history, []),
-  };
-}
-
-function recordToRow(record: MemoryRecord, vector: number[]): MemoryRow {
-  return {
-    id: record.id,
-    content: record.content,
-    vector,
-    scope: record.scope,
-    categories: JSON.stringify(record.categories),
-    importance: record.importance,
-    created_at: record.createdAt,
-    updated_at: record.updatedAt,
-    last_accessed_at: record.lastAccessedAt,
-    source: JSON.stringify(record.source),
-    is_private: record.private,
-    metadata: JSON.stringify(record.metadata),
-    status: record.status,
-    history: JSON.stringify(record.history),
-  };
-}
-
-/** A record as the recall cache holds it: its row without the vector. */
-function cachedRow(record: MemoryRecord): CachedRow {
-  const { vector: _vector, ...row } = recordToRow(record, []);
-  return row;
-}
-
-function clampImportance(value: number | undefined): number {
-  return value === undefined ? 0.5 : clamp01(value);
-}
-
-function uniqueStrings(values: string[] | undefined): string[] {
-  return [...new Set((values ?? []).map((v) => v.trim()).filter((v) => v.length > 0))];
-}
-
-/** A search hit: its row address, its id and its cosine similarity to the query (NaN: not in the recall cache). */
-interface Hit {
-  address: bigint;
-  id: string | undefined;
-  similarity: number;
-}
-
-function idIn(ids: string[]): string {
-  return `id IN (${ids.map(sqlString).join(', ')})`;
-}
-
 export class MemoryStore {
   private writes: Promise<unknown> = Promise.resolve();
   /** What reads wait for: every write except the deferred access-time updates of recall. */
   private readBarrier: Promise<unknown> = Promise.resolve();
-  private hasFtsIndex = false;
-  private hasScalarIndices = false;
-  /** The vector index (undefined: none yet); another kind than `vectorIndexFor` wants is retrained. */
-  private vectorIndex: VectorIndexKind | undefined;
-  private vectorIndexMinRows = VECTOR_INDEX_MIN_ROWS;
-  private pruneAfterMs = PRUNE_VERSIONS_AFTER_MS;
-  /** lastAccessedAt set by recall but not yet written (applied to every record read meanwhile). */
-  private readonly pendingAccess = new Map<string, number>();
-  private accessFlushTimer: NodeJS.Timeout | undefined;
+  /** Recall's access times not yet written: written with the next write, or queued when due. */
+  private readonly access = new PendingAccess(() => {
+    const flush = () => this.flushAccessTimes();
+    this.writes = this.writes.then(flush, flush).catch(() => undefined);
+  });
   private closed = false;
-  private lastIndexProblem: string | undefined;
   /**
    * Private rows in the table as this handle sees it (it sees only this store's own writes): unknown
    * (undefined) during every write, counted again after it (`exclusive`) and when opened. While it is 0,
@@ -339,39 +67,17 @@ export class MemoryStore {
     private readonly table: lancedb.Table,
     readonly embedder: Embedder,
     private readonly now: () => number,
+    private readonly indices: MemoryIndices,
   ) {}
 
   /** Opens (creating if needed) the store in `dir`. Throws EmbedderMismatch for another embedder's store. */
   static async open(dir: string, embedder: Embedder, options: MemoryStoreOptions = {}): Promise<MemoryStore> {
-    // Otherwise LanceDB logs a deprecation warning to stderr on every vector index statistics call
-    // (it will leave the centroids out of them, which the store never reads).
-    process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= 'false';
-    if (!isObjectStoreUri(dir)) mkdirSync(dir, { recursive: true });
-    const db = await lancedb.connect(dir, { readConsistencyInterval: options.readConsistencyS ?? READ_CONSISTENCY_S });
-    const names = await db.tableNames();
-    let table: lancedb.Table;
-    if (names.includes(MEMORY_TABLE)) {
-      table = await db.openTable(MEMORY_TABLE);
-      const meta = (await table.schema()).metadata;
-      const storedId = meta.get(META_EMBEDDER) ?? '(unknown)';
-      const storedDims = Number(meta.get(META_DIMENSIONS) ?? NaN);
-      if (storedId !== embedder.id || storedDims !== embedder.dimensions) {
-        table.close();
-        throw new EmbedderMismatch(storedId, embedder.id, storedDims, embedder.dimensions);
-      }
-    } else {
-      table = await db.createEmptyTable(MEMORY_TABLE, memorySchema(embedder));
-    }
-    const store = new MemoryStore(table, embedder, options.now ?? Date.now);
-    const indices = await table.listIndices();
-    store.hasFtsIndex = indices.some((i) => i.name === FTS_INDEX);
-    store.hasScalarIndices = SCALAR_INDICES.every((s) => indices.some((i) => i.name === s.name));
-    store.vectorIndex = vectorIndexIn(indices);
-    store.vectorIndexMinRows = options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS;
-    store.pruneAfterMs = options.pruneVersionsAfterMs ?? PRUNE_VERSIONS_AFTER_MS;
+    const table = await openMemoryTable(dir, embedder, options.readConsistencyS);
+    const indices = await MemoryIndices.of(table, embedder.dimensions, options);
+    const store = new MemoryStore(table, embedder, options.now ?? Date.now, indices);
     // Indices an earlier version did not build, or rows a process left unindexed (one killed before it
     // folded them in), are seen to now, behind the reads rather than in front of them.
-    store.writes = store.countPrivateRows().then(() => store.upkeep());
+    store.writes = store.countPrivateRows().then(() => indices.upkeep());
     return store;
   }
 
@@ -379,7 +85,7 @@ export class MemoryStore {
   close(): Promise<void> {
     if (this.closed) return this.writes.then(() => undefined);
     this.closed = true;
-    clearTimeout(this.accessFlushTimer);
+    this.access.cancel();
     const flush = () => this.flushAccessTimes();
     const recalls = Promise.allSettled(this.recalls);
     this.writes = this.writes
@@ -432,133 +138,28 @@ export class MemoryStore {
     await this.readBarrier;
   }
 
-  /**
-   * Recall's lastAccessedAt updates. A LanceDB update is a new table version (~30 ms) that rewrites the
-   * rows, leaving them unindexed until the next `optimize()` (~0.2-0.3 s at 100k rows), so updates are
-   * collected and written with the next write (in a run: the task's memory write, right after its
-   * recall), after ACCESS_FLUSH_DELAY_MS, or on close, never holding up reads or the recall itself;
-   * records read in the meantime show the pending time.
-   */
+  /** Notes the access times of records recall returned (see PendingAccess). */
   private touch(ids: string[], at: number): void {
     if (this.closed) return;
-    for (const id of ids) this.pendingAccess.set(id, Math.max(at, this.pendingAccess.get(id) ?? 0));
-    if (this.accessFlushTimer) return;
-    this.accessFlushTimer = setTimeout(() => {
-      this.accessFlushTimer = undefined;
-      const flush = () => this.flushAccessTimes();
-      this.writes = this.writes.then(flush, flush).catch(() => undefined);
-    }, ACCESS_FLUSH_DELAY_MS);
-    this.accessFlushTimer.unref();
+    this.access.touch(ids, at);
   }
 
-  /** Writes the pending access times (one update per distinct time); runs inside the write queue. */
+  /** Writes the pending access times; runs inside the write queue. */
   private async flushAccessTimes(): Promise<void> {
-    if (this.pendingAccess.size === 0) return;
-    const byTime = new Map<number, string[]>();
-    for (const [id, t] of this.pendingAccess) byTime.set(t, [...(byTime.get(t) ?? []), id]);
-    for (const [t, group] of byTime) {
-      await this.table.update({ where: idIn(group), values: { last_accessed_at: t } });
-      for (const id of group) {
-        this.cache?.patch(id, { last_accessed_at: t });
-        if (this.pendingAccess.get(id) === t) this.pendingAccess.delete(id);
-      }
-    }
+    const written = await this.access.write(this.table, () => this.cache);
+    if (written.length === 0) return;
     // The updated rows are unindexed (searched by brute force) until folded in, also before closing.
-    await this.upkeep();
-    await this.readWrittenAddresses([...byTime.values()].flat());
-  }
-
-  /** The record with recall's not-yet-written access time, if any. */
-  private withPendingAccess(record: MemoryRecord): MemoryRecord {
-    const at = this.pendingAccess.get(record.id);
-    if (at !== undefined && at > record.lastAccessedAt) record.lastAccessedAt = at;
-    return record;
+    await this.indices.upkeep();
+    await this.readWrittenAddresses(written);
   }
 
   private newId(): string {
     return `mem_${this.now().toString(36)}_${randomBytes(5).toString('hex')}`;
   }
 
-  private get hasVectorIndex(): boolean {
-    return this.vectorIndex !== undefined;
-  }
-
-  /** How `similar` searches the index, when there is one (LanceDB re-ranks; recall re-ranks itself). */
-  private searchIndex(q: lancedb.VectorQuery): lancedb.VectorQuery {
-    return this.vectorIndex ? q.nprobes(IVF_NPROBES).refineFactor(REFINE_FACTOR) : q;
-  }
-
-  /**
-   * Index upkeep after a write. A failure (say, an index that cannot be trained on the rows there are)
-   * does not fail the write, which is done: the indices stay as they were — searches still find every
-   * row, unindexed ones by brute force — and the next write tries again. The failure is kept in
-   * `indexProblem` until an upkeep succeeds.
-   */
-  private async upkeep(): Promise<void> {
-    try {
-      await this.maintainIndices();
-      this.lastIndexProblem = undefined;
-    } catch (error) {
-      this.lastIndexProblem = lanceMessage(error);
-    }
-  }
-
   /** Why the last index upkeep failed, until one succeeds (the data is unaffected; see `upkeep`). */
   get indexProblem(): string | undefined {
-    return this.lastIndexProblem;
-  }
-
-  /**
-   * After a write: builds the full-text and scalar indices once there are rows and the vector index
-   * once there are `vectorIndexMinRows`; retrains the vector index when it has too many deltas (or is of
-   * an older type); folds unindexed rows into every index once there are OPTIMIZE_AFTER_UNINDEXED.
-   */
-  private async maintainIndices(): Promise<void> {
-    const rows = await this.table.countRows();
-    if (rows === 0) return;
-    if (!this.hasFtsIndex) {
-      await this.table.createIndex('content', { config: lancedb.Index.fts(), replace: true });
-      this.hasFtsIndex = true;
-    }
-    if (!this.hasScalarIndices) {
-      for (const s of SCALAR_INDICES) await this.table.createIndex(s.column, { config: s.config(), name: s.name, replace: true });
-      this.hasScalarIndices = true;
-    }
-    const wanted = vectorIndexFor(this.embedder.dimensions, rows);
-    const current = this.vectorIndex;
-    let vectorStats = current ? await this.table.indexStats(current.name) : undefined;
-    const retrain = current
-      ? current.name !== wanted.name || current.type !== wanted.type || (vectorStats?.numIndices ?? 1) > MAX_VECTOR_INDEX_DELTAS
-      : rows >= this.vectorIndexMinRows;
-    let trainingFailed: unknown;
-    if (retrain) {
-      try {
-        if (current && current.name !== wanted.name) {
-          // One vector index per column: the old one goes first (searches meanwhile are exhaustive, not wrong).
-          await this.table.dropIndex(current.name);
-          this.vectorIndex = undefined;
-        }
-        await this.table.createIndex('vector', { config: wanted.config, name: wanted.name, replace: true });
-        this.vectorIndex = { name: wanted.name, type: wanted.type };
-        vectorStats = undefined;
-      } catch (error) {
-        trainingFailed = error; // the other indices are still kept up
-      }
-    }
-    const ftsStats = await this.table.indexStats(FTS_INDEX);
-    const unindexed = Math.max(ftsStats?.numUnindexedRows ?? 0, vectorStats?.numUnindexedRows ?? 0);
-    if (unindexed >= OPTIMIZE_AFTER_UNINDEXED) await this.compact();
-    if (trainingFailed) throw trainingFailed;
-  }
-
-  /**
-   * Folds unindexed rows into the indices and small fragments together, then removes the table versions
-   * superseded more than `pruneVersionsAfterMs` ago (and the files only they used). Files no version
-   * refers to are left alone (they may belong to another process's write in progress).
-   */
-  private async compact(): Promise<void> {
-    // Wall time (versions carry real timestamps), not the store's clock, which tests may set anywhere.
-    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - this.pruneAfterMs) });
+    return this.indices.problem;
   }
 
   /** How many versions of the table are kept on disk (bounded by compaction's pruning). */
@@ -567,42 +168,26 @@ export class MemoryStore {
     return (await this.table.listVersions()).length;
   }
 
-  /** Compacts now (what `maintainIndices` does once enough rows are unindexed). */
+  /** Compacts now (what index upkeep does once enough rows are unindexed). */
   async compactNow(): Promise<void> {
-    await this.exclusive(() => this.compact());
+    await this.exclusive(() => this.indices.compact());
   }
 
   /** Vector index coverage (undefined while the table is below `vectorIndexMinRows`). */
   async vectorIndexStatus(): Promise<{ type: string; indexedRows: number; unindexedRows: number; deltas: number } | undefined> {
     await this.idle();
-    if (!this.hasVectorIndex) return undefined;
-    const stats = await this.table.indexStats(this.vectorIndex!.name);
-    return stats
-      ? { type: stats.indexType, indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows, deltas: stats.numIndices ?? 1 }
-      : undefined;
+    return this.indices.vectorStatus();
   }
 
   /** Full-text index coverage (undefined until the first rows create the index). */
   async ftsIndexStatus(): Promise<{ indexedRows: number; unindexedRows: number } | undefined> {
     await this.idle();
-    if (!this.hasFtsIndex) return undefined;
-    const stats = await this.table.indexStats(FTS_INDEX);
-    return stats ? { indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows } : undefined;
+    return this.indices.ftsStatus();
   }
 
   /** Embeds texts in one batch with the store's embedder (checked: one vector per text, right dimension). */
   async embed(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    const vectors = await this.embedder.embed(texts);
-    if (vectors.length !== texts.length) {
-      throw new Error(`embedder "${this.embedder.id}" returned ${vectors.length} vectors for ${texts.length} texts`);
-    }
-    for (const v of vectors) {
-      if (v.length !== this.embedder.dimensions) {
-        throw new Error(`embedder "${this.embedder.id}" returned a ${v.length}-d vector, expected ${this.embedder.dimensions}`);
-      }
-    }
-    return vectors;
+    return embedChecked(this.embedder, texts);
   }
 
   /** Adds records; `vectors` (from `embed`, one per memory) saves embedding them again. */
@@ -610,32 +195,16 @@ export class MemoryStore {
     if (given.length === 0) return [];
     // A key a model echoed is neither stored nor sent to the embedder (docs/SECURITY.md).
     const memories = given.map((m) => redactKnownDeep(m));
-    for (const m of memories) {
-      if (typeof m.content !== 'string' || m.content.trim() === '') throw new Error('a memory needs non-empty content');
-    }
+    checkContent(memories);
     if (vectors && vectors.length !== memories.length) throw new Error(`${vectors.length} vectors given for ${memories.length} memories`);
     vectors ??= await this.embed(memories.map((m) => m.content));
     return this.exclusive(async () => {
       const now = this.now();
-      const records: MemoryRecord[] = memories.map((m) => ({
-        id: this.newId(),
-        content: m.content,
-        scope: normaliseScope(m.scope),
-        categories: uniqueStrings(m.categories),
-        importance: clampImportance(m.importance),
-        createdAt: now,
-        updatedAt: now,
-        lastAccessedAt: now,
-        source: { ...m.source },
-        private: m.private ?? false,
-        metadata: { ...(m.metadata ?? {}) },
-        status: m.status ?? 'active',
-        history: [],
-      }));
+      const records = memories.map((m) => newRecord(m, this.newId(), now));
       // embed checked that it returned one vector per text, and there is one record per text.
-      await this.table.add(records.map((r, i) => recordToRow(r, vectors[i]!) as unknown as Record<string, unknown>));
+      await this.table.add(records.map((r, i) => tableRow(r, vectors[i]!)));
       records.forEach((r, i) => this.cache?.set(r.id, cachedRow(r), vectors[i]!));
-      await this.upkeep();
+      await this.indices.upkeep();
       await this.readWrittenAddresses(records.map((r) => r.id));
       return records;
     });
@@ -645,7 +214,7 @@ export class MemoryStore {
     await this.idle();
     const rows = lanceRows(await this.table.query().where(`id = ${sqlString(id)}`).select(RECORD_COLUMNS).limit(1).toArray());
     const [row] = rows;
-    const record = row !== undefined ? this.withPendingAccess(rowToRecord(row)) : undefined;
+    const record = row !== undefined ? this.access.apply(rowToRecord(row)) : undefined;
     return record && record.id === id ? record : undefined;
   }
 
@@ -655,7 +224,7 @@ export class MemoryStore {
     const where = filterToWhere(options);
     let q = this.table.query().select(RECORD_COLUMNS);
     if (where) q = q.where(where);
-    const records = lanceRows(await q.toArray()).map((row) => this.withPendingAccess(rowToRecord(row))).filter((r) => matchesFilter(r, options));
+    const records = lanceRows(await q.toArray()).map((row) => this.access.apply(rowToRecord(row))).filter((r) => matchesFilter(r, options));
     records.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
     const offset = Math.max(0, options.offset ?? 0);
     const limit = options.limit === undefined ? undefined : Math.max(0, options.limit);
@@ -680,30 +249,17 @@ export class MemoryStore {
       const rows = lanceRows(await this.table.query().where(`id = ${sqlString(id)}`).limit(1).toArray());
       const [row] = rows;
       if (row === undefined) throw new MemoryNotFound(id);
-      const current = this.withPendingAccess(rowToRecord(row));
+      const current = this.access.apply(rowToRecord(row));
       const now = this.now();
-      const history = contentChanged
-        ? [...current.history, { content: current.content, updatedAt: current.updatedAt, reason: patch.reason }]
-        : current.history;
-      const next: MemoryRecord = {
-        ...current,
-        content: contentChanged ? patch.content! : current.content,
-        categories: patch.categories !== undefined ? uniqueStrings(patch.categories) : current.categories,
-        importance: patch.importance !== undefined ? clamp01(patch.importance) : current.importance,
-        private: patch.private ?? current.private,
-        metadata: patch.metadata !== undefined ? { ...patch.metadata } : current.metadata,
-        status: patch.status ?? current.status,
-        updatedAt: now,
-        history,
-      };
+      const next = patchedRecord(current, patch, contentChanged, now);
       const vector = newVector ?? toNumbers(row.vector);
       await this.table
         .mergeInsert('id')
         .whenMatchedUpdateAll()
         .whenNotMatchedInsertAll()
-        .execute([recordToRow(next, vector) as unknown as Record<string, unknown>]);
+        .execute([tableRow(next, vector)]);
       this.cache?.set(next.id, cachedRow(next), vector);
-      await this.upkeep();
+      await this.indices.upkeep();
       await this.readWrittenAddresses([next.id]);
       return next;
     });
@@ -711,18 +267,8 @@ export class MemoryStore {
 
   /** Removes records by id and/or scope (both given: ids within the scope); returns how many went. */
   async forget(options: ForgetOptions): Promise<number> {
-    const parts: string[] = [];
-    if (options.ids !== undefined) {
-      if (options.ids.length === 0) return 0;
-      parts.push(idIn(options.ids));
-    }
-    if (options.scope !== undefined) {
-      const scopeWhere = filterToWhere({ scope: options.scope, includePrivate: true });
-      if (scopeWhere) parts.push(scopeWhere);
-      else if (options.ids === undefined) parts.push('true');
-    }
-    if (parts.length === 0) return 0;
-    const where = parts.join(' AND ');
+    const where = forgetWhere(options);
+    if (where === undefined) return 0;
     return this.exclusive(async () => {
       const before = await this.table.countRows();
       await this.table.delete(where);
@@ -749,11 +295,11 @@ export class MemoryStore {
     await this.idle();
     const filter: MemoryFilter = { scope: options.scope, includePrivate: true };
     const where = filterToWhere(filter);
-    let q = this.searchIndex(this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit)));
+    let q = this.indices.searchIndex(this.table.query().nearestTo(vector).distanceType('cosine').limit(Math.max(1, options.limit)));
     if (where) q = q.where(where);
     const rows = lanceRows(await q.toArray());
     return rows
-      .map((row) => ({ record: this.withPendingAccess(rowToRecord(row)), similarity: cosineSimilarity(vector, vectorValues(row.vector)) }))
+      .map((row) => ({ record: this.access.apply(rowToRecord(row)), similarity: cosineSimilarity(vector, vectorValues(row.vector)) }))
       .filter((m) => m.similarity >= options.minSimilarity && matchesFilter(m.record, filter))
       .sort((a, b) => b.similarity - a.similarity);
   }
@@ -792,99 +338,26 @@ export class MemoryStore {
   }
 
   private async recallWith(cacheReady: Promise<RecallCache>, query: RecallQuery, timings?: RecallTimings): Promise<RecallMatch[]> {
-    const t0 = performance.now();
-    const limit = Math.min(MAX_RECALL_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_RECALL_LIMIT)));
+    const start = performance.now();
+    const limit = recallLimit(query);
     const weights = normaliseWeights(query.weights);
     const filter: MemoryFilter = { scope: query.scope, categories: query.categories, includePrivate: query.includePrivate };
     // embed checked that it returned one vector per text.
     const queryVector = (await this.embed([query.query]))[0]!;
-    const tEmbedded = performance.now();
+    const embedded = performance.now();
     await this.idle();
-    // Rows are checked against `filter` again below; with no private rows there is none to leave out.
+    // Rows are checked against `filter` again when ranked; with no private rows there is none to leave out.
     const where = filterToWhere({ ...filter, includePrivate: filter.includePrivate || this.privateRows === 0 });
     const take = limit * CANDIDATE_FACTOR;
     const cache = await cacheReady;
-
-    // Both searches return row addresses only: the ids, rows and vectors come from the recall cache.
-    // With an index the vector search's quantised distances are re-ranked here: its top
-    // `take × REFINE_FACTOR` candidates, by exact cosine similarity (what `refineFactor` has LanceDB do,
-    // reading each candidate's vector back from the table). Each search's hits are scored as it
-    // returns, while the other may still be running.
-    const queryNorm = Math.hypot(...queryVector);
-    const scored = (addresses: bigint[]): Hit[] =>
-      addresses.map((address) => {
-        const id = cache.idAt(address);
-        return { address, id, similarity: id === undefined ? NaN : cache.similarity(id, queryVector, queryNorm) };
-      });
-    const indexed = this.hasVectorIndex;
-    let vq = this.table.query().nearestTo(queryVector).distanceType('cosine').select(['_distance']).withRowId().limit(indexed ? take * REFINE_FACTOR : take);
-    if (indexed) vq = vq.nprobes(IVF_NPROBES);
-    if (where) vq = vq.where(where);
-    // Both searches run at once (LanceDB works off the JS thread): recall waits for the slower one only.
-    const tSearch = performance.now();
-    let tVector = tSearch;
-    let tText = tSearch;
-    const vectorSearch = vq.toArrow().then(rowAddresses).then(scored).finally(() => (tVector = performance.now()));
-
-    let textSearch: Promise<Hit[]> = Promise.resolve([]);
-    if (this.hasFtsIndex && /[\p{L}\p{N}]/u.test(query.query)) {
-      try {
-        let tq = this.table.query().fullTextSearch(query.query).select(['_score']).withRowId().limit(take);
-        if (where) tq = tq.where(where);
-        textSearch = tq.toArrow().then(rowAddresses, () => []).then(scored); // a query the FTS parser rejects just contributes nothing
-      } catch {
-        textSearch = Promise.resolve([]);
-      }
-    }
-    let [vectorHits, textHits] = await Promise.all([vectorSearch, textSearch.finally(() => (tText = performance.now()))]);
-    const tSearched = performance.now();
-    // An address the cache has not read (another process's row, or a write of this store's whose rows
-    // were not at the table's end): the new addresses are read, with any rows written there by another
-    // process. A hit whose record is still unknown was deleted while the searches ran, and is left out.
-    if ([...vectorHits, ...textHits].some((h) => h.id === undefined)) {
-      await cache.readNewAddresses(this.table);
-      [vectorHits, textHits] = [scored(vectorHits.map((h) => h.address)), scored(textHits.map((h) => h.address))];
-    }
-    const known = (h: Hit): h is Hit & { id: string } => h.id !== undefined && !Number.isNaN(h.similarity);
-    const similarity = new Map(vectorHits.concat(textHits).filter(known).map((h) => [h.id, h.similarity]));
-    const vectorIds = vectorHits
-      .filter(known)
-      .sort((a, b) => b.similarity - a.similarity)
-      .slice(0, take)
-      .map((h) => h.id);
-    const textIds = textHits.filter(known).map((h) => h.id);
-    const fused = reciprocalRankFusion([vectorIds, textIds]);
-    const candidates = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, take);
-    const tFused = performance.now();
-
-    // Candidates are scored from their cached rows; only those returned become records.
+    const target: SearchTarget = { table: this.table, cache, where, vectorIndexed: this.indices.hasVectorIndex, fullTextIndexed: this.indices.hasFtsIndex };
+    const scored = hitScorer(cache, queryVector);
+    const hits = await searchBoth(target, query.query, queryVector, take, scored);
+    const searched = performance.now();
+    const fusedHits = await fuseHits(target, hits, scored, take);
+    const fused = performance.now();
     const now = this.now();
-    const scoredMatches: { id: string; row: CachedRow; parts: ScoreParts; score: number; fusedScore: number; matchedWords: string[]; lastUsed: number }[] = [];
-    for (const [id, fusedScore] of candidates) {
-      const row = cache.row(id);
-      if (!row) continue; // forgotten while the searches ran
-      const categories = filter.categories?.length ? parseJson<string[]>(row.categories, []) : [];
-      if (!matchesFilter({ scope: String(row.scope), categories, private: Boolean(row.is_private) }, filter)) continue;
-      const semantic = clamp01(similarity.get(id)!);
-      if (semantic < (query.minSemantic ?? 0)) continue;
-      const lastUsed = Math.max(Number(row.last_accessed_at), this.pendingAccess.get(id) ?? 0) || Number(row.updated_at);
-      const parts = { semantic, recency: recencyScore(lastUsed, now), importance: clamp01(Number(row.importance)) };
-      const matchedWords = sharedWords(query.query, String(row.content));
-      scoredMatches.push({ id, row, parts, score: weightedScore(parts, weights), fusedScore, matchedWords, lastUsed });
-    }
-    // Ties (equal weighted score) go to the better fused search rank, then to more shared query words.
-    scoredMatches.sort((a, b) => b.score - a.score || b.fusedScore - a.fusedScore || b.matchedWords.length - a.matchedWords.length);
-    const top: RecallMatch[] = scoredMatches.slice(0, limit).map((m) => ({
-      record: this.withPendingAccess(rowToRecord(m.row)),
-      score: m.score,
-      ...m.parts,
-      reasons: explainMatch(m.parts, {
-        fromVector: vectorIds.includes(m.id),
-        fromText: textIds.includes(m.id),
-        matchedWords: m.matchedWords,
-        ageMs: now - m.lastUsed,
-      }),
-    }));
+    const top = rankMatches({ cache, query, filter, weights, now, access: this.access }, fusedHits, limit);
     if (top.length > 0 && query.touch !== false) {
       this.touch(
         top.map((m) => m.record.id),
@@ -893,16 +366,8 @@ export class MemoryStore {
       for (const m of top) m.record.lastAccessedAt = now;
     }
     if (timings) {
-      const end = performance.now();
-      Object.assign(timings, {
-        embeddingMs: tEmbedded - t0,
-        vectorMs: tVector - tSearch,
-        fullTextMs: tText - tSearch,
-        searchMs: tSearched - tSearch,
-        fusionMs: tFused - tSearched,
-        scoringMs: end - tFused,
-        totalMs: end - t0,
-      } satisfies RecallTimings);
+      const marks = { start, embedded, searchStarted: hits.startedAt, vectorDone: hits.vectorDoneAt, textDone: hits.textDoneAt, searched, fused };
+      Object.assign(timings, recallTimings({ ...marks, end: performance.now() }));
     }
     return top;
   }

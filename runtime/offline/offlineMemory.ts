@@ -2,7 +2,7 @@ import { redactKnownDeep } from '../redactSecrets';
 import { HashingEmbedder } from '../memory/hashingEmbedder';
 import type { RunMemoryStore } from '../memory/runMemory';
 import type { MemoryRecord, NewMemory, RecallMatch, RecallQuery } from '../memory/types';
-import type { MemoryPatch } from '../memory/memoryStore';
+import type { MemoryPatch } from '../memory/memoryRecords';
 import type { Recording } from './recording';
 
 /** Offline, memory is recalled with a query the recorded run never recalled with. */

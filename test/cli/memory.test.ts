@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { HashingEmbedder } from '../../runtime/memory/hashingEmbedder';
-import { MemoryStore, VECTOR_INDEX_MIN_ROWS } from '../../runtime/memory/memoryStore';
+import { VECTOR_INDEX_MIN_ROWS } from '../../runtime/memory/memoryIndices';
+import { MemoryStore } from '../../runtime/memory/memoryStore';
 import { describeResult, runCli, tempDir, type TempWorkspace } from './cliHarness';
 
 let ws: TempWorkspace;

@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../../runtime/memory/hashingEmbedder';
 import { filterToWhere } from '../../runtime/memory/memoryFilter';
 import { EmbedderMismatch, MemoryNotFound } from '../../runtime/memory/memoryErrors';
-import { MEMORY_TABLE, MemoryStore, OPTIMIZE_AFTER_UNINDEXED } from '../../runtime/memory/memoryStore';
+import { OPTIMIZE_AFTER_UNINDEXED } from '../../runtime/memory/memoryIndices';
+import { MemoryStore } from '../../runtime/memory/memoryStore';
+import { MEMORY_TABLE } from '../../runtime/memory/memoryTable';
 import type { Embedder, NewMemory } from '../../runtime/memory/types';
 
 const DAY = 86_400_000;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../../runtime/memory/hashingEmbedder';
-import { MemoryStore, type RecallTimings } from '../../runtime/memory/memoryStore';
+import { MemoryStore } from '../../runtime/memory/memoryStore';
+import type { RecallTimings } from '../../runtime/memory/recallTimings';
 
 describe('recall timings (what bench:memory breaks recall down with)', () => {
   let dir: string | undefined;

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../../runtime/memory/hashingEmbedder';
-import { MAX_VECTOR_INDEX_DELTAS, MEMORY_TABLE, MemoryStore } from '../../runtime/memory/memoryStore';
+import { MAX_VECTOR_INDEX_DELTAS } from '../../runtime/memory/memoryIndices';
+import { MemoryStore } from '../../runtime/memory/memoryStore';
+import { MEMORY_TABLE } from '../../runtime/memory/memoryTable';
 import type { NewMemory } from '../../runtime/memory/types';
 
 const SUBJECTS = ['the client', 'our supplier', 'the auditor', 'the night shift', 'marketing', 'the warehouse', 'legal', 'the pilot team'];

@@ -1,6 +1,6 @@
 import { blankComments, functions, pyString, statements, type PyFunction } from './pythonSource';
 import { schemaFromPydantic } from './pydanticSchema';
-import { toValue } from './flowExpression';
+import { toValue } from './flowExpr/exprValue';
 
 /** A CrewAI `class X(Flow[State])` as read (not run) from main.py. */
 export interface FlowPy {

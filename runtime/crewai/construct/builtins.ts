@@ -12,8 +12,14 @@ import { fromPlain, lit, textOf, UNKNOWN, type CallArgs, type Val } from './valu
  * environment variables, paths), modelled without running them; undefined for anything else.
  */
 export function callBuiltin(ev: Ev, frame: Frame, qual: string, args: CallArgs, e: PyCall): Val | undefined {
+  const callee = qual.replace(/^builtins\./, '');
+  return pythonBuiltin(ev, frame, callee, qual, args, e) ?? libraryCall(ev, frame, callee, qual, args, e);
+}
+
+/** Python's builtins (str, len, range, input…); undefined for any other name. */
+function pythonBuiltin(ev: Ev, frame: Frame, callee: string, qual: string, args: CallArgs, e: PyCall): Val | undefined {
   const [a, b] = args.pos;
-  switch (qual.replace(/^builtins\./, '')) {
+  switch (callee) {
     case 'str':
       return a ? (strOf(a) !== undefined ? lit(strOf(a)!) : a.t === 'text' || a.t === 'input' ? a : runtime(frame, e, [a])) : lit('');
     case 'int':
@@ -51,6 +57,15 @@ export function callBuiltin(ev: Ev, frame: Frame, qual: string, args: CallArgs, 
       const value: Val = { t: 'input', name: 'user_input', prompt, bind: e, mod: frame.mod, at: ev.loc(frame.mod, e) };
       return value;
     }
+    default:
+      return undefined;
+  }
+}
+
+/** The standard library calls construction code makes: files, paths, environment variables, YAML and JSON, dedent. */
+function libraryCall(ev: Ev, frame: Frame, callee: string, qual: string, args: CallArgs, e: PyCall): Val | undefined {
+  const [a, b] = args.pos;
+  switch (callee) {
     case 'open':
       return a ? fileOf(ev, frame, a, 'file') : UNKNOWN('open() without a path');
     case 'pathlib.Path':

@@ -53,16 +53,6 @@ export function expr(n: Node | null | undefined, depth = 0): PyExpr {
       return slice(n, d);
     case 'call':
       return call(n, d);
-    case 'binary_operator':
-      return { ...p, k: 'bin', op: field(n, 'operator')?.text ?? '?', l: expr(field(n, 'left'), d), r: expr(field(n, 'right'), d) };
-    case 'boolean_operator':
-      return { ...p, k: 'bool', op: field(n, 'operator')?.text === 'and' ? 'and' : 'or', l: expr(field(n, 'left'), d), r: expr(field(n, 'right'), d) };
-    case 'not_operator':
-      return { ...p, k: 'not', e: expr(field(n, 'argument'), d) };
-    case 'unary_operator':
-      return unaryNode(n, d);
-    case 'comparison_operator':
-      return comparison(n, d);
     case 'parenthesized_expression': {
       const inner = named(n);
       return inner.length === 1 ? expr(inner[0], d) : unknown(n, 'a parenthesized expression');
@@ -82,6 +72,25 @@ export function expr(n: Node | null | undefined, depth = 0): PyExpr {
     case 'generator_expression':
     case 'dictionary_comprehension':
       return comprehension(n, d);
+    default:
+      return operatorExpr(n, d) ?? annotationExpr(n, d) ?? unknown(n, n.isError || n.isMissing ? 'a syntax error' : n.type.replace(/_/g, ' '));
+  }
+}
+
+/** Operators, and the expressions built around one (lambda, conditional, await, splats, walrus); undefined for other nodes. */
+function operatorExpr(n: Node, d: number): PyExpr | undefined {
+  const p = pos(n);
+  switch (n.type) {
+    case 'binary_operator':
+      return { ...p, k: 'bin', op: field(n, 'operator')?.text ?? '?', l: expr(field(n, 'left'), d), r: expr(field(n, 'right'), d) };
+    case 'boolean_operator':
+      return { ...p, k: 'bool', op: field(n, 'operator')?.text === 'and' ? 'and' : 'or', l: expr(field(n, 'left'), d), r: expr(field(n, 'right'), d) };
+    case 'not_operator':
+      return { ...p, k: 'not', e: expr(field(n, 'argument'), d) };
+    case 'unary_operator':
+      return unaryNode(n, d);
+    case 'comparison_operator':
+      return comparison(n, d);
     case 'lambda':
       return { ...p, k: 'lambda', params: params(field(n, 'parameters'), d), body: expr(field(n, 'body'), d) };
     case 'conditional_expression': {
@@ -102,7 +111,15 @@ export function expr(n: Node | null | undefined, depth = 0): PyExpr {
     }
     case 'keyword_argument':
       return unknown(n, 'a keyword argument outside a call');
-    // Annotations: `int`, `list[str]`, `str | None`, `typing.Optional[X]`.
+    default:
+      return undefined;
+  }
+}
+
+/** Type annotations: `int`, `list[str]`, `str | None`, `typing.Optional[X]`; undefined for other nodes. */
+function annotationExpr(n: Node, d: number): PyExpr | undefined {
+  const p = pos(n);
+  switch (n.type) {
     case 'type': {
       const inner = named(n);
       return inner.length === 1 ? expr(inner[0], d) : unknown(n, 'a type');
@@ -122,7 +139,7 @@ export function expr(n: Node | null | undefined, depth = 0): PyExpr {
       return name ? { ...p, k: 'attr', obj: expr(obj, d), name: name.text } : unknown(n, 'a type');
     }
     default:
-      return unknown(n, n.isError || n.isMissing ? 'a syntax error' : n.type.replace(/_/g, ' '));
+      return undefined;
   }
 }
 

@@ -1,43 +1,12 @@
 import { useEffect, useRef, type ComponentType, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { usePanelLayoutStore, type DetailMode } from '../../stores/panelLayoutStore';
-import type { RunView, SpanKind, TraceSpan } from '../../stores/runView';
 import { formatDuration } from '../formatTime';
-import { AgentDetail } from './detail/AgentDetail';
-import { DelegationDetail } from './detail/DelegationDetail';
 import { Section, TextBlock } from './detail/DetailBlocks';
-import { GuardrailDetail } from './detail/GuardrailDetail';
-import { HumanDetail } from './detail/HumanDetail';
-import { ItemDetail } from './detail/ItemDetail';
-import { LlmDetail } from './detail/LlmDetail';
-import { MemoryWriteDetail } from './detail/MemoryWriteDetail';
-import { MethodDetail } from './detail/MethodDetail';
-import { PlanningDetail } from './detail/PlanningDetail';
-import { RetryDetail } from './detail/RetryDetail';
-import { RunDetail } from './detail/RunDetail';
-import { TaskDetail } from './detail/TaskDetail';
-import { ToolDetail } from './detail/ToolDetail';
 import { formatTokens } from './formatCount';
 import { SPAN_KIND_LABEL, SpanIcon } from './SpanIcon';
 import { useSpanDetailSlot } from './spanDetailSlot';
-
-type DetailProps = { span: TraceSpan; view: RunView };
-
-const DETAILS = {
-  run: ({ view }) => <RunDetail view={view} />,
-  planning: PlanningDetail,
-  method: MethodDetail,
-  item: ItemDetail,
-  task: TaskDetail,
-  agent: AgentDetail,
-  llm: LlmDetail,
-  tool: ToolDetail,
-  delegation: DelegationDetail,
-  guardrail: GuardrailDetail,
-  human: HumanDetail,
-  retry: RetryDetail,
-  memory: MemoryWriteDetail,
-} satisfies Record<SpanKind, ComponentType<DetailProps>>;
+import { SPAN_DETAILS, type DetailProps } from './spanDetails';
 
 /** The test id of the mode button to focus once the details have moved (popping out remounts them elsewhere). */
 let focusAfterMove: string | undefined;
@@ -53,7 +22,7 @@ const MODE_BUTTONS = [
  * details back beside the tree.
  */
 export function SpanDetail({ span, view, onClose }: DetailProps & { onClose(): void }) {
-  const Detail: ComponentType<DetailProps> = DETAILS[span.kind];
+  const Detail: ComponentType<DetailProps> = SPAN_DETAILS[span.kind];
   const mode = usePanelLayoutStore((s) => s.detailMode);
   const slot = useSpanDetailSlot((s) => s.element);
   const head = useRef<HTMLElement>(null);

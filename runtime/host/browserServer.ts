@@ -59,104 +59,30 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   let port = 0;
-  const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
-  const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
-
-  // One cookie per port: cookies ignore ports, and two `crewdeck serve`s must not overwrite each other's.
-  const cookieName = () => `crewdeck_token_${port}`;
-  const refusal = (req: IncomingMessage): string | undefined => {
-    if (!hosts().includes(req.headers.host ?? '')) return 'unexpected Host header';
-    const origin = req.headers.origin;
-    if (origin !== undefined && !origins().includes(origin)) return `requests from ${origin} are not allowed`;
-    if (!hasToken(req, token, cookieName())) return 'missing or wrong token: open the URL printed by `crewdeck serve`';
-    return undefined;
-  };
+  const guard = requestGuard(token, () => port);
 
   const server: Server = createServer((req, res) => {
-    const why = refusal(req);
+    const why = guard.refusal(req);
     if (why) return refuse(res, why);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.searchParams.get('token') === token) {
-      res.setHeader('Set-Cookie', `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+      res.setHeader('Set-Cookie', `${guard.cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
     serveFile(options.rendererDir, url.pathname, res);
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const why = url.pathname !== '/api' ? 'not found' : refusal(req);
+    const why = url.pathname !== '/api' ? 'not found' : guard.refusal(req);
     if (why) {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${why}\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+    wss.handleUpgrade(req, socket, head, (ws) => acceptSocket(ws, options.host, sockets));
   });
 
-  const accept = (ws: WebSocket) => {
-    sockets.add(ws);
-    // A page that sends without reading is held to a budget (socketBudget.ts): closed with 1008 past it.
-    const budget = new SocketBudget(ws);
-    const send = (message: WireMessage) => budget.send(JSON.stringify(message), 'id' in message);
-    // Pushes gather for PUSH_WINDOW_MS and go together (in order, at most MAX_PUSH_BATCH a message);
-    // a response first sends what was pushed before it, so order holds.
-    let queued: HostPush[] = [];
-    let scheduled: ReturnType<typeof setTimeout> | undefined;
-    const sendPushes = () => {
-      if (scheduled !== undefined) clearTimeout(scheduled);
-      scheduled = undefined;
-      if (queued.length === 0) return;
-      const batch = queued;
-      queued = [];
-      const [only] = batch;
-      send(only !== undefined && batch.length === 1 ? { push: only } : { pushes: batch });
-    };
-    const unsubscribe = options.host.subscribe((push: HostPush) => {
-      queued.push(push);
-      if (queued.length >= MAX_PUSH_BATCH) sendPushes();
-      else if (scheduled === undefined) scheduled = setTimeout(sendPushes, PUSH_WINDOW_MS);
-    });
-    const receive = async (data: RawData) => {
-      if (budget.closed) return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(String(data));
-      } catch {
-        ws.close(1003, 'messages must be JSON');
-        return;
-      }
-      const message: { id?: unknown; channel?: unknown; request?: unknown } = parsed !== null && typeof parsed === 'object' ? parsed : {};
-      if (typeof message.id !== 'number' || typeof message.channel !== 'string') {
-        ws.close(1003, 'messages must be { id, channel, request }');
-        return;
-      }
-      if (!budget.requestArrived()) return;
-      let result: HostResult<HostChannel>;
-      try {
-        result = await options.host.handle(message.channel, message.request);
-      } catch (error) {
-        // handle() never throws by contract; a bug that does must still answer the request (as Electron's runtime does).
-        result = { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
-      }
-      sendPushes();
-      send({ id: message.id, result });
-    };
-    ws.on('message', (data) => void receive(data));
-    ws.on('close', () => {
-      budget.dispose();
-      unsubscribe();
-      if (scheduled !== undefined) clearTimeout(scheduled);
-      sockets.delete(ws);
-    });
-    ws.on('error', () => ws.terminate());
-  };
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  port = typeof address === 'object' && address ? address.port : options.port;
+  port = await listen(server, options.port);
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
@@ -168,6 +94,108 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Who may reach the server: this port's Host and Origin only, with the token. `port` is known once it listens. */
+function requestGuard(token: string, port: () => number) {
+  const origins = () => [`http://127.0.0.1:${port()}`, `http://localhost:${port()}`];
+  const hosts = () => [`127.0.0.1:${port()}`, `localhost:${port()}`];
+  // One cookie per port: cookies ignore ports, and two `crewdeck serve`s must not overwrite each other's.
+  const cookieName = () => `crewdeck_token_${port()}`;
+  const refusal = (req: IncomingMessage): string | undefined => {
+    if (!hosts().includes(req.headers.host ?? '')) return 'unexpected Host header';
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins().includes(origin)) return `requests from ${origin} are not allowed`;
+    if (!hasToken(req, token, cookieName())) return 'missing or wrong token: open the URL printed by `crewdeck serve`';
+    return undefined;
+  };
+  return { refusal, cookieName };
+}
+
+/** Serves the host API on one page's WebSocket: its requests answered, the host's pushes sent to it. */
+function acceptSocket(ws: WebSocket, host: HostService, sockets: Set<WebSocket>): void {
+  sockets.add(ws);
+  // A page that sends without reading is held to a budget (socketBudget.ts): closed with 1008 past it.
+  const budget = new SocketBudget(ws);
+  const send = (message: WireMessage) => budget.send(JSON.stringify(message), 'id' in message);
+  const pushes = pushQueue(send);
+  const unsubscribe = host.subscribe(pushes.add);
+  const receive = async (data: RawData) => {
+    if (budget.closed) return;
+    const message = readRequest(ws, data);
+    if (!message) return;
+    if (!budget.requestArrived()) return;
+    let result: HostResult<HostChannel>;
+    try {
+      result = await host.handle(message.channel, message.request);
+    } catch (error) {
+      // handle() never throws by contract; a bug that does must still answer the request (as Electron's runtime does).
+      result = { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+    }
+    pushes.flush();
+    send({ id: message.id, result });
+  };
+  ws.on('message', (data) => void receive(data));
+  ws.on('close', () => {
+    budget.dispose();
+    unsubscribe();
+    pushes.stop();
+    sockets.delete(ws);
+  });
+  ws.on('error', () => ws.terminate());
+}
+
+/**
+ * Pushes gather for PUSH_WINDOW_MS and go together (in order, at most MAX_PUSH_BATCH a message);
+ * a response first sends what was pushed before it (`flush`), so order holds.
+ */
+function pushQueue(send: (message: WireMessage) => void) {
+  let queued: HostPush[] = [];
+  let scheduled: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (scheduled !== undefined) clearTimeout(scheduled);
+    scheduled = undefined;
+    if (queued.length === 0) return;
+    const batch = queued;
+    queued = [];
+    const [only] = batch;
+    send(only !== undefined && batch.length === 1 ? { push: only } : { pushes: batch });
+  };
+  const add = (push: HostPush) => {
+    queued.push(push);
+    if (queued.length >= MAX_PUSH_BATCH) flush();
+    else if (scheduled === undefined) scheduled = setTimeout(flush, PUSH_WINDOW_MS);
+  };
+  const stop = () => {
+    if (scheduled !== undefined) clearTimeout(scheduled);
+  };
+  return { add, flush, stop };
+}
+
+/** A message as a request `{ id, channel, request }`; anything else closes the socket (1003). */
+function readRequest(ws: WebSocket, data: RawData): { id: number; channel: string; request?: unknown } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(data));
+  } catch {
+    ws.close(1003, 'messages must be JSON');
+    return undefined;
+  }
+  const message: { id?: unknown; channel?: unknown; request?: unknown } = parsed !== null && typeof parsed === 'object' ? parsed : {};
+  if (typeof message.id !== 'number' || typeof message.channel !== 'string') {
+    ws.close(1003, 'messages must be { id, channel, request }');
+    return undefined;
+  }
+  return { id: message.id, channel: message.channel, request: message.request };
+}
+
+async function listen(server: Server, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : port;
 }
 
 function hasToken(req: IncomingMessage, token: string, cookieName: string): boolean {

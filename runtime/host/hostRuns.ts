@@ -1,19 +1,16 @@
 import type { RuntimeEvent, ToolApprovalDecision } from '../../shared/events';
-import type { HostPush } from '../../shared/host-api';
 import type { CrewDocument } from '../../shared/model/crew';
 import type { CrewRunResult } from '../crew/kickoff';
 import type { FlowRunResult } from '../flow/flowRunTypes';
-import { loadWorkspaceSettings } from '../document/loadDocument';
 import { loadWorkspaceDocument } from '../document/workspaceDocument';
-import { ReplayNotPossible, RunCancelled, RunNotFound } from '../errors';
+import { ReplayNotPossible, RunNotFound } from '../errors';
 import { Recording } from '../offline/recording';
 import { FlowNotResumable } from '../flow/flowErrors';
 import { newRunId } from '../runId';
-import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
-import type { RunStore } from '../store/types';
+import { createRuntime, type Runtime } from '../runtime';
 import type { SuggestionSource } from '../training/suggestionSource';
 import type { Budget } from '../../shared/model/budget';
-import type { HostHuman } from './hostHuman';
+import { BackgroundRuns, hostRuntime, pushEvent, runMemory, type HostRunOptions } from './backgroundRuns';
 import { chatCrew, type ChatRequest } from '../chat/chatCrew';
 import { flowAgentCrew } from '../chat/flowAgentCrew';
 
@@ -25,22 +22,11 @@ type StartRun = (runtime: Runtime, run: { runId: string; signal: AbortSignal; on
  * event is pushed to the subscribers as it happens; the store keeps them.
  */
 export class HostRuns {
-  private readonly active = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  private readonly active = new BackgroundRuns();
   /** Runs being resumed whose launch has not registered them in `active` yet (a second resume must not slip in). */
   private readonly resuming = new Set<string>();
 
-  constructor(
-    private readonly options: {
-      workspace: string;
-      store: RunStore;
-      human: HostHuman;
-      env: NodeJS.ProcessEnv;
-      push: (push: HostPush) => void;
-      now: () => number;
-      /** The host's memory store, shared with the memory browser (opened on first use). */
-      memory?: () => Promise<RuntimeOptions['memory']>;
-    },
-  ) {}
+  constructor(private readonly options: HostRunOptions) {}
 
   start(path: string, inputs: Record<string, string>, model?: string): Promise<string> {
     // The same check as documents.* (symlinks included); its errors name the workspace-relative path.
@@ -109,11 +95,7 @@ export class HostRuns {
 
   /** Cancels a live run; a paused or interrupted one (no process behind it) is ended as cancelled where it is stored. */
   cancel(runId: string): boolean {
-    const run = this.active.get(runId);
-    if (run) {
-      run.controller.abort(new RunCancelled('cancelled from the app'));
-      return true;
-    }
+    if (this.active.cancel(runId)) return true;
     // Reading the run marks one whose process died as interrupted: it is ended where it is stored too.
     const stored = this.options.store.getRun(runId);
     if ((stored?.kind !== 'flow' && stored?.kind !== 'crew') || (stored.status !== 'paused' && stored.status !== 'interrupted') || this.resuming.has(runId)) return false;
@@ -127,55 +109,29 @@ export class HostRuns {
   }
 
   /** Cancels every run and waits until each has recorded its end. */
-  async closeAll(): Promise<void> {
-    const runs = [...this.active.values()];
-    for (const run of runs) run.controller.abort(new RunCancelled('the app is closing'));
-    await Promise.allSettled(runs.map((r) => r.done));
+  closeAll(): Promise<void> {
+    return this.active.closeAll();
   }
 
   /** `suggestions`: a batch's, read once for all its rows (default: the workspace's, read when the run opens). */
   private async launch(model: string | undefined, startRun: StartRun, existingRunId?: string, offline?: Recording, suggestions?: SuggestionSource): Promise<string> {
-    // A store that cannot open is left to the run: one with memory enabled reports it, the others run.
-    const memory = await this.options.memory?.().catch(() => undefined);
-    const { workspace, store, human, env, push, now } = this.options;
+    const memory = await runMemory(this.options);
+    const { human, push, now } = this.options;
     const runId = existingRunId ?? newRunId(now());
-    const runtime = createRuntime({
-      workspace,
-      store,
-      human: human.forRun(runId),
-      settings: loadWorkspaceSettings(workspace),
-      env,
-      forceProfile: model,
-      now,
-      memory,
-      offline,
-      ...(suggestions ? { suggestions } : {}),
-    });
-    const controller = new AbortController();
-    return new Promise<string>((resolve, reject) => {
-      let opened = false;
-      const onEvent = (event: RuntimeEvent) => {
-        if (!opened && (event.type === 'run.started' || event.type === 'run.resumed')) {
-          opened = true;
-          resolve(runId);
-          push({ kind: 'runs.changed' });
-        }
-        push({ kind: 'event', event });
-        if (event.type === 'memory.write.committed') push({ kind: 'memory.changed' });
-      };
-      const done = startRun(runtime, { runId, signal: controller.signal, onEvent }).then(
-        () => {
-          if (!opened) reject(new Error('the run ended without starting'));
-        },
-        (error) => {
-          if (!opened) reject(error);
-        },
-      );
-      const settled = done.finally(() => {
-        this.active.delete(runId);
+    const runtime = hostRuntime(this.options, memory, { human: human.forRun(runId), forceProfile: model, offline, ...(suggestions ? { suggestions } : {}) });
+    return this.active.start<string>(
+      runId,
+      (signal, open) => {
+        const onEvent = (event: RuntimeEvent) => {
+          if ((event.type === 'run.started' || event.type === 'run.resumed') && open(runId)) push({ kind: 'runs.changed' });
+          pushEvent(push, event);
+        };
+        return startRun(runtime, { runId, signal, onEvent });
+      },
+      'the run ended without starting',
+      (opened) => {
         if (opened) push({ kind: 'runs.changed' });
-      });
-      this.active.set(runId, { controller, done: settled });
-    });
+      },
+    );
   }
 }

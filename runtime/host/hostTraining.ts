@@ -1,15 +1,13 @@
 import { dirname } from 'node:path';
 import type { RuntimeEvent } from '../../shared/events';
-import type { HostChannel, HostPush, HostRequestParsed, HostResponse } from '../../shared/host-api';
+import type { HostChannel, HostRequestParsed, HostResponse } from '../../shared/host-api';
 import type { CrewDocument } from '../../shared/model/crew';
 import { loadWorkspaceSettings } from '../document/loadDocument';
 import { loadWorkspaceDocument } from '../document/workspaceDocument';
-import { RunCancelled } from '../errors';
 import type { HumanChannel } from '../human/humanChannel';
 import { ModelResolver } from '../llm/resolveModel';
 import { WorkspaceTrust } from '../trust/workspaceTrust';
-import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime';
-import type { RunStore } from '../store/types';
+import type { Runtime } from '../runtime';
 import { newTestId, testCrew } from '../testing/testCrew';
 import { TestStore } from '../testing/testStore';
 import { newTrainingId, train } from '../training/train';
@@ -17,16 +15,11 @@ import { SuggestionVersionNotFound, VersionConflict } from '../training/training
 import { TrainingStore } from '../training/trainingStore';
 import { diffSuggestions } from '../training/versionDiff';
 import { HostBadInput, HostConflict, HostNotFound } from './hostErrors';
-import type { HostHuman } from './hostHuman';
+import { BackgroundRuns, hostRuntime, pushEvent, runMemory, type HostRunOptions } from './backgroundRuns';
 
 type Channel = Extract<HostChannel, `training.${string}` | `tests.${string}`>;
 type Req<C extends Channel> = HostRequestParsed<C>;
 type Res<C extends Channel> = HostResponse<C>;
-
-interface Session {
-  controller: AbortController;
-  done: Promise<unknown>;
-}
 
 /**
  * The training and test channels of the host API. A training or a test runs in the background with its
@@ -36,19 +29,9 @@ interface Session {
 export class HostTraining {
   private readonly training: TrainingStore;
   private readonly tests: TestStore;
-  private readonly active = new Map<string, Session>();
+  private readonly active = new BackgroundRuns();
 
-  constructor(
-    private readonly options: {
-      workspace: string;
-      store: RunStore;
-      human: HostHuman;
-      env: NodeJS.ProcessEnv;
-      push: (push: HostPush) => void;
-      now: () => number;
-      memory?: () => Promise<RuntimeOptions['memory']>;
-    },
-  ) {
+  constructor(private readonly options: HostRunOptions) {
     this.training = TrainingStore.open(options.workspace);
     this.tests = TestStore.open(options.workspace);
   }
@@ -106,16 +89,11 @@ export class HostTraining {
   }
 
   cancel(id: string): boolean {
-    const session = this.active.get(id);
-    if (!session) return false;
-    session.controller.abort(new RunCancelled('cancelled from the app'));
-    return true;
+    return this.active.cancel(id);
   }
 
   async closeAll(): Promise<void> {
-    const sessions = [...this.active.values()];
-    for (const s of sessions) s.controller.abort(new RunCancelled('the app is closing'));
-    await Promise.allSettled(sessions.map((s) => s.done));
+    await this.active.closeAll();
     this.training.close();
     this.tests.close();
   }
@@ -207,46 +185,34 @@ export class HostTraining {
     id: string,
     body: (runtime: Runtime, signal: AbortSignal, onEvent: (e: RuntimeEvent) => void, onSessionEvent: (e: RuntimeEvent) => void) => Promise<void>,
   ): Promise<string> {
-    const memory = await this.options.memory?.().catch(() => undefined);
-    const { workspace, store, human, env, push, now } = this.options;
+    const memory = await runMemory(this.options);
+    const { human, push } = this.options;
     let currentRun = '';
     const asker: HumanChannel = {
       reviewTask: (request, signal) => human.forRun(currentRun).reviewTask(request, signal),
       approveTool: (request, signal) => human.forRun(currentRun).approveTool(request, signal),
     };
-    const runtime = createRuntime({ workspace, store, human: asker, settings: loadWorkspaceSettings(workspace), env, now, memory });
-    const controller = new AbortController();
-    return new Promise<string>((resolve, reject) => {
-      let opened = false;
-      const forward = (event: RuntimeEvent) => {
-        if (event.type === 'run.started') push({ kind: 'runs.changed' });
-        push({ kind: 'event', event });
-        if (event.type === 'run.completed' || event.type === 'run.failed' || event.type === 'run.cancelled') push({ kind: 'runs.changed' });
-        if (event.type === 'memory.write.committed') push({ kind: 'memory.changed' });
-      };
-      const onEvent = (event: RuntimeEvent) => {
-        if (event.type === 'run.started') {
-          // The human is asked under the crew run that starts here: its human.requested events carry that id.
-          currentRun = event.runId;
-          if (!opened) resolve(event.runId);
-          opened = true;
-        }
-        forward(event);
-      };
-      const onSessionEvent = (event: RuntimeEvent) => {
-        forward(event);
-      };
-      const done = body(runtime, controller.signal, onEvent, onSessionEvent).then(
-        () => {
-          if (!opened) reject(new Error('the session ended without starting a run'));
-        },
-        (error) => {
-          if (!opened) reject(error);
-        },
-      );
-      const settled = done.finally(() => this.active.delete(id));
-      this.active.set(id, { controller, done: settled });
-    });
+    const runtime = hostRuntime(this.options, memory, { human: asker });
+    return this.active.start<string>(
+      id,
+      (signal, open) => {
+        const forward = (event: RuntimeEvent) => {
+          if (event.type === 'run.started') push({ kind: 'runs.changed' });
+          pushEvent(push, event);
+          if (event.type === 'run.completed' || event.type === 'run.failed' || event.type === 'run.cancelled') push({ kind: 'runs.changed' });
+        };
+        const onEvent = (event: RuntimeEvent) => {
+          if (event.type === 'run.started') {
+            // The human is asked under the crew run that starts here: its human.requested events carry that id.
+            currentRun = event.runId;
+            open(event.runId);
+          }
+          forward(event);
+        };
+        return body(runtime, signal, onEvent, forward);
+      },
+      'the session ended without starting a run',
+    );
   }
 }
 

@@ -1,17 +1,14 @@
-import type { CrewDocument, Task } from '../../shared/model/crew';
+import type { Conversation, CrewDocument, Task } from '../../shared/model/crew';
 import type { RuntimeEvent } from '../../shared/events';
 import type { CheckResult, TestReport, TestResult } from '../../shared/training';
 import { emptyUsage, type TokenUsage } from '../../shared/usage';
 import { checkDeterministic } from '../crew/guardrails';
-import { interpolateCrew, resolveInputs } from '../crew/interpolate';
+import type { CrewRunResult } from '../crew/kickoff';
 import { errorMessage } from '../errors';
 import type { ChatModel } from '../llm/chatModel';
-import type { ModelResolver } from '../llm/resolveModel';
 import { newRunId } from '../runId';
-import type { Runtime } from '../runtime';
 import { askEvaluatorJson, type EvaluatorCall } from '../training/evaluatorJson';
-import { evaluatorFor } from '../training/evaluatorModel';
-import { TrainingInvalid } from '../training/trainingErrors';
+import { nextIterationRun, openCrewSession, runIteration, type CrewSession, type CrewSessionRequest } from '../training/crewSession';
 import { summariseTest } from './testReport';
 import type { TestStore } from './testStore';
 import { TaskScoreSchema } from './taskScore';
@@ -19,24 +16,11 @@ import { testConversation } from './testConversation';
 
 export const MAX_TEST_ITERATIONS = 50;
 
-export interface TestRequest {
-  doc: CrewDocument;
-  iterations: number;
-  runtime: Runtime;
+export interface TestRequest extends CrewSessionRequest {
   store: TestStore;
-  models: ModelResolver;
   /** A model profile that scores every task instead of the agents' own models. */
   evalModel?: string;
-  inputs?: Record<string, string>;
-  documentPath?: string;
-  storedPath?: string;
-  signal?: AbortSignal;
-  /** The events of the iterations' crew runs. */
-  onEvent?: (event: RuntimeEvent) => void;
-  /** The events of the test's own evaluation run: `test.*` progress and the evaluator's `llm.*` calls. */
-  onSessionEvent?: (event: RuntimeEvent) => void;
   testId?: string;
-  now?: () => number;
 }
 
 export interface TestCrewResult {
@@ -67,23 +51,10 @@ export function testedCrew(doc: CrewDocument): CrewDocument {
  * run is a result too (its tasks score nothing); the test goes on. Results are stored as they come.
  */
 export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
-  const now = req.now ?? Date.now;
-  if (!Number.isInteger(req.iterations) || req.iterations < 1 || req.iterations > MAX_TEST_ITERATIONS) {
-    throw new TrainingInvalid(`iterations must be a whole number from 1 to ${MAX_TEST_ITERATIONS} (got ${req.iterations})`);
-  }
-  const interpolated = interpolateCrew(req.doc, resolveInputs(req.doc, req.inputs ?? {}));
-  const evaluator = evaluatorFor(interpolated, req.models, req.evalModel);
-  const testId = req.testId ?? newTestId(now());
   const { store } = req;
-  store.createSession({ id: testId, crewId: req.doc.id, name: req.doc.name, documentPath: req.storedPath, iterations: req.iterations, evalModel: req.evalModel });
-  const session = req.runtime.openSessionRun(req.doc, { purpose: { kind: 'evaluation', of: 'test', sessionId: testId }, documentPath: req.documentPath, signal: req.signal, onEvent: req.onSessionEvent });
-  store.setEvaluationRun(testId, session.runId);
-  const span = session.root.child();
+  const session = openCrewSession(req, { of: 'test', store, maxIterations: MAX_TEST_ITERATIONS, id: req.testId, newId: newTestId });
+  const { id: testId, span, run, runIds } = session;
   span.emit({ type: 'test.started', sessionId: testId, crewId: req.doc.id, iterations: req.iterations });
-  const evaluatorCall = { ctx: session.context(), parent: span };
-  const doc = testedCrew(req.doc);
-  const tasksById = new Map(interpolated.tasks.map((t) => [t.id, t]));
-  const runIds: string[] = [];
   const record = (row: TestResult) => {
     store.addResult(testId, row);
     span.emit({
@@ -98,91 +69,97 @@ export async function testCrew(req: TestRequest): Promise<TestCrewResult> {
     });
   };
   try {
+    const doc = testedCrew(req.doc);
     for (let iteration = 1; iteration <= req.iterations; iteration++) {
-      const runId = newRunId(now());
-      runIds.push(runId);
-      store.addSessionRun(testId, runId);
+      const runId = nextIterationRun(session, store);
       span.emit({ type: 'test.iteration.started', sessionId: testId, iteration, iterations: req.iterations, runId });
       const seen = new TaskEvents();
-      const result = await req.runtime.runCrew(doc, {
-        runId,
-        inputs: req.inputs,
-        documentPath: req.documentPath,
-        signal: req.signal,
-        purpose: { kind: 'test', sessionId: testId, iteration, iterations: req.iterations },
-        onEvent: (event) => {
-          seen.handle(event);
-          req.onEvent?.(event);
-        },
-      });
+      const result = await runIteration(req, doc, { runId, kind: 'test', sessionId: testId, iteration }, (event) => seen.handle(event));
       if (result.status === 'cancelled') throw new Error(`test run ${iteration} was cancelled`);
-      for (const [index, task] of interpolated.tasks.entries()) {
-        const outcome = seen.tasks.get(task.id);
-        const base = {
-          iteration,
-          runId,
-          taskId: task.id,
-          index,
-          role: outcome?.role ?? interpolated.agents.find((a) => a.id === task.agentId)?.role ?? '',
-          durationMs: outcome?.durationMs ?? 0,
-          tokenUsage: result.usageByTask[task.id] ?? outcome?.usage ?? emptyUsage(),
-        };
-        let row: TestResult;
-        if (outcome?.status === 'completed') {
-          const checks = runChecks(tasksById.get(task.id)!, outcome.output);
-          // A failing evaluator leaves this score out (and says why); the checks still count.
-          const scored = await scoreTask(evaluatorCall, evaluator(outcome.role), task, outcome.output, iteration).catch((error: unknown) => {
-            if (req.signal?.aborted) throw error;
-            return { failure: errorMessage(error) };
-          });
-          row = {
-            ...base,
-            status: 'completed',
-            ...('value' in scored ? { score: scored.value.score, reason: scored.value.reason } : { reason: `the evaluator could not score it: ${scored.failure}` }),
-            ...(checks.length > 0 ? { checkScore: checkScore(checks) } : {}),
-            checks,
-          };
-        } else {
-          row = {
-            ...base,
-            status: outcome?.status === 'skipped' ? 'skipped' : 'failed',
-            reason: outcome?.reason ?? (result.error ? `the run failed before this task: ${result.error.message}` : 'the task did not run'),
-            checks: [],
-          };
-        }
-        record(row);
-      }
+      await scoreTasks(req, session, { iteration, runId, result, seen }, record);
       // Kept conversations (the chat pane's test cases) after the tasks: each replayed and scored.
-      for (const [k, conversation] of (req.doc.conversations ?? []).entries()) {
-        record(
-          await testConversation({
-            doc: req.doc,
-            conversation,
-            iteration,
-            index: interpolated.tasks.length + k,
-            sessionId: testId,
-            runtime: req.runtime,
-            evaluator,
-            evaluatorCall,
-            run: { inputs: req.inputs, documentPath: req.documentPath, signal: req.signal, onEvent: req.onEvent },
-            now,
-          }),
-        );
-      }
+      for (const [k, conversation] of (req.doc.conversations ?? []).entries()) record(await scoreConversation(req, session, conversation, iteration, k));
     }
     store.setStatus(testId, 'completed');
-    span.emit({ type: 'test.completed', sessionId: testId, runIds, tokenUsage: session.usage() });
-    const end = session.finish({ kind: 'completed', output: `${runIds.length} test run(s) scored` });
+    span.emit({ type: 'test.completed', sessionId: testId, runIds, tokenUsage: run.usage() });
+    const end = run.finish({ kind: 'completed', output: `${runIds.length} test run(s) scored` });
     const stored = store.session(testId)!;
-    return { testId, report: summariseTest(stored, store.results(testId)), evaluationRunId: session.runId, evaluatorUsage: end.tokenUsage };
+    return { testId, report: summariseTest(stored, store.results(testId)), evaluationRunId: run.runId, evaluatorUsage: end.tokenUsage };
   } catch (error) {
     store.setStatus(testId, 'failed', errorMessage(error));
     span.emit({ type: 'test.failed', sessionId: testId, error: errorMessage(error) });
-    session.finish({ kind: 'error', error });
+    run.finish({ kind: 'error', error });
     throw error;
   } finally {
-    session.close();
+    run.close();
   }
+}
+
+/** One iteration's crew run, as its events told it. */
+interface IterationRun {
+  iteration: number;
+  runId: string;
+  result: CrewRunResult;
+  seen: TaskEvents;
+}
+
+/**
+ * A row per task of the crew, in order, each recorded as soon as it is made: a completed task scored
+ * (by the evaluator and by its checks), the others as they ended.
+ */
+async function scoreTasks(req: TestRequest, session: CrewSession, { iteration, runId, result, seen }: IterationRun, record: (row: TestResult) => void): Promise<void> {
+  const { interpolated } = session;
+  const evaluatorCall = { ctx: session.run.context(), parent: session.span };
+  for (const [index, task] of interpolated.tasks.entries()) {
+    const outcome = seen.tasks.get(task.id);
+    const base = {
+      iteration,
+      runId,
+      taskId: task.id,
+      index,
+      role: outcome?.role ?? interpolated.agents.find((a) => a.id === task.agentId)?.role ?? '',
+      durationMs: outcome?.durationMs ?? 0,
+      tokenUsage: result.usageByTask[task.id] ?? outcome?.usage ?? emptyUsage(),
+    };
+    if (outcome?.status === 'completed') {
+      const checks = runChecks(task, outcome.output);
+      // A failing evaluator leaves this score out (and says why); the checks still count.
+      const scored = await scoreTask(evaluatorCall, session.evaluator(outcome.role), task, outcome.output, iteration).catch((error: unknown) => {
+        if (req.signal?.aborted) throw error;
+        return { failure: errorMessage(error) };
+      });
+      record({
+        ...base,
+        status: 'completed',
+        ...('value' in scored ? { score: scored.value.score, reason: scored.value.reason } : { reason: `the evaluator could not score it: ${scored.failure}` }),
+        ...(checks.length > 0 ? { checkScore: checkScore(checks) } : {}),
+        checks,
+      });
+    } else {
+      record({
+        ...base,
+        status: outcome?.status === 'skipped' ? 'skipped' : 'failed',
+        reason: outcome?.reason ?? (result.error ? `the run failed before this task: ${result.error.message}` : 'the task did not run'),
+        checks: [],
+      });
+    }
+  }
+}
+
+/** The k-th kept conversation of the crew, replayed and scored (its row after the tasks'). */
+function scoreConversation(req: TestRequest, session: CrewSession, conversation: Conversation, iteration: number, k: number): Promise<TestResult> {
+  return testConversation({
+    doc: req.doc,
+    conversation,
+    iteration,
+    index: session.interpolated.tasks.length + k,
+    sessionId: session.id,
+    runtime: req.runtime,
+    evaluator: session.evaluator,
+    evaluatorCall: { ctx: session.run.context(), parent: session.span },
+    run: { inputs: req.inputs, documentPath: req.documentPath, signal: req.signal, onEvent: req.onEvent },
+    now: session.now,
+  });
 }
 
 function runChecks(task: Task, output: string): CheckResult[] {

@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { CrewDocument } from '../../../shared/model/crew';
 import { CrewAiConfigKeyMissing, CrewAiImportInvalid, CrewAiProjectNotFound, CrewAiYamlInvalid } from '../../crewai/crewAiErrors';
-import { importCrewAiProject } from '../../crewai/importProject';
+import { importCrewAiProject, type CrewAiImport } from '../../crewai/importProject';
 import { ImportFileExists, writeImportExtras } from '../../crewai/writeImport';
 import { formatUnmapped } from '../crewAiSummary';
 import { parseOptions } from '../options';
-import { colorFor, createStyle } from '../style';
+import { colorFor, createStyle, type Style } from '../style';
 import { EXIT, UsageError } from '../usage';
 
 /**
@@ -26,16 +26,29 @@ export async function importCommand(args: string[]): Promise<number> {
   if (given === undefined || positionals.length !== 1) throw new UsageError('import needs one CrewAI project folder, e.g. crewdeck import ./my_crew -o my_crew.crew.json');
   const json = values.json ?? false;
   const style = createStyle(!json && colorFor(process.stdout));
-  const dir = resolve(given);
-  const fail = (name: string, message: string, extra: Record<string, unknown> = {}) => {
+  const fail: Fail = (name, message, extra = {}) => {
     if (json) process.stdout.write(`${JSON.stringify({ status: 'invalid', error: name, message, ...extra })}\n`);
     else process.stderr.write(`${style.red('✗')} ${message}\n`);
     return EXIT.badInput;
   };
 
-  let result;
+  const result = await readProject(resolve(given), fail);
+  if (typeof result === 'number') return result;
+  const plan = outputPlan(result, values.output);
+  const written = writeProject(result, plan, values.force ?? false, fail);
+  if (typeof written === 'number') return written;
+
+  process.stdout.write(json ? jsonReport(result, plan, written) : textReport(given, result, written, style));
+  return EXIT.ok;
+}
+
+/** Reports a failure (as JSON with --json) and gives the exit code. */
+type Fail = (name: string, message: string, extra?: Record<string, unknown>) => number;
+
+/** The project read, or the exit code of a project that cannot be. */
+async function readProject(dir: string, fail: Fail): Promise<CrewAiImport | number> {
   try {
-    result = await importCrewAiProject(dir);
+    return await importCrewAiProject(dir);
   } catch (error) {
     if (error instanceof CrewAiYamlInvalid) return fail(error.name, error.message, { file: error.file, line: error.line, column: error.column });
     if (error instanceof CrewAiProjectNotFound || error instanceof CrewAiImportInvalid || error instanceof CrewAiConfigKeyMissing) {
@@ -43,28 +56,50 @@ export async function importCommand(args: string[]): Promise<number> {
     }
     throw error;
   }
+}
 
-  const { crews, unmapped, sourceFiles, warnings, flow } = result;
-  const target = values.output !== undefined ? resolve(values.output) : undefined;
+/** Where the documents go: `-o` a crew file (one crew) or a folder, else the current folder. */
+interface OutputPlan {
+  targetIsDir: boolean;
+  /** The folder the documents and the project's extras are written into. */
+  folder: string;
+  /** One per crew, in order. */
+  files: string[];
+  flowFile?: string;
+  /** Where the project's extras (files brought along, settings) go: beside the crew file, or in the folder. */
+  extrasDir: string;
+}
+
+function outputPlan({ crews, flow }: CrewAiImport, output: string | undefined): OutputPlan {
+  const target = output !== undefined ? resolve(output) : undefined;
   const targetIsDir = target !== undefined && (existsSync(target) ? statSync(target).isDirectory() : !/\.json$/.test(target));
   if (target !== undefined && !targetIsDir && flow) {
-    throw new UsageError(`the project is a CrewAI Flow: it holds the flow ${flow.id} and ${crews.length} crew${crews.length === 1 ? '' : 's'} (${crews.map((c) => c.id).join(', ')}); -o must name a folder to write them into, got ${values.output}`);
+    throw new UsageError(`the project is a CrewAI Flow: it holds the flow ${flow.id} and ${crews.length} crew${crews.length === 1 ? '' : 's'} (${crews.map((c) => c.id).join(', ')}); -o must name a folder to write them into, got ${output}`);
   }
   if (target !== undefined && !targetIsDir && crews.length > 1) {
-    throw new UsageError(`the project holds ${crews.length} crews (${crews.map((c) => c.id).join(', ')}); -o must name a folder to write them into, got ${values.output}`);
+    throw new UsageError(`the project holds ${crews.length} crews (${crews.map((c) => c.id).join(', ')}); -o must name a folder to write them into, got ${output}`);
   }
-  if (target !== undefined && !targetIsDir && !/\.crew\.json$/.test(target)) throw new UsageError(`the output file must end in .crew.json, got ${values.output}`);
-  const folder = targetIsDir ? target! : process.cwd();
-  const files = crews.map((crew) => (target !== undefined && !targetIsDir ? target : join(folder, `${crew.id}.crew.json`)));
+  if (target !== undefined && !targetIsDir && !/\.crew\.json$/.test(target)) throw new UsageError(`the output file must end in .crew.json, got ${output}`);
+  const folder = targetIsDir && target !== undefined ? target : process.cwd();
+  const toFile = target !== undefined && !targetIsDir;
+  const files = crews.map((crew) => (toFile ? target : join(folder, `${crew.id}.crew.json`)));
   // A Flow project: the flow is the main document, beside its crews (its crew bodies name them by file name).
   const flowFile = flow ? join(folder, `${flow.id}.flow.json`) : undefined;
-  const shown = (file: string) => relative(process.cwd(), file) || file;
+  return { targetIsDir, folder, files, flowFile, extrasDir: toFile ? dirname(target) : folder };
+}
+
+type WrittenDocument = { path: string; kind: 'flow' | 'crew' };
+
+/** Writes the flow, the crews and the project's extras (their notes join `unmapped`); or the exit code of what was in the way. */
+function writeProject(result: CrewAiImport, plan: OutputPlan, force: boolean, fail: Fail): WrittenDocument[] | number {
+  const { crews, unmapped, flow } = result;
+  const { folder, files, flowFile } = plan;
   const taken = [...(flowFile ? [flowFile] : []), ...files].find((f) => existsSync(f));
-  if (taken && !values.force) return fail('OutputExists', `${shown(taken)} already exists; use --force to replace it or -o to choose another file or folder`);
-  if (targetIsDir) mkdirSync(folder, { recursive: true });
+  if (taken && !force) return fail('OutputExists', `${shown(taken)} already exists; use --force to replace it or -o to choose another file or folder`);
+  if (plan.targetIsDir) mkdirSync(folder, { recursive: true });
   let extraNotes;
   try {
-    extraNotes = writeImportExtras(target !== undefined && !targetIsDir ? dirname(target) : folder, result, values.force);
+    extraNotes = writeImportExtras(plan.extrasDir, result, force);
   } catch (error) {
     if (error instanceof ImportFileExists) return fail('OutputExists', `${error.path} already exists with different content; use --force to replace it or -o to choose another folder`);
     throw error;
@@ -72,28 +107,33 @@ export async function importCommand(args: string[]): Promise<number> {
   unmapped.push(...extraNotes);
   if (flow && flowFile) writeFileSync(flowFile, `${JSON.stringify(flow, null, 2)}\n`);
   crews.forEach((crew, i) => writeFileSync(files[i]!, `${JSON.stringify(crew, null, 2)}\n`));
-  const documents = [...(flowFile ? [{ path: flowFile, kind: 'flow' as const }] : []), ...files.map((path) => ({ path, kind: 'crew' as const }))];
+  return [...(flowFile ? [{ path: flowFile, kind: 'flow' as const }] : []), ...files.map((path) => ({ path, kind: 'crew' as const }))];
+}
 
-  if (json) {
-    const first = crews[0];
-    process.stdout.write(
-      `${JSON.stringify({
-        documents,
-        unmapped,
-        warnings,
-        sourceFiles,
-        profiles: result.profiles,
-        files: result.files.map((f) => f.path),
-        mcpServers: result.mcpServers,
-        // The first (main) crew, as before several crews were imported.
-        file: files[0],
-        ...(first ? { crew: summary(first) } : {}),
-      })}\n`,
-    );
-    return EXIT.ok;
-  }
+function shown(file: string): string {
+  return relative(process.cwd(), file) || file;
+}
+
+function jsonReport(result: CrewAiImport, { files }: OutputPlan, documents: WrittenDocument[]): string {
+  const first = result.crews[0];
+  return `${JSON.stringify({
+    documents,
+    unmapped: result.unmapped,
+    warnings: result.warnings,
+    sourceFiles: result.sourceFiles,
+    profiles: result.profiles,
+    files: result.files.map((f) => f.path),
+    mcpServers: result.mcpServers,
+    // The first (main) crew, as before several crews were imported.
+    file: files[0],
+    ...(first ? { crew: summary(first) } : {}),
+  })}\n`;
+}
+
+function textReport(given: string, result: CrewAiImport, documents: WrittenDocument[], style: Style): string {
+  const { crews, unmapped, sourceFiles, warnings, flow } = result;
   const out = [
-    `${style.green('✓')} Imported the CrewAI project ${positionals[0]} → ${documents.map((d) => style.bold(shown(d.path))).join(', ')}`,
+    `${style.green('✓')} Imported the CrewAI project ${given} → ${documents.map((d) => style.bold(shown(d.path))).join(', ')}`,
     ...(flow ? [`  flow "${flow.name}": ${flow.methods.length} method${flow.methods.length === 1 ? '' : 's'} (${flow.methods.map((m) => m.name).join(', ')})`] : []),
     ...(Object.keys(result.profiles).length > 0 ? [`  model profiles (crewdeck.json): ${Object.keys(result.profiles).join(', ')}`] : []),
     ...(result.files.length > 0 ? [`  files brought along: ${result.files.map((f) => f.path).join(', ')}`] : []),
@@ -105,8 +145,7 @@ export async function importCommand(args: string[]): Promise<number> {
     `  read: ${sourceFiles.join(', ')}`,
     '',
   ];
-  process.stdout.write(`${out.join('\n')}\n${formatUnmapped('Not imported', unmapped, style)}`);
-  return EXIT.ok;
+  return `${out.join('\n')}\n${formatUnmapped('Not imported', unmapped, style)}`;
 }
 
 function summary(doc: CrewDocument) {
